@@ -1,0 +1,39 @@
+package elem
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// span is the address range of a slice's elements.
+func span[T Float](s []T) (lo, hi uintptr) {
+	lo = uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	return lo, lo + uintptr(len(s))*unsafe.Sizeof(T(0))
+}
+
+// overlapsPartly reports whether dst and x share memory without being the
+// same slice (same start, same length), which is the one overlap allowed.
+func overlapsPartly[T Float](dst, x []T) bool {
+	if len(dst) == 0 || len(x) == 0 {
+		return false
+	}
+	d0, d1 := span(dst)
+	x0, x1 := span(x)
+	if d0 == x0 && d1 == x1 {
+		return false
+	}
+	return d0 < x1 && x0 < d1
+}
+
+//go:noinline
+func panicLengths(op Op, dst, a, b int) {
+	if b < 0 {
+		panic(fmt.Sprintf("elem: %s: slice lengths differ: len(dst) = %d, len(a) = %d", op, dst, a))
+	}
+	panic(fmt.Sprintf("elem: %s: slice lengths differ: len(dst) = %d, len(a) = %d, len(b) = %d", op, dst, a, b))
+}
+
+//go:noinline
+func panicOverlap(op Op) {
+	panic(fmt.Sprintf("elem: %s: dst partly overlaps an input; it may only be exactly a or b", op))
+}

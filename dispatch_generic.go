@@ -1,0 +1,12 @@
+//go:build purego || !(amd64 || arm64)
+
+package elem
+
+// availableLevels: without assembly only the generic kernels run.
+func availableLevels() []level { return []level{levelGeneric} }
+
+func defaultLevel() level { return levelGeneric }
+
+func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
+}

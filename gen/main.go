@@ -1,0 +1,20 @@
+// Command gen writes elem's generated kernels: kernel_amd64.s and
+// kernel_amd64.go with avo, kernel_arm64.s and kernel_arm64.go with the asm
+// package's arm64 emitter. Run it from the module root through go generate
+// (see doc.go); it takes avo's flags, and the go:generate line passes -out,
+// -stubs and -pkg explicitly.
+package main
+
+import (
+	"log"
+
+	. "github.com/mmcloughlin/avo/build"
+)
+
+func main() {
+	if err := generateARM64(); err != nil {
+		log.Fatalf("gen: %v", err)
+	}
+	generateAMD64()
+	Generate()
+}

@@ -1,0 +1,33 @@
+# elem: generate, verify, test, test-cross, bench. `make test` is what CI runs.
+GO ?= go
+GENERATED := kernel_amd64.s kernel_amd64.go kernel_arm64.s kernel_arm64.go
+# Implementations this machine can run, as ELEM_IMPL names.
+IMPLS = $(shell $(GO) run ./cmd/elembench -impls)
+
+.PHONY: generate verify test test-native test-cross bench
+
+generate:
+	$(GO) generate ./...
+
+# gofmt, go vet (with the asm checks) for amd64 and arm64, and a regeneration
+# that must not change a byte of the committed output.
+verify:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	GOARCH=arm64 $(GO) vet ./...
+	@before=$$(cat $(GENERATED) | sha256sum); $(MAKE) -s generate; \
+	  if [ "$$before" != "$$(cat $(GENERATED) | sha256sum)" ]; then \
+	    echo "generated files were stale: they are regenerated now; commit them"; exit 1; fi
+
+test: verify test-native
+	@if command -v qemu-aarch64 >/dev/null 2>&1; then $(MAKE) -s test-cross; \
+	  else echo "SKIP test-cross: qemu-user is not installed (apt-get install qemu-user)"; fi
+
+# The whole suite under every implementation this CPU has, and with purego.
+test-native:
+	@for impl in $(IMPLS); do echo "== ELEM_IMPL=$$impl"; ELEM_IMPL=$$impl $(GO) test -count=1 ./... || exit 1; done
+	@echo "== purego"; $(GO) test -count=1 -tags purego ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -count 6 ./...

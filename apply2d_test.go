@@ -1,0 +1,147 @@
+package elem
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// form2D is one way of laying out the operands of Apply2D.
+type form2D struct {
+	name       string
+	lda, inca  func(n int) (int, int) // leading and inner stride of a for n columns
+	ldb, incb  func(n int) (int, int)
+	lddPadding int
+}
+
+func rows(pad int) func(int) (int, int) { return func(n int) (int, int) { return n + pad, 1 } }
+func repeatedRow(int) (int, int)        { return 0, 1 }
+func column(int) (int, int)             { return 1, 0 }
+
+var forms2D = []form2D{
+	{name: "dense", lda: rows(0), ldb: rows(0)},
+	{name: "strided", lda: rows(5), ldb: rows(3), lddPadding: 7},
+	{name: "row", lda: rows(0), ldb: repeatedRow},
+	{name: "reversed row", lda: repeatedRow, ldb: rows(0)},
+	{name: "column", lda: rows(0), ldb: column},
+	{name: "reversed column", lda: column, ldb: rows(0)},
+	{name: "outer", lda: column, ldb: repeatedRow},
+	{name: "reversed outer", lda: repeatedRow, ldb: column},
+	{name: "columns", lda: column, ldb: column, lddPadding: 1},
+}
+
+// need is how many elements an operand with the given strides must hold.
+func need(m, n, ld, inc int) int {
+	if m == 0 || n == 0 {
+		return 0
+	}
+	e, _ := extent(m, n, ld, inc)
+	return e
+}
+
+func TestApply2DMatchesGeneric(t *testing.T) {
+	eachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testApply2D[float32])
+		t.Run("float64", testApply2D[float64])
+	})
+}
+
+func testApply2D[T Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ns := []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129}
+	for _, f := range forms2D {
+		for _, op := range Ops() {
+			for _, m := range []int{0, 1, 2, 3, 7} {
+				for _, n := range ns {
+					lda, inca := f.lda(n)
+					ldb, incb := f.ldb(n)
+					ldd := n + f.lddPadding
+					a := randomData[T](rng, need(m, n, lda, inca))
+					b := randomData[T](rng, need(m, n, ldb, incb))
+					g := newGuarded[T](need(m, n, ldd, 1), n%16)
+					dst := g.window()
+					want := slices.Clone(dst)
+					naive2D(op, m, n, want, ldd, a, lda, inca, b, ldb, incb)
+
+					Apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
+
+					what := fmt.Sprintf("%s %s %T m=%d n=%d", f.name, op, T(0), m, n)
+					requireSameBits(t, want, dst, what)
+					g.requireGuards(t, what)
+				}
+			}
+		}
+	}
+}
+
+// naive2D is the reference loop, element by element, with the generic kernels'
+// exact expressions (a row of one element is the scalar loop's first operand).
+func naive2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
+	for r := range m {
+		for j := range n {
+			x, y := a[r*lda+j*inca:][:1], b[r*ldb+j*incb:][:1]
+			vvRow(op, dst[r*ldd+j:][:1], x, y)
+		}
+	}
+}
+
+// TestApply2DInPlace covers dst being exactly a or b, and interleaved blocks
+// of one matrix, which share no element.
+func TestApply2DInPlace(t *testing.T) {
+	eachImplementation(t, func(t *testing.T) {
+		const m, n, ld = 5, 19, 24
+		mat := randomData[float32](rand.New(rand.NewPCG(5, 6)), m*ld)
+		row := randomData[float32](rand.New(rand.NewPCG(7, 8)), n)
+
+		want := slices.Clone(mat)
+		naive2D(OpAdd, m, n, want, ld, slices.Clone(mat), ld, 1, row, 0, 1)
+		got := slices.Clone(mat)
+		Apply2D(OpAdd, m, n, got, ld, got, ld, 1, row, 0, 1)
+		requireSameBits(t, want, got, "dst = a")
+
+		got = slices.Clone(mat)
+		Apply2D(OpSub, m, n, got, ld, row, 0, 1, got, ld, 1)
+		want = slices.Clone(mat)
+		naive2D(OpSub, m, n, want, ld, row, 0, 1, slices.Clone(mat), ld, 1)
+		requireSameBits(t, want, got, "dst = b")
+
+		// Columns 0..3 of each row from columns 4..7 and 8..11: interleaved, disjoint.
+		got = slices.Clone(mat)
+		want = slices.Clone(mat)
+		naive2D(OpMul, m, 4, want, ld, slices.Clone(mat[4:]), ld, 1, slices.Clone(mat[8:]), ld, 1)
+		Apply2D(OpMul, m, 4, got, ld, got[4:], ld, 1, got[8:], ld, 1)
+		requireSameBits(t, want, got, "interleaved blocks")
+	})
+}
+
+func TestApply2DRejects(t *testing.T) {
+	buf := make([]float64, 100)
+	a, b := make([]float64, 40), make([]float64, 40)
+	cases := []struct {
+		name string
+		call func()
+		msg  string
+	}{
+		{"invalid op", func() { Apply2D(Op(9), 1, 1, buf, 1, a, 1, 1, b, 1, 1) }, "invalid Op(9)"},
+		{"negative size", func() { Apply2D(OpAdd, -1, 3, buf, 3, a, 3, 1, b, 3, 1) }, "negative size -1 x 3"},
+		{"negative stride", func() { Apply2D(OpAdd, 2, 3, buf, 3, a, -3, 1, b, 3, 1) }, "negative leading stride"},
+		{"inner stride 2", func() { Apply2D(OpAdd, 2, 3, buf, 3, a, 6, 2, b, 3, 1) }, "inner strides must be 0 or 1"},
+		{"dst rows overlap", func() { Apply2D(OpAdd, 2, 3, buf, 2, a, 3, 1, b, 3, 1) }, "rows of dst overlap: ldd 2 < n 3"},
+		{"a too short", func() { Apply2D(OpAdd, 5, 10, buf, 10, a, 10, 1, b, 0, 1) }, "5 x 10 block with stride 10 does not fit in len(a) = 40"},
+		{"dst too short", func() { Apply2D(OpAdd, 11, 10, buf, 10, a, 0, 1, b, 0, 1) }, "does not fit in len(dst) = 100"},
+		{"stride overflow", func() { Apply2D(OpAdd, 3, 1, buf, 1, a, 1<<62, 1, b, 0, 1) }, "does not fit in len(a)"},
+		{"input shifted inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf[1:], 10, 1, b, 0, 1) }, "dst overlaps an input"},
+		{"column inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, a, 10, 1, buf[15:], 1, 0) }, "dst overlaps an input"},
+		{"same start, other stride", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf, 20, 1, b, 0, 1) }, "dst overlaps an input"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := slices.Clone(buf)
+			requirePanicContains(t, c.msg, c.call)
+			require.Equal(t, before, buf, "nothing written")
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package elem
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -136,4 +137,16 @@ func eachImplementation(t *testing.T, f func(t *testing.T)) {
 			f(t)
 		})
 	}
+}
+
+// requirePanicContains checks that f panics with a message containing want.
+func requirePanicContains(t *testing.T, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		require.NotNil(t, r, "no panic; want one containing %q", want)
+		require.Contains(t, fmt.Sprint(r), want)
+	}()
+	f()
 }

@@ -1,0 +1,262 @@
+package broadcast
+
+// inlineDims is how many merged outer dimensions a Plan holds without a heap
+// allocation. After size-1 dimensions are dropped and contiguous ones merged,
+// real broadcasts have at most a few.
+const inlineDims = 8
+
+// dim is one merged output dimension: its size and the element stride of the
+// output (d) and of each input (a, b) along it.
+type dim struct{ size, d, a, b int }
+
+// Plan is a broadcast of two operands onto an output, resolved once into
+// kernel calls: an m x n block that one elem.Apply2D call computes with its
+// row loop inside the kernel, repeated over the remaining (outer) dimensions
+// by an odometer over precomputed offsets. A Plan is immutable after it is
+// built and safe for concurrent use; running it allocates nothing.
+type Plan struct {
+	out, aShape, bShape Shape      // for Out and messages
+	batchA, batchB      BatchShape // minibatch plans: the operands' shapes, for messages
+	outLen, aLen, bLen  int
+	empty               bool // the output has no elements
+	aWhole, bWhole      bool // the input is laid out exactly as the output, so dst may be it
+	m, n                int  // the inner block
+	ldd, lda, ldb       int
+	inca, incb          int
+	outer               [inlineDims]dim // outer dimensions, outermost first
+	nOuter              int
+	moreOuter           []dim // all outer dimensions, when there are more than inlineDims
+	rowA, rowB          bool  // the inner block is a dense matrix op a repeated row of a (rowA) or of b (rowB)
+}
+
+// NewPlan resolves rule for operands of shapes a and b. Run then computes
+// dst = a op b with dst of shape p.Out().
+func NewPlan(rule Rule, a, b Shape) (*Plan, error) {
+	out, err := rule.Shape(a, b)
+	if err != nil {
+		return nil, err
+	}
+	bAligned := b
+	if rule.kind == kindPDPD {
+		if bAligned, err = AlignPDPD(a, b, rule.axis); err != nil {
+			return nil, err
+		}
+	}
+	p := &Plan{}
+	if err := p.build(a, bAligned, true); err != nil {
+		return nil, err
+	}
+	p.out, p.aShape, p.bShape = out.Clone(), a.Clone(), b.Clone()
+	return p, nil
+}
+
+// NewInPlacePlan resolves PyTorch's in-place a.op_(b): Run(p, op, a, a, b)
+// then writes the result into a, whose shape the broadcast must not change.
+func NewInPlacePlan(a, b Shape) (*Plan, error) {
+	if err := InPlace(a, b); err != nil {
+		return nil, err
+	}
+	return NewPlan(RuleNumpy, a, b)
+}
+
+// NewMinibatchPlan resolves primitiv's minibatch broadcast of a and b, whose
+// data is batch-major. Run then computes dst of shape Minibatch(a, b).
+func NewMinibatchPlan(a, b BatchShape) (*Plan, error) {
+	out, err := Minibatch(a, b)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{batchA: clone(a), batchB: clone(b)}
+	if err := p.initMinibatch(a, b); err != nil {
+		return nil, err
+	}
+	p.out, _ = out.Flat()
+	return p, nil
+}
+
+func clone(s BatchShape) BatchShape { return BatchShape{Dims: s.Dims.Clone(), Batch: s.Batch} }
+
+// initMinibatch plans a and b as their flat (Batch, Volume) views, which
+// broadcast under NUMPY exactly as primitiv's rule allows once the rule
+// itself has been checked. It allocates nothing unless the shapes are bad.
+func (p *Plan) initMinibatch(a, b BatchShape) error {
+	va, okA := count(a.Dims)
+	vb, okB := count(b.Dims)
+	valid := okA && okB && a.Batch >= 1 && b.Batch >= 1 && va > 0 && vb > 0
+	dimsOK := a.IsScalar() || b.IsScalar() || sameDims(a.Dims, b.Dims)
+	batchOK := a.Batch == b.Batch || a.Batch == 1 || b.Batch == 1
+	if !valid || !dimsOK || !batchOK {
+		_, err := Minibatch(clone(a), clone(b))
+		return err
+	}
+	fa, fb := [2]int{a.Batch, va}, [2]int{b.Batch, vb}
+	if err := p.build(fa[:], fb[:], true); err != nil {
+		return err
+	}
+	p.batchA, p.batchB = a, b
+	return nil
+}
+
+// Out returns the output shape (for a minibatch plan, the flat (Batch,
+// Volume) view of the result).
+func (p *Plan) Out() Shape {
+	if p.out == nil {
+		return p.outShape()
+	}
+	return p.out.Clone()
+}
+
+// OutLen returns the number of output elements: the length dst must have.
+func (p *Plan) OutLen() int { return p.outLen }
+
+// outShape recomputes the output shape of a plan built without storing it.
+func (p *Plan) outShape() Shape {
+	if p.batchA.Batch != 0 {
+		out, _ := Minibatch(p.batchA, p.batchB)
+		flat, _ := out.Flat()
+		return flat
+	}
+	out, _ := Numpy(p.aShape, p.bShape)
+	return out
+}
+
+// build resolves the NUMPY alignment of valid-looking shapes a and b into the
+// inner block and the outer dimensions. With useB false, b only shapes the
+// output: its strides neither block merging nor count as an input (for To).
+// It does not keep a or b.
+func (p *Plan) build(a, b Shape, useB bool) error {
+	var err error
+	if p.aLen, err = sizeOf(a, "a"); err != nil {
+		return err
+	}
+	if p.bLen, err = sizeOf(b, "b"); err != nil {
+		return err
+	}
+
+	// Walk the output dimensions from the innermost out, computing each
+	// operand's stride, dropping size-1 dimensions and merging a dimension
+	// into the previous (inner) one when all strides continue it.
+	var inner [inlineDims + 2]dim
+	var spill []dim
+	k := 0
+	pd, pa, pb := 1, 1, 1
+	const maxInt = int(^uint(0) >> 1)
+	for i := 1; i <= max(len(a), len(b)); i++ {
+		sa, sb := sizeAt(a, i), sizeAt(b, i)
+		so := sa
+		if sa == 1 {
+			so = sb
+		} else if sb != 1 && sb != sa {
+			_, err := Numpy(a.Clone(), b.Clone()) // clones keep a and b on the caller's stack
+			return err
+		}
+		d := dim{size: so, d: pd}
+		if sa != 1 {
+			d.a = pa
+		}
+		if sb != 1 && useB {
+			d.b = pb
+		}
+		if so != 0 && pd > maxInt/so {
+			_, err := Numpy(a.Clone(), b.Clone())
+			return err
+		}
+		pd, pa, pb = pd*max(so, 1), pa*max(sa, 1), pb*max(sb, 1)
+		if so == 0 {
+			p.empty = true
+		}
+		if so == 1 {
+			continue
+		}
+		var last *dim
+		switch {
+		case spill != nil:
+			last = &spill[len(spill)-1]
+		case k > 0:
+			last = &inner[k-1]
+		}
+		if last != nil && d.d == last.d*last.size && d.a == last.a*last.size && d.b == last.b*last.size {
+			last.size *= so
+			continue
+		}
+		if spill == nil && k < len(inner) {
+			inner[k] = d
+			k++
+			continue
+		}
+		if spill == nil {
+			spill = append([]dim(nil), inner[:k]...)
+		}
+		spill = append(spill, d)
+	}
+	if p.empty {
+		p.outLen = 0
+	} else {
+		p.outLen = pd
+	}
+	merged := inner[:k]
+	if spill != nil {
+		merged = spill
+	}
+
+	p.m, p.n, p.inca, p.incb = 1, 1, 1, 1
+	p.aWhole = p.aLen == p.outLen && (len(merged) == 0 || merged[0].a == 1)
+	p.bWhole = p.bLen == p.outLen && (len(merged) == 0 || merged[0].b == 1)
+	for _, d := range merged {
+		p.aWhole = p.aWhole && d.a == d.d
+		p.bWhole = p.bWhole && d.b == d.d
+	}
+	if len(merged) >= 1 {
+		p.n, p.inca, p.incb = merged[0].size, merged[0].a, merged[0].b
+	}
+	if len(merged) >= 2 {
+		p.m, p.ldd, p.lda, p.ldb = merged[1].size, merged[1].d, merged[1].a, merged[1].b
+	}
+	if len(merged) > 2 {
+		outer := merged[2:]
+		p.nOuter = len(outer)
+		if len(outer) > inlineDims {
+			p.moreOuter = make([]dim, len(outer))
+		}
+		dst := p.outer[:min(len(outer), inlineDims)]
+		if p.moreOuter != nil {
+			dst = p.moreOuter
+		}
+		for i := range outer {
+			dst[len(outer)-1-i] = outer[i]
+		}
+	}
+	p.rowB = p.inca == 1 && p.incb == 1 && p.ldb == 0 && p.lda == p.n && p.ldd == p.n && p.m > 1
+	p.rowA = p.inca == 1 && p.incb == 1 && p.lda == 0 && p.ldb == p.n && p.ldd == p.n && p.m > 1
+	return nil
+}
+
+// sizeAt returns the size of s at position i from the right (1-based), or 1
+// past its rank.
+func sizeAt(s Shape, i int) int {
+	if i > len(s) {
+		return 1
+	}
+	return s[len(s)-i]
+}
+
+// sizeOf validates s and returns its element count. Only its error path
+// keeps (a copy of) s.
+func sizeOf(s Shape, name string) (int, error) {
+	n, ok := count(s)
+	for _, d := range s {
+		ok = ok && d >= 0
+	}
+	if !ok {
+		return 0, s.Clone().validate(name)
+	}
+	return n, nil
+}
+
+// outerDims returns the outer dimensions, outermost first.
+func (p *Plan) outerDims() []dim {
+	if p.moreOuter != nil {
+		return p.moreOuter
+	}
+	return p.outer[:p.nOuter]
+}

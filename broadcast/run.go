@@ -1,0 +1,294 @@
+package broadcast
+
+import (
+	"unsafe"
+
+	"github.com/simdkit/elem"
+)
+
+// Run computes dst = a op b as planned: a and b hold the data of the plan's
+// input shapes, dst that of its output (in-place plans: pass a as dst). On
+// error nothing has been written. dst may be exactly a or b when that input
+// has the output's shape; any other shared memory is an error wrapping
+// ErrOverlap. Run allocates nothing and may be called from many goroutines.
+func Run[T elem.Float](p *Plan, op elem.Op, dst, a, b []T) error {
+	if err := checkRun(p, op, dst, a, b); err != nil {
+		return err
+	}
+	if p.empty {
+		return nil
+	}
+	e := exec[T]{p: p, op: op, dst: dst, a: a, b: b}
+	e.walk()
+	return nil
+}
+
+// Apply computes dst = a op b under the NUMPY rule: dst has the shape
+// Numpy(aShape, bShape). It plans on the stack and allocates nothing.
+func Apply[T elem.Float](op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
+	p := Plan{aShape: aShape, bShape: bShape}
+	if err := p.build(aShape, bShape, true); err != nil {
+		return err
+	}
+	return Run(&p, op, dst, a, b)
+}
+
+// ApplyInPlace computes a = a op b with PyTorch's in-place rule (a.add_(b)):
+// b broadcasts to a's shape, which must not change.
+func ApplyInPlace[T elem.Float](op elem.Op, a []T, aShape Shape, b []T, bShape Shape) error {
+	p := Plan{aShape: aShape, bShape: bShape}
+	if err := p.build(aShape, bShape, true); err != nil {
+		return err
+	}
+	if !keepsShape(aShape, bShape) {
+		return InPlace(aShape.Clone(), bShape.Clone())
+	}
+	return Run(&p, op, a, a, b)
+}
+
+// ApplyMinibatch computes dst = a op b with primitiv's minibatch rule over
+// batch-major data; dst has the shape Minibatch(aShape, bShape).
+func ApplyMinibatch[T elem.Float](op elem.Op, dst, a []T, aShape BatchShape, b []T, bShape BatchShape) error {
+	var p Plan
+	if err := p.initMinibatch(aShape, bShape); err != nil {
+		return err
+	}
+	return Run(&p, op, dst, a, b)
+}
+
+// To materialises the bidirectional broadcast of in (of shape inShape) to
+// target, numpy.broadcast_to followed by a copy: it writes the result into
+// dst and returns its shape, Bidirectional(inShape, target), which may differ
+// from target.
+func To[T elem.Float](dst, in []T, inShape, target Shape) (Shape, error) {
+	out, err := Bidirectional(inShape, target)
+	if err != nil {
+		return nil, err
+	}
+	p := Plan{aShape: inShape, bShape: target}
+	if err := p.build(inShape, target, false); err != nil {
+		return nil, err
+	}
+	if err := inShape.checkLen("input", len(in)); err != nil {
+		return nil, err
+	}
+	if len(dst) != p.outLen {
+		return nil, newError(errs(ErrDataLength), "dst has %d elements but the broadcast of %v to %v has shape %v with %d",
+			len(dst), inShape, target, out, p.outLen)
+	}
+	if overlaps(dst, in) {
+		return nil, newError(errs(ErrOverlap), "dst shares memory with the input of shape %v", inShape)
+	}
+	if !p.empty {
+		e := exec[T]{p: &p, dst: dst, a: in, copying: true}
+		e.walk()
+	}
+	return out, nil
+}
+
+// checkRun validates a Run call before anything is written.
+func checkRun[T elem.Float](p *Plan, op elem.Op, dst, a, b []T) error {
+	if !op.Valid() {
+		return newError(errs(ErrOp), "invalid operation %v", op)
+	}
+	for _, o := range []struct {
+		name string
+		got  int
+		want int
+	}{{"a", len(a), p.aLen}, {"b", len(b), p.bLen}, {"dst", len(dst), p.outLen}} {
+		if o.got != o.want {
+			return newError(errs(ErrDataLength), "%s has %d elements but %s needs %d (a %s, b %s)",
+				o.name, o.got, p.describe(o.name), o.want, p.describe("a"), p.describe("b"))
+		}
+	}
+	if overlaps(dst, a) && !(p.aWhole && sameStart(dst, a)) {
+		return newError(errs(ErrOverlap), "dst shares memory with a %s without being exactly a", p.describe("a"))
+	}
+	if overlaps(dst, b) && !(p.bWhole && sameStart(dst, b)) {
+		return newError(errs(ErrOverlap), "dst shares memory with b %s without being exactly b", p.describe("b"))
+	}
+	return nil
+}
+
+// describe names the shape of operand name ("a", "b" or "dst") in messages.
+func (p *Plan) describe(name string) string {
+	switch {
+	case name == "a" && p.batchA.Batch != 0:
+		return "minibatch shape " + clone(p.batchA).String()
+	case name == "b" && p.batchB.Batch != 0:
+		return "minibatch shape " + clone(p.batchB).String()
+	case name == "a":
+		return "shape " + p.aShape.Clone().String()
+	case name == "b":
+		return "shape " + p.bShape.Clone().String()
+	}
+	if p.out != nil {
+		return "the output shape " + p.out.String()
+	}
+	return "the output shape " + p.outShape().String()
+}
+
+// overlaps reports whether x and y share memory.
+func overlaps[T elem.Float](x, y []T) bool {
+	if len(x) == 0 || len(y) == 0 {
+		return false
+	}
+	x0, y0 := uintptr(unsafe.Pointer(&x[0])), uintptr(unsafe.Pointer(&y[0]))
+	size := unsafe.Sizeof(x[0])
+	return x0 < y0+uintptr(len(y))*size && y0 < x0+uintptr(len(x))*size
+}
+
+func sameStart[T elem.Float](x, y []T) bool { return &x[0] == &y[0] }
+
+// tileCap is the capacity, in elements, of the stack tile that a tiny
+// repeated row is expanded into; tileRowBytes is the longest row that uses it.
+const (
+	tileCap      = 1024
+	tileRowBytes = 128
+)
+
+// exec is one Run in progress.
+type exec[T elem.Float] struct {
+	p         *Plan
+	op        elem.Op
+	dst, a, b []T
+	copying   bool // To: dst = a, no operation
+}
+
+// tile is the repeated row of a tiny row broadcast, expanded on the stack.
+// It is passed by value rather than kept in exec so that it stays there.
+type tile[T elem.Float] struct {
+	buf    []T // nil when the plan needs no tile
+	offset int // offset in a or b of the row buf holds, or -1
+}
+
+// walk runs the inner block once for every index of the outer dimensions,
+// an odometer over offsets precomputed in the plan.
+func (e *exec[T]) walk() {
+	var tileBuf [tileCap]T
+	p := e.p
+	t := tile[T]{offset: -1}
+	if (p.rowA || p.rowB) && !e.copying && p.n*int(unsafe.Sizeof(T(0))) <= tileRowBytes {
+		t.buf = tileBuf[:tileLen(p.n)]
+	}
+	dims := p.outerDims()
+	var idxBuf [inlineDims]int
+	idx := idxBuf[:min(len(dims), inlineDims)]
+	if len(dims) > inlineDims {
+		idx = make([]int, len(dims))
+	}
+	od, oa, ob := 0, 0, 0
+	for {
+		t = e.block(od, oa, ob, t)
+		i := len(dims) - 1
+		for ; i >= 0; i-- {
+			d := &dims[i]
+			od, oa, ob = od+d.d, oa+d.a, ob+d.b
+			if idx[i]++; idx[i] < d.size {
+				break
+			}
+			idx[i] = 0
+			od, oa, ob = od-d.d*d.size, oa-d.a*d.size, ob-d.b*d.size
+		}
+		if i < 0 {
+			return
+		}
+	}
+}
+
+// block computes the inner m x n block at the given offsets and returns the
+// tile as it left it.
+func (e *exec[T]) block(od, oa, ob int, t tile[T]) tile[T] {
+	p := e.p
+	switch {
+	case e.copying:
+		for r := range p.m {
+			row := e.dst[od+r*p.ldd:][:p.n]
+			if p.inca == 1 {
+				copy(row, e.a[oa+r*p.lda:])
+				continue
+			}
+			v := e.a[oa+r*p.lda]
+			for j := range row {
+				row[j] = v
+			}
+		}
+	case t.buf != nil && p.rowB:
+		t = t.fill(e.b, ob, p.n)
+		e.tiled(od, e.a[oa:], t.buf, false)
+	case t.buf != nil:
+		t = t.fill(e.a, oa, p.n)
+		e.tiled(od, t.buf, e.b[ob:], true)
+	default:
+		elem.Apply2D(e.op, p.m, p.n, e.dst[od:], p.ldd, e.a[oa:], p.lda, p.inca, e.b[ob:], p.ldb, p.incb)
+	}
+	return t
+}
+
+// tiled computes a dense m x n block against a repeated row as a flat run:
+// whole tiles (the row repeated to a length that is a multiple of n and of
+// the vector width) as the rows of one kernel call, then the remainder. The
+// tile is x when tileIsA, else y; the other operand is the dense block.
+func (e *exec[T]) tiled(od int, x, y []T, tileIsA bool) {
+	total := e.p.m * e.p.n
+	l := len(y)
+	ldx, ldy := l, 0
+	if tileIsA {
+		l = len(x)
+		ldx, ldy = 0, l
+	}
+	full := total / l
+	if full > 0 {
+		elem.Apply2D(e.op, full, l, e.dst[od:], l, x, ldx, 1, y, ldy, 1)
+	}
+	if rem := total - full*l; rem > 0 {
+		if tileIsA {
+			y = y[full*l:]
+		} else {
+			x = x[full*l:]
+		}
+		elem.Apply2D(e.op, 1, rem, e.dst[od+full*l:], 0, x[:rem], 0, 1, y[:rem], 0, 1)
+	}
+}
+
+// fill expands the n-element row at offset off of src into the tile, unless
+// the tile already holds it.
+func (t tile[T]) fill(src []T, off, n int) tile[T] {
+	if t.offset == off {
+		return t
+	}
+	copy(t.buf, src[off:off+n])
+	for filled := n; filled < len(t.buf); filled *= 2 {
+		copy(t.buf[filled:], t.buf[:filled])
+	}
+	t.offset = off
+	return t
+}
+
+// tileLen is the tile length for rows of n elements: a multiple of n and of
+// 16 (every vector width) near half the tile capacity.
+func tileLen(n int) int {
+	l := n / gcd(n, 16) * 16
+	return l * max(1, tileCap/2/l)
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// keepsShape reports whether broadcasting b onto a leaves a's shape as it
+// is, rank included, for shapes that broadcast.
+func keepsShape(a, b Shape) bool {
+	if len(b) > len(a) {
+		return false
+	}
+	for i := 1; i <= len(b); i++ {
+		if sb := sizeAt(b, i); sb != 1 && sb != sizeAt(a, i) {
+			return false
+		}
+	}
+	return true
+}

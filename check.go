@@ -25,6 +25,15 @@ func overlapsPartly[T Float](dst, x []T) bool {
 	return d0 < x1 && x0 < d1
 }
 
+// fitsSmall reports, cheaply enough to inline, that x has dst's length and
+// is either dst itself or disjoint from it: the conditions of the inline path
+// for short slices. Anything else takes the checked path.
+func fitsSmall[T Float](dst, x []T) bool {
+	n := uintptr(len(dst)) * unsafe.Sizeof(T(0))
+	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) - uintptr(unsafe.Pointer(unsafe.SliceData(x)))
+	return len(x) == len(dst) && (d == 0 || d >= n && -d >= n)
+}
+
 //go:noinline
 func panicLengths(op Op, dst, a, b int) {
 	if b < 0 {

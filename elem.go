@@ -1,50 +1,9 @@
 package elem
 
 // smallN is the length up to which the slice calls run the Go loop inline:
-// below it a call into assembly costs more than it saves.
+// below it a call into assembly costs more than it saves. The named calls
+// (Add, AddScalar, ScalarSub, ...) are in ops_generated.go.
 const smallN = 8
-
-// Add sets dst[i] = a[i] + b[i].
-func Add[T Float](dst, a, b []T) { vector(OpAdd, dst, a, b) }
-
-// Sub sets dst[i] = a[i] - b[i].
-func Sub[T Float](dst, a, b []T) { vector(OpSub, dst, a, b) }
-
-// Mul sets dst[i] = a[i] * b[i].
-func Mul[T Float](dst, a, b []T) { vector(OpMul, dst, a, b) }
-
-// Div sets dst[i] = a[i] / b[i].
-func Div[T Float](dst, a, b []T) { vector(OpDiv, dst, a, b) }
-
-// Min sets dst[i] = min(a[i], b[i]), with Go's builtin min.
-func Min[T Float](dst, a, b []T) { vector(OpMin, dst, a, b) }
-
-// Max sets dst[i] = max(a[i], b[i]), with Go's builtin max.
-func Max[T Float](dst, a, b []T) { vector(OpMax, dst, a, b) }
-
-// AddScalar sets dst[i] = a[i] + s.
-func AddScalar[T Float](dst, a []T, s T) { scalarRight(OpAdd, dst, a, s) }
-
-// SubScalar sets dst[i] = a[i] - s.
-func SubScalar[T Float](dst, a []T, s T) { scalarRight(OpSub, dst, a, s) }
-
-// MulScalar sets dst[i] = a[i] * s.
-func MulScalar[T Float](dst, a []T, s T) { scalarRight(OpMul, dst, a, s) }
-
-// DivScalar sets dst[i] = a[i] / s. It divides; it does not multiply by 1/s.
-func DivScalar[T Float](dst, a []T, s T) { scalarRight(OpDiv, dst, a, s) }
-
-// MinScalar sets dst[i] = min(a[i], s).
-func MinScalar[T Float](dst, a []T, s T) { scalarRight(OpMin, dst, a, s) }
-
-// MaxScalar sets dst[i] = max(a[i], s).
-func MaxScalar[T Float](dst, a []T, s T) { scalarRight(OpMax, dst, a, s) }
-
-// ScalarSub sets dst[i] = s - a[i].
-func ScalarSub[T Float](dst []T, s T, a []T) { scalarLeft(OpSub, dst, s, a) }
-
-// ScalarDiv sets dst[i] = s / a[i].
-func ScalarDiv[T Float](dst []T, s T, a []T) { scalarLeft(OpDiv, dst, s, a) }
 
 // Apply sets dst[i] = a[i] op b[i].
 func Apply[T Float](op Op, dst, a, b []T) {

@@ -54,11 +54,26 @@ func TestPublicCalls(t *testing.T) {
 	})
 }
 
-// TestSmallPathMatchesKernels pins the inline Go path for n <= smallN to the
-// kernels' bits on every special pair.
+// TestSmallPathMatchesKernels pins the inline Go paths for n <= smallN, of
+// the op-valued calls and of every named call, to the kernels' bits on every
+// special pair, NaN payloads included.
 func TestSmallPathMatchesKernels(t *testing.T) {
+	named := map[Op]struct {
+		vv   func(dst, a, b []float32)
+		vs   func(dst, a []float32, s float32)
+		sv   func(dst []float32, s float32, a []float32)
+		name string
+	}{
+		OpAdd: {Add[float32], AddScalar[float32], nil, "Add"},
+		OpSub: {Sub[float32], SubScalar[float32], ScalarSub[float32], "Sub"},
+		OpMul: {Mul[float32], MulScalar[float32], nil, "Mul"},
+		OpDiv: {Div[float32], DivScalar[float32], ScalarDiv[float32], "Div"},
+		OpMin: {Min[float32], MinScalar[float32], nil, "Min"},
+		OpMax: {Max[float32], MaxScalar[float32], nil, "Max"},
+	}
 	sp := specials[float32]()
 	for _, op := range Ops() {
+		f := named[op]
 		for _, x := range sp {
 			for _, y := range sp {
 				for n := 1; n <= smallN; n++ {
@@ -66,13 +81,23 @@ func TestSmallPathMatchesKernels(t *testing.T) {
 					want, got := make([]float32, n), make([]float32, n)
 					run(kindVV, op, 1, n, want, 0, a, 0, b, 0)
 					Apply(op, got, a, b)
-					requireSameBits(t, want, got, "vv "+op.String())
+					requireSameBits(t, want, got, "Apply "+op.String())
+					f.vv(got, a, b)
+					requireSameBits(t, want, got, f.name)
+
 					run(kindVS, op, 1, n, want, 0, a, 0, []float32{y}, 0)
 					ApplyScalar(op, got, a, y)
-					requireSameBits(t, want, got, "vs "+op.String())
+					requireSameBits(t, want, got, "ApplyScalar "+op.String())
+					f.vs(got, a, y)
+					requireSameBits(t, want, got, f.name+"Scalar")
+
 					run(kindSV, op, 1, n, want, 0, []float32{x}, 0, b, 0)
 					ScalarApply(op, got, x, b)
-					requireSameBits(t, want, got, "sv "+op.String())
+					requireSameBits(t, want, got, "ScalarApply "+op.String())
+					if f.sv != nil {
+						f.sv(got, x, b)
+						requireSameBits(t, want, got, "Scalar"+f.name)
+					}
 				}
 			}
 		}

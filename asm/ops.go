@@ -4,23 +4,42 @@
 // generator (./gen) imports it, so users of elem never compile it.
 package asm
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Op is one elementwise binary operation. Value is the op argument that every
 // generated kernel receives and the value of the matching elem.Op constant.
 type Op struct {
 	Name  string // lower case, as in kernel names and comments: "add"
 	Value int
+	// Expr is the Go expression of the operation on operands {x} and {y}:
+	// the scalar code that the generic kernels run and every other kernel
+	// must match.
+	Expr string
+	// ScalarFirst is whether elem exports a named call with the scalar as
+	// the first operand (ScalarSub). For the commutative ops it would differ
+	// from the other order only in NaN payloads, so ScalarApply covers them.
+	ScalarFirst bool
 }
 
 // Ops lists the operations in elem.Op order.
 var Ops = []Op{
-	{Name: "add", Value: 0},
-	{Name: "sub", Value: 1},
-	{Name: "mul", Value: 2},
-	{Name: "div", Value: 3},
-	{Name: "min", Value: 4},
-	{Name: "max", Value: 5},
+	{Name: "add", Value: 0, Expr: "{x} + {y}"},
+	{Name: "sub", Value: 1, Expr: "{x} - {y}", ScalarFirst: true},
+	{Name: "mul", Value: 2, Expr: "{x} * {y}"},
+	{Name: "div", Value: 3, Expr: "{x} / {y}", ScalarFirst: true},
+	{Name: "min", Value: 4, Expr: "min({x}, {y})"},
+	{Name: "max", Value: 5, Expr: "max({x}, {y})"},
+}
+
+// Title is the name as it starts an exported Go identifier: "Add".
+func (o Op) Title() string { return strings.ToUpper(o.Name[:1]) + o.Name[1:] }
+
+// ExprOf is Expr with its operands replaced by the Go expressions x and y.
+func (o Op) ExprOf(x, y string) string {
+	return strings.NewReplacer("{x}", x, "{y}", y).Replace(o.Expr)
 }
 
 // Type is an element type of the kernels.

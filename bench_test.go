@@ -3,6 +3,7 @@ package elem
 import (
 	"flag"
 	"fmt"
+	"math"
 	"testing"
 	"unsafe"
 
@@ -113,4 +114,44 @@ func BenchmarkSmallAdd(b *testing.B) {
 			Add(dst, a, y)
 		}
 	})
+}
+
+// BenchmarkStream compares ordinary and non-temporal stores for float32 Add
+// and AddScalar from L2-sized to DRAM-sized outputs, the measurement behind
+// streamMinBytes. It runs with -elem.huge only.
+func BenchmarkStream(b *testing.B) {
+	if !*benchHuge {
+		b.Skip("needs -elem.huge")
+	}
+	if !hasStreaming {
+		b.Skip("no streaming kernels on this architecture")
+	}
+	prev := streamMinBytes
+	defer func() { streamMinBytes = prev }()
+	for _, n := range []int{1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24} {
+		bufs := bufplace.Three[float32](n)
+		a, y, dst := bufs[0], bufs[1], bufs[2]
+		for _, k := range []kind{kindVV, kindVS} {
+			for _, mode := range []struct {
+				name     string
+				minBytes int
+			}{{"cached", math.MaxInt}, {"stream", 0}} {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", k, n, mode.name), func(b *testing.B) {
+					streamMinBytes = mode.minBytes
+					moved := 3 * n * 4
+					if k == kindVS {
+						moved = 2 * n * 4
+					}
+					b.SetBytes(int64(moved))
+					for b.Loop() {
+						if k == kindVV {
+							Add(dst, a, y)
+						} else {
+							AddScalar(dst, a, 1.5)
+						}
+					}
+				})
+			}
+		}
+	}
 }

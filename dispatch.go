@@ -88,6 +88,13 @@ func SetImplementation(name string) error {
 	return nil
 }
 
+// streamMinBytes is the output size from which a kernel call writes with
+// non-temporal stores (where the kernels have them, see hasStreaming): far
+// beyond the last-level cache, the output's lines would only be evicted
+// again, after the read for ownership that a streaming store avoids.
+// Measured with BenchmarkStream; tests lower it to reach those kernels.
+var streamMinBytes = 16 << 20
+
 // is32 reports whether T is float32-based; it is a constant for each
 // instantiation, so the branches on it vanish.
 func is32[T Float]() bool { return unsafe.Sizeof(T(0)) == 4 }

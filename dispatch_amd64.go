@@ -2,11 +2,15 @@
 
 package elem
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
 
-// availableLevels lists what this CPU can run: exactly the features in the
-// kernels' "Requires:" lines (x/sys/cpu also checks that the OS saves the
-// registers).
+	"golang.org/x/sys/cpu"
+)
+
+// availableLevels lists what this CPU can run: the features in the kernels'
+// "Requires:" lines (x/sys/cpu also checks that the OS saves the registers),
+// less SSE2, CMOV and MMX+ (SFENCE), which every amd64 CPU has.
 func availableLevels() []level {
 	levels := []level{levelGeneric}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 {
@@ -29,6 +33,9 @@ func defaultLevel() level {
 	return levelGeneric
 }
 
+// hasStreaming reports whether the kernels here have streaming-store forms.
+const hasStreaming = true
+
 // run computes the m x n block of kind k with the implementation in use.
 // The caller has validated op, the shapes and the extents.
 func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
@@ -37,38 +44,10 @@ func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b [
 		runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
 		return
 	}
-	o := int(op)
+	stream := m*n >= streamMinBytes/int(unsafe.Sizeof(T(0)))
 	if is32[T]() {
-		d, x, y := ptr32(dst), ptr32(a), ptr32(b)
-		switch {
-		case l == levelAVX2 && k == kindVV:
-			vv32AVX2(o, m, n, d, ldd, x, lda, y, ldb)
-		case l == levelAVX2 && k == kindVS:
-			vs32AVX2(o, m, n, d, ldd, x, lda, y, ldb)
-		case l == levelAVX2:
-			sv32AVX2(o, m, n, d, ldd, x, lda, y, ldb)
-		case k == kindVV:
-			vv32AVX512(o, m, n, d, ldd, x, lda, y, ldb)
-		case k == kindVS:
-			vs32AVX512(o, m, n, d, ldd, x, lda, y, ldb)
-		default:
-			sv32AVX512(o, m, n, d, ldd, x, lda, y, ldb)
-		}
+		kernel32(l, k, stream, int(op), m, n, ptr32(dst), ldd, ptr32(a), lda, ptr32(b), ldb)
 		return
 	}
-	d, x, y := ptr64(dst), ptr64(a), ptr64(b)
-	switch {
-	case l == levelAVX2 && k == kindVV:
-		vv64AVX2(o, m, n, d, ldd, x, lda, y, ldb)
-	case l == levelAVX2 && k == kindVS:
-		vs64AVX2(o, m, n, d, ldd, x, lda, y, ldb)
-	case l == levelAVX2:
-		sv64AVX2(o, m, n, d, ldd, x, lda, y, ldb)
-	case k == kindVV:
-		vv64AVX512(o, m, n, d, ldd, x, lda, y, ldb)
-	case k == kindVS:
-		vs64AVX512(o, m, n, d, ldd, x, lda, y, ldb)
-	default:
-		sv64AVX512(o, m, n, d, ldd, x, lda, y, ldb)
-	}
+	kernel64(l, k, stream, int(op), m, n, ptr64(dst), ldd, ptr64(a), lda, ptr64(b), ldb)
 }

@@ -52,3 +52,7 @@ func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b [
 		sv64NEON(o, m, n, d, ldd, x, lda, y, ldb)
 	}
 }
+
+// hasStreaming reports whether the kernels here have streaming-store forms:
+// the NEON kernels do not.
+const hasStreaming = false

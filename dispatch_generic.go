@@ -7,6 +7,8 @@ func availableLevels() []level { return []level{levelGeneric} }
 
 func defaultLevel() level { return levelGeneric }
 
+const hasStreaming = false
+
 func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
 	runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
 }

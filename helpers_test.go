@@ -127,15 +127,28 @@ func requireSameBits[T Float](t testing.TB, want, got []T, what string) {
 }
 
 // eachImplementation runs f once per available implementation, with that
-// implementation in use, and restores the previous one.
+// implementation in use, and, where the kernels have streaming-store forms,
+// once more per SIMD implementation with every call streaming. It restores
+// the previous implementation.
 func eachImplementation(t *testing.T, f func(t *testing.T)) {
-	prev := Implementation()
-	t.Cleanup(func() { require.NoError(t, SetImplementation(prev)) })
+	prev, prevStream := Implementation(), streamMinBytes
+	t.Cleanup(func() {
+		require.NoError(t, SetImplementation(prev))
+		streamMinBytes = prevStream
+	})
 	for _, name := range Implementations() {
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, SetImplementation(name))
 			f(t)
 		})
+		if hasStreaming && name != "generic" {
+			t.Run(name+"-stream", func(t *testing.T) {
+				require.NoError(t, SetImplementation(name))
+				streamMinBytes = 0
+				defer func() { streamMinBytes = prevStream }()
+				f(t)
+			})
+		}
 	}
 }
 

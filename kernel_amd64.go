@@ -9,57 +9,117 @@ package elem
 //go:noescape
 func vv32AVX2(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// vv32AVX2NT is vv32AVX2 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vv32AVX2NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // vs32AVX2 computes dst[r*ldd+j] = a[r*lda+j] op b[r*ldb] for r < m, j < n with AVX2.
 //
 //go:noescape
 func vs32AVX2(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// vs32AVX2NT is vs32AVX2 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vs32AVX2NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // sv32AVX2 computes dst[r*ldd+j] = a[r*lda] op b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
 func sv32AVX2(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// sv32AVX2NT is sv32AVX2 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func sv32AVX2NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // vv64AVX2 computes dst[r*ldd+j] = a[r*lda+j] op b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
 func vv64AVX2(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// vv64AVX2NT is vv64AVX2 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vv64AVX2NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // vs64AVX2 computes dst[r*ldd+j] = a[r*lda+j] op b[r*ldb] for r < m, j < n with AVX2.
 //
 //go:noescape
 func vs64AVX2(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
+// vs64AVX2NT is vs64AVX2 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vs64AVX2NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
 // sv64AVX2 computes dst[r*ldd+j] = a[r*lda] op b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
 func sv64AVX2(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// sv64AVX2NT is sv64AVX2 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func sv64AVX2NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // vv32AVX512 computes dst[r*ldd+j] = a[r*lda+j] op b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
 func vv32AVX512(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// vv32AVX512NT is vv32AVX512 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vv32AVX512NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // vs32AVX512 computes dst[r*ldd+j] = a[r*lda+j] op b[r*ldb] for r < m, j < n with AVX512.
 //
 //go:noescape
 func vs32AVX512(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// vs32AVX512NT is vs32AVX512 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vs32AVX512NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
 // sv32AVX512 computes dst[r*ldd+j] = a[r*lda] op b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
 func sv32AVX512(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// sv32AVX512NT is sv32AVX512 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func sv32AVX512NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // vv64AVX512 computes dst[r*ldd+j] = a[r*lda+j] op b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
 func vv64AVX512(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// vv64AVX512NT is vv64AVX512 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vv64AVX512NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // vs64AVX512 computes dst[r*ldd+j] = a[r*lda+j] op b[r*ldb] for r < m, j < n with AVX512.
 //
 //go:noescape
 func vs64AVX512(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
+// vs64AVX512NT is vs64AVX512 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func vs64AVX512NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
 // sv64AVX512 computes dst[r*ldd+j] = a[r*lda] op b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
 func sv64AVX512(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// sv64AVX512NT is sv64AVX512 writing the aligned part of each row with non-temporal stores.
+//
+//go:noescape
+func sv64AVX512NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)

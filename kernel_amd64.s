@@ -607,6 +607,853 @@ vv32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func vv32AVX2NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, MMX+, SSE2
+TEXT ·vv32AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vv32AVX2NT_done
+	TESTQ DX, DX
+	JLE   vv32AVX2NT_done
+	CMPQ  AX, $0x00000000
+	JE    vv32AVX2NT_add
+	CMPQ  AX, $0x00000001
+	JE    vv32AVX2NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vv32AVX2NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vv32AVX2NT_div
+	CMPQ  AX, $0x00000004
+	JE    vv32AVX2NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vv32AVX2NT_max
+
+vv32AVX2NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX2NT_add_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x02, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_add_head0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VADDPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_add_head0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_add_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VADDPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_add_head1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_add_head2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VADDPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_add_head2:
+	MOVQ R13, R11
+
+vv32AVX2NT_add_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv32AVX2NT_add_after4
+	VMOVUPS  (SI)(R10*1), Y0
+	VADDPS   (R8)(R10*1), Y0, Y0
+	VMOVUPS  32(SI)(R10*1), Y1
+	VADDPS   32(R8)(R10*1), Y1, Y1
+	VMOVUPS  64(SI)(R10*1), Y2
+	VADDPS   64(R8)(R10*1), Y2, Y2
+	VMOVUPS  96(SI)(R10*1), Y3
+	VADDPS   96(R8)(R10*1), Y3, Y3
+	VMOVNTPS Y0, (AX)(R10*1)
+	VMOVNTPS Y1, 32(AX)(R10*1)
+	VMOVNTPS Y2, 64(AX)(R10*1)
+	VMOVNTPS Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv32AVX2NT_add_loop4
+
+vv32AVX2NT_add_after4:
+vv32AVX2NT_add_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv32AVX2NT_add_after1
+	VMOVUPS  (SI)(R10*1), Y0
+	VADDPS   (R8)(R10*1), Y0, Y0
+	VMOVNTPS Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv32AVX2NT_add_loop1
+
+vv32AVX2NT_add_after1:
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_add_tail0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VADDPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_add_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_add_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VADDPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_add_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_add_tail2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VADDPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_add_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX2NT_add_row
+	JMP  vv32AVX2NT_done
+
+vv32AVX2NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX2NT_sub_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x02, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_sub_head0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VSUBPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_sub_head0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_sub_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_sub_head1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_sub_head2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VSUBPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_sub_head2:
+	MOVQ R13, R11
+
+vv32AVX2NT_sub_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv32AVX2NT_sub_after4
+	VMOVUPS  (SI)(R10*1), Y0
+	VSUBPS   (R8)(R10*1), Y0, Y0
+	VMOVUPS  32(SI)(R10*1), Y1
+	VSUBPS   32(R8)(R10*1), Y1, Y1
+	VMOVUPS  64(SI)(R10*1), Y2
+	VSUBPS   64(R8)(R10*1), Y2, Y2
+	VMOVUPS  96(SI)(R10*1), Y3
+	VSUBPS   96(R8)(R10*1), Y3, Y3
+	VMOVNTPS Y0, (AX)(R10*1)
+	VMOVNTPS Y1, 32(AX)(R10*1)
+	VMOVNTPS Y2, 64(AX)(R10*1)
+	VMOVNTPS Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv32AVX2NT_sub_loop4
+
+vv32AVX2NT_sub_after4:
+vv32AVX2NT_sub_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv32AVX2NT_sub_after1
+	VMOVUPS  (SI)(R10*1), Y0
+	VSUBPS   (R8)(R10*1), Y0, Y0
+	VMOVNTPS Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv32AVX2NT_sub_loop1
+
+vv32AVX2NT_sub_after1:
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_sub_tail0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VSUBPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_sub_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_sub_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_sub_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_sub_tail2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VSUBPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_sub_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX2NT_sub_row
+	JMP  vv32AVX2NT_done
+
+vv32AVX2NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX2NT_mul_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x02, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_mul_head0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VMULPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_mul_head0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_mul_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMULPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_mul_head1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_mul_head2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VMULPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_mul_head2:
+	MOVQ R13, R11
+
+vv32AVX2NT_mul_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv32AVX2NT_mul_after4
+	VMOVUPS  (SI)(R10*1), Y0
+	VMULPS   (R8)(R10*1), Y0, Y0
+	VMOVUPS  32(SI)(R10*1), Y1
+	VMULPS   32(R8)(R10*1), Y1, Y1
+	VMOVUPS  64(SI)(R10*1), Y2
+	VMULPS   64(R8)(R10*1), Y2, Y2
+	VMOVUPS  96(SI)(R10*1), Y3
+	VMULPS   96(R8)(R10*1), Y3, Y3
+	VMOVNTPS Y0, (AX)(R10*1)
+	VMOVNTPS Y1, 32(AX)(R10*1)
+	VMOVNTPS Y2, 64(AX)(R10*1)
+	VMOVNTPS Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv32AVX2NT_mul_loop4
+
+vv32AVX2NT_mul_after4:
+vv32AVX2NT_mul_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv32AVX2NT_mul_after1
+	VMOVUPS  (SI)(R10*1), Y0
+	VMULPS   (R8)(R10*1), Y0, Y0
+	VMOVNTPS Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv32AVX2NT_mul_loop1
+
+vv32AVX2NT_mul_after1:
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_mul_tail0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VMULPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_mul_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_mul_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMULPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_mul_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_mul_tail2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VMULPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_mul_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX2NT_mul_row
+	JMP  vv32AVX2NT_done
+
+vv32AVX2NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX2NT_div_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x02, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_div_head0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VDIVPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_div_head0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_div_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_div_head1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_div_head2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VDIVPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_div_head2:
+	MOVQ R13, R11
+
+vv32AVX2NT_div_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv32AVX2NT_div_after4
+	VMOVUPS  (SI)(R10*1), Y0
+	VDIVPS   (R8)(R10*1), Y0, Y0
+	VMOVUPS  32(SI)(R10*1), Y1
+	VDIVPS   32(R8)(R10*1), Y1, Y1
+	VMOVUPS  64(SI)(R10*1), Y2
+	VDIVPS   64(R8)(R10*1), Y2, Y2
+	VMOVUPS  96(SI)(R10*1), Y3
+	VDIVPS   96(R8)(R10*1), Y3, Y3
+	VMOVNTPS Y0, (AX)(R10*1)
+	VMOVNTPS Y1, 32(AX)(R10*1)
+	VMOVNTPS Y2, 64(AX)(R10*1)
+	VMOVNTPS Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv32AVX2NT_div_loop4
+
+vv32AVX2NT_div_after4:
+vv32AVX2NT_div_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv32AVX2NT_div_after1
+	VMOVUPS  (SI)(R10*1), Y0
+	VDIVPS   (R8)(R10*1), Y0, Y0
+	VMOVNTPS Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv32AVX2NT_div_loop1
+
+vv32AVX2NT_div_after1:
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_div_tail0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VDIVPS  X1, X0, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_div_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_div_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPS X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_div_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_div_tail2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VDIVPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_div_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX2NT_div_row
+	JMP  vv32AVX2NT_done
+
+vv32AVX2NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX2NT_min_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x02, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_min_head0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VMINPS  X1, X0, X1
+	VMINPS  X0, X1, X0
+	VPOR    X0, X1, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_min_head0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_min_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_min_head1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_min_head2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_min_head2:
+	MOVQ R13, R11
+
+vv32AVX2NT_min_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv32AVX2NT_min_after4
+	VMOVUPS  (SI)(R10*1), Y0
+	VMINPS   (R8)(R10*1), Y0, Y1
+	VMINPS   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVUPS  32(SI)(R10*1), Y1
+	VMINPS   32(R8)(R10*1), Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVUPS  64(SI)(R10*1), Y2
+	VMINPS   64(R8)(R10*1), Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVUPS  96(SI)(R10*1), Y3
+	VMINPS   96(R8)(R10*1), Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y0, (AX)(R10*1)
+	VMOVNTPS Y1, 32(AX)(R10*1)
+	VMOVNTPS Y2, 64(AX)(R10*1)
+	VMOVNTPS Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv32AVX2NT_min_loop4
+
+vv32AVX2NT_min_after4:
+vv32AVX2NT_min_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv32AVX2NT_min_after1
+	VMOVUPS  (SI)(R10*1), Y0
+	VMINPS   (R8)(R10*1), Y0, Y1
+	VMINPS   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv32AVX2NT_min_loop1
+
+vv32AVX2NT_min_after1:
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_min_tail0
+	VMOVUPS (SI)(R10*1), X0
+	VMOVUPS (R8)(R10*1), X1
+	VMINPS  X1, X0, X1
+	VMINPS  X0, X1, X0
+	VPOR    X0, X1, X0
+	VMOVUPS X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_min_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_min_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_min_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_min_tail2
+	VMOVSS (SI)(R10*1), X0
+	VMOVSS (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_min_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX2NT_min_row
+	JMP  vv32AVX2NT_done
+
+vv32AVX2NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x02, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x02, R9
+	MOVQ         $0x80000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTD X0, Y0
+
+vv32AVX2NT_max_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x02, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_max_head0
+	VMOVUPS (SI)(R10*1), X1
+	VMOVUPS (R8)(R10*1), X2
+	VPXOR   X1, X0, X1
+	VPXOR   X2, X0, X2
+	VMINPS  X2, X1, X2
+	VMINPS  X1, X2, X1
+	VPOR    X1, X2, X1
+	VPXOR   X0, X1, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_max_head0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_max_head1
+	VMOVQ  (SI)(R10*1), X1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_max_head1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_max_head2
+	VMOVSS (SI)(R10*1), X1
+	VMOVSS (R8)(R10*1), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_max_head2:
+	MOVQ R13, R11
+
+vv32AVX2NT_max_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv32AVX2NT_max_after4
+	VMOVUPS  (SI)(R10*1), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVUPS  32(SI)(R10*1), Y2
+	VPXOR    Y2, Y0, Y2
+	VPXOR    32(R8)(R10*1), Y0, Y3
+	VMINPS   Y3, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVUPS  64(SI)(R10*1), Y3
+	VPXOR    Y3, Y0, Y3
+	VPXOR    64(R8)(R10*1), Y0, Y4
+	VMINPS   Y4, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVUPS  96(SI)(R10*1), Y4
+	VPXOR    Y4, Y0, Y4
+	VPXOR    96(R8)(R10*1), Y0, Y5
+	VMINPS   Y5, Y4, Y5
+	VMINPS   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VPXOR    Y0, Y4, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv32AVX2NT_max_loop4
+
+vv32AVX2NT_max_after4:
+vv32AVX2NT_max_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv32AVX2NT_max_after1
+	VMOVUPS  (SI)(R10*1), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv32AVX2NT_max_loop1
+
+vv32AVX2NT_max_after1:
+	CMPQ    R11, $0x00000004
+	JB      vv32AVX2NT_max_tail0
+	VMOVUPS (SI)(R10*1), X1
+	VMOVUPS (R8)(R10*1), X2
+	VPXOR   X1, X0, X1
+	VPXOR   X2, X0, X2
+	VMINPS  X2, X1, X2
+	VMINPS  X1, X2, X1
+	VPOR    X1, X2, X1
+	VPXOR   X0, X1, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vv32AVX2NT_max_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vv32AVX2NT_max_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vv32AVX2NT_max_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vv32AVX2NT_max_tail2
+	VMOVSS (SI)(R10*1), X1
+	VMOVSS (R8)(R10*1), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vv32AVX2NT_max_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX2NT_max_row
+
+vv32AVX2NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func vs32AVX2(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·vs32AVX2(SB), NOSPLIT, $0-72
@@ -1172,6 +2019,813 @@ vs32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func vs32AVX2NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, MMX+, SSE2
+TEXT ·vs32AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vs32AVX2NT_done
+	TESTQ DX, DX
+	JLE   vs32AVX2NT_done
+	CMPQ  AX, $0x00000000
+	JE    vs32AVX2NT_add
+	CMPQ  AX, $0x00000001
+	JE    vs32AVX2NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vs32AVX2NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vs32AVX2NT_div
+	CMPQ  AX, $0x00000004
+	JE    vs32AVX2NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vs32AVX2NT_max
+
+vs32AVX2NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX2NT_add_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           vs32AVX2NT_add_head0
+	VMOVUPS      (SI)(R10*1), X1
+	VADDPS       X0, X1, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+vs32AVX2NT_add_head0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_add_head1
+	VMOVQ  (SI)(R10*1), X1
+	VADDPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_add_head1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_add_head2
+	VMOVSS (SI)(R10*1), X1
+	VADDPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_add_head2:
+	MOVQ R13, R11
+
+vs32AVX2NT_add_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs32AVX2NT_add_after4
+	VMOVUPS  (SI)(R10*1), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVUPS  32(SI)(R10*1), Y2
+	VADDPS   Y0, Y2, Y2
+	VMOVUPS  64(SI)(R10*1), Y3
+	VADDPS   Y0, Y3, Y3
+	VMOVUPS  96(SI)(R10*1), Y4
+	VADDPS   Y0, Y4, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs32AVX2NT_add_loop4
+
+vs32AVX2NT_add_after4:
+vs32AVX2NT_add_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs32AVX2NT_add_after1
+	VMOVUPS  (SI)(R10*1), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs32AVX2NT_add_loop1
+
+vs32AVX2NT_add_after1:
+	CMPQ    R11, $0x00000004
+	JB      vs32AVX2NT_add_tail0
+	VMOVUPS (SI)(R10*1), X1
+	VADDPS  X0, X1, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vs32AVX2NT_add_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_add_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VADDPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_add_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_add_tail2
+	VMOVSS (SI)(R10*1), X1
+	VADDPS X0, X1, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_add_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX2NT_add_row
+	JMP  vs32AVX2NT_done
+
+vs32AVX2NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX2NT_sub_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           vs32AVX2NT_sub_head0
+	VMOVUPS      (SI)(R10*1), X1
+	VSUBPS       X0, X1, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+vs32AVX2NT_sub_head0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_sub_head1
+	VMOVQ  (SI)(R10*1), X1
+	VSUBPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_sub_head1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_sub_head2
+	VMOVSS (SI)(R10*1), X1
+	VSUBPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_sub_head2:
+	MOVQ R13, R11
+
+vs32AVX2NT_sub_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs32AVX2NT_sub_after4
+	VMOVUPS  (SI)(R10*1), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVUPS  32(SI)(R10*1), Y2
+	VSUBPS   Y0, Y2, Y2
+	VMOVUPS  64(SI)(R10*1), Y3
+	VSUBPS   Y0, Y3, Y3
+	VMOVUPS  96(SI)(R10*1), Y4
+	VSUBPS   Y0, Y4, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs32AVX2NT_sub_loop4
+
+vs32AVX2NT_sub_after4:
+vs32AVX2NT_sub_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs32AVX2NT_sub_after1
+	VMOVUPS  (SI)(R10*1), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs32AVX2NT_sub_loop1
+
+vs32AVX2NT_sub_after1:
+	CMPQ    R11, $0x00000004
+	JB      vs32AVX2NT_sub_tail0
+	VMOVUPS (SI)(R10*1), X1
+	VSUBPS  X0, X1, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vs32AVX2NT_sub_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_sub_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VSUBPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_sub_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_sub_tail2
+	VMOVSS (SI)(R10*1), X1
+	VSUBPS X0, X1, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_sub_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX2NT_sub_row
+	JMP  vs32AVX2NT_done
+
+vs32AVX2NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX2NT_mul_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           vs32AVX2NT_mul_head0
+	VMOVUPS      (SI)(R10*1), X1
+	VMULPS       X0, X1, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+vs32AVX2NT_mul_head0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_mul_head1
+	VMOVQ  (SI)(R10*1), X1
+	VMULPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_mul_head1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_mul_head2
+	VMOVSS (SI)(R10*1), X1
+	VMULPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_mul_head2:
+	MOVQ R13, R11
+
+vs32AVX2NT_mul_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs32AVX2NT_mul_after4
+	VMOVUPS  (SI)(R10*1), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVUPS  32(SI)(R10*1), Y2
+	VMULPS   Y0, Y2, Y2
+	VMOVUPS  64(SI)(R10*1), Y3
+	VMULPS   Y0, Y3, Y3
+	VMOVUPS  96(SI)(R10*1), Y4
+	VMULPS   Y0, Y4, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs32AVX2NT_mul_loop4
+
+vs32AVX2NT_mul_after4:
+vs32AVX2NT_mul_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs32AVX2NT_mul_after1
+	VMOVUPS  (SI)(R10*1), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs32AVX2NT_mul_loop1
+
+vs32AVX2NT_mul_after1:
+	CMPQ    R11, $0x00000004
+	JB      vs32AVX2NT_mul_tail0
+	VMOVUPS (SI)(R10*1), X1
+	VMULPS  X0, X1, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vs32AVX2NT_mul_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_mul_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VMULPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_mul_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_mul_tail2
+	VMOVSS (SI)(R10*1), X1
+	VMULPS X0, X1, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_mul_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX2NT_mul_row
+	JMP  vs32AVX2NT_done
+
+vs32AVX2NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX2NT_div_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           vs32AVX2NT_div_head0
+	VMOVUPS      (SI)(R10*1), X1
+	VDIVPS       X0, X1, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+vs32AVX2NT_div_head0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_div_head1
+	VMOVQ  (SI)(R10*1), X1
+	VDIVPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_div_head1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_div_head2
+	VMOVSS (SI)(R10*1), X1
+	VDIVPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_div_head2:
+	MOVQ R13, R11
+
+vs32AVX2NT_div_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs32AVX2NT_div_after4
+	VMOVUPS  (SI)(R10*1), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVUPS  32(SI)(R10*1), Y2
+	VDIVPS   Y0, Y2, Y2
+	VMOVUPS  64(SI)(R10*1), Y3
+	VDIVPS   Y0, Y3, Y3
+	VMOVUPS  96(SI)(R10*1), Y4
+	VDIVPS   Y0, Y4, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs32AVX2NT_div_loop4
+
+vs32AVX2NT_div_after4:
+vs32AVX2NT_div_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs32AVX2NT_div_after1
+	VMOVUPS  (SI)(R10*1), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs32AVX2NT_div_loop1
+
+vs32AVX2NT_div_after1:
+	CMPQ    R11, $0x00000004
+	JB      vs32AVX2NT_div_tail0
+	VMOVUPS (SI)(R10*1), X1
+	VDIVPS  X0, X1, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vs32AVX2NT_div_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_div_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VDIVPS X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_div_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_div_tail2
+	VMOVSS (SI)(R10*1), X1
+	VDIVPS X0, X1, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_div_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX2NT_div_row
+	JMP  vs32AVX2NT_done
+
+vs32AVX2NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX2NT_min_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           vs32AVX2NT_min_head0
+	VMOVUPS      (SI)(R10*1), X1
+	VMINPS       X0, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+vs32AVX2NT_min_head0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_min_head1
+	VMOVQ  (SI)(R10*1), X1
+	VMINPS X0, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_min_head1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_min_head2
+	VMOVSS (SI)(R10*1), X1
+	VMINPS X0, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_min_head2:
+	MOVQ R13, R11
+
+vs32AVX2NT_min_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs32AVX2NT_min_after4
+	VMOVUPS  (SI)(R10*1), Y1
+	VMINPS   Y0, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVUPS  32(SI)(R10*1), Y2
+	VMINPS   Y0, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVUPS  64(SI)(R10*1), Y3
+	VMINPS   Y0, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVUPS  96(SI)(R10*1), Y4
+	VMINPS   Y0, Y4, Y5
+	VMINPS   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs32AVX2NT_min_loop4
+
+vs32AVX2NT_min_after4:
+vs32AVX2NT_min_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs32AVX2NT_min_after1
+	VMOVUPS  (SI)(R10*1), Y1
+	VMINPS   Y0, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs32AVX2NT_min_loop1
+
+vs32AVX2NT_min_after1:
+	CMPQ    R11, $0x00000004
+	JB      vs32AVX2NT_min_tail0
+	VMOVUPS (SI)(R10*1), X1
+	VMINPS  X0, X1, X2
+	VMINPS  X1, X2, X1
+	VPOR    X1, X2, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vs32AVX2NT_min_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_min_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VMINPS X0, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_min_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_min_tail2
+	VMOVSS (SI)(R10*1), X1
+	VMINPS X0, X1, X0
+	VMINPS X1, X0, X1
+	VPOR   X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_min_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX2NT_min_row
+	JMP  vs32AVX2NT_done
+
+vs32AVX2NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x02, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x02, R9
+	MOVQ         $0x80000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTD X0, Y0
+
+vs32AVX2NT_max_row:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           vs32AVX2NT_max_head0
+	VMOVUPS      (SI)(R10*1), X2
+	VPXOR        X2, X0, X2
+	VMINPS       X1, X2, X3
+	VMINPS       X2, X3, X2
+	VPOR         X2, X3, X2
+	VPXOR        X0, X2, X2
+	VMOVUPS      X2, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+vs32AVX2NT_max_head0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_max_head1
+	VMOVQ  (SI)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X1, X2, X3
+	VMINPS X2, X3, X2
+	VPOR   X2, X3, X2
+	VPXOR  X0, X2, X2
+	VMOVQ  X2, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_max_head1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_max_head2
+	VMOVSS (SI)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X1, X2, X3
+	VMINPS X2, X3, X2
+	VPOR   X2, X3, X2
+	VPXOR  X0, X2, X2
+	VMOVSS X2, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_max_head2:
+	MOVQ R13, R11
+
+vs32AVX2NT_max_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs32AVX2NT_max_after4
+	VMOVUPS  (SI)(R10*1), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVUPS  32(SI)(R10*1), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVUPS  64(SI)(R10*1), Y4
+	VPXOR    Y4, Y0, Y4
+	VMINPS   Y1, Y4, Y5
+	VMINPS   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VPXOR    Y0, Y4, Y4
+	VMOVUPS  96(SI)(R10*1), Y5
+	VPXOR    Y5, Y0, Y5
+	VMINPS   Y1, Y5, Y6
+	VMINPS   Y5, Y6, Y5
+	VPOR     Y5, Y6, Y5
+	VPXOR    Y0, Y5, Y5
+	VMOVNTPS Y2, (AX)(R10*1)
+	VMOVNTPS Y3, 32(AX)(R10*1)
+	VMOVNTPS Y4, 64(AX)(R10*1)
+	VMOVNTPS Y5, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs32AVX2NT_max_loop4
+
+vs32AVX2NT_max_after4:
+vs32AVX2NT_max_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs32AVX2NT_max_after1
+	VMOVUPS  (SI)(R10*1), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs32AVX2NT_max_loop1
+
+vs32AVX2NT_max_after1:
+	CMPQ    R11, $0x00000004
+	JB      vs32AVX2NT_max_tail0
+	VMOVUPS (SI)(R10*1), X2
+	VPXOR   X2, X0, X2
+	VMINPS  X1, X2, X3
+	VMINPS  X2, X3, X2
+	VPOR    X2, X3, X2
+	VPXOR   X0, X2, X2
+	VMOVUPS X2, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+vs32AVX2NT_max_tail0:
+	CMPQ   R11, $0x00000002
+	JB     vs32AVX2NT_max_tail1
+	VMOVQ  (SI)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X1, X2, X3
+	VMINPS X2, X3, X2
+	VPOR   X2, X3, X2
+	VPXOR  X0, X2, X2
+	VMOVQ  X2, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+vs32AVX2NT_max_tail1:
+	CMPQ   R11, $0x00000001
+	JB     vs32AVX2NT_max_tail2
+	VMOVSS (SI)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X1, X2, X1
+	VMINPS X2, X1, X2
+	VPOR   X2, X1, X1
+	VPXOR  X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+vs32AVX2NT_max_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX2NT_max_row
+
+vs32AVX2NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func sv32AVX2(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·sv32AVX2(SB), NOSPLIT, $0-72
@@ -1707,6 +3361,783 @@ sv32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func sv32AVX2NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, MMX+, SSE2
+TEXT ·sv32AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   sv32AVX2NT_done
+	TESTQ DX, DX
+	JLE   sv32AVX2NT_done
+	CMPQ  AX, $0x00000000
+	JE    sv32AVX2NT_add
+	CMPQ  AX, $0x00000001
+	JE    sv32AVX2NT_sub
+	CMPQ  AX, $0x00000002
+	JE    sv32AVX2NT_mul
+	CMPQ  AX, $0x00000003
+	JE    sv32AVX2NT_div
+	CMPQ  AX, $0x00000004
+	JE    sv32AVX2NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP sv32AVX2NT_max
+
+sv32AVX2NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX2NT_add_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           sv32AVX2NT_add_head0
+	VMOVUPS      (R8)(R10*1), X1
+	VADDPS       X1, X0, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+sv32AVX2NT_add_head0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_add_head1
+	VMOVQ  (R8)(R10*1), X1
+	VADDPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_add_head1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_add_head2
+	VMOVSS (R8)(R10*1), X1
+	VADDPS X1, X0, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_add_head2:
+	MOVQ R13, R11
+
+sv32AVX2NT_add_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv32AVX2NT_add_after4
+	VADDPS   (R8)(R10*1), Y0, Y1
+	VADDPS   32(R8)(R10*1), Y0, Y2
+	VADDPS   64(R8)(R10*1), Y0, Y3
+	VADDPS   96(R8)(R10*1), Y0, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv32AVX2NT_add_loop4
+
+sv32AVX2NT_add_after4:
+sv32AVX2NT_add_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv32AVX2NT_add_after1
+	VADDPS   (R8)(R10*1), Y0, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv32AVX2NT_add_loop1
+
+sv32AVX2NT_add_after1:
+	CMPQ    R11, $0x00000004
+	JB      sv32AVX2NT_add_tail0
+	VMOVUPS (R8)(R10*1), X1
+	VADDPS  X1, X0, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+sv32AVX2NT_add_tail0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_add_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VADDPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_add_tail1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_add_tail2
+	VMOVSS (R8)(R10*1), X1
+	VADDPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_add_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX2NT_add_row
+	JMP  sv32AVX2NT_done
+
+sv32AVX2NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX2NT_sub_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           sv32AVX2NT_sub_head0
+	VMOVUPS      (R8)(R10*1), X1
+	VSUBPS       X1, X0, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+sv32AVX2NT_sub_head0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_sub_head1
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_sub_head1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_sub_head2
+	VMOVSS (R8)(R10*1), X1
+	VSUBPS X1, X0, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_sub_head2:
+	MOVQ R13, R11
+
+sv32AVX2NT_sub_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv32AVX2NT_sub_after4
+	VSUBPS   (R8)(R10*1), Y0, Y1
+	VSUBPS   32(R8)(R10*1), Y0, Y2
+	VSUBPS   64(R8)(R10*1), Y0, Y3
+	VSUBPS   96(R8)(R10*1), Y0, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv32AVX2NT_sub_loop4
+
+sv32AVX2NT_sub_after4:
+sv32AVX2NT_sub_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv32AVX2NT_sub_after1
+	VSUBPS   (R8)(R10*1), Y0, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv32AVX2NT_sub_loop1
+
+sv32AVX2NT_sub_after1:
+	CMPQ    R11, $0x00000004
+	JB      sv32AVX2NT_sub_tail0
+	VMOVUPS (R8)(R10*1), X1
+	VSUBPS  X1, X0, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+sv32AVX2NT_sub_tail0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_sub_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_sub_tail1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_sub_tail2
+	VMOVSS (R8)(R10*1), X1
+	VSUBPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_sub_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX2NT_sub_row
+	JMP  sv32AVX2NT_done
+
+sv32AVX2NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX2NT_mul_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           sv32AVX2NT_mul_head0
+	VMOVUPS      (R8)(R10*1), X1
+	VMULPS       X1, X0, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+sv32AVX2NT_mul_head0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_mul_head1
+	VMOVQ  (R8)(R10*1), X1
+	VMULPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_mul_head1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_mul_head2
+	VMOVSS (R8)(R10*1), X1
+	VMULPS X1, X0, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_mul_head2:
+	MOVQ R13, R11
+
+sv32AVX2NT_mul_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv32AVX2NT_mul_after4
+	VMULPS   (R8)(R10*1), Y0, Y1
+	VMULPS   32(R8)(R10*1), Y0, Y2
+	VMULPS   64(R8)(R10*1), Y0, Y3
+	VMULPS   96(R8)(R10*1), Y0, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv32AVX2NT_mul_loop4
+
+sv32AVX2NT_mul_after4:
+sv32AVX2NT_mul_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv32AVX2NT_mul_after1
+	VMULPS   (R8)(R10*1), Y0, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv32AVX2NT_mul_loop1
+
+sv32AVX2NT_mul_after1:
+	CMPQ    R11, $0x00000004
+	JB      sv32AVX2NT_mul_tail0
+	VMOVUPS (R8)(R10*1), X1
+	VMULPS  X1, X0, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+sv32AVX2NT_mul_tail0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_mul_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VMULPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_mul_tail1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_mul_tail2
+	VMOVSS (R8)(R10*1), X1
+	VMULPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_mul_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX2NT_mul_row
+	JMP  sv32AVX2NT_done
+
+sv32AVX2NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX2NT_div_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           sv32AVX2NT_div_head0
+	VMOVUPS      (R8)(R10*1), X1
+	VDIVPS       X1, X0, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+sv32AVX2NT_div_head0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_div_head1
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_div_head1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_div_head2
+	VMOVSS (R8)(R10*1), X1
+	VDIVPS X1, X0, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_div_head2:
+	MOVQ R13, R11
+
+sv32AVX2NT_div_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv32AVX2NT_div_after4
+	VDIVPS   (R8)(R10*1), Y0, Y1
+	VDIVPS   32(R8)(R10*1), Y0, Y2
+	VDIVPS   64(R8)(R10*1), Y0, Y3
+	VDIVPS   96(R8)(R10*1), Y0, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv32AVX2NT_div_loop4
+
+sv32AVX2NT_div_after4:
+sv32AVX2NT_div_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv32AVX2NT_div_after1
+	VDIVPS   (R8)(R10*1), Y0, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv32AVX2NT_div_loop1
+
+sv32AVX2NT_div_after1:
+	CMPQ    R11, $0x00000004
+	JB      sv32AVX2NT_div_tail0
+	VMOVUPS (R8)(R10*1), X1
+	VDIVPS  X1, X0, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+sv32AVX2NT_div_tail0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_div_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPS X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_div_tail1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_div_tail2
+	VMOVSS (R8)(R10*1), X1
+	VDIVPS X1, X0, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_div_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX2NT_div_row
+	JMP  sv32AVX2NT_done
+
+sv32AVX2NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX2NT_min_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           sv32AVX2NT_min_head0
+	VMOVUPS      (R8)(R10*1), X1
+	VMINPS       X1, X0, X1
+	VMINPS       X0, X1, X2
+	VPOR         X2, X1, X1
+	VMOVUPS      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+sv32AVX2NT_min_head0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_min_head1
+	VMOVQ  (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X2
+	VPOR   X2, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_min_head1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_min_head2
+	VMOVSS (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X2
+	VPOR   X2, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_min_head2:
+	MOVQ R13, R11
+
+sv32AVX2NT_min_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv32AVX2NT_min_after4
+	VMINPS   (R8)(R10*1), Y0, Y1
+	VMINPS   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMINPS   32(R8)(R10*1), Y0, Y2
+	VMINPS   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMINPS   64(R8)(R10*1), Y0, Y3
+	VMINPS   Y0, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMINPS   96(R8)(R10*1), Y0, Y4
+	VMINPS   Y0, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVNTPS Y1, (AX)(R10*1)
+	VMOVNTPS Y2, 32(AX)(R10*1)
+	VMOVNTPS Y3, 64(AX)(R10*1)
+	VMOVNTPS Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv32AVX2NT_min_loop4
+
+sv32AVX2NT_min_after4:
+sv32AVX2NT_min_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv32AVX2NT_min_after1
+	VMINPS   (R8)(R10*1), Y0, Y1
+	VMINPS   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPS Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv32AVX2NT_min_loop1
+
+sv32AVX2NT_min_after1:
+	CMPQ    R11, $0x00000004
+	JB      sv32AVX2NT_min_tail0
+	VMOVUPS (R8)(R10*1), X1
+	VMINPS  X1, X0, X1
+	VMINPS  X0, X1, X2
+	VPOR    X2, X1, X1
+	VMOVUPS X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+sv32AVX2NT_min_tail0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_min_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X2
+	VPOR   X2, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_min_tail1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_min_tail2
+	VMOVSS (R8)(R10*1), X1
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVSS X0, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_min_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX2NT_min_row
+	JMP  sv32AVX2NT_done
+
+sv32AVX2NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x02, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x02, R9
+	MOVQ         $0x80000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTD X0, Y0
+
+sv32AVX2NT_max_row:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           sv32AVX2NT_max_head0
+	VMOVUPS      (R8)(R10*1), X2
+	VPXOR        X2, X0, X2
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X3
+	VPOR         X3, X2, X2
+	VPXOR        X0, X2, X2
+	VMOVUPS      X2, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000004, R11
+
+sv32AVX2NT_max_head0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_max_head1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X3
+	VPOR   X3, X2, X2
+	VPXOR  X0, X2, X2
+	VMOVQ  X2, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_max_head1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_max_head2
+	VMOVSS (R8)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X3
+	VPOR   X3, X2, X2
+	VPXOR  X0, X2, X2
+	VMOVSS X2, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_max_head2:
+	MOVQ R13, R11
+
+sv32AVX2NT_max_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv32AVX2NT_max_after4
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VPXOR    32(R8)(R10*1), Y0, Y3
+	VMINPS   Y3, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VPXOR    64(R8)(R10*1), Y0, Y4
+	VMINPS   Y4, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VPXOR    96(R8)(R10*1), Y0, Y5
+	VMINPS   Y5, Y1, Y5
+	VMINPS   Y1, Y5, Y6
+	VPOR     Y6, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VMOVNTPS Y2, (AX)(R10*1)
+	VMOVNTPS Y3, 32(AX)(R10*1)
+	VMOVNTPS Y4, 64(AX)(R10*1)
+	VMOVNTPS Y5, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv32AVX2NT_max_loop4
+
+sv32AVX2NT_max_after4:
+sv32AVX2NT_max_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv32AVX2NT_max_after1
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv32AVX2NT_max_loop1
+
+sv32AVX2NT_max_after1:
+	CMPQ    R11, $0x00000004
+	JB      sv32AVX2NT_max_tail0
+	VMOVUPS (R8)(R10*1), X2
+	VPXOR   X2, X0, X2
+	VMINPS  X2, X1, X2
+	VMINPS  X1, X2, X3
+	VPOR    X3, X2, X2
+	VPXOR   X0, X2, X2
+	VMOVUPS X2, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000004, R11
+
+sv32AVX2NT_max_tail0:
+	CMPQ   R11, $0x00000002
+	JB     sv32AVX2NT_max_tail1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X3
+	VPOR   X3, X2, X2
+	VPXOR  X0, X2, X2
+	VMOVQ  X2, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000002, R11
+
+sv32AVX2NT_max_tail1:
+	CMPQ   R11, $0x00000001
+	JB     sv32AVX2NT_max_tail2
+	VMOVSS (R8)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVSS X1, (AX)(R10*1)
+	ADDQ   $0x00000004, R10
+	SUBQ   $0x00000001, R11
+
+sv32AVX2NT_max_tail2:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX2NT_max_row
+
+sv32AVX2NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func vv64AVX2(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·vv64AVX2(SB), NOSPLIT, $0-72
@@ -2224,6 +4655,719 @@ vv64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func vv64AVX2NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, MMX+, SSE2
+TEXT ·vv64AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vv64AVX2NT_done
+	TESTQ DX, DX
+	JLE   vv64AVX2NT_done
+	CMPQ  AX, $0x00000000
+	JE    vv64AVX2NT_add
+	CMPQ  AX, $0x00000001
+	JE    vv64AVX2NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vv64AVX2NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vv64AVX2NT_div
+	CMPQ  AX, $0x00000004
+	JE    vv64AVX2NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vv64AVX2NT_max
+
+vv64AVX2NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX2NT_add_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x03, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_add_head0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VADDPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_add_head0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_add_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_add_head1:
+	MOVQ R13, R11
+
+vv64AVX2NT_add_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vv64AVX2NT_add_after4
+	VMOVUPD  (SI)(R10*1), Y0
+	VADDPD   (R8)(R10*1), Y0, Y0
+	VMOVUPD  32(SI)(R10*1), Y1
+	VADDPD   32(R8)(R10*1), Y1, Y1
+	VMOVUPD  64(SI)(R10*1), Y2
+	VADDPD   64(R8)(R10*1), Y2, Y2
+	VMOVUPD  96(SI)(R10*1), Y3
+	VADDPD   96(R8)(R10*1), Y3, Y3
+	VMOVNTPD Y0, (AX)(R10*1)
+	VMOVNTPD Y1, 32(AX)(R10*1)
+	VMOVNTPD Y2, 64(AX)(R10*1)
+	VMOVNTPD Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv64AVX2NT_add_loop4
+
+vv64AVX2NT_add_after4:
+vv64AVX2NT_add_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vv64AVX2NT_add_after1
+	VMOVUPD  (SI)(R10*1), Y0
+	VADDPD   (R8)(R10*1), Y0, Y0
+	VMOVNTPD Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vv64AVX2NT_add_loop1
+
+vv64AVX2NT_add_after1:
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_add_tail0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VADDPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_add_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_add_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_add_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX2NT_add_row
+	JMP  vv64AVX2NT_done
+
+vv64AVX2NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX2NT_sub_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x03, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_sub_head0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VSUBPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_sub_head0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_sub_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_sub_head1:
+	MOVQ R13, R11
+
+vv64AVX2NT_sub_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vv64AVX2NT_sub_after4
+	VMOVUPD  (SI)(R10*1), Y0
+	VSUBPD   (R8)(R10*1), Y0, Y0
+	VMOVUPD  32(SI)(R10*1), Y1
+	VSUBPD   32(R8)(R10*1), Y1, Y1
+	VMOVUPD  64(SI)(R10*1), Y2
+	VSUBPD   64(R8)(R10*1), Y2, Y2
+	VMOVUPD  96(SI)(R10*1), Y3
+	VSUBPD   96(R8)(R10*1), Y3, Y3
+	VMOVNTPD Y0, (AX)(R10*1)
+	VMOVNTPD Y1, 32(AX)(R10*1)
+	VMOVNTPD Y2, 64(AX)(R10*1)
+	VMOVNTPD Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv64AVX2NT_sub_loop4
+
+vv64AVX2NT_sub_after4:
+vv64AVX2NT_sub_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vv64AVX2NT_sub_after1
+	VMOVUPD  (SI)(R10*1), Y0
+	VSUBPD   (R8)(R10*1), Y0, Y0
+	VMOVNTPD Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vv64AVX2NT_sub_loop1
+
+vv64AVX2NT_sub_after1:
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_sub_tail0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VSUBPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_sub_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_sub_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_sub_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX2NT_sub_row
+	JMP  vv64AVX2NT_done
+
+vv64AVX2NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX2NT_mul_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x03, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_mul_head0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VMULPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_mul_head0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_mul_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMULPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_mul_head1:
+	MOVQ R13, R11
+
+vv64AVX2NT_mul_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vv64AVX2NT_mul_after4
+	VMOVUPD  (SI)(R10*1), Y0
+	VMULPD   (R8)(R10*1), Y0, Y0
+	VMOVUPD  32(SI)(R10*1), Y1
+	VMULPD   32(R8)(R10*1), Y1, Y1
+	VMOVUPD  64(SI)(R10*1), Y2
+	VMULPD   64(R8)(R10*1), Y2, Y2
+	VMOVUPD  96(SI)(R10*1), Y3
+	VMULPD   96(R8)(R10*1), Y3, Y3
+	VMOVNTPD Y0, (AX)(R10*1)
+	VMOVNTPD Y1, 32(AX)(R10*1)
+	VMOVNTPD Y2, 64(AX)(R10*1)
+	VMOVNTPD Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv64AVX2NT_mul_loop4
+
+vv64AVX2NT_mul_after4:
+vv64AVX2NT_mul_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vv64AVX2NT_mul_after1
+	VMOVUPD  (SI)(R10*1), Y0
+	VMULPD   (R8)(R10*1), Y0, Y0
+	VMOVNTPD Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vv64AVX2NT_mul_loop1
+
+vv64AVX2NT_mul_after1:
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_mul_tail0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VMULPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_mul_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_mul_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMULPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_mul_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX2NT_mul_row
+	JMP  vv64AVX2NT_done
+
+vv64AVX2NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX2NT_div_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x03, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_div_head0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VDIVPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_div_head0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_div_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_div_head1:
+	MOVQ R13, R11
+
+vv64AVX2NT_div_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vv64AVX2NT_div_after4
+	VMOVUPD  (SI)(R10*1), Y0
+	VDIVPD   (R8)(R10*1), Y0, Y0
+	VMOVUPD  32(SI)(R10*1), Y1
+	VDIVPD   32(R8)(R10*1), Y1, Y1
+	VMOVUPD  64(SI)(R10*1), Y2
+	VDIVPD   64(R8)(R10*1), Y2, Y2
+	VMOVUPD  96(SI)(R10*1), Y3
+	VDIVPD   96(R8)(R10*1), Y3, Y3
+	VMOVNTPD Y0, (AX)(R10*1)
+	VMOVNTPD Y1, 32(AX)(R10*1)
+	VMOVNTPD Y2, 64(AX)(R10*1)
+	VMOVNTPD Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv64AVX2NT_div_loop4
+
+vv64AVX2NT_div_after4:
+vv64AVX2NT_div_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vv64AVX2NT_div_after1
+	VMOVUPD  (SI)(R10*1), Y0
+	VDIVPD   (R8)(R10*1), Y0, Y0
+	VMOVNTPD Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vv64AVX2NT_div_loop1
+
+vv64AVX2NT_div_after1:
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_div_tail0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VDIVPD  X1, X0, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_div_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_div_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_div_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX2NT_div_row
+	JMP  vv64AVX2NT_done
+
+vv64AVX2NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX2NT_min_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x03, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_min_head0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VMINPD  X1, X0, X1
+	VMINPD  X0, X1, X0
+	VPOR    X0, X1, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_min_head0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_min_head1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMINPD X1, X0, X1
+	VMINPD X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_min_head1:
+	MOVQ R13, R11
+
+vv64AVX2NT_min_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vv64AVX2NT_min_after4
+	VMOVUPD  (SI)(R10*1), Y0
+	VMINPD   (R8)(R10*1), Y0, Y1
+	VMINPD   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVUPD  32(SI)(R10*1), Y1
+	VMINPD   32(R8)(R10*1), Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVUPD  64(SI)(R10*1), Y2
+	VMINPD   64(R8)(R10*1), Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVUPD  96(SI)(R10*1), Y3
+	VMINPD   96(R8)(R10*1), Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y0, (AX)(R10*1)
+	VMOVNTPD Y1, 32(AX)(R10*1)
+	VMOVNTPD Y2, 64(AX)(R10*1)
+	VMOVNTPD Y3, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv64AVX2NT_min_loop4
+
+vv64AVX2NT_min_after4:
+vv64AVX2NT_min_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vv64AVX2NT_min_after1
+	VMOVUPD  (SI)(R10*1), Y0
+	VMINPD   (R8)(R10*1), Y0, Y1
+	VMINPD   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPD Y0, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vv64AVX2NT_min_loop1
+
+vv64AVX2NT_min_after1:
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_min_tail0
+	VMOVUPD (SI)(R10*1), X0
+	VMOVUPD (R8)(R10*1), X1
+	VMINPD  X1, X0, X1
+	VMINPD  X0, X1, X0
+	VPOR    X0, X1, X0
+	VMOVUPD X0, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_min_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_min_tail1
+	VMOVQ  (SI)(R10*1), X0
+	VMOVQ  (R8)(R10*1), X1
+	VMINPD X1, X0, X1
+	VMINPD X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_min_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX2NT_min_row
+	JMP  vv64AVX2NT_done
+
+vv64AVX2NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x03, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x03, R9
+	MOVQ         $0x8000000000000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTQ X0, Y0
+
+vv64AVX2NT_max_row:
+	XORQ    R10, R10
+	MOVQ    DX, R11
+	MOVQ    AX, R12
+	NEGQ    R12
+	ANDQ    $0x0000001f, R12
+	SHRQ    $0x03, R12
+	CMPQ    R12, R11
+	CMOVQGT R11, R12
+	MOVQ    R11, R13
+	SUBQ    R12, R13
+	MOVQ    R12, R11
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_max_head0
+	VMOVUPD (SI)(R10*1), X1
+	VMOVUPD (R8)(R10*1), X2
+	VPXOR   X1, X0, X1
+	VPXOR   X2, X0, X2
+	VMINPD  X2, X1, X2
+	VMINPD  X1, X2, X1
+	VPOR    X1, X2, X1
+	VPXOR   X0, X1, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_max_head0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_max_head1
+	VMOVQ  (SI)(R10*1), X1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_max_head1:
+	MOVQ R13, R11
+
+vv64AVX2NT_max_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vv64AVX2NT_max_after4
+	VMOVUPD  (SI)(R10*1), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVUPD  32(SI)(R10*1), Y2
+	VPXOR    Y2, Y0, Y2
+	VPXOR    32(R8)(R10*1), Y0, Y3
+	VMINPD   Y3, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVUPD  64(SI)(R10*1), Y3
+	VPXOR    Y3, Y0, Y3
+	VPXOR    64(R8)(R10*1), Y0, Y4
+	VMINPD   Y4, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVUPD  96(SI)(R10*1), Y4
+	VPXOR    Y4, Y0, Y4
+	VPXOR    96(R8)(R10*1), Y0, Y5
+	VMINPD   Y5, Y4, Y5
+	VMINPD   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VPXOR    Y0, Y4, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv64AVX2NT_max_loop4
+
+vv64AVX2NT_max_after4:
+vv64AVX2NT_max_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vv64AVX2NT_max_after1
+	VMOVUPD  (SI)(R10*1), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vv64AVX2NT_max_loop1
+
+vv64AVX2NT_max_after1:
+	CMPQ    R11, $0x00000002
+	JB      vv64AVX2NT_max_tail0
+	VMOVUPD (SI)(R10*1), X1
+	VMOVUPD (R8)(R10*1), X2
+	VPXOR   X1, X0, X1
+	VPXOR   X2, X0, X2
+	VMINPD  X2, X1, X2
+	VMINPD  X1, X2, X1
+	VPOR    X1, X2, X1
+	VPXOR   X0, X1, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vv64AVX2NT_max_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vv64AVX2NT_max_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vv64AVX2NT_max_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX2NT_max_row
+
+vv64AVX2NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func vs64AVX2(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·vs64AVX2(SB), NOSPLIT, $0-72
@@ -2729,6 +5873,693 @@ vs64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func vs64AVX2NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, MMX+, SSE2
+TEXT ·vs64AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vs64AVX2NT_done
+	TESTQ DX, DX
+	JLE   vs64AVX2NT_done
+	CMPQ  AX, $0x00000000
+	JE    vs64AVX2NT_add
+	CMPQ  AX, $0x00000001
+	JE    vs64AVX2NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vs64AVX2NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vs64AVX2NT_div
+	CMPQ  AX, $0x00000004
+	JE    vs64AVX2NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vs64AVX2NT_max
+
+vs64AVX2NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX2NT_add_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           vs64AVX2NT_add_head0
+	VMOVUPD      (SI)(R10*1), X1
+	VADDPD       X0, X1, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+vs64AVX2NT_add_head0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_add_head1
+	VMOVQ  (SI)(R10*1), X1
+	VADDPD X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_add_head1:
+	MOVQ R13, R11
+
+vs64AVX2NT_add_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vs64AVX2NT_add_after4
+	VMOVUPD  (SI)(R10*1), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVUPD  32(SI)(R10*1), Y2
+	VADDPD   Y0, Y2, Y2
+	VMOVUPD  64(SI)(R10*1), Y3
+	VADDPD   Y0, Y3, Y3
+	VMOVUPD  96(SI)(R10*1), Y4
+	VADDPD   Y0, Y4, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs64AVX2NT_add_loop4
+
+vs64AVX2NT_add_after4:
+vs64AVX2NT_add_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vs64AVX2NT_add_after1
+	VMOVUPD  (SI)(R10*1), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vs64AVX2NT_add_loop1
+
+vs64AVX2NT_add_after1:
+	CMPQ    R11, $0x00000002
+	JB      vs64AVX2NT_add_tail0
+	VMOVUPD (SI)(R10*1), X1
+	VADDPD  X0, X1, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vs64AVX2NT_add_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_add_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VADDPD X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_add_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX2NT_add_row
+	JMP  vs64AVX2NT_done
+
+vs64AVX2NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX2NT_sub_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           vs64AVX2NT_sub_head0
+	VMOVUPD      (SI)(R10*1), X1
+	VSUBPD       X0, X1, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+vs64AVX2NT_sub_head0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_sub_head1
+	VMOVQ  (SI)(R10*1), X1
+	VSUBPD X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_sub_head1:
+	MOVQ R13, R11
+
+vs64AVX2NT_sub_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vs64AVX2NT_sub_after4
+	VMOVUPD  (SI)(R10*1), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVUPD  32(SI)(R10*1), Y2
+	VSUBPD   Y0, Y2, Y2
+	VMOVUPD  64(SI)(R10*1), Y3
+	VSUBPD   Y0, Y3, Y3
+	VMOVUPD  96(SI)(R10*1), Y4
+	VSUBPD   Y0, Y4, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs64AVX2NT_sub_loop4
+
+vs64AVX2NT_sub_after4:
+vs64AVX2NT_sub_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vs64AVX2NT_sub_after1
+	VMOVUPD  (SI)(R10*1), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vs64AVX2NT_sub_loop1
+
+vs64AVX2NT_sub_after1:
+	CMPQ    R11, $0x00000002
+	JB      vs64AVX2NT_sub_tail0
+	VMOVUPD (SI)(R10*1), X1
+	VSUBPD  X0, X1, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vs64AVX2NT_sub_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_sub_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VSUBPD X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_sub_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX2NT_sub_row
+	JMP  vs64AVX2NT_done
+
+vs64AVX2NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX2NT_mul_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           vs64AVX2NT_mul_head0
+	VMOVUPD      (SI)(R10*1), X1
+	VMULPD       X0, X1, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+vs64AVX2NT_mul_head0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_mul_head1
+	VMOVQ  (SI)(R10*1), X1
+	VMULPD X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_mul_head1:
+	MOVQ R13, R11
+
+vs64AVX2NT_mul_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vs64AVX2NT_mul_after4
+	VMOVUPD  (SI)(R10*1), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVUPD  32(SI)(R10*1), Y2
+	VMULPD   Y0, Y2, Y2
+	VMOVUPD  64(SI)(R10*1), Y3
+	VMULPD   Y0, Y3, Y3
+	VMOVUPD  96(SI)(R10*1), Y4
+	VMULPD   Y0, Y4, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs64AVX2NT_mul_loop4
+
+vs64AVX2NT_mul_after4:
+vs64AVX2NT_mul_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vs64AVX2NT_mul_after1
+	VMOVUPD  (SI)(R10*1), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vs64AVX2NT_mul_loop1
+
+vs64AVX2NT_mul_after1:
+	CMPQ    R11, $0x00000002
+	JB      vs64AVX2NT_mul_tail0
+	VMOVUPD (SI)(R10*1), X1
+	VMULPD  X0, X1, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vs64AVX2NT_mul_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_mul_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VMULPD X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_mul_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX2NT_mul_row
+	JMP  vs64AVX2NT_done
+
+vs64AVX2NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX2NT_div_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           vs64AVX2NT_div_head0
+	VMOVUPD      (SI)(R10*1), X1
+	VDIVPD       X0, X1, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+vs64AVX2NT_div_head0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_div_head1
+	VMOVQ  (SI)(R10*1), X1
+	VDIVPD X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_div_head1:
+	MOVQ R13, R11
+
+vs64AVX2NT_div_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vs64AVX2NT_div_after4
+	VMOVUPD  (SI)(R10*1), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVUPD  32(SI)(R10*1), Y2
+	VDIVPD   Y0, Y2, Y2
+	VMOVUPD  64(SI)(R10*1), Y3
+	VDIVPD   Y0, Y3, Y3
+	VMOVUPD  96(SI)(R10*1), Y4
+	VDIVPD   Y0, Y4, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs64AVX2NT_div_loop4
+
+vs64AVX2NT_div_after4:
+vs64AVX2NT_div_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vs64AVX2NT_div_after1
+	VMOVUPD  (SI)(R10*1), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vs64AVX2NT_div_loop1
+
+vs64AVX2NT_div_after1:
+	CMPQ    R11, $0x00000002
+	JB      vs64AVX2NT_div_tail0
+	VMOVUPD (SI)(R10*1), X1
+	VDIVPD  X0, X1, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vs64AVX2NT_div_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_div_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VDIVPD X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_div_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX2NT_div_row
+	JMP  vs64AVX2NT_done
+
+vs64AVX2NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX2NT_min_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           vs64AVX2NT_min_head0
+	VMOVUPD      (SI)(R10*1), X1
+	VMINPD       X0, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+vs64AVX2NT_min_head0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_min_head1
+	VMOVQ  (SI)(R10*1), X1
+	VMINPD X0, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_min_head1:
+	MOVQ R13, R11
+
+vs64AVX2NT_min_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vs64AVX2NT_min_after4
+	VMOVUPD  (SI)(R10*1), Y1
+	VMINPD   Y0, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVUPD  32(SI)(R10*1), Y2
+	VMINPD   Y0, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVUPD  64(SI)(R10*1), Y3
+	VMINPD   Y0, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVUPD  96(SI)(R10*1), Y4
+	VMINPD   Y0, Y4, Y5
+	VMINPD   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs64AVX2NT_min_loop4
+
+vs64AVX2NT_min_after4:
+vs64AVX2NT_min_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vs64AVX2NT_min_after1
+	VMOVUPD  (SI)(R10*1), Y1
+	VMINPD   Y0, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vs64AVX2NT_min_loop1
+
+vs64AVX2NT_min_after1:
+	CMPQ    R11, $0x00000002
+	JB      vs64AVX2NT_min_tail0
+	VMOVUPD (SI)(R10*1), X1
+	VMINPD  X0, X1, X2
+	VMINPD  X1, X2, X1
+	VPOR    X1, X2, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vs64AVX2NT_min_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_min_tail1
+	VMOVQ  (SI)(R10*1), X1
+	VMINPD X0, X1, X0
+	VMINPD X1, X0, X1
+	VPOR   X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_min_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX2NT_min_row
+	JMP  vs64AVX2NT_done
+
+vs64AVX2NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x03, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x03, R9
+	MOVQ         $0x8000000000000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTQ X0, Y0
+
+vs64AVX2NT_max_row:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           vs64AVX2NT_max_head0
+	VMOVUPD      (SI)(R10*1), X2
+	VPXOR        X2, X0, X2
+	VMINPD       X1, X2, X3
+	VMINPD       X2, X3, X2
+	VPOR         X2, X3, X2
+	VPXOR        X0, X2, X2
+	VMOVUPD      X2, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+vs64AVX2NT_max_head0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_max_head1
+	VMOVQ  (SI)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPD X1, X2, X3
+	VMINPD X2, X3, X2
+	VPOR   X2, X3, X2
+	VPXOR  X0, X2, X2
+	VMOVQ  X2, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_max_head1:
+	MOVQ R13, R11
+
+vs64AVX2NT_max_loop4:
+	CMPQ     R11, $0x00000010
+	JB       vs64AVX2NT_max_after4
+	VMOVUPD  (SI)(R10*1), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVUPD  32(SI)(R10*1), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVUPD  64(SI)(R10*1), Y4
+	VPXOR    Y4, Y0, Y4
+	VMINPD   Y1, Y4, Y5
+	VMINPD   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VPXOR    Y0, Y4, Y4
+	VMOVUPD  96(SI)(R10*1), Y5
+	VPXOR    Y5, Y0, Y5
+	VMINPD   Y1, Y5, Y6
+	VMINPD   Y5, Y6, Y5
+	VPOR     Y5, Y6, Y5
+	VPXOR    Y0, Y5, Y5
+	VMOVNTPD Y2, (AX)(R10*1)
+	VMOVNTPD Y3, 32(AX)(R10*1)
+	VMOVNTPD Y4, 64(AX)(R10*1)
+	VMOVNTPD Y5, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs64AVX2NT_max_loop4
+
+vs64AVX2NT_max_after4:
+vs64AVX2NT_max_loop1:
+	CMPQ     R11, $0x00000004
+	JB       vs64AVX2NT_max_after1
+	VMOVUPD  (SI)(R10*1), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      vs64AVX2NT_max_loop1
+
+vs64AVX2NT_max_after1:
+	CMPQ    R11, $0x00000002
+	JB      vs64AVX2NT_max_tail0
+	VMOVUPD (SI)(R10*1), X2
+	VPXOR   X2, X0, X2
+	VMINPD  X1, X2, X3
+	VMINPD  X2, X3, X2
+	VPOR    X2, X3, X2
+	VPXOR   X0, X2, X2
+	VMOVUPD X2, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+vs64AVX2NT_max_tail0:
+	CMPQ   R11, $0x00000001
+	JB     vs64AVX2NT_max_tail1
+	VMOVQ  (SI)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPD X1, X2, X1
+	VMINPD X2, X1, X2
+	VPOR   X2, X1, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+vs64AVX2NT_max_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX2NT_max_row
+
+vs64AVX2NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func sv64AVX2(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·sv64AVX2(SB), NOSPLIT, $0-72
@@ -3204,6 +7035,663 @@ sv64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func sv64AVX2NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, MMX+, SSE2
+TEXT ·sv64AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   sv64AVX2NT_done
+	TESTQ DX, DX
+	JLE   sv64AVX2NT_done
+	CMPQ  AX, $0x00000000
+	JE    sv64AVX2NT_add
+	CMPQ  AX, $0x00000001
+	JE    sv64AVX2NT_sub
+	CMPQ  AX, $0x00000002
+	JE    sv64AVX2NT_mul
+	CMPQ  AX, $0x00000003
+	JE    sv64AVX2NT_div
+	CMPQ  AX, $0x00000004
+	JE    sv64AVX2NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP sv64AVX2NT_max
+
+sv64AVX2NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX2NT_add_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           sv64AVX2NT_add_head0
+	VMOVUPD      (R8)(R10*1), X1
+	VADDPD       X1, X0, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+sv64AVX2NT_add_head0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_add_head1
+	VMOVQ  (R8)(R10*1), X1
+	VADDPD X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_add_head1:
+	MOVQ R13, R11
+
+sv64AVX2NT_add_loop4:
+	CMPQ     R11, $0x00000010
+	JB       sv64AVX2NT_add_after4
+	VADDPD   (R8)(R10*1), Y0, Y1
+	VADDPD   32(R8)(R10*1), Y0, Y2
+	VADDPD   64(R8)(R10*1), Y0, Y3
+	VADDPD   96(R8)(R10*1), Y0, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv64AVX2NT_add_loop4
+
+sv64AVX2NT_add_after4:
+sv64AVX2NT_add_loop1:
+	CMPQ     R11, $0x00000004
+	JB       sv64AVX2NT_add_after1
+	VADDPD   (R8)(R10*1), Y0, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      sv64AVX2NT_add_loop1
+
+sv64AVX2NT_add_after1:
+	CMPQ    R11, $0x00000002
+	JB      sv64AVX2NT_add_tail0
+	VMOVUPD (R8)(R10*1), X1
+	VADDPD  X1, X0, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+sv64AVX2NT_add_tail0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_add_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_add_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX2NT_add_row
+	JMP  sv64AVX2NT_done
+
+sv64AVX2NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX2NT_sub_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           sv64AVX2NT_sub_head0
+	VMOVUPD      (R8)(R10*1), X1
+	VSUBPD       X1, X0, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+sv64AVX2NT_sub_head0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_sub_head1
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPD X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_sub_head1:
+	MOVQ R13, R11
+
+sv64AVX2NT_sub_loop4:
+	CMPQ     R11, $0x00000010
+	JB       sv64AVX2NT_sub_after4
+	VSUBPD   (R8)(R10*1), Y0, Y1
+	VSUBPD   32(R8)(R10*1), Y0, Y2
+	VSUBPD   64(R8)(R10*1), Y0, Y3
+	VSUBPD   96(R8)(R10*1), Y0, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv64AVX2NT_sub_loop4
+
+sv64AVX2NT_sub_after4:
+sv64AVX2NT_sub_loop1:
+	CMPQ     R11, $0x00000004
+	JB       sv64AVX2NT_sub_after1
+	VSUBPD   (R8)(R10*1), Y0, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      sv64AVX2NT_sub_loop1
+
+sv64AVX2NT_sub_after1:
+	CMPQ    R11, $0x00000002
+	JB      sv64AVX2NT_sub_tail0
+	VMOVUPD (R8)(R10*1), X1
+	VSUBPD  X1, X0, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+sv64AVX2NT_sub_tail0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_sub_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VSUBPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_sub_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX2NT_sub_row
+	JMP  sv64AVX2NT_done
+
+sv64AVX2NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX2NT_mul_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           sv64AVX2NT_mul_head0
+	VMOVUPD      (R8)(R10*1), X1
+	VMULPD       X1, X0, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+sv64AVX2NT_mul_head0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_mul_head1
+	VMOVQ  (R8)(R10*1), X1
+	VMULPD X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_mul_head1:
+	MOVQ R13, R11
+
+sv64AVX2NT_mul_loop4:
+	CMPQ     R11, $0x00000010
+	JB       sv64AVX2NT_mul_after4
+	VMULPD   (R8)(R10*1), Y0, Y1
+	VMULPD   32(R8)(R10*1), Y0, Y2
+	VMULPD   64(R8)(R10*1), Y0, Y3
+	VMULPD   96(R8)(R10*1), Y0, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv64AVX2NT_mul_loop4
+
+sv64AVX2NT_mul_after4:
+sv64AVX2NT_mul_loop1:
+	CMPQ     R11, $0x00000004
+	JB       sv64AVX2NT_mul_after1
+	VMULPD   (R8)(R10*1), Y0, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      sv64AVX2NT_mul_loop1
+
+sv64AVX2NT_mul_after1:
+	CMPQ    R11, $0x00000002
+	JB      sv64AVX2NT_mul_tail0
+	VMOVUPD (R8)(R10*1), X1
+	VMULPD  X1, X0, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+sv64AVX2NT_mul_tail0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_mul_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VMULPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_mul_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX2NT_mul_row
+	JMP  sv64AVX2NT_done
+
+sv64AVX2NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX2NT_div_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           sv64AVX2NT_div_head0
+	VMOVUPD      (R8)(R10*1), X1
+	VDIVPD       X1, X0, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+sv64AVX2NT_div_head0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_div_head1
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPD X1, X0, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_div_head1:
+	MOVQ R13, R11
+
+sv64AVX2NT_div_loop4:
+	CMPQ     R11, $0x00000010
+	JB       sv64AVX2NT_div_after4
+	VDIVPD   (R8)(R10*1), Y0, Y1
+	VDIVPD   32(R8)(R10*1), Y0, Y2
+	VDIVPD   64(R8)(R10*1), Y0, Y3
+	VDIVPD   96(R8)(R10*1), Y0, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv64AVX2NT_div_loop4
+
+sv64AVX2NT_div_after4:
+sv64AVX2NT_div_loop1:
+	CMPQ     R11, $0x00000004
+	JB       sv64AVX2NT_div_after1
+	VDIVPD   (R8)(R10*1), Y0, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      sv64AVX2NT_div_loop1
+
+sv64AVX2NT_div_after1:
+	CMPQ    R11, $0x00000002
+	JB      sv64AVX2NT_div_tail0
+	VMOVUPD (R8)(R10*1), X1
+	VDIVPD  X1, X0, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+sv64AVX2NT_div_tail0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_div_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VDIVPD X1, X0, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_div_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX2NT_div_row
+	JMP  sv64AVX2NT_done
+
+sv64AVX2NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX2NT_min_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           sv64AVX2NT_min_head0
+	VMOVUPD      (R8)(R10*1), X1
+	VMINPD       X1, X0, X1
+	VMINPD       X0, X1, X2
+	VPOR         X2, X1, X1
+	VMOVUPD      X1, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+sv64AVX2NT_min_head0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_min_head1
+	VMOVQ  (R8)(R10*1), X1
+	VMINPD X1, X0, X1
+	VMINPD X0, X1, X2
+	VPOR   X2, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_min_head1:
+	MOVQ R13, R11
+
+sv64AVX2NT_min_loop4:
+	CMPQ     R11, $0x00000010
+	JB       sv64AVX2NT_min_after4
+	VMINPD   (R8)(R10*1), Y0, Y1
+	VMINPD   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMINPD   32(R8)(R10*1), Y0, Y2
+	VMINPD   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMINPD   64(R8)(R10*1), Y0, Y3
+	VMINPD   Y0, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMINPD   96(R8)(R10*1), Y0, Y4
+	VMINPD   Y0, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVNTPD Y1, (AX)(R10*1)
+	VMOVNTPD Y2, 32(AX)(R10*1)
+	VMOVNTPD Y3, 64(AX)(R10*1)
+	VMOVNTPD Y4, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv64AVX2NT_min_loop4
+
+sv64AVX2NT_min_after4:
+sv64AVX2NT_min_loop1:
+	CMPQ     R11, $0x00000004
+	JB       sv64AVX2NT_min_after1
+	VMINPD   (R8)(R10*1), Y0, Y1
+	VMINPD   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPD Y1, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      sv64AVX2NT_min_loop1
+
+sv64AVX2NT_min_after1:
+	CMPQ    R11, $0x00000002
+	JB      sv64AVX2NT_min_tail0
+	VMOVUPD (R8)(R10*1), X1
+	VMINPD  X1, X0, X1
+	VMINPD  X0, X1, X2
+	VPOR    X2, X1, X1
+	VMOVUPD X1, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+sv64AVX2NT_min_tail0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_min_tail1
+	VMOVQ  (R8)(R10*1), X1
+	VMINPD X1, X0, X1
+	VMINPD X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVQ  X0, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_min_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX2NT_min_row
+	JMP  sv64AVX2NT_done
+
+sv64AVX2NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x03, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x03, R9
+	MOVQ         $0x8000000000000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTQ X0, Y0
+
+sv64AVX2NT_max_row:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           sv64AVX2NT_max_head0
+	VMOVUPD      (R8)(R10*1), X2
+	VPXOR        X2, X0, X2
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X3
+	VPOR         X3, X2, X2
+	VPXOR        X0, X2, X2
+	VMOVUPD      X2, (AX)(R10*1)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000002, R11
+
+sv64AVX2NT_max_head0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_max_head1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X3
+	VPOR   X3, X2, X2
+	VPXOR  X0, X2, X2
+	VMOVQ  X2, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_max_head1:
+	MOVQ R13, R11
+
+sv64AVX2NT_max_loop4:
+	CMPQ     R11, $0x00000010
+	JB       sv64AVX2NT_max_after4
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VPXOR    32(R8)(R10*1), Y0, Y3
+	VMINPD   Y3, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VPXOR    64(R8)(R10*1), Y0, Y4
+	VMINPD   Y4, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VPXOR    96(R8)(R10*1), Y0, Y5
+	VMINPD   Y5, Y1, Y5
+	VMINPD   Y1, Y5, Y6
+	VPOR     Y6, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VMOVNTPD Y2, (AX)(R10*1)
+	VMOVNTPD Y3, 32(AX)(R10*1)
+	VMOVNTPD Y4, 64(AX)(R10*1)
+	VMOVNTPD Y5, 96(AX)(R10*1)
+	ADDQ     $0x00000080, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv64AVX2NT_max_loop4
+
+sv64AVX2NT_max_after4:
+sv64AVX2NT_max_loop1:
+	CMPQ     R11, $0x00000004
+	JB       sv64AVX2NT_max_after1
+	VPXOR    (R8)(R10*1), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, (AX)(R10*1)
+	ADDQ     $0x00000020, R10
+	SUBQ     $0x00000004, R11
+	JMP      sv64AVX2NT_max_loop1
+
+sv64AVX2NT_max_after1:
+	CMPQ    R11, $0x00000002
+	JB      sv64AVX2NT_max_tail0
+	VMOVUPD (R8)(R10*1), X2
+	VPXOR   X2, X0, X2
+	VMINPD  X2, X1, X2
+	VMINPD  X1, X2, X3
+	VPOR    X3, X2, X2
+	VPXOR   X0, X2, X2
+	VMOVUPD X2, (AX)(R10*1)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000002, R11
+
+sv64AVX2NT_max_tail0:
+	CMPQ   R11, $0x00000001
+	JB     sv64AVX2NT_max_tail1
+	VMOVQ  (R8)(R10*1), X2
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (AX)(R10*1)
+	ADDQ   $0x00000008, R10
+	SUBQ   $0x00000001, R11
+
+sv64AVX2NT_max_tail1:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX2NT_max_row
+
+sv64AVX2NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func vv32AVX512(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 // Requires: AVX, AVX512F, SSE2
 TEXT ·vv32AVX512(SB), NOSPLIT, $0-72
@@ -3275,15 +7763,18 @@ vv32AVX512_add_loop1:
 
 vv32AVX512_add_after1:
 	TESTQ     R11, R11
-	JZ        vv32AVX512_add_rowend
+	JZ        vv32AVX512_add_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z0
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VADDPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vv32AVX512_add_rowend:
+vv32AVX512_add_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3338,15 +7829,18 @@ vv32AVX512_sub_loop1:
 
 vv32AVX512_sub_after1:
 	TESTQ     R11, R11
-	JZ        vv32AVX512_sub_rowend
+	JZ        vv32AVX512_sub_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z0
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VSUBPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vv32AVX512_sub_rowend:
+vv32AVX512_sub_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3401,15 +7895,18 @@ vv32AVX512_mul_loop1:
 
 vv32AVX512_mul_after1:
 	TESTQ     R11, R11
-	JZ        vv32AVX512_mul_rowend
+	JZ        vv32AVX512_mul_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z0
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VMULPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vv32AVX512_mul_rowend:
+vv32AVX512_mul_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3464,15 +7961,18 @@ vv32AVX512_div_loop1:
 
 vv32AVX512_div_after1:
 	TESTQ     R11, R11
-	JZ        vv32AVX512_div_rowend
+	JZ        vv32AVX512_div_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z0
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VDIVPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vv32AVX512_div_rowend:
+vv32AVX512_div_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3537,7 +8037,7 @@ vv32AVX512_min_loop1:
 
 vv32AVX512_min_after1:
 	TESTQ     R11, R11
-	JZ        vv32AVX512_min_rowend
+	JZ        vv32AVX512_min_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z0
@@ -3546,8 +8046,11 @@ vv32AVX512_min_after1:
 	VMINPS    Z0, Z1, Z0
 	VPORD     Z0, Z1, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vv32AVX512_min_rowend:
+vv32AVX512_min_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3630,7 +8133,7 @@ vv32AVX512_max_loop1:
 
 vv32AVX512_max_after1:
 	TESTQ     R11, R11
-	JZ        vv32AVX512_max_rowend
+	JZ        vv32AVX512_max_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z1
@@ -3642,8 +8145,11 @@ vv32AVX512_max_after1:
 	VPORD     Z1, Z2, Z1
 	VPXORD    Z0, Z1, Z1
 	VMOVUPS   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vv32AVX512_max_rowend:
+vv32AVX512_max_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3651,6 +8157,621 @@ vv32AVX512_max_rowend:
 	JNZ  vv32AVX512_max_row
 
 vv32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func vv32AVX512NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512F, CMOV, MMX+, SSE2
+TEXT ·vv32AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vv32AVX512NT_done
+	TESTQ DX, DX
+	JLE   vv32AVX512NT_done
+	CMPQ  AX, $0x00000000
+	JE    vv32AVX512NT_add
+	CMPQ  AX, $0x00000001
+	JE    vv32AVX512NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vv32AVX512NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vv32AVX512NT_div
+	CMPQ  AX, $0x00000004
+	JE    vv32AVX512NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vv32AVX512NT_max
+
+vv32AVX512NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX512NT_add_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x02, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_add_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_add_head_done:
+	MOVQ R13, R11
+
+vv32AVX512NT_add_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vv32AVX512NT_add_after4
+	VMOVUPS  (SI)(R10*1), Z0
+	VADDPS   (R8)(R10*1), Z0, Z0
+	VMOVUPS  64(SI)(R10*1), Z1
+	VADDPS   64(R8)(R10*1), Z1, Z1
+	VMOVUPS  128(SI)(R10*1), Z2
+	VADDPS   128(R8)(R10*1), Z2, Z2
+	VMOVUPS  192(SI)(R10*1), Z3
+	VADDPS   192(R8)(R10*1), Z3, Z3
+	VMOVNTPS Z0, (AX)(R10*1)
+	VMOVNTPS Z1, 64(AX)(R10*1)
+	VMOVNTPS Z2, 128(AX)(R10*1)
+	VMOVNTPS Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vv32AVX512NT_add_loop4
+
+vv32AVX512NT_add_after4:
+vv32AVX512NT_add_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vv32AVX512NT_add_after1
+	VMOVUPS  (SI)(R10*1), Z0
+	VADDPS   (R8)(R10*1), Z0, Z0
+	VMOVNTPS Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv32AVX512NT_add_loop1
+
+vv32AVX512NT_add_after1:
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_add_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_add_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX512NT_add_row
+	JMP  vv32AVX512NT_done
+
+vv32AVX512NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX512NT_sub_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x02, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_sub_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_sub_head_done:
+	MOVQ R13, R11
+
+vv32AVX512NT_sub_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vv32AVX512NT_sub_after4
+	VMOVUPS  (SI)(R10*1), Z0
+	VSUBPS   (R8)(R10*1), Z0, Z0
+	VMOVUPS  64(SI)(R10*1), Z1
+	VSUBPS   64(R8)(R10*1), Z1, Z1
+	VMOVUPS  128(SI)(R10*1), Z2
+	VSUBPS   128(R8)(R10*1), Z2, Z2
+	VMOVUPS  192(SI)(R10*1), Z3
+	VSUBPS   192(R8)(R10*1), Z3, Z3
+	VMOVNTPS Z0, (AX)(R10*1)
+	VMOVNTPS Z1, 64(AX)(R10*1)
+	VMOVNTPS Z2, 128(AX)(R10*1)
+	VMOVNTPS Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vv32AVX512NT_sub_loop4
+
+vv32AVX512NT_sub_after4:
+vv32AVX512NT_sub_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vv32AVX512NT_sub_after1
+	VMOVUPS  (SI)(R10*1), Z0
+	VSUBPS   (R8)(R10*1), Z0, Z0
+	VMOVNTPS Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv32AVX512NT_sub_loop1
+
+vv32AVX512NT_sub_after1:
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_sub_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_sub_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX512NT_sub_row
+	JMP  vv32AVX512NT_done
+
+vv32AVX512NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX512NT_mul_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x02, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_mul_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_mul_head_done:
+	MOVQ R13, R11
+
+vv32AVX512NT_mul_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vv32AVX512NT_mul_after4
+	VMOVUPS  (SI)(R10*1), Z0
+	VMULPS   (R8)(R10*1), Z0, Z0
+	VMOVUPS  64(SI)(R10*1), Z1
+	VMULPS   64(R8)(R10*1), Z1, Z1
+	VMOVUPS  128(SI)(R10*1), Z2
+	VMULPS   128(R8)(R10*1), Z2, Z2
+	VMOVUPS  192(SI)(R10*1), Z3
+	VMULPS   192(R8)(R10*1), Z3, Z3
+	VMOVNTPS Z0, (AX)(R10*1)
+	VMOVNTPS Z1, 64(AX)(R10*1)
+	VMOVNTPS Z2, 128(AX)(R10*1)
+	VMOVNTPS Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vv32AVX512NT_mul_loop4
+
+vv32AVX512NT_mul_after4:
+vv32AVX512NT_mul_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vv32AVX512NT_mul_after1
+	VMOVUPS  (SI)(R10*1), Z0
+	VMULPS   (R8)(R10*1), Z0, Z0
+	VMOVNTPS Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv32AVX512NT_mul_loop1
+
+vv32AVX512NT_mul_after1:
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_mul_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_mul_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX512NT_mul_row
+	JMP  vv32AVX512NT_done
+
+vv32AVX512NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX512NT_div_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x02, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_div_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_div_head_done:
+	MOVQ R13, R11
+
+vv32AVX512NT_div_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vv32AVX512NT_div_after4
+	VMOVUPS  (SI)(R10*1), Z0
+	VDIVPS   (R8)(R10*1), Z0, Z0
+	VMOVUPS  64(SI)(R10*1), Z1
+	VDIVPS   64(R8)(R10*1), Z1, Z1
+	VMOVUPS  128(SI)(R10*1), Z2
+	VDIVPS   128(R8)(R10*1), Z2, Z2
+	VMOVUPS  192(SI)(R10*1), Z3
+	VDIVPS   192(R8)(R10*1), Z3, Z3
+	VMOVNTPS Z0, (AX)(R10*1)
+	VMOVNTPS Z1, 64(AX)(R10*1)
+	VMOVNTPS Z2, 128(AX)(R10*1)
+	VMOVNTPS Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vv32AVX512NT_div_loop4
+
+vv32AVX512NT_div_after4:
+vv32AVX512NT_div_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vv32AVX512NT_div_after1
+	VMOVUPS  (SI)(R10*1), Z0
+	VDIVPS   (R8)(R10*1), Z0, Z0
+	VMOVNTPS Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv32AVX512NT_div_loop1
+
+vv32AVX512NT_div_after1:
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_div_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_div_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX512NT_div_row
+	JMP  vv32AVX512NT_done
+
+vv32AVX512NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vv32AVX512NT_min_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x02, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_min_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VMINPS    Z1, Z0, Z1
+	VMINPS    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_min_head_done:
+	MOVQ R13, R11
+
+vv32AVX512NT_min_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vv32AVX512NT_min_after4
+	VMOVUPS  (SI)(R10*1), Z0
+	VMINPS   (R8)(R10*1), Z0, Z1
+	VMINPS   Z0, Z1, Z0
+	VPORD    Z0, Z1, Z0
+	VMOVUPS  64(SI)(R10*1), Z1
+	VMINPS   64(R8)(R10*1), Z1, Z2
+	VMINPS   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VMOVUPS  128(SI)(R10*1), Z2
+	VMINPS   128(R8)(R10*1), Z2, Z3
+	VMINPS   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VMOVUPS  192(SI)(R10*1), Z3
+	VMINPS   192(R8)(R10*1), Z3, Z4
+	VMINPS   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VMOVNTPS Z0, (AX)(R10*1)
+	VMOVNTPS Z1, 64(AX)(R10*1)
+	VMOVNTPS Z2, 128(AX)(R10*1)
+	VMOVNTPS Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vv32AVX512NT_min_loop4
+
+vv32AVX512NT_min_after4:
+vv32AVX512NT_min_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vv32AVX512NT_min_after1
+	VMOVUPS  (SI)(R10*1), Z0
+	VMINPS   (R8)(R10*1), Z0, Z1
+	VMINPS   Z0, Z1, Z0
+	VPORD    Z0, Z1, Z0
+	VMOVNTPS Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv32AVX512NT_min_loop1
+
+vv32AVX512NT_min_after1:
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_min_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z0
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VMINPS    Z1, Z0, Z1
+	VMINPS    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_min_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX512NT_min_row
+	JMP  vv32AVX512NT_done
+
+vv32AVX512NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x02, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x02, R9
+	MOVQ         $0x80000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTD X0, Z0
+
+vv32AVX512NT_max_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x02, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_max_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z1
+	VMOVUPS.Z (R8)(R10*1), K1, Z2
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPS    Z2, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPS   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_max_head_done:
+	MOVQ R13, R11
+
+vv32AVX512NT_max_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vv32AVX512NT_max_after4
+	VMOVUPS  (SI)(R10*1), Z1
+	VPXORD   Z1, Z0, Z1
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPS   Z2, Z1, Z2
+	VMINPS   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VPXORD   Z0, Z1, Z1
+	VMOVUPS  64(SI)(R10*1), Z2
+	VPXORD   Z2, Z0, Z2
+	VPXORD   64(R8)(R10*1), Z0, Z3
+	VMINPS   Z3, Z2, Z3
+	VMINPS   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVUPS  128(SI)(R10*1), Z3
+	VPXORD   Z3, Z0, Z3
+	VPXORD   128(R8)(R10*1), Z0, Z4
+	VMINPS   Z4, Z3, Z4
+	VMINPS   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VPXORD   Z0, Z3, Z3
+	VMOVUPS  192(SI)(R10*1), Z4
+	VPXORD   Z4, Z0, Z4
+	VPXORD   192(R8)(R10*1), Z0, Z5
+	VMINPS   Z5, Z4, Z5
+	VMINPS   Z4, Z5, Z4
+	VPORD    Z4, Z5, Z4
+	VPXORD   Z0, Z4, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vv32AVX512NT_max_loop4
+
+vv32AVX512NT_max_after4:
+vv32AVX512NT_max_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vv32AVX512NT_max_after1
+	VMOVUPS  (SI)(R10*1), Z1
+	VPXORD   Z1, Z0, Z1
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPS   Z2, Z1, Z2
+	VMINPS   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VPXORD   Z0, Z1, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vv32AVX512NT_max_loop1
+
+vv32AVX512NT_max_after1:
+	TESTQ     R11, R11
+	JZ        vv32AVX512NT_max_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z1
+	VMOVUPS.Z (R8)(R10*1), K1, Z2
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPS    Z2, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPS   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vv32AVX512NT_max_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv32AVX512NT_max_row
+
+vv32AVX512NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3726,14 +8847,17 @@ vs32AVX512_add_loop1:
 
 vs32AVX512_add_after1:
 	TESTQ     R11, R11
-	JZ        vs32AVX512_add_rowend
+	JZ        vs32AVX512_add_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z1
 	VADDPS    Z0, Z1, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vs32AVX512_add_rowend:
+vs32AVX512_add_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3789,14 +8913,17 @@ vs32AVX512_sub_loop1:
 
 vs32AVX512_sub_after1:
 	TESTQ     R11, R11
-	JZ        vs32AVX512_sub_rowend
+	JZ        vs32AVX512_sub_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z1
 	VSUBPS    Z0, Z1, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vs32AVX512_sub_rowend:
+vs32AVX512_sub_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3852,14 +8979,17 @@ vs32AVX512_mul_loop1:
 
 vs32AVX512_mul_after1:
 	TESTQ     R11, R11
-	JZ        vs32AVX512_mul_rowend
+	JZ        vs32AVX512_mul_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z1
 	VMULPS    Z0, Z1, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vs32AVX512_mul_rowend:
+vs32AVX512_mul_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3915,14 +9045,17 @@ vs32AVX512_div_loop1:
 
 vs32AVX512_div_after1:
 	TESTQ     R11, R11
-	JZ        vs32AVX512_div_rowend
+	JZ        vs32AVX512_div_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z1
 	VDIVPS    Z0, Z1, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vs32AVX512_div_rowend:
+vs32AVX512_div_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -3988,7 +9121,7 @@ vs32AVX512_min_loop1:
 
 vs32AVX512_min_after1:
 	TESTQ     R11, R11
-	JZ        vs32AVX512_min_rowend
+	JZ        vs32AVX512_min_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z1
@@ -3996,8 +9129,11 @@ vs32AVX512_min_after1:
 	VMINPS    Z1, Z0, Z1
 	VPORD     Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vs32AVX512_min_rowend:
+vs32AVX512_min_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4077,7 +9213,7 @@ vs32AVX512_max_loop1:
 
 vs32AVX512_max_after1:
 	TESTQ     R11, R11
-	JZ        vs32AVX512_max_rowend
+	JZ        vs32AVX512_max_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (SI)(R10*1), K1, Z2
@@ -4087,8 +9223,11 @@ vs32AVX512_max_after1:
 	VPORD     Z2, Z1, Z1
 	VPXORD    Z0, Z1, Z1
 	VMOVUPS   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-vs32AVX512_max_rowend:
+vs32AVX512_max_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4096,6 +9235,609 @@ vs32AVX512_max_rowend:
 	JNZ  vs32AVX512_max_row
 
 vs32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func vs32AVX512NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512F, CMOV, MMX+, SSE2
+TEXT ·vs32AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vs32AVX512NT_done
+	TESTQ DX, DX
+	JLE   vs32AVX512NT_done
+	CMPQ  AX, $0x00000000
+	JE    vs32AVX512NT_add
+	CMPQ  AX, $0x00000001
+	JE    vs32AVX512NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vs32AVX512NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vs32AVX512NT_div
+	CMPQ  AX, $0x00000004
+	JE    vs32AVX512NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vs32AVX512NT_max
+
+vs32AVX512NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX512NT_add_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs32AVX512NT_add_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (SI)(R10*1), K1, Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+vs32AVX512NT_add_head_done:
+	MOVQ R13, R11
+
+vs32AVX512NT_add_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vs32AVX512NT_add_after4
+	VMOVUPS  (SI)(R10*1), Z1
+	VADDPS   Z0, Z1, Z1
+	VMOVUPS  64(SI)(R10*1), Z2
+	VADDPS   Z0, Z2, Z2
+	VMOVUPS  128(SI)(R10*1), Z3
+	VADDPS   Z0, Z3, Z3
+	VMOVUPS  192(SI)(R10*1), Z4
+	VADDPS   Z0, Z4, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vs32AVX512NT_add_loop4
+
+vs32AVX512NT_add_after4:
+vs32AVX512NT_add_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vs32AVX512NT_add_after1
+	VMOVUPS  (SI)(R10*1), Z1
+	VADDPS   Z0, Z1, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs32AVX512NT_add_loop1
+
+vs32AVX512NT_add_after1:
+	TESTQ     R11, R11
+	JZ        vs32AVX512NT_add_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z1
+	VADDPS    Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vs32AVX512NT_add_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX512NT_add_row
+	JMP  vs32AVX512NT_done
+
+vs32AVX512NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX512NT_sub_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs32AVX512NT_sub_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (SI)(R10*1), K1, Z1
+	VSUBPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+vs32AVX512NT_sub_head_done:
+	MOVQ R13, R11
+
+vs32AVX512NT_sub_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vs32AVX512NT_sub_after4
+	VMOVUPS  (SI)(R10*1), Z1
+	VSUBPS   Z0, Z1, Z1
+	VMOVUPS  64(SI)(R10*1), Z2
+	VSUBPS   Z0, Z2, Z2
+	VMOVUPS  128(SI)(R10*1), Z3
+	VSUBPS   Z0, Z3, Z3
+	VMOVUPS  192(SI)(R10*1), Z4
+	VSUBPS   Z0, Z4, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vs32AVX512NT_sub_loop4
+
+vs32AVX512NT_sub_after4:
+vs32AVX512NT_sub_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vs32AVX512NT_sub_after1
+	VMOVUPS  (SI)(R10*1), Z1
+	VSUBPS   Z0, Z1, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs32AVX512NT_sub_loop1
+
+vs32AVX512NT_sub_after1:
+	TESTQ     R11, R11
+	JZ        vs32AVX512NT_sub_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z1
+	VSUBPS    Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vs32AVX512NT_sub_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX512NT_sub_row
+	JMP  vs32AVX512NT_done
+
+vs32AVX512NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX512NT_mul_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs32AVX512NT_mul_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (SI)(R10*1), K1, Z1
+	VMULPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+vs32AVX512NT_mul_head_done:
+	MOVQ R13, R11
+
+vs32AVX512NT_mul_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vs32AVX512NT_mul_after4
+	VMOVUPS  (SI)(R10*1), Z1
+	VMULPS   Z0, Z1, Z1
+	VMOVUPS  64(SI)(R10*1), Z2
+	VMULPS   Z0, Z2, Z2
+	VMOVUPS  128(SI)(R10*1), Z3
+	VMULPS   Z0, Z3, Z3
+	VMOVUPS  192(SI)(R10*1), Z4
+	VMULPS   Z0, Z4, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vs32AVX512NT_mul_loop4
+
+vs32AVX512NT_mul_after4:
+vs32AVX512NT_mul_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vs32AVX512NT_mul_after1
+	VMOVUPS  (SI)(R10*1), Z1
+	VMULPS   Z0, Z1, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs32AVX512NT_mul_loop1
+
+vs32AVX512NT_mul_after1:
+	TESTQ     R11, R11
+	JZ        vs32AVX512NT_mul_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z1
+	VMULPS    Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vs32AVX512NT_mul_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX512NT_mul_row
+	JMP  vs32AVX512NT_done
+
+vs32AVX512NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX512NT_div_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs32AVX512NT_div_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (SI)(R10*1), K1, Z1
+	VDIVPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+vs32AVX512NT_div_head_done:
+	MOVQ R13, R11
+
+vs32AVX512NT_div_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vs32AVX512NT_div_after4
+	VMOVUPS  (SI)(R10*1), Z1
+	VDIVPS   Z0, Z1, Z1
+	VMOVUPS  64(SI)(R10*1), Z2
+	VDIVPS   Z0, Z2, Z2
+	VMOVUPS  128(SI)(R10*1), Z3
+	VDIVPS   Z0, Z3, Z3
+	VMOVUPS  192(SI)(R10*1), Z4
+	VDIVPS   Z0, Z4, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vs32AVX512NT_div_loop4
+
+vs32AVX512NT_div_after4:
+vs32AVX512NT_div_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vs32AVX512NT_div_after1
+	VMOVUPS  (SI)(R10*1), Z1
+	VDIVPS   Z0, Z1, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs32AVX512NT_div_loop1
+
+vs32AVX512NT_div_after1:
+	TESTQ     R11, R11
+	JZ        vs32AVX512NT_div_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z1
+	VDIVPS    Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vs32AVX512NT_div_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX512NT_div_row
+	JMP  vs32AVX512NT_done
+
+vs32AVX512NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+vs32AVX512NT_min_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs32AVX512NT_min_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (SI)(R10*1), K1, Z1
+	VMINPS       Z0, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+vs32AVX512NT_min_head_done:
+	MOVQ R13, R11
+
+vs32AVX512NT_min_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vs32AVX512NT_min_after4
+	VMOVUPS  (SI)(R10*1), Z1
+	VMINPS   Z0, Z1, Z2
+	VMINPS   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VMOVUPS  64(SI)(R10*1), Z2
+	VMINPS   Z0, Z2, Z3
+	VMINPS   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VMOVUPS  128(SI)(R10*1), Z3
+	VMINPS   Z0, Z3, Z4
+	VMINPS   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VMOVUPS  192(SI)(R10*1), Z4
+	VMINPS   Z0, Z4, Z5
+	VMINPS   Z4, Z5, Z4
+	VPORD    Z4, Z5, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vs32AVX512NT_min_loop4
+
+vs32AVX512NT_min_after4:
+vs32AVX512NT_min_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vs32AVX512NT_min_after1
+	VMOVUPS  (SI)(R10*1), Z1
+	VMINPS   Z0, Z1, Z2
+	VMINPS   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs32AVX512NT_min_loop1
+
+vs32AVX512NT_min_after1:
+	TESTQ     R11, R11
+	JZ        vs32AVX512NT_min_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z1
+	VMINPS    Z0, Z1, Z0
+	VMINPS    Z1, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vs32AVX512NT_min_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX512NT_min_row
+	JMP  vs32AVX512NT_done
+
+vs32AVX512NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x02, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x02, R9
+	MOVQ         $0x80000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTD X0, Z0
+
+vs32AVX512NT_max_row:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs32AVX512NT_max_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (SI)(R10*1), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z1, Z2, Z3
+	VMINPS       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+vs32AVX512NT_max_head_done:
+	MOVQ R13, R11
+
+vs32AVX512NT_max_loop4:
+	CMPQ     R11, $0x00000040
+	JB       vs32AVX512NT_max_after4
+	VMOVUPS  (SI)(R10*1), Z2
+	VPXORD   Z2, Z0, Z2
+	VMINPS   Z1, Z2, Z3
+	VMINPS   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVUPS  64(SI)(R10*1), Z3
+	VPXORD   Z3, Z0, Z3
+	VMINPS   Z1, Z3, Z4
+	VMINPS   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VPXORD   Z0, Z3, Z3
+	VMOVUPS  128(SI)(R10*1), Z4
+	VPXORD   Z4, Z0, Z4
+	VMINPS   Z1, Z4, Z5
+	VMINPS   Z4, Z5, Z4
+	VPORD    Z4, Z5, Z4
+	VPXORD   Z0, Z4, Z4
+	VMOVUPS  192(SI)(R10*1), Z5
+	VPXORD   Z5, Z0, Z5
+	VMINPS   Z1, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPS Z2, (AX)(R10*1)
+	VMOVNTPS Z3, 64(AX)(R10*1)
+	VMOVNTPS Z4, 128(AX)(R10*1)
+	VMOVNTPS Z5, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      vs32AVX512NT_max_loop4
+
+vs32AVX512NT_max_after4:
+vs32AVX512NT_max_loop1:
+	CMPQ     R11, $0x00000010
+	JB       vs32AVX512NT_max_after1
+	VMOVUPS  (SI)(R10*1), Z2
+	VPXORD   Z2, Z0, Z2
+	VMINPS   Z1, Z2, Z3
+	VMINPS   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVNTPS Z2, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      vs32AVX512NT_max_loop1
+
+vs32AVX512NT_max_after1:
+	TESTQ     R11, R11
+	JZ        vs32AVX512NT_max_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (SI)(R10*1), K1, Z2
+	VPXORD    Z2, Z0, Z2
+	VMINPS    Z1, Z2, Z1
+	VMINPS    Z2, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPS   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+vs32AVX512NT_max_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs32AVX512NT_max_row
+
+vs32AVX512NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4166,14 +9908,17 @@ sv32AVX512_add_loop1:
 
 sv32AVX512_add_after1:
 	TESTQ     R11, R11
-	JZ        sv32AVX512_add_rowend
+	JZ        sv32AVX512_add_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VADDPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-sv32AVX512_add_rowend:
+sv32AVX512_add_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4224,14 +9969,17 @@ sv32AVX512_sub_loop1:
 
 sv32AVX512_sub_after1:
 	TESTQ     R11, R11
-	JZ        sv32AVX512_sub_rowend
+	JZ        sv32AVX512_sub_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VSUBPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-sv32AVX512_sub_rowend:
+sv32AVX512_sub_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4282,14 +10030,17 @@ sv32AVX512_mul_loop1:
 
 sv32AVX512_mul_after1:
 	TESTQ     R11, R11
-	JZ        sv32AVX512_mul_rowend
+	JZ        sv32AVX512_mul_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VMULPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-sv32AVX512_mul_rowend:
+sv32AVX512_mul_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4340,14 +10091,17 @@ sv32AVX512_div_loop1:
 
 sv32AVX512_div_after1:
 	TESTQ     R11, R11
-	JZ        sv32AVX512_div_rowend
+	JZ        sv32AVX512_div_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
 	VDIVPS    Z1, Z0, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-sv32AVX512_div_rowend:
+sv32AVX512_div_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4408,7 +10162,7 @@ sv32AVX512_min_loop1:
 
 sv32AVX512_min_after1:
 	TESTQ     R11, R11
-	JZ        sv32AVX512_min_rowend
+	JZ        sv32AVX512_min_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (R8)(R10*1), K1, Z1
@@ -4416,8 +10170,11 @@ sv32AVX512_min_after1:
 	VMINPS    Z0, Z1, Z0
 	VPORD     Z0, Z1, Z0
 	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-sv32AVX512_min_rowend:
+sv32AVX512_min_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4492,7 +10249,7 @@ sv32AVX512_max_loop1:
 
 sv32AVX512_max_after1:
 	TESTQ     R11, R11
-	JZ        sv32AVX512_max_rowend
+	JZ        sv32AVX512_max_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPS.Z (R8)(R10*1), K1, Z2
@@ -4502,8 +10259,11 @@ sv32AVX512_max_after1:
 	VPORD     Z1, Z2, Z1
 	VPXORD    Z0, Z1, Z1
 	VMOVUPS   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
 
-sv32AVX512_max_rowend:
+sv32AVX512_max_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4511,6 +10271,579 @@ sv32AVX512_max_rowend:
 	JNZ  sv32AVX512_max_row
 
 sv32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sv32AVX512NT(op int, m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512F, CMOV, MMX+, SSE2
+TEXT ·sv32AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   sv32AVX512NT_done
+	TESTQ DX, DX
+	JLE   sv32AVX512NT_done
+	CMPQ  AX, $0x00000000
+	JE    sv32AVX512NT_add
+	CMPQ  AX, $0x00000001
+	JE    sv32AVX512NT_sub
+	CMPQ  AX, $0x00000002
+	JE    sv32AVX512NT_mul
+	CMPQ  AX, $0x00000003
+	JE    sv32AVX512NT_div
+	CMPQ  AX, $0x00000004
+	JE    sv32AVX512NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP sv32AVX512NT_max
+
+sv32AVX512NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX512NT_add_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv32AVX512NT_add_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (R8)(R10*1), K1, Z1
+	VADDPS       Z1, Z0, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+sv32AVX512NT_add_head_done:
+	MOVQ R13, R11
+
+sv32AVX512NT_add_loop4:
+	CMPQ     R11, $0x00000040
+	JB       sv32AVX512NT_add_after4
+	VADDPS   (R8)(R10*1), Z0, Z1
+	VADDPS   64(R8)(R10*1), Z0, Z2
+	VADDPS   128(R8)(R10*1), Z0, Z3
+	VADDPS   192(R8)(R10*1), Z0, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      sv32AVX512NT_add_loop4
+
+sv32AVX512NT_add_after4:
+sv32AVX512NT_add_loop1:
+	CMPQ     R11, $0x00000010
+	JB       sv32AVX512NT_add_after1
+	VADDPS   (R8)(R10*1), Z0, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv32AVX512NT_add_loop1
+
+sv32AVX512NT_add_after1:
+	TESTQ     R11, R11
+	JZ        sv32AVX512NT_add_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+sv32AVX512NT_add_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX512NT_add_row
+	JMP  sv32AVX512NT_done
+
+sv32AVX512NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX512NT_sub_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv32AVX512NT_sub_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (R8)(R10*1), K1, Z1
+	VSUBPS       Z1, Z0, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+sv32AVX512NT_sub_head_done:
+	MOVQ R13, R11
+
+sv32AVX512NT_sub_loop4:
+	CMPQ     R11, $0x00000040
+	JB       sv32AVX512NT_sub_after4
+	VSUBPS   (R8)(R10*1), Z0, Z1
+	VSUBPS   64(R8)(R10*1), Z0, Z2
+	VSUBPS   128(R8)(R10*1), Z0, Z3
+	VSUBPS   192(R8)(R10*1), Z0, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      sv32AVX512NT_sub_loop4
+
+sv32AVX512NT_sub_after4:
+sv32AVX512NT_sub_loop1:
+	CMPQ     R11, $0x00000010
+	JB       sv32AVX512NT_sub_after1
+	VSUBPS   (R8)(R10*1), Z0, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv32AVX512NT_sub_loop1
+
+sv32AVX512NT_sub_after1:
+	TESTQ     R11, R11
+	JZ        sv32AVX512NT_sub_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+sv32AVX512NT_sub_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX512NT_sub_row
+	JMP  sv32AVX512NT_done
+
+sv32AVX512NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX512NT_mul_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv32AVX512NT_mul_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (R8)(R10*1), K1, Z1
+	VMULPS       Z1, Z0, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+sv32AVX512NT_mul_head_done:
+	MOVQ R13, R11
+
+sv32AVX512NT_mul_loop4:
+	CMPQ     R11, $0x00000040
+	JB       sv32AVX512NT_mul_after4
+	VMULPS   (R8)(R10*1), Z0, Z1
+	VMULPS   64(R8)(R10*1), Z0, Z2
+	VMULPS   128(R8)(R10*1), Z0, Z3
+	VMULPS   192(R8)(R10*1), Z0, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      sv32AVX512NT_mul_loop4
+
+sv32AVX512NT_mul_after4:
+sv32AVX512NT_mul_loop1:
+	CMPQ     R11, $0x00000010
+	JB       sv32AVX512NT_mul_after1
+	VMULPS   (R8)(R10*1), Z0, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv32AVX512NT_mul_loop1
+
+sv32AVX512NT_mul_after1:
+	TESTQ     R11, R11
+	JZ        sv32AVX512NT_mul_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+sv32AVX512NT_mul_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX512NT_mul_row
+	JMP  sv32AVX512NT_done
+
+sv32AVX512NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX512NT_div_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv32AVX512NT_div_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (R8)(R10*1), K1, Z1
+	VDIVPS       Z1, Z0, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+sv32AVX512NT_div_head_done:
+	MOVQ R13, R11
+
+sv32AVX512NT_div_loop4:
+	CMPQ     R11, $0x00000040
+	JB       sv32AVX512NT_div_after4
+	VDIVPS   (R8)(R10*1), Z0, Z1
+	VDIVPS   64(R8)(R10*1), Z0, Z2
+	VDIVPS   128(R8)(R10*1), Z0, Z3
+	VDIVPS   192(R8)(R10*1), Z0, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      sv32AVX512NT_div_loop4
+
+sv32AVX512NT_div_after4:
+sv32AVX512NT_div_loop1:
+	CMPQ     R11, $0x00000010
+	JB       sv32AVX512NT_div_after1
+	VDIVPS   (R8)(R10*1), Z0, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv32AVX512NT_div_loop1
+
+sv32AVX512NT_div_after1:
+	TESTQ     R11, R11
+	JZ        sv32AVX512NT_div_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+sv32AVX512NT_div_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX512NT_div_row
+	JMP  sv32AVX512NT_done
+
+sv32AVX512NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x02, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x02, R9
+
+sv32AVX512NT_min_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv32AVX512NT_min_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (R8)(R10*1), K1, Z1
+	VMINPS       Z1, Z0, Z1
+	VMINPS       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+sv32AVX512NT_min_head_done:
+	MOVQ R13, R11
+
+sv32AVX512NT_min_loop4:
+	CMPQ     R11, $0x00000040
+	JB       sv32AVX512NT_min_after4
+	VMINPS   (R8)(R10*1), Z0, Z1
+	VMINPS   Z0, Z1, Z2
+	VPORD    Z2, Z1, Z1
+	VMINPS   64(R8)(R10*1), Z0, Z2
+	VMINPS   Z0, Z2, Z3
+	VPORD    Z3, Z2, Z2
+	VMINPS   128(R8)(R10*1), Z0, Z3
+	VMINPS   Z0, Z3, Z4
+	VPORD    Z4, Z3, Z3
+	VMINPS   192(R8)(R10*1), Z0, Z4
+	VMINPS   Z0, Z4, Z5
+	VPORD    Z5, Z4, Z4
+	VMOVNTPS Z1, (AX)(R10*1)
+	VMOVNTPS Z2, 64(AX)(R10*1)
+	VMOVNTPS Z3, 128(AX)(R10*1)
+	VMOVNTPS Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      sv32AVX512NT_min_loop4
+
+sv32AVX512NT_min_after4:
+sv32AVX512NT_min_loop1:
+	CMPQ     R11, $0x00000010
+	JB       sv32AVX512NT_min_after1
+	VMINPS   (R8)(R10*1), Z0, Z1
+	VMINPS   Z0, Z1, Z2
+	VPORD    Z2, Z1, Z1
+	VMOVNTPS Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv32AVX512NT_min_loop1
+
+sv32AVX512NT_min_after1:
+	TESTQ     R11, R11
+	JZ        sv32AVX512NT_min_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (R8)(R10*1), K1, Z1
+	VMINPS    Z1, Z0, Z1
+	VMINPS    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+sv32AVX512NT_min_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX512NT_min_row
+	JMP  sv32AVX512NT_done
+
+sv32AVX512NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x02, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x02, R9
+	MOVQ         $0x80000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTD X0, Z0
+
+sv32AVX512NT_max_row:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv32AVX512NT_max_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPS.Z    (R8)(R10*1), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x02, R12
+	ADDQ         R12, R10
+
+sv32AVX512NT_max_head_done:
+	MOVQ R13, R11
+
+sv32AVX512NT_max_loop4:
+	CMPQ     R11, $0x00000040
+	JB       sv32AVX512NT_max_after4
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPS   Z2, Z1, Z2
+	VMINPS   Z1, Z2, Z3
+	VPORD    Z3, Z2, Z2
+	VPXORD   Z0, Z2, Z2
+	VPXORD   64(R8)(R10*1), Z0, Z3
+	VMINPS   Z3, Z1, Z3
+	VMINPS   Z1, Z3, Z4
+	VPORD    Z4, Z3, Z3
+	VPXORD   Z0, Z3, Z3
+	VPXORD   128(R8)(R10*1), Z0, Z4
+	VMINPS   Z4, Z1, Z4
+	VMINPS   Z1, Z4, Z5
+	VPORD    Z5, Z4, Z4
+	VPXORD   Z0, Z4, Z4
+	VPXORD   192(R8)(R10*1), Z0, Z5
+	VMINPS   Z5, Z1, Z5
+	VMINPS   Z1, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPS Z2, (AX)(R10*1)
+	VMOVNTPS Z3, 64(AX)(R10*1)
+	VMOVNTPS Z4, 128(AX)(R10*1)
+	VMOVNTPS Z5, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000040, R11
+	JMP      sv32AVX512NT_max_loop4
+
+sv32AVX512NT_max_after4:
+sv32AVX512NT_max_loop1:
+	CMPQ     R11, $0x00000010
+	JB       sv32AVX512NT_max_after1
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPS   Z2, Z1, Z2
+	VMINPS   Z1, Z2, Z3
+	VPORD    Z3, Z2, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVNTPS Z2, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000010, R11
+	JMP      sv32AVX512NT_max_loop1
+
+sv32AVX512NT_max_after1:
+	TESTQ     R11, R11
+	JZ        sv32AVX512NT_max_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPS.Z (R8)(R10*1), K1, Z2
+	VPXORD    Z2, Z0, Z2
+	VMINPS    Z2, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPS   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x02, R12
+	ADDQ      R12, R10
+
+sv32AVX512NT_max_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv32AVX512NT_max_row
+
+sv32AVX512NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4585,15 +10918,18 @@ vv64AVX512_add_loop1:
 
 vv64AVX512_add_after1:
 	TESTQ     R11, R11
-	JZ        vv64AVX512_add_rowend
+	JZ        vv64AVX512_add_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z0
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VADDPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vv64AVX512_add_rowend:
+vv64AVX512_add_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4648,15 +10984,18 @@ vv64AVX512_sub_loop1:
 
 vv64AVX512_sub_after1:
 	TESTQ     R11, R11
-	JZ        vv64AVX512_sub_rowend
+	JZ        vv64AVX512_sub_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z0
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VSUBPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vv64AVX512_sub_rowend:
+vv64AVX512_sub_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4711,15 +11050,18 @@ vv64AVX512_mul_loop1:
 
 vv64AVX512_mul_after1:
 	TESTQ     R11, R11
-	JZ        vv64AVX512_mul_rowend
+	JZ        vv64AVX512_mul_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z0
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VMULPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vv64AVX512_mul_rowend:
+vv64AVX512_mul_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4774,15 +11116,18 @@ vv64AVX512_div_loop1:
 
 vv64AVX512_div_after1:
 	TESTQ     R11, R11
-	JZ        vv64AVX512_div_rowend
+	JZ        vv64AVX512_div_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z0
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VDIVPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vv64AVX512_div_rowend:
+vv64AVX512_div_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4847,7 +11192,7 @@ vv64AVX512_min_loop1:
 
 vv64AVX512_min_after1:
 	TESTQ     R11, R11
-	JZ        vv64AVX512_min_rowend
+	JZ        vv64AVX512_min_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z0
@@ -4856,8 +11201,11 @@ vv64AVX512_min_after1:
 	VMINPD    Z0, Z1, Z0
 	VPORD     Z0, Z1, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vv64AVX512_min_rowend:
+vv64AVX512_min_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4940,7 +11288,7 @@ vv64AVX512_max_loop1:
 
 vv64AVX512_max_after1:
 	TESTQ     R11, R11
-	JZ        vv64AVX512_max_rowend
+	JZ        vv64AVX512_max_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z1
@@ -4952,8 +11300,11 @@ vv64AVX512_max_after1:
 	VPORD     Z1, Z2, Z1
 	VPXORD    Z0, Z1, Z1
 	VMOVUPD   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vv64AVX512_max_rowend:
+vv64AVX512_max_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -4961,6 +11312,621 @@ vv64AVX512_max_rowend:
 	JNZ  vv64AVX512_max_row
 
 vv64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func vv64AVX512NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512F, CMOV, MMX+, SSE2
+TEXT ·vv64AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vv64AVX512NT_done
+	TESTQ DX, DX
+	JLE   vv64AVX512NT_done
+	CMPQ  AX, $0x00000000
+	JE    vv64AVX512NT_add
+	CMPQ  AX, $0x00000001
+	JE    vv64AVX512NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vv64AVX512NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vv64AVX512NT_div
+	CMPQ  AX, $0x00000004
+	JE    vv64AVX512NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vv64AVX512NT_max
+
+vv64AVX512NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX512NT_add_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x03, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_add_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_add_head_done:
+	MOVQ R13, R11
+
+vv64AVX512NT_add_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv64AVX512NT_add_after4
+	VMOVUPD  (SI)(R10*1), Z0
+	VADDPD   (R8)(R10*1), Z0, Z0
+	VMOVUPD  64(SI)(R10*1), Z1
+	VADDPD   64(R8)(R10*1), Z1, Z1
+	VMOVUPD  128(SI)(R10*1), Z2
+	VADDPD   128(R8)(R10*1), Z2, Z2
+	VMOVUPD  192(SI)(R10*1), Z3
+	VADDPD   192(R8)(R10*1), Z3, Z3
+	VMOVNTPD Z0, (AX)(R10*1)
+	VMOVNTPD Z1, 64(AX)(R10*1)
+	VMOVNTPD Z2, 128(AX)(R10*1)
+	VMOVNTPD Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv64AVX512NT_add_loop4
+
+vv64AVX512NT_add_after4:
+vv64AVX512NT_add_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv64AVX512NT_add_after1
+	VMOVUPD  (SI)(R10*1), Z0
+	VADDPD   (R8)(R10*1), Z0, Z0
+	VMOVNTPD Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv64AVX512NT_add_loop1
+
+vv64AVX512NT_add_after1:
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_add_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_add_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX512NT_add_row
+	JMP  vv64AVX512NT_done
+
+vv64AVX512NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX512NT_sub_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x03, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_sub_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VSUBPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_sub_head_done:
+	MOVQ R13, R11
+
+vv64AVX512NT_sub_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv64AVX512NT_sub_after4
+	VMOVUPD  (SI)(R10*1), Z0
+	VSUBPD   (R8)(R10*1), Z0, Z0
+	VMOVUPD  64(SI)(R10*1), Z1
+	VSUBPD   64(R8)(R10*1), Z1, Z1
+	VMOVUPD  128(SI)(R10*1), Z2
+	VSUBPD   128(R8)(R10*1), Z2, Z2
+	VMOVUPD  192(SI)(R10*1), Z3
+	VSUBPD   192(R8)(R10*1), Z3, Z3
+	VMOVNTPD Z0, (AX)(R10*1)
+	VMOVNTPD Z1, 64(AX)(R10*1)
+	VMOVNTPD Z2, 128(AX)(R10*1)
+	VMOVNTPD Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv64AVX512NT_sub_loop4
+
+vv64AVX512NT_sub_after4:
+vv64AVX512NT_sub_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv64AVX512NT_sub_after1
+	VMOVUPD  (SI)(R10*1), Z0
+	VSUBPD   (R8)(R10*1), Z0, Z0
+	VMOVNTPD Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv64AVX512NT_sub_loop1
+
+vv64AVX512NT_sub_after1:
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_sub_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VSUBPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_sub_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX512NT_sub_row
+	JMP  vv64AVX512NT_done
+
+vv64AVX512NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX512NT_mul_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x03, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_mul_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_mul_head_done:
+	MOVQ R13, R11
+
+vv64AVX512NT_mul_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv64AVX512NT_mul_after4
+	VMOVUPD  (SI)(R10*1), Z0
+	VMULPD   (R8)(R10*1), Z0, Z0
+	VMOVUPD  64(SI)(R10*1), Z1
+	VMULPD   64(R8)(R10*1), Z1, Z1
+	VMOVUPD  128(SI)(R10*1), Z2
+	VMULPD   128(R8)(R10*1), Z2, Z2
+	VMOVUPD  192(SI)(R10*1), Z3
+	VMULPD   192(R8)(R10*1), Z3, Z3
+	VMOVNTPD Z0, (AX)(R10*1)
+	VMOVNTPD Z1, 64(AX)(R10*1)
+	VMOVNTPD Z2, 128(AX)(R10*1)
+	VMOVNTPD Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv64AVX512NT_mul_loop4
+
+vv64AVX512NT_mul_after4:
+vv64AVX512NT_mul_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv64AVX512NT_mul_after1
+	VMOVUPD  (SI)(R10*1), Z0
+	VMULPD   (R8)(R10*1), Z0, Z0
+	VMOVNTPD Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv64AVX512NT_mul_loop1
+
+vv64AVX512NT_mul_after1:
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_mul_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_mul_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX512NT_mul_row
+	JMP  vv64AVX512NT_done
+
+vv64AVX512NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX512NT_div_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x03, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_div_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VDIVPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_div_head_done:
+	MOVQ R13, R11
+
+vv64AVX512NT_div_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv64AVX512NT_div_after4
+	VMOVUPD  (SI)(R10*1), Z0
+	VDIVPD   (R8)(R10*1), Z0, Z0
+	VMOVUPD  64(SI)(R10*1), Z1
+	VDIVPD   64(R8)(R10*1), Z1, Z1
+	VMOVUPD  128(SI)(R10*1), Z2
+	VDIVPD   128(R8)(R10*1), Z2, Z2
+	VMOVUPD  192(SI)(R10*1), Z3
+	VDIVPD   192(R8)(R10*1), Z3, Z3
+	VMOVNTPD Z0, (AX)(R10*1)
+	VMOVNTPD Z1, 64(AX)(R10*1)
+	VMOVNTPD Z2, 128(AX)(R10*1)
+	VMOVNTPD Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv64AVX512NT_div_loop4
+
+vv64AVX512NT_div_after4:
+vv64AVX512NT_div_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv64AVX512NT_div_after1
+	VMOVUPD  (SI)(R10*1), Z0
+	VDIVPD   (R8)(R10*1), Z0, Z0
+	VMOVNTPD Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv64AVX512NT_div_loop1
+
+vv64AVX512NT_div_after1:
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_div_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VDIVPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_div_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX512NT_div_row
+	JMP  vv64AVX512NT_done
+
+vv64AVX512NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vv64AVX512NT_min_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x03, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_min_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VMINPD    Z1, Z0, Z1
+	VMINPD    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_min_head_done:
+	MOVQ R13, R11
+
+vv64AVX512NT_min_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv64AVX512NT_min_after4
+	VMOVUPD  (SI)(R10*1), Z0
+	VMINPD   (R8)(R10*1), Z0, Z1
+	VMINPD   Z0, Z1, Z0
+	VPORD    Z0, Z1, Z0
+	VMOVUPD  64(SI)(R10*1), Z1
+	VMINPD   64(R8)(R10*1), Z1, Z2
+	VMINPD   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VMOVUPD  128(SI)(R10*1), Z2
+	VMINPD   128(R8)(R10*1), Z2, Z3
+	VMINPD   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VMOVUPD  192(SI)(R10*1), Z3
+	VMINPD   192(R8)(R10*1), Z3, Z4
+	VMINPD   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VMOVNTPD Z0, (AX)(R10*1)
+	VMOVNTPD Z1, 64(AX)(R10*1)
+	VMOVNTPD Z2, 128(AX)(R10*1)
+	VMOVNTPD Z3, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv64AVX512NT_min_loop4
+
+vv64AVX512NT_min_after4:
+vv64AVX512NT_min_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv64AVX512NT_min_after1
+	VMOVUPD  (SI)(R10*1), Z0
+	VMINPD   (R8)(R10*1), Z0, Z1
+	VMINPD   Z0, Z1, Z0
+	VPORD    Z0, Z1, Z0
+	VMOVNTPD Z0, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv64AVX512NT_min_loop1
+
+vv64AVX512NT_min_after1:
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_min_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z0
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VMINPD    Z1, Z0, Z1
+	VMINPD    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_min_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX512NT_min_row
+	JMP  vv64AVX512NT_done
+
+vv64AVX512NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x03, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x03, R9
+	MOVQ         $0x8000000000000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTQ X0, Z0
+
+vv64AVX512NT_max_row:
+	XORQ      R10, R10
+	MOVQ      DX, R11
+	MOVQ      AX, R12
+	NEGQ      R12
+	ANDQ      $0x0000003f, R12
+	SHRQ      $0x03, R12
+	CMPQ      R12, R11
+	CMOVQGT   R11, R12
+	MOVQ      R11, R13
+	SUBQ      R12, R13
+	MOVQ      R12, R11
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_max_head_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z1
+	VMOVUPD.Z (R8)(R10*1), K1, Z2
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPD    Z2, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPD   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_max_head_done:
+	MOVQ R13, R11
+
+vv64AVX512NT_max_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vv64AVX512NT_max_after4
+	VMOVUPD  (SI)(R10*1), Z1
+	VPXORD   Z1, Z0, Z1
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPD   Z2, Z1, Z2
+	VMINPD   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VPXORD   Z0, Z1, Z1
+	VMOVUPD  64(SI)(R10*1), Z2
+	VPXORD   Z2, Z0, Z2
+	VPXORD   64(R8)(R10*1), Z0, Z3
+	VMINPD   Z3, Z2, Z3
+	VMINPD   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVUPD  128(SI)(R10*1), Z3
+	VPXORD   Z3, Z0, Z3
+	VPXORD   128(R8)(R10*1), Z0, Z4
+	VMINPD   Z4, Z3, Z4
+	VMINPD   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VPXORD   Z0, Z3, Z3
+	VMOVUPD  192(SI)(R10*1), Z4
+	VPXORD   Z4, Z0, Z4
+	VPXORD   192(R8)(R10*1), Z0, Z5
+	VMINPD   Z5, Z4, Z5
+	VMINPD   Z4, Z5, Z4
+	VPORD    Z4, Z5, Z4
+	VPXORD   Z0, Z4, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vv64AVX512NT_max_loop4
+
+vv64AVX512NT_max_after4:
+vv64AVX512NT_max_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vv64AVX512NT_max_after1
+	VMOVUPD  (SI)(R10*1), Z1
+	VPXORD   Z1, Z0, Z1
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPD   Z2, Z1, Z2
+	VMINPD   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VPXORD   Z0, Z1, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vv64AVX512NT_max_loop1
+
+vv64AVX512NT_max_after1:
+	TESTQ     R11, R11
+	JZ        vv64AVX512NT_max_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z1
+	VMOVUPD.Z (R8)(R10*1), K1, Z2
+	VPXORD    Z1, Z0, Z1
+	VPXORD    Z2, Z0, Z2
+	VMINPD    Z2, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPD   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vv64AVX512NT_max_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vv64AVX512NT_max_row
+
+vv64AVX512NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5036,14 +12002,17 @@ vs64AVX512_add_loop1:
 
 vs64AVX512_add_after1:
 	TESTQ     R11, R11
-	JZ        vs64AVX512_add_rowend
+	JZ        vs64AVX512_add_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z1
 	VADDPD    Z0, Z1, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vs64AVX512_add_rowend:
+vs64AVX512_add_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5099,14 +12068,17 @@ vs64AVX512_sub_loop1:
 
 vs64AVX512_sub_after1:
 	TESTQ     R11, R11
-	JZ        vs64AVX512_sub_rowend
+	JZ        vs64AVX512_sub_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z1
 	VSUBPD    Z0, Z1, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vs64AVX512_sub_rowend:
+vs64AVX512_sub_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5162,14 +12134,17 @@ vs64AVX512_mul_loop1:
 
 vs64AVX512_mul_after1:
 	TESTQ     R11, R11
-	JZ        vs64AVX512_mul_rowend
+	JZ        vs64AVX512_mul_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z1
 	VMULPD    Z0, Z1, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vs64AVX512_mul_rowend:
+vs64AVX512_mul_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5225,14 +12200,17 @@ vs64AVX512_div_loop1:
 
 vs64AVX512_div_after1:
 	TESTQ     R11, R11
-	JZ        vs64AVX512_div_rowend
+	JZ        vs64AVX512_div_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z1
 	VDIVPD    Z0, Z1, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vs64AVX512_div_rowend:
+vs64AVX512_div_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5298,7 +12276,7 @@ vs64AVX512_min_loop1:
 
 vs64AVX512_min_after1:
 	TESTQ     R11, R11
-	JZ        vs64AVX512_min_rowend
+	JZ        vs64AVX512_min_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z1
@@ -5306,8 +12284,11 @@ vs64AVX512_min_after1:
 	VMINPD    Z1, Z0, Z1
 	VPORD     Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vs64AVX512_min_rowend:
+vs64AVX512_min_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5387,7 +12368,7 @@ vs64AVX512_max_loop1:
 
 vs64AVX512_max_after1:
 	TESTQ     R11, R11
-	JZ        vs64AVX512_max_rowend
+	JZ        vs64AVX512_max_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (SI)(R10*1), K1, Z2
@@ -5397,8 +12378,11 @@ vs64AVX512_max_after1:
 	VPORD     Z2, Z1, Z1
 	VPXORD    Z0, Z1, Z1
 	VMOVUPD   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-vs64AVX512_max_rowend:
+vs64AVX512_max_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5406,6 +12390,609 @@ vs64AVX512_max_rowend:
 	JNZ  vs64AVX512_max_row
 
 vs64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func vs64AVX512NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512F, CMOV, MMX+, SSE2
+TEXT ·vs64AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   vs64AVX512NT_done
+	TESTQ DX, DX
+	JLE   vs64AVX512NT_done
+	CMPQ  AX, $0x00000000
+	JE    vs64AVX512NT_add
+	CMPQ  AX, $0x00000001
+	JE    vs64AVX512NT_sub
+	CMPQ  AX, $0x00000002
+	JE    vs64AVX512NT_mul
+	CMPQ  AX, $0x00000003
+	JE    vs64AVX512NT_div
+	CMPQ  AX, $0x00000004
+	JE    vs64AVX512NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP vs64AVX512NT_max
+
+vs64AVX512NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX512NT_add_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs64AVX512NT_add_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (SI)(R10*1), K1, Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+vs64AVX512NT_add_head_done:
+	MOVQ R13, R11
+
+vs64AVX512NT_add_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs64AVX512NT_add_after4
+	VMOVUPD  (SI)(R10*1), Z1
+	VADDPD   Z0, Z1, Z1
+	VMOVUPD  64(SI)(R10*1), Z2
+	VADDPD   Z0, Z2, Z2
+	VMOVUPD  128(SI)(R10*1), Z3
+	VADDPD   Z0, Z3, Z3
+	VMOVUPD  192(SI)(R10*1), Z4
+	VADDPD   Z0, Z4, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs64AVX512NT_add_loop4
+
+vs64AVX512NT_add_after4:
+vs64AVX512NT_add_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs64AVX512NT_add_after1
+	VMOVUPD  (SI)(R10*1), Z1
+	VADDPD   Z0, Z1, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs64AVX512NT_add_loop1
+
+vs64AVX512NT_add_after1:
+	TESTQ     R11, R11
+	JZ        vs64AVX512NT_add_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z1
+	VADDPD    Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vs64AVX512NT_add_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX512NT_add_row
+	JMP  vs64AVX512NT_done
+
+vs64AVX512NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX512NT_sub_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs64AVX512NT_sub_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (SI)(R10*1), K1, Z1
+	VSUBPD       Z0, Z1, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+vs64AVX512NT_sub_head_done:
+	MOVQ R13, R11
+
+vs64AVX512NT_sub_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs64AVX512NT_sub_after4
+	VMOVUPD  (SI)(R10*1), Z1
+	VSUBPD   Z0, Z1, Z1
+	VMOVUPD  64(SI)(R10*1), Z2
+	VSUBPD   Z0, Z2, Z2
+	VMOVUPD  128(SI)(R10*1), Z3
+	VSUBPD   Z0, Z3, Z3
+	VMOVUPD  192(SI)(R10*1), Z4
+	VSUBPD   Z0, Z4, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs64AVX512NT_sub_loop4
+
+vs64AVX512NT_sub_after4:
+vs64AVX512NT_sub_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs64AVX512NT_sub_after1
+	VMOVUPD  (SI)(R10*1), Z1
+	VSUBPD   Z0, Z1, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs64AVX512NT_sub_loop1
+
+vs64AVX512NT_sub_after1:
+	TESTQ     R11, R11
+	JZ        vs64AVX512NT_sub_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z1
+	VSUBPD    Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vs64AVX512NT_sub_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX512NT_sub_row
+	JMP  vs64AVX512NT_done
+
+vs64AVX512NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX512NT_mul_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs64AVX512NT_mul_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (SI)(R10*1), K1, Z1
+	VMULPD       Z0, Z1, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+vs64AVX512NT_mul_head_done:
+	MOVQ R13, R11
+
+vs64AVX512NT_mul_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs64AVX512NT_mul_after4
+	VMOVUPD  (SI)(R10*1), Z1
+	VMULPD   Z0, Z1, Z1
+	VMOVUPD  64(SI)(R10*1), Z2
+	VMULPD   Z0, Z2, Z2
+	VMOVUPD  128(SI)(R10*1), Z3
+	VMULPD   Z0, Z3, Z3
+	VMOVUPD  192(SI)(R10*1), Z4
+	VMULPD   Z0, Z4, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs64AVX512NT_mul_loop4
+
+vs64AVX512NT_mul_after4:
+vs64AVX512NT_mul_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs64AVX512NT_mul_after1
+	VMOVUPD  (SI)(R10*1), Z1
+	VMULPD   Z0, Z1, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs64AVX512NT_mul_loop1
+
+vs64AVX512NT_mul_after1:
+	TESTQ     R11, R11
+	JZ        vs64AVX512NT_mul_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z1
+	VMULPD    Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vs64AVX512NT_mul_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX512NT_mul_row
+	JMP  vs64AVX512NT_done
+
+vs64AVX512NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX512NT_div_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs64AVX512NT_div_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (SI)(R10*1), K1, Z1
+	VDIVPD       Z0, Z1, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+vs64AVX512NT_div_head_done:
+	MOVQ R13, R11
+
+vs64AVX512NT_div_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs64AVX512NT_div_after4
+	VMOVUPD  (SI)(R10*1), Z1
+	VDIVPD   Z0, Z1, Z1
+	VMOVUPD  64(SI)(R10*1), Z2
+	VDIVPD   Z0, Z2, Z2
+	VMOVUPD  128(SI)(R10*1), Z3
+	VDIVPD   Z0, Z3, Z3
+	VMOVUPD  192(SI)(R10*1), Z4
+	VDIVPD   Z0, Z4, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs64AVX512NT_div_loop4
+
+vs64AVX512NT_div_after4:
+vs64AVX512NT_div_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs64AVX512NT_div_after1
+	VMOVUPD  (SI)(R10*1), Z1
+	VDIVPD   Z0, Z1, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs64AVX512NT_div_loop1
+
+vs64AVX512NT_div_after1:
+	TESTQ     R11, R11
+	JZ        vs64AVX512NT_div_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z1
+	VDIVPD    Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vs64AVX512NT_div_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX512NT_div_row
+	JMP  vs64AVX512NT_done
+
+vs64AVX512NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+vs64AVX512NT_min_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs64AVX512NT_min_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (SI)(R10*1), K1, Z1
+	VMINPD       Z0, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+vs64AVX512NT_min_head_done:
+	MOVQ R13, R11
+
+vs64AVX512NT_min_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs64AVX512NT_min_after4
+	VMOVUPD  (SI)(R10*1), Z1
+	VMINPD   Z0, Z1, Z2
+	VMINPD   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VMOVUPD  64(SI)(R10*1), Z2
+	VMINPD   Z0, Z2, Z3
+	VMINPD   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VMOVUPD  128(SI)(R10*1), Z3
+	VMINPD   Z0, Z3, Z4
+	VMINPD   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VMOVUPD  192(SI)(R10*1), Z4
+	VMINPD   Z0, Z4, Z5
+	VMINPD   Z4, Z5, Z4
+	VPORD    Z4, Z5, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs64AVX512NT_min_loop4
+
+vs64AVX512NT_min_after4:
+vs64AVX512NT_min_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs64AVX512NT_min_after1
+	VMOVUPD  (SI)(R10*1), Z1
+	VMINPD   Z0, Z1, Z2
+	VMINPD   Z1, Z2, Z1
+	VPORD    Z1, Z2, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs64AVX512NT_min_loop1
+
+vs64AVX512NT_min_after1:
+	TESTQ     R11, R11
+	JZ        vs64AVX512NT_min_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z1
+	VMINPD    Z0, Z1, Z0
+	VMINPD    Z1, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vs64AVX512NT_min_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX512NT_min_row
+	JMP  vs64AVX512NT_done
+
+vs64AVX512NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x03, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x03, R9
+	MOVQ         $0x8000000000000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTQ X0, Z0
+
+vs64AVX512NT_max_row:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           vs64AVX512NT_max_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (SI)(R10*1), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z1, Z2, Z3
+	VMINPD       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPD      Z2, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+vs64AVX512NT_max_head_done:
+	MOVQ R13, R11
+
+vs64AVX512NT_max_loop4:
+	CMPQ     R11, $0x00000020
+	JB       vs64AVX512NT_max_after4
+	VMOVUPD  (SI)(R10*1), Z2
+	VPXORD   Z2, Z0, Z2
+	VMINPD   Z1, Z2, Z3
+	VMINPD   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVUPD  64(SI)(R10*1), Z3
+	VPXORD   Z3, Z0, Z3
+	VMINPD   Z1, Z3, Z4
+	VMINPD   Z3, Z4, Z3
+	VPORD    Z3, Z4, Z3
+	VPXORD   Z0, Z3, Z3
+	VMOVUPD  128(SI)(R10*1), Z4
+	VPXORD   Z4, Z0, Z4
+	VMINPD   Z1, Z4, Z5
+	VMINPD   Z4, Z5, Z4
+	VPORD    Z4, Z5, Z4
+	VPXORD   Z0, Z4, Z4
+	VMOVUPD  192(SI)(R10*1), Z5
+	VPXORD   Z5, Z0, Z5
+	VMINPD   Z1, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPD Z2, (AX)(R10*1)
+	VMOVNTPD Z3, 64(AX)(R10*1)
+	VMOVNTPD Z4, 128(AX)(R10*1)
+	VMOVNTPD Z5, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      vs64AVX512NT_max_loop4
+
+vs64AVX512NT_max_after4:
+vs64AVX512NT_max_loop1:
+	CMPQ     R11, $0x00000008
+	JB       vs64AVX512NT_max_after1
+	VMOVUPD  (SI)(R10*1), Z2
+	VPXORD   Z2, Z0, Z2
+	VMINPD   Z1, Z2, Z3
+	VMINPD   Z2, Z3, Z2
+	VPORD    Z2, Z3, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVNTPD Z2, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      vs64AVX512NT_max_loop1
+
+vs64AVX512NT_max_after1:
+	TESTQ     R11, R11
+	JZ        vs64AVX512NT_max_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (SI)(R10*1), K1, Z2
+	VPXORD    Z2, Z0, Z2
+	VMINPD    Z1, Z2, Z1
+	VMINPD    Z2, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPD   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+vs64AVX512NT_max_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  vs64AVX512NT_max_row
+
+vs64AVX512NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5476,14 +13063,17 @@ sv64AVX512_add_loop1:
 
 sv64AVX512_add_after1:
 	TESTQ     R11, R11
-	JZ        sv64AVX512_add_rowend
+	JZ        sv64AVX512_add_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VADDPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-sv64AVX512_add_rowend:
+sv64AVX512_add_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5534,14 +13124,17 @@ sv64AVX512_sub_loop1:
 
 sv64AVX512_sub_after1:
 	TESTQ     R11, R11
-	JZ        sv64AVX512_sub_rowend
+	JZ        sv64AVX512_sub_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VSUBPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-sv64AVX512_sub_rowend:
+sv64AVX512_sub_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5592,14 +13185,17 @@ sv64AVX512_mul_loop1:
 
 sv64AVX512_mul_after1:
 	TESTQ     R11, R11
-	JZ        sv64AVX512_mul_rowend
+	JZ        sv64AVX512_mul_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VMULPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-sv64AVX512_mul_rowend:
+sv64AVX512_mul_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5650,14 +13246,17 @@ sv64AVX512_div_loop1:
 
 sv64AVX512_div_after1:
 	TESTQ     R11, R11
-	JZ        sv64AVX512_div_rowend
+	JZ        sv64AVX512_div_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
 	VDIVPD    Z1, Z0, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-sv64AVX512_div_rowend:
+sv64AVX512_div_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5718,7 +13317,7 @@ sv64AVX512_min_loop1:
 
 sv64AVX512_min_after1:
 	TESTQ     R11, R11
-	JZ        sv64AVX512_min_rowend
+	JZ        sv64AVX512_min_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (R8)(R10*1), K1, Z1
@@ -5726,8 +13325,11 @@ sv64AVX512_min_after1:
 	VMINPD    Z0, Z1, Z0
 	VPORD     Z0, Z1, Z0
 	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-sv64AVX512_min_rowend:
+sv64AVX512_min_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5802,7 +13404,7 @@ sv64AVX512_max_loop1:
 
 sv64AVX512_max_after1:
 	TESTQ     R11, R11
-	JZ        sv64AVX512_max_rowend
+	JZ        sv64AVX512_max_tail_done
 	LEAQ      tailmask16<>+0(SB), R12
 	KMOVW     (R12)(R11*2), K1
 	VMOVUPD.Z (R8)(R10*1), K1, Z2
@@ -5812,8 +13414,11 @@ sv64AVX512_max_after1:
 	VPORD     Z1, Z2, Z1
 	VPXORD    Z0, Z1, Z1
 	VMOVUPD   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
 
-sv64AVX512_max_rowend:
+sv64AVX512_max_tail_done:
 	ADDQ BX, AX
 	ADDQ DI, SI
 	ADDQ R9, R8
@@ -5821,5 +13426,578 @@ sv64AVX512_max_rowend:
 	JNZ  sv64AVX512_max_row
 
 sv64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sv64AVX512NT(op int, m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512F, CMOV, MMX+, SSE2
+TEXT ·sv64AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ  op+0(FP), AX
+	MOVQ  m+8(FP), CX
+	MOVQ  n+16(FP), DX
+	TESTQ CX, CX
+	JLE   sv64AVX512NT_done
+	TESTQ DX, DX
+	JLE   sv64AVX512NT_done
+	CMPQ  AX, $0x00000000
+	JE    sv64AVX512NT_add
+	CMPQ  AX, $0x00000001
+	JE    sv64AVX512NT_sub
+	CMPQ  AX, $0x00000002
+	JE    sv64AVX512NT_mul
+	CMPQ  AX, $0x00000003
+	JE    sv64AVX512NT_div
+	CMPQ  AX, $0x00000004
+	JE    sv64AVX512NT_min
+
+	// Any other op value is max: elem validates ops before calling.
+	JMP sv64AVX512NT_max
+
+sv64AVX512NT_add:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX512NT_add_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv64AVX512NT_add_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (R8)(R10*1), K1, Z1
+	VADDPD       Z1, Z0, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+sv64AVX512NT_add_head_done:
+	MOVQ R13, R11
+
+sv64AVX512NT_add_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv64AVX512NT_add_after4
+	VADDPD   (R8)(R10*1), Z0, Z1
+	VADDPD   64(R8)(R10*1), Z0, Z2
+	VADDPD   128(R8)(R10*1), Z0, Z3
+	VADDPD   192(R8)(R10*1), Z0, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv64AVX512NT_add_loop4
+
+sv64AVX512NT_add_after4:
+sv64AVX512NT_add_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv64AVX512NT_add_after1
+	VADDPD   (R8)(R10*1), Z0, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv64AVX512NT_add_loop1
+
+sv64AVX512NT_add_after1:
+	TESTQ     R11, R11
+	JZ        sv64AVX512NT_add_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+sv64AVX512NT_add_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX512NT_add_row
+	JMP  sv64AVX512NT_done
+
+sv64AVX512NT_sub:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX512NT_sub_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv64AVX512NT_sub_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (R8)(R10*1), K1, Z1
+	VSUBPD       Z1, Z0, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+sv64AVX512NT_sub_head_done:
+	MOVQ R13, R11
+
+sv64AVX512NT_sub_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv64AVX512NT_sub_after4
+	VSUBPD   (R8)(R10*1), Z0, Z1
+	VSUBPD   64(R8)(R10*1), Z0, Z2
+	VSUBPD   128(R8)(R10*1), Z0, Z3
+	VSUBPD   192(R8)(R10*1), Z0, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv64AVX512NT_sub_loop4
+
+sv64AVX512NT_sub_after4:
+sv64AVX512NT_sub_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv64AVX512NT_sub_after1
+	VSUBPD   (R8)(R10*1), Z0, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv64AVX512NT_sub_loop1
+
+sv64AVX512NT_sub_after1:
+	TESTQ     R11, R11
+	JZ        sv64AVX512NT_sub_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VSUBPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+sv64AVX512NT_sub_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX512NT_sub_row
+	JMP  sv64AVX512NT_done
+
+sv64AVX512NT_mul:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX512NT_mul_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv64AVX512NT_mul_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (R8)(R10*1), K1, Z1
+	VMULPD       Z1, Z0, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+sv64AVX512NT_mul_head_done:
+	MOVQ R13, R11
+
+sv64AVX512NT_mul_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv64AVX512NT_mul_after4
+	VMULPD   (R8)(R10*1), Z0, Z1
+	VMULPD   64(R8)(R10*1), Z0, Z2
+	VMULPD   128(R8)(R10*1), Z0, Z3
+	VMULPD   192(R8)(R10*1), Z0, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv64AVX512NT_mul_loop4
+
+sv64AVX512NT_mul_after4:
+sv64AVX512NT_mul_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv64AVX512NT_mul_after1
+	VMULPD   (R8)(R10*1), Z0, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv64AVX512NT_mul_loop1
+
+sv64AVX512NT_mul_after1:
+	TESTQ     R11, R11
+	JZ        sv64AVX512NT_mul_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VMULPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+sv64AVX512NT_mul_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX512NT_mul_row
+	JMP  sv64AVX512NT_done
+
+sv64AVX512NT_div:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX512NT_div_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv64AVX512NT_div_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (R8)(R10*1), K1, Z1
+	VDIVPD       Z1, Z0, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+sv64AVX512NT_div_head_done:
+	MOVQ R13, R11
+
+sv64AVX512NT_div_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv64AVX512NT_div_after4
+	VDIVPD   (R8)(R10*1), Z0, Z1
+	VDIVPD   64(R8)(R10*1), Z0, Z2
+	VDIVPD   128(R8)(R10*1), Z0, Z3
+	VDIVPD   192(R8)(R10*1), Z0, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv64AVX512NT_div_loop4
+
+sv64AVX512NT_div_after4:
+sv64AVX512NT_div_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv64AVX512NT_div_after1
+	VDIVPD   (R8)(R10*1), Z0, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv64AVX512NT_div_loop1
+
+sv64AVX512NT_div_after1:
+	TESTQ     R11, R11
+	JZ        sv64AVX512NT_div_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VDIVPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+sv64AVX512NT_div_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX512NT_div_row
+	JMP  sv64AVX512NT_done
+
+sv64AVX512NT_min:
+	MOVQ dst+24(FP), AX
+	MOVQ ldd+32(FP), BX
+	SHLQ $0x03, BX
+	MOVQ a+40(FP), SI
+	MOVQ lda+48(FP), DI
+	SHLQ $0x03, DI
+	MOVQ b+56(FP), R8
+	MOVQ ldb+64(FP), R9
+	SHLQ $0x03, R9
+
+sv64AVX512NT_min_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv64AVX512NT_min_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (R8)(R10*1), K1, Z1
+	VMINPD       Z1, Z0, Z1
+	VMINPD       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMOVUPD      Z1, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+sv64AVX512NT_min_head_done:
+	MOVQ R13, R11
+
+sv64AVX512NT_min_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv64AVX512NT_min_after4
+	VMINPD   (R8)(R10*1), Z0, Z1
+	VMINPD   Z0, Z1, Z2
+	VPORD    Z2, Z1, Z1
+	VMINPD   64(R8)(R10*1), Z0, Z2
+	VMINPD   Z0, Z2, Z3
+	VPORD    Z3, Z2, Z2
+	VMINPD   128(R8)(R10*1), Z0, Z3
+	VMINPD   Z0, Z3, Z4
+	VPORD    Z4, Z3, Z3
+	VMINPD   192(R8)(R10*1), Z0, Z4
+	VMINPD   Z0, Z4, Z5
+	VPORD    Z5, Z4, Z4
+	VMOVNTPD Z1, (AX)(R10*1)
+	VMOVNTPD Z2, 64(AX)(R10*1)
+	VMOVNTPD Z3, 128(AX)(R10*1)
+	VMOVNTPD Z4, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv64AVX512NT_min_loop4
+
+sv64AVX512NT_min_after4:
+sv64AVX512NT_min_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv64AVX512NT_min_after1
+	VMINPD   (R8)(R10*1), Z0, Z1
+	VMINPD   Z0, Z1, Z2
+	VPORD    Z2, Z1, Z1
+	VMOVNTPD Z1, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv64AVX512NT_min_loop1
+
+sv64AVX512NT_min_after1:
+	TESTQ     R11, R11
+	JZ        sv64AVX512NT_min_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (R8)(R10*1), K1, Z1
+	VMINPD    Z1, Z0, Z1
+	VMINPD    Z0, Z1, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+sv64AVX512NT_min_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX512NT_min_row
+	JMP  sv64AVX512NT_done
+
+sv64AVX512NT_max:
+	MOVQ         dst+24(FP), AX
+	MOVQ         ldd+32(FP), BX
+	SHLQ         $0x03, BX
+	MOVQ         a+40(FP), SI
+	MOVQ         lda+48(FP), DI
+	SHLQ         $0x03, DI
+	MOVQ         b+56(FP), R8
+	MOVQ         ldb+64(FP), R9
+	SHLQ         $0x03, R9
+	MOVQ         $0x8000000000000000, R10
+	MOVQ         R10, X0
+	VPBROADCASTQ X0, Z0
+
+sv64AVX512NT_max_row:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	MOVQ         DX, R11
+	MOVQ         AX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           sv64AVX512NT_max_head_done
+	LEAQ         tailmask16<>+0(SB), R12
+	KMOVW        (R12)(R11*2), K1
+	VMOVUPD.Z    (R8)(R10*1), K1, Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPD      Z2, K1, (AX)(R10*1)
+	MOVQ         R11, R12
+	SHLQ         $0x03, R12
+	ADDQ         R12, R10
+
+sv64AVX512NT_max_head_done:
+	MOVQ R13, R11
+
+sv64AVX512NT_max_loop4:
+	CMPQ     R11, $0x00000020
+	JB       sv64AVX512NT_max_after4
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPD   Z2, Z1, Z2
+	VMINPD   Z1, Z2, Z3
+	VPORD    Z3, Z2, Z2
+	VPXORD   Z0, Z2, Z2
+	VPXORD   64(R8)(R10*1), Z0, Z3
+	VMINPD   Z3, Z1, Z3
+	VMINPD   Z1, Z3, Z4
+	VPORD    Z4, Z3, Z3
+	VPXORD   Z0, Z3, Z3
+	VPXORD   128(R8)(R10*1), Z0, Z4
+	VMINPD   Z4, Z1, Z4
+	VMINPD   Z1, Z4, Z5
+	VPORD    Z5, Z4, Z4
+	VPXORD   Z0, Z4, Z4
+	VPXORD   192(R8)(R10*1), Z0, Z5
+	VMINPD   Z5, Z1, Z5
+	VMINPD   Z1, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPD Z2, (AX)(R10*1)
+	VMOVNTPD Z3, 64(AX)(R10*1)
+	VMOVNTPD Z4, 128(AX)(R10*1)
+	VMOVNTPD Z5, 192(AX)(R10*1)
+	ADDQ     $0x00000100, R10
+	SUBQ     $0x00000020, R11
+	JMP      sv64AVX512NT_max_loop4
+
+sv64AVX512NT_max_after4:
+sv64AVX512NT_max_loop1:
+	CMPQ     R11, $0x00000008
+	JB       sv64AVX512NT_max_after1
+	VPXORD   (R8)(R10*1), Z0, Z2
+	VMINPD   Z2, Z1, Z2
+	VMINPD   Z1, Z2, Z3
+	VPORD    Z3, Z2, Z2
+	VPXORD   Z0, Z2, Z2
+	VMOVNTPD Z2, (AX)(R10*1)
+	ADDQ     $0x00000040, R10
+	SUBQ     $0x00000008, R11
+	JMP      sv64AVX512NT_max_loop1
+
+sv64AVX512NT_max_after1:
+	TESTQ     R11, R11
+	JZ        sv64AVX512NT_max_tail_done
+	LEAQ      tailmask16<>+0(SB), R12
+	KMOVW     (R12)(R11*2), K1
+	VMOVUPD.Z (R8)(R10*1), K1, Z2
+	VPXORD    Z2, Z0, Z2
+	VMINPD    Z2, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMOVUPD   Z1, K1, (AX)(R10*1)
+	MOVQ      R11, R12
+	SHLQ      $0x03, R12
+	ADDQ      R12, R10
+
+sv64AVX512NT_max_tail_done:
+	ADDQ BX, AX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ CX
+	JNZ  sv64AVX512NT_max_row
+
+sv64AVX512NT_done:
+	// Order the non-temporal stores before any later store, as ordinary ones are.
+	SFENCE
 	VZEROUPPER
 	RET

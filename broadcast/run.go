@@ -165,12 +165,23 @@ type tile[T elem.Float] struct {
 // walk runs the inner block once for every index of the outer dimensions,
 // an odometer over offsets precomputed in the plan.
 func (e *exec[T]) walk() {
-	var tileBuf [tileCap]T
 	p := e.p
-	t := tile[T]{offset: -1}
 	if (p.rowA || p.rowB) && !e.copying && p.n*int(unsafe.Sizeof(T(0))) <= tileRowBytes {
-		t.buf = tileBuf[:tileLen(p.n)]
+		e.walkTiled()
+		return
 	}
+	e.walkWith(tile[T]{})
+}
+
+// walkTiled is walk with a tile for a tiny repeated row: a separate function
+// so that only such plans pay for clearing the tile's stack space.
+func (e *exec[T]) walkTiled() {
+	var buf [tileCap]T
+	e.walkWith(tile[T]{buf: buf[:tileLen(e.p.n)], offset: -1})
+}
+
+func (e *exec[T]) walkWith(t tile[T]) {
+	p := e.p
 	dims := p.outerDims()
 	var idxBuf [inlineDims]int
 	idx := idxBuf[:min(len(dims), inlineDims)]

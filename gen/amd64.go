@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"strings"
+	"text/template"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -16,6 +18,7 @@ type x86Type struct {
 	add, sub, mul, div, min func(...Op)
 	movu                    func(...Op)             // full-vector unaligned load and store
 	movuZ                   func(mxyz, k, mxyz1 Op) // zero-masked load
+	movnt                   func(mxyz, m Op)        // non-temporal store
 	bcast                   func(...Op)             // broadcast one element from memory
 	signBcast               func(...Op)             // broadcast a general register's low lane (the sign mask)
 	sign                    Constant                // the sign bit of one element, as a bit pattern
@@ -23,9 +26,9 @@ type x86Type struct {
 
 var x86Types = []x86Type{
 	{Type: asm.Types[0], add: VADDPS, sub: VSUBPS, mul: VMULPS, div: VDIVPS, min: VMINPS,
-		movu: VMOVUPS, movuZ: VMOVUPS_Z, bcast: VBROADCASTSS, signBcast: VPBROADCASTD, sign: U32(0x80000000)},
+		movu: VMOVUPS, movuZ: VMOVUPS_Z, movnt: VMOVNTPS, bcast: VBROADCASTSS, signBcast: VPBROADCASTD, sign: U32(0x80000000)},
 	{Type: asm.Types[1], add: VADDPD, sub: VSUBPD, mul: VMULPD, div: VDIVPD, min: VMINPD,
-		movu: VMOVUPD, movuZ: VMOVUPD_Z, bcast: VBROADCASTSD, signBcast: VPBROADCASTQ, sign: U64(0x8000000000000000)},
+		movu: VMOVUPD, movuZ: VMOVUPD_Z, movnt: VMOVNTPD, bcast: VBROADCASTSD, signBcast: VPBROADCASTQ, sign: U64(0x8000000000000000)},
 }
 
 // x86ISA is one amd64 implementation level.
@@ -80,11 +83,18 @@ func generateAMD64() {
 	for _, isa := range x86ISAs {
 		for _, t := range x86Types {
 			for _, k := range asm.Kinds {
-				kernelAMD64(isa, t, k)
+				for _, stream := range []bool{false, true} {
+					kernelAMD64(isa, t, k, stream)
+				}
 			}
 		}
 	}
 }
+
+// streamSuffix ends the names of the kernels that write with non-temporal
+// stores: the same computation for outputs far larger than the caches, whose
+// lines would only evict useful data and cost a read for ownership.
+const streamSuffix = "NT"
 
 // operand is one input of a kernel body: streamed from memory at base+offset,
 // or broadcast once per row into vector register bc (and its negation nbc,
@@ -95,11 +105,16 @@ type operand struct {
 	bc, nbc  reg.VecVirtual
 }
 
-func kernelAMD64(isa x86ISA, t x86Type, k asm.Kind) {
+func kernelAMD64(isa x86ISA, t x86Type, k asm.Kind, stream bool) {
 	name := asm.KernelName(k, t.Type, isa.name)
+	doc := fmt.Sprintf("%s computes dst[r*ldd+j] = %s for r < m, j < n with %s.", name, kindExpr(k), isa.name)
+	if stream {
+		name += streamSuffix
+		doc = fmt.Sprintf("%s is %s writing the aligned part of each row with non-temporal stores.", name, name[:len(name)-len(streamSuffix)])
+	}
 	TEXT(name, NOSPLIT, asm.Signature(t.Type))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s computes dst[r*ldd+j] = %s for r < m, j < n with %s.", name, kindExpr(k), isa.name))
+	Doc(doc)
 
 	op := Load(Param("op"), GP64())
 	m := Load(Param("m"), GP64())
@@ -119,10 +134,14 @@ func kernelAMD64(isa x86ISA, t x86Type, k asm.Kind) {
 	JMP(LabelRef(name + "_" + last.Name))
 	for _, o := range asm.Ops {
 		Label(name + "_" + o.Name)
-		rowLoop(isa, t, k, o, m, n, name+"_"+o.Name)
+		rowLoop(isa, t, k, o, m, n, name+"_"+o.Name, stream)
 		JMP(LabelRef(done))
 	}
 	Label(done)
+	if stream {
+		Comment("Order the non-temporal stores before any later store, as ordinary ones are.")
+		SFENCE()
+	}
 	VZEROUPPER()
 	RET()
 }
@@ -140,7 +159,7 @@ func kindExpr(k asm.Kind) string {
 
 // rowLoop emits the whole m x n computation for one op; it reloads the
 // pointers and strides so that each op body owns its registers.
-func rowLoop(isa x86ISA, t x86Type, k asm.Kind, op asm.Op, m, n reg.Register, prefix string) {
+func rowLoop(isa x86ISA, t x86Type, k asm.Kind, op asm.Op, m, n reg.Register, prefix string, stream bool) {
 	shift := Imm(2)
 	if t.Size == 8 {
 		shift = Imm(3)
@@ -184,7 +203,23 @@ func rowLoop(isa x86ISA, t x86Type, k asm.Kind, op asm.Op, m, n reg.Register, pr
 	XORQ(off, off)
 	MOVQ(n, cnt)
 	lanes := isa.vecBytes / t.Size
-	b4 := body{isa: isa, t: t, op: op, a: a, b: b, dst: dst, off: off, sign: sign}
+	b4 := body{isa: isa, t: t, op: op, a: a, b: b, dst: dst, off: off, cnt: cnt, sign: sign, stream: stream}
+
+	if stream {
+		// Head: the elements before dst+off reaches a vector boundary, as a tail.
+		head, rest := GP64(), GP64()
+		MOVQ(dst, head)
+		NEGQ(head)
+		ANDQ(U32(uint32(isa.vecBytes-1)), head)
+		SHRQ(shift, head)
+		CMPQ(head, cnt)
+		CMOVQGT(cnt, head)
+		MOVQ(cnt, rest)
+		SUBQ(head, rest)
+		MOVQ(head, cnt)
+		b4.tail(prefix + "_head")
+		MOVQ(rest, cnt)
+	}
 
 	for _, step := range []int{isa.unroll, 1} {
 		loop, next := fmt.Sprintf("%s_loop%d", prefix, step), fmt.Sprintf("%s_after%d", prefix, step)
@@ -198,27 +233,7 @@ func rowLoop(isa x86ISA, t x86Type, k asm.Kind, op asm.Op, m, n reg.Register, pr
 		Label(next)
 	}
 
-	rowEnd := prefix + "_rowend"
-	if isa.masked {
-		TESTQ(cnt, cnt)
-		JZ(LabelRef(rowEnd))
-		table, mask := GP64(), K()
-		LEAQ(tailMask16, table)
-		KMOVW(Mem{Base: table, Index: cnt, Scale: 2}, mask)
-		b4.masked(mask)
-	} else {
-		for i, p := range t.tailPieces() {
-			skip := fmt.Sprintf("%s_tail%d", prefix, i)
-			CMPQ(cnt, U32(uint32(p.bytes/t.Size)))
-			JB(LabelRef(skip))
-			b4.piece(p)
-			ADDQ(U32(uint32(p.bytes)), off)
-			SUBQ(U32(uint32(p.bytes/t.Size)), cnt)
-			Label(skip)
-		}
-	}
-
-	Label(rowEnd)
+	b4.tail(prefix + "_tail")
 	ADDQ(ldd, dst)
 	ADDQ(lda, a.base)
 	ADDQ(ldb, b.base)
@@ -228,13 +243,50 @@ func rowLoop(isa x86ISA, t x86Type, k asm.Kind, op asm.Op, m, n reg.Register, pr
 
 // body emits the vector work of one row position.
 type body struct {
-	isa  x86ISA
-	t    x86Type
-	op   asm.Op
-	a, b operand
-	dst  reg.Register
-	off  reg.Register
-	sign reg.VecVirtual
+	isa    x86ISA
+	t      x86Type
+	op     asm.Op
+	a, b   operand
+	dst    reg.Register
+	off    reg.Register
+	cnt    reg.Register
+	sign   reg.VecVirtual
+	stream bool // full vectors are stored non-temporally
+}
+
+// tail emits the work for the cnt (< one vector) elements at off, with
+// ordinary stores, and leaves off past them.
+func (g body) tail(prefix string) {
+	if g.isa.masked {
+		TESTQ(g.cnt, g.cnt)
+		JZ(LabelRef(prefix + "_done"))
+		table, mask := GP64(), K()
+		LEAQ(tailMask16, table)
+		KMOVW(Mem{Base: table, Index: g.cnt, Scale: 2}, mask)
+		g.masked(mask)
+		MOVQ(g.cnt, table)
+		SHLQ(U8(log2(g.t.Size)), table)
+		ADDQ(table, g.off)
+		Label(prefix + "_done")
+		return
+	}
+	for i, p := range g.t.tailPieces() {
+		skip := fmt.Sprintf("%s%d", prefix, i)
+		CMPQ(g.cnt, U32(uint32(p.bytes/g.t.Size)))
+		JB(LabelRef(skip))
+		g.piece(p)
+		ADDQ(U32(uint32(p.bytes)), g.off)
+		SUBQ(U32(uint32(p.bytes/g.t.Size)), g.cnt)
+		Label(skip)
+	}
+}
+
+func log2(n int) uint8 {
+	s := uint8(0)
+	for n > 1 {
+		n, s = n/2, s+1
+	}
+	return s
 }
 
 func (g body) at(base reg.Register, disp int) Mem {
@@ -257,7 +309,11 @@ func (g body) full(count int) {
 		results[i] = g.compute(x, y, w)
 	}
 	for i, r := range results {
-		g.t.movu(r, g.at(g.dst, i*g.isa.vecBytes))
+		if g.stream {
+			g.t.movnt(r, g.at(g.dst, i*g.isa.vecBytes))
+		} else {
+			g.t.movu(r, g.at(g.dst, i*g.isa.vecBytes))
+		}
 	}
 }
 
@@ -374,3 +430,61 @@ func (g body) negate(s source, width int) Op {
 	g.isa.xor(s.v, narrow(g.sign, width), r)
 	return r
 }
+
+// generateAMD64Switch writes the Go function that calls the amd64 kernel for
+// a level, kind and store mode: a switch, so the hot path holds no function
+// values.
+func generateAMD64Switch(path string) error {
+	type kernel struct{ Kind, Name string }
+	type typeCase struct {
+		Bits   int
+		GoName string
+		Levels []struct {
+			Level   string
+			Kernels []kernel
+		}
+	}
+	var cases []typeCase
+	for _, t := range x86Types {
+		c := typeCase{Bits: t.Bits, GoName: t.GoName}
+		for _, isa := range x86ISAs {
+			l := struct {
+				Level   string
+				Kernels []kernel
+			}{Level: "level" + isa.name}
+			for _, k := range asm.Kinds {
+				l.Kernels = append(l.Kernels, kernel{Kind: "kind" + strings.ToUpper(k.Name), Name: asm.KernelName(k, t.Type, isa.name)})
+			}
+			c.Levels = append(c.Levels, l)
+		}
+		cases = append(cases, c)
+	}
+	return writeGo(path, amd64SwitchTemplate, cases)
+}
+
+var amd64SwitchTemplate = template.Must(template.New("switch").Parse(`// Code generated by command: go run ./gen. DO NOT EDIT.
+
+//go:build !purego
+
+package elem
+{{range .}}
+// kernel{{.Bits}} calls the {{.GoName}} kernel of kind k at level l, with
+// non-temporal stores when stream is set.
+func kernel{{.Bits}}(l level, k kind, stream bool, op, m, n int, dst *{{.GoName}}, ldd int, a *{{.GoName}}, lda int, b *{{.GoName}}, ldb int) {
+	switch l {
+{{- range .Levels}}
+	case {{.Level}}:
+		switch k {
+{{- range .Kernels}}
+		case {{.Kind}}:
+			if stream {
+				{{.Name}}NT(op, m, n, dst, ldd, a, lda, b, ldb)
+			} else {
+				{{.Name}}(op, m, n, dst, ldd, a, lda, b, ldb)
+			}
+{{- end}}
+		}
+{{- end}}
+	}
+}
+{{end}}`))

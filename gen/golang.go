@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
 	"os"
 	"text/template"
@@ -13,14 +14,17 @@ import (
 // ScalarSub, ...), each with an inline Go path for short slices so that a
 // call on a few elements costs no more than the loop it replaces, and the
 // generic kernels' row loops. Both come from the op table, like the assembly.
-func generateGo(path string) error {
+func generateGo(path string) error { return writeGo(path, goTemplate, asm.Ops) }
+
+// writeGo executes tmpl on data and writes the gofmt-ed result to path.
+func writeGo(path string, tmpl *template.Template, data any) error {
 	var buf bytes.Buffer
-	if err := goTemplate.Execute(&buf, asm.Ops); err != nil {
+	if err := tmpl.Execute(&buf, data); err != nil {
 		return err
 	}
 	src, err := format.Source(buf.Bytes())
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return os.WriteFile(path, src, 0o644)
 }

@@ -16,6 +16,9 @@ func main() {
 	if err := generateGo("ops_generated.go"); err != nil {
 		log.Fatalf("gen: %v", err)
 	}
+	if err := generateAMD64Switch("kernel_switch_amd64.go"); err != nil {
+		log.Fatalf("gen: %v", err)
+	}
 	if err := generateARM64(); err != nil {
 		log.Fatalf("gen: %v", err)
 	}

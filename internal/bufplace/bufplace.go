@@ -14,15 +14,37 @@ var Offsets = [3]int{0, 1024, 3072}
 
 // Three returns three n-element slices that share no page, each starting
 // Offsets[i] bytes after a page boundary.
-func Three[T any](n int) [3][]T {
-	size := n * int(unsafe.Sizeof(*new(T)))
-	stride := (size + Offsets[2] + 2*page - 1) / page * page
-	buf := make([]byte, 3*stride+page)
+func Three[T any](n int) [3][]T { return Sized[T]([3]int{n, n, n}) }
+
+// Sized is Three with a length per buffer.
+func Sized[T any](lengths [3]int) [3][]T {
+	size := int(unsafe.Sizeof(*new(T)))
+	var starts [3]int
+	total := 0
+	for i, n := range lengths {
+		starts[i] = total + Offsets[i]
+		total += (n*size + Offsets[i] + page - 1) / page * page
+	}
+	buf := make([]byte, total+page)
 	base := (page - int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))))%page) % page
 	var out [3][]T
 	for i := range out {
-		start := base + i*stride + Offsets[i]
-		out[i] = unsafe.Slice((*T)(unsafe.Pointer(&buf[start])), n)
+		out[i] = unsafe.Slice((*T)(unsafe.Pointer(&buf[base+starts[i]])), lengths[i])
 	}
 	return out
+}
+
+// ThreeFrom is Three with each buffer taken from its own allocation by
+// alloc, for comparing allocators: alloc(k) must return at least k elements,
+// and the caller releases the three allocations, which ThreeFrom returns
+// beside the placed buffers.
+func ThreeFrom[T any](n int, alloc func(int) []T) (placed, allocs [3][]T) {
+	size := int(unsafe.Sizeof(*new(T)))
+	extra := (page + Offsets[2] + size - 1) / size
+	for i := range placed {
+		allocs[i] = alloc(n + extra)
+		skip := (page - int(uintptr(unsafe.Pointer(unsafe.SliceData(allocs[i]))))%page) % page
+		placed[i] = unsafe.Slice((*T)(unsafe.Pointer(&allocs[i][(skip+Offsets[i])/size])), n)
+	}
+	return placed, allocs
 }

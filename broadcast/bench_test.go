@@ -1,0 +1,62 @@
+package broadcast_test
+
+import (
+	"testing"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/broadcast"
+	"github.com/simdkit/elem/internal/workloads"
+)
+
+// BenchmarkBroadcast times every workload of package workloads through a
+// plan, for every implementation, next to the contiguous op of the same
+// output size ("contiguous"), which reads more memory and so bounds what a
+// broadcast should cost. Buffers: a, b, dst at 0, 1024, 3072 bytes after page
+// boundaries. Report ns/op divided by the output size as ns/elem.
+func BenchmarkBroadcast(b *testing.B) {
+	prev := elem.Implementation()
+	defer elem.SetImplementation(prev)
+	for _, w := range workloads.Broadcasts {
+		x, err := workloads.New[float32](w)
+		if err != nil {
+			b.Fatal(err)
+		}
+		contiguous, contiguousBytes := workloads.Contiguous[float32](w.Op, x.OutLen)
+		for _, impl := range elem.Implementations() {
+			b.Run(w.Name+"/"+impl, func(b *testing.B) {
+				if err := elem.SetImplementation(impl); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(x.BytesMoved)
+				for b.Loop() {
+					if err := x.Run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(x.OutLen), "ns/elem")
+			})
+			b.Run(w.Name+"/contiguous/"+impl, func(b *testing.B) {
+				if err := elem.SetImplementation(impl); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(contiguousBytes)
+				for b.Loop() {
+					contiguous()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(x.OutLen), "ns/elem")
+			})
+		}
+	}
+}
+
+// BenchmarkApplySmall is a one-shot NUMPY Apply of two 4-D shapes with 8
+// output elements, planning included.
+func BenchmarkApplySmall(b *testing.B) {
+	a, y, dst := make([]float32, 4), make([]float32, 2), make([]float32, 8)
+	as, bs := broadcast.Shape{2, 1, 2, 1}, broadcast.Shape{1, 2, 1, 1}
+	for b.Loop() {
+		if err := broadcast.Apply(elem.OpAdd, dst, a, as, y, bs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

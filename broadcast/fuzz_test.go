@@ -1,0 +1,92 @@
+package broadcast
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/simdkit/elem"
+)
+
+// FuzzRun builds two shapes from fuzz bytes (rank 0..6, sizes 0..9 and a few
+// larger, 1s frequent), runs the plan for a fuzzer-chosen op and
+// implementation, and compares the result bit for bit with the naive N-d
+// index loop. Shapes that do not broadcast must fail with an error, not panic.
+func FuzzRun(f *testing.F) {
+	f.Add([]byte{2, 3, 1, 2, 1, 3}, uint8(0), uint8(1))
+	f.Add([]byte{4, 8, 1, 2, 7, 4, 1, 7, 1, 7}, uint8(5), uint8(0))
+	f.Add([]byte{1, 200, 1, 1}, uint8(3), uint8(2))
+	f.Fuzz(func(t *testing.T, spec []byte, opByte, implByte uint8) {
+		as, bs, ok := shapesFrom(spec)
+		if !ok {
+			return
+		}
+		impls := elem.Implementations()
+		prev := elem.Implementation()
+		defer elem.SetImplementation(prev)
+		if err := elem.SetImplementation(impls[int(implByte)%len(impls)]); err != nil {
+			t.Fatal(err)
+		}
+		op := elem.Ops()[int(opByte)%len(elem.Ops())]
+		na, _ := as.Size()
+		nb, _ := bs.Size()
+		a, b := fuzzValues(na, 1), fuzzValues(nb, 2)
+		out, err := Numpy(as, bs)
+		if err != nil {
+			if runErr := Apply(op, make([]float32, 1), a, as, b, bs); runErr == nil {
+				t.Fatalf("%v %s %v: Numpy fails (%v) but Apply does not", as, op, bs, err)
+			}
+			return
+		}
+		want, _ := naive(op, a, as, b, bs)
+		n, _ := out.Size()
+		got := make([]float32, n)
+		if err := Apply(op, got, a, as, b, bs); err != nil {
+			t.Fatalf("%v %s %v: %v", as, op, bs, err)
+		}
+		requireBits(t, want, got, fmt.Sprintf("%v %s %v", as, op, bs))
+	})
+}
+
+// shapesFrom reads two shapes: a rank byte then sizes for each.
+func shapesFrom(spec []byte) (Shape, Shape, bool) {
+	var shapes [2]Shape
+	i := 0
+	for s := range shapes {
+		if i >= len(spec) {
+			return nil, nil, false
+		}
+		rank := int(spec[i]) % 7
+		i++
+		shapes[s] = Shape{}
+		for range rank {
+			if i >= len(spec) {
+				return nil, nil, false
+			}
+			size := int(spec[i]) % 12
+			if size > 9 {
+				size = []int{1, 33}[size-10]
+			}
+			shapes[s] = append(shapes[s], size)
+			i++
+		}
+	}
+	na, _ := shapes[0].Size()
+	nb, _ := shapes[1].Size()
+	return shapes[0], shapes[1], na <= 1<<16 && nb <= 1<<16
+}
+
+func fuzzValues(n int, seed float32) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		switch i % 9 {
+		case 4:
+			out[i] = float32(math.NaN())
+		case 7:
+			out[i] = float32(math.Copysign(0, -1))
+		default:
+			out[i] = seed*float32(i) - 3.25
+		}
+	}
+	return out
+}

@@ -25,13 +25,35 @@ func overlapsPartly[T Float](dst, x []T) bool {
 	return d0 < x1 && x0 < d1
 }
 
-// fitsSmall reports, cheaply enough to inline, that x has dst's length and
-// is either dst itself or disjoint from it: the conditions of the inline path
-// for short slices. Anything else takes the checked path.
-func fitsSmall[T Float](dst, x []T) bool {
+// fits reports, cheaply enough to inline, that x has dst's length and is
+// either dst itself or disjoint from it: the contract of the slice calls,
+// checked on their fast path. Anything else takes the path that panics with
+// a message.
+func fits[T Float](dst, x []T) bool {
 	n := uintptr(len(dst)) * unsafe.Sizeof(T(0))
 	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) - uintptr(unsafe.Pointer(unsafe.SliceData(x)))
 	return len(x) == len(dst) && (d == 0 || d >= n && -d >= n)
+}
+
+// checkVV panics, naming the problem, unless a and b have dst's length and
+// each is dst itself or disjoint from it: the contract of the vv calls.
+func checkVV[T Float](op Op, dst, a, b []T) {
+	if len(a) != len(dst) || len(b) != len(dst) {
+		panicLengths(op, len(dst), len(a), len(b))
+	}
+	if overlapsPartly(dst, a) || overlapsPartly(dst, b) {
+		panicOverlap(op)
+	}
+}
+
+// checkV is checkVV for the calls with one slice operand and a scalar.
+func checkV[T Float](op Op, dst, a []T) {
+	if len(a) != len(dst) {
+		panicLengths(op, len(dst), len(a), -1)
+	}
+	if overlapsPartly(dst, a) {
+		panicOverlap(op)
+	}
 }
 
 //go:noinline

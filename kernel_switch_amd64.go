@@ -4,100 +4,113 @@
 
 package elem
 
-// kernel32 calls the float32 kernel of kind k at level l, with
-// non-temporal stores when stream is set.
-func kernel32(l level, k kind, stream bool, op, m, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int) {
-	switch l {
-	case levelAVX2:
-		switch k {
-		case kindVV:
-			if stream {
-				vv32AVX2NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vv32AVX2(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		case kindVS:
-			if stream {
-				vs32AVX2NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vs32AVX2(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		case kindSV:
-			if stream {
-				sv32AVX2NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				sv32AVX2(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		}
-	case levelAVX512:
-		switch k {
-		case kindVV:
-			if stream {
-				vv32AVX512NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vv32AVX512(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		case kindVS:
-			if stream {
-				vs32AVX512NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vs32AVX512(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		case kindSV:
-			if stream {
-				sv32AVX512NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				sv32AVX512(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		}
-	}
-}
+import "unsafe"
 
-// kernel64 calls the float64 kernel of kind k at level l, with
-// non-temporal stores when stream is set.
-func kernel64(l level, k kind, stream bool, op, m, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int) {
-	switch l {
-	case levelAVX2:
-		switch k {
-		case kindVV:
-			if stream {
-				vv64AVX2NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vv64AVX2(op, m, n, dst, ldd, a, lda, b, ldb)
+// run computes the m x n block of kind k with the implementation in use,
+// writing with non-temporal stores from streamMinBytes of output on. The
+// caller has validated op, the shapes and the extents.
+func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	l := level(current.Load())
+	if l == levelGeneric {
+		runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
+		return
+	}
+	stream := m*n >= streamMinBytes/int(unsafe.Sizeof(T(0)))
+	o := int(op)
+	if unsafe.Sizeof(T(0)) == 32/8 {
+		d, x, y := ptr32(dst), ptr32(a), ptr32(b)
+		switch l {
+		case levelAVX2:
+			switch k {
+			case kindVV:
+				if stream {
+					vv32AVX2NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vv32AVX2(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindVS:
+				if stream {
+					vs32AVX2NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vs32AVX2(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindSV:
+				if stream {
+					sv32AVX2NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					sv32AVX2(o, m, n, d, ldd, x, lda, y, ldb)
+				}
 			}
-		case kindVS:
-			if stream {
-				vs64AVX2NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vs64AVX2(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		case kindSV:
-			if stream {
-				sv64AVX2NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				sv64AVX2(op, m, n, dst, ldd, a, lda, b, ldb)
+		case levelAVX512:
+			switch k {
+			case kindVV:
+				if stream {
+					vv32AVX512NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vv32AVX512(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindVS:
+				if stream {
+					vs32AVX512NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vs32AVX512(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindSV:
+				if stream {
+					sv32AVX512NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					sv32AVX512(o, m, n, d, ldd, x, lda, y, ldb)
+				}
 			}
 		}
-	case levelAVX512:
-		switch k {
-		case kindVV:
-			if stream {
-				vv64AVX512NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vv64AVX512(op, m, n, dst, ldd, a, lda, b, ldb)
+		return
+	}
+	if unsafe.Sizeof(T(0)) == 64/8 {
+		d, x, y := ptr64(dst), ptr64(a), ptr64(b)
+		switch l {
+		case levelAVX2:
+			switch k {
+			case kindVV:
+				if stream {
+					vv64AVX2NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vv64AVX2(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindVS:
+				if stream {
+					vs64AVX2NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vs64AVX2(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindSV:
+				if stream {
+					sv64AVX2NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					sv64AVX2(o, m, n, d, ldd, x, lda, y, ldb)
+				}
 			}
-		case kindVS:
-			if stream {
-				vs64AVX512NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				vs64AVX512(op, m, n, dst, ldd, a, lda, b, ldb)
-			}
-		case kindSV:
-			if stream {
-				sv64AVX512NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				sv64AVX512(op, m, n, dst, ldd, a, lda, b, ldb)
+		case levelAVX512:
+			switch k {
+			case kindVV:
+				if stream {
+					vv64AVX512NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vv64AVX512(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindVS:
+				if stream {
+					vs64AVX512NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					vs64AVX512(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+			case kindSV:
+				if stream {
+					sv64AVX512NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					sv64AVX512(o, m, n, d, ldd, x, lda, y, ldb)
+				}
 			}
 		}
+		return
 	}
 }

@@ -4,170 +4,194 @@ package elem
 
 // Add sets dst[i] = a[i] + b[i].
 func Add[T Float](dst, a, b []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) && fitsSmall(dst, b) {
-		a, b = a[:n], b[:n]
-		for i := range dst {
-			dst[i] = a[i] + b[i]
-		}
+	if !fits(dst, a) || !fits(dst, b) {
+		vector(OpAdd, dst, a, b) // panics, naming the misuse
 		return
 	}
-	vector(OpAdd, dst, a, b)
+	if n := len(dst); n > smallN {
+		run(kindVV, OpAdd, 1, n, dst, 0, a, 0, b, 0)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] + b[i]
+	}
 }
 
 // AddScalar sets dst[i] = a[i] + s.
 func AddScalar[T Float](dst, a []T, s T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = a[i] + s
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarRight(OpAdd, dst, a, s)
 		return
 	}
-	scalarRight(OpAdd, dst, a, s)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] + s
+	}
 }
 
 // Sub sets dst[i] = a[i] - b[i].
 func Sub[T Float](dst, a, b []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) && fitsSmall(dst, b) {
-		a, b = a[:n], b[:n]
-		for i := range dst {
-			dst[i] = a[i] - b[i]
-		}
+	if !fits(dst, a) || !fits(dst, b) {
+		vector(OpSub, dst, a, b) // panics, naming the misuse
 		return
 	}
-	vector(OpSub, dst, a, b)
+	if n := len(dst); n > smallN {
+		run(kindVV, OpSub, 1, n, dst, 0, a, 0, b, 0)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] - b[i]
+	}
 }
 
 // SubScalar sets dst[i] = a[i] - s.
 func SubScalar[T Float](dst, a []T, s T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = a[i] - s
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarRight(OpSub, dst, a, s)
 		return
 	}
-	scalarRight(OpSub, dst, a, s)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] - s
+	}
 }
 
 // ScalarSub sets dst[i] = s - a[i].
 func ScalarSub[T Float](dst []T, s T, a []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = s - a[i]
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarLeft(OpSub, dst, s, a)
 		return
 	}
-	scalarLeft(OpSub, dst, s, a)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = s - a[i]
+	}
 }
 
 // Mul sets dst[i] = a[i] * b[i].
 func Mul[T Float](dst, a, b []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) && fitsSmall(dst, b) {
-		a, b = a[:n], b[:n]
-		for i := range dst {
-			dst[i] = a[i] * b[i]
-		}
+	if !fits(dst, a) || !fits(dst, b) {
+		vector(OpMul, dst, a, b) // panics, naming the misuse
 		return
 	}
-	vector(OpMul, dst, a, b)
+	if n := len(dst); n > smallN {
+		run(kindVV, OpMul, 1, n, dst, 0, a, 0, b, 0)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * b[i]
+	}
 }
 
 // MulScalar sets dst[i] = a[i] * s.
 func MulScalar[T Float](dst, a []T, s T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = a[i] * s
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarRight(OpMul, dst, a, s)
 		return
 	}
-	scalarRight(OpMul, dst, a, s)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] * s
+	}
 }
 
 // Div sets dst[i] = a[i] / b[i].
 func Div[T Float](dst, a, b []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) && fitsSmall(dst, b) {
-		a, b = a[:n], b[:n]
-		for i := range dst {
-			dst[i] = a[i] / b[i]
-		}
+	if !fits(dst, a) || !fits(dst, b) {
+		vector(OpDiv, dst, a, b) // panics, naming the misuse
 		return
 	}
-	vector(OpDiv, dst, a, b)
+	if n := len(dst); n > smallN {
+		run(kindVV, OpDiv, 1, n, dst, 0, a, 0, b, 0)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] / b[i]
+	}
 }
 
 // DivScalar sets dst[i] = a[i] / s.
 func DivScalar[T Float](dst, a []T, s T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = a[i] / s
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarRight(OpDiv, dst, a, s)
 		return
 	}
-	scalarRight(OpDiv, dst, a, s)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] / s
+	}
 }
 
 // ScalarDiv sets dst[i] = s / a[i].
 func ScalarDiv[T Float](dst []T, s T, a []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = s / a[i]
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarLeft(OpDiv, dst, s, a)
 		return
 	}
-	scalarLeft(OpDiv, dst, s, a)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = s / a[i]
+	}
 }
 
 // Min sets dst[i] = min(a[i], b[i]).
 func Min[T Float](dst, a, b []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) && fitsSmall(dst, b) {
-		a, b = a[:n], b[:n]
-		for i := range dst {
-			dst[i] = min(a[i], b[i])
-		}
+	if !fits(dst, a) || !fits(dst, b) {
+		vector(OpMin, dst, a, b) // panics, naming the misuse
 		return
 	}
-	vector(OpMin, dst, a, b)
+	if n := len(dst); n > smallN {
+		run(kindVV, OpMin, 1, n, dst, 0, a, 0, b, 0)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = min(a[i], b[i])
+	}
 }
 
 // MinScalar sets dst[i] = min(a[i], s).
 func MinScalar[T Float](dst, a []T, s T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = min(a[i], s)
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarRight(OpMin, dst, a, s)
 		return
 	}
-	scalarRight(OpMin, dst, a, s)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = min(a[i], s)
+	}
 }
 
 // Max sets dst[i] = max(a[i], b[i]).
 func Max[T Float](dst, a, b []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) && fitsSmall(dst, b) {
-		a, b = a[:n], b[:n]
-		for i := range dst {
-			dst[i] = max(a[i], b[i])
-		}
+	if !fits(dst, a) || !fits(dst, b) {
+		vector(OpMax, dst, a, b) // panics, naming the misuse
 		return
 	}
-	vector(OpMax, dst, a, b)
+	if n := len(dst); n > smallN {
+		run(kindVV, OpMax, 1, n, dst, 0, a, 0, b, 0)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = max(a[i], b[i])
+	}
 }
 
 // MaxScalar sets dst[i] = max(a[i], s).
 func MaxScalar[T Float](dst, a []T, s T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = max(a[i], s)
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarRight(OpMax, dst, a, s)
 		return
 	}
-	scalarRight(OpMax, dst, a, s)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = max(a[i], s)
+	}
 }
 
 func vvRow[T Float](op Op, d, x, y []T) {

@@ -431,27 +431,24 @@ func (g body) negate(s source, width int) Op {
 	return r
 }
 
-// generateAMD64Switch writes the Go function that calls the amd64 kernel for
-// a level, kind and store mode: a switch, so the hot path holds no function
-// values.
+// generateAMD64Switch writes run, the Go function through which every call
+// reaches an amd64 kernel: the level, kind and store mode pick the kernel in a
+// switch, so the hot path holds no function values and no further call.
 func generateAMD64Switch(path string) error {
 	type kernel struct{ Kind, Name string }
+	type level struct {
+		Level   string
+		Kernels []kernel
+	}
 	type typeCase struct {
 		Bits   int
-		GoName string
-		Levels []struct {
-			Level   string
-			Kernels []kernel
-		}
+		Levels []level
 	}
 	var cases []typeCase
 	for _, t := range x86Types {
-		c := typeCase{Bits: t.Bits, GoName: t.GoName}
+		c := typeCase{Bits: t.Bits}
 		for _, isa := range x86ISAs {
-			l := struct {
-				Level   string
-				Kernels []kernel
-			}{Level: "level" + isa.name}
+			l := level{Level: "level" + isa.name}
 			for _, k := range asm.Kinds {
 				l.Kernels = append(l.Kernels, kernel{Kind: "kind" + strings.ToUpper(k.Name), Name: asm.KernelName(k, t.Type, isa.name)})
 			}
@@ -467,24 +464,40 @@ var amd64SwitchTemplate = template.Must(template.New("switch").Parse(`// Code ge
 //go:build !purego
 
 package elem
-{{range .}}
-// kernel{{.Bits}} calls the {{.GoName}} kernel of kind k at level l, with
-// non-temporal stores when stream is set.
-func kernel{{.Bits}}(l level, k kind, stream bool, op, m, n int, dst *{{.GoName}}, ldd int, a *{{.GoName}}, lda int, b *{{.GoName}}, ldb int) {
-	switch l {
+
+import "unsafe"
+
+// run computes the m x n block of kind k with the implementation in use,
+// writing with non-temporal stores from streamMinBytes of output on. The
+// caller has validated op, the shapes and the extents.
+func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	l := level(current.Load())
+	if l == levelGeneric {
+		runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
+		return
+	}
+	stream := m*n >= streamMinBytes/int(unsafe.Sizeof(T(0)))
+	o := int(op)
+{{- range .}}
+	if unsafe.Sizeof(T(0)) == {{.Bits}}/8 {
+		d, x, y := ptr{{.Bits}}(dst), ptr{{.Bits}}(a), ptr{{.Bits}}(b)
+		switch l {
 {{- range .Levels}}
-	case {{.Level}}:
-		switch k {
+		case {{.Level}}:
+			switch k {
 {{- range .Kernels}}
-		case {{.Kind}}:
-			if stream {
-				{{.Name}}NT(op, m, n, dst, ldd, a, lda, b, ldb)
-			} else {
-				{{.Name}}(op, m, n, dst, ldd, a, lda, b, ldb)
+			case {{.Kind}}:
+				if stream {
+					{{.Name}}NT(o, m, n, d, ldd, x, lda, y, ldb)
+				} else {
+					{{.Name}}(o, m, n, d, ldd, x, lda, y, ldb)
+				}
+{{- end}}
 			}
 {{- end}}
 		}
-{{- end}}
+		return
 	}
+{{- end}}
 }
-{{end}}`))
+`))

@@ -36,38 +36,42 @@ package elem
 {{range .}}
 // {{.Title}} sets dst[i] = {{.ExprOf "a[i]" "b[i]"}}.
 func {{.Title}}[T Float](dst, a, b []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) && fitsSmall(dst, b) {
-		a, b = a[:n], b[:n]
-		for i := range dst {
-			dst[i] = {{.ExprOf "a[i]" "b[i]"}}
-		}
+	if !fits(dst, a) || !fits(dst, b) {
+		vector(Op{{.Title}}, dst, a, b) // panics, naming the misuse
 		return
 	}
-	vector(Op{{.Title}}, dst, a, b)
+	if n := len(dst); n > smallN {
+		run(kindVV, Op{{.Title}}, 1, n, dst, 0, a, 0, b, 0)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = {{.ExprOf "a[i]" "b[i]"}}
+	}
 }
 
 // {{.Title}}Scalar sets dst[i] = {{.ExprOf "a[i]" "s"}}.
 func {{.Title}}Scalar[T Float](dst, a []T, s T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = {{.ExprOf "a[i]" "s"}}
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarRight(Op{{.Title}}, dst, a, s)
 		return
 	}
-	scalarRight(Op{{.Title}}, dst, a, s)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = {{.ExprOf "a[i]" "s"}}
+	}
 }
 {{if .ScalarFirst}}
 // Scalar{{.Title}} sets dst[i] = {{.ExprOf "s" "a[i]"}}.
 func Scalar{{.Title}}[T Float](dst []T, s T, a []T) {
-	if n := len(dst); n <= smallN && fitsSmall(dst, a) {
-		a = a[:n]
-		for i := range dst {
-			dst[i] = {{.ExprOf "s" "a[i]"}}
-		}
+	if !fits(dst, a) || len(dst) > smallN {
+		scalarLeft(Op{{.Title}}, dst, s, a)
 		return
 	}
-	scalarLeft(Op{{.Title}}, dst, s, a)
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] = {{.ExprOf "s" "a[i]"}}
+	}
 }
 {{end}}{{end}}
 func vvRow[T Float](op Op, d, x, y []T) {

@@ -36,7 +36,8 @@ func fits[T Float](dst, x []T) bool {
 }
 
 // checkVV panics, naming the problem, unless a and b have dst's length and
-// each is dst itself or disjoint from it: the contract of the vv calls.
+// each is dst itself or disjoint from it: the contract of the vv calls. The
+// calls run it only when fits has found a problem.
 func checkVV[T Float](op Op, dst, a, b []T) {
 	if len(a) != len(dst) || len(b) != len(dst) {
 		panicLengths(op, len(dst), len(a), len(b))

@@ -31,13 +31,10 @@ func ScalarApply[T Float](op Op, dst []T, s T, a []T) {
 }
 
 func vector[T Float](op Op, dst, a, b []T) {
+	if !fits(dst, a) || !fits(dst, b) {
+		checkVV(op, dst, a, b)
+	}
 	n := len(dst)
-	if len(a) != n || len(b) != n {
-		panicLengths(op, n, len(a), len(b))
-	}
-	if overlapsPartly(dst, a) || overlapsPartly(dst, b) {
-		panicOverlap(op)
-	}
 	if n <= smallN {
 		vvRow(op, dst, a, b)
 		return
@@ -46,13 +43,10 @@ func vector[T Float](op Op, dst, a, b []T) {
 }
 
 func scalarRight[T Float](op Op, dst, a []T, s T) {
+	if !fits(dst, a) {
+		checkV(op, dst, a)
+	}
 	n := len(dst)
-	if len(a) != n {
-		panicLengths(op, n, len(a), -1)
-	}
-	if overlapsPartly(dst, a) {
-		panicOverlap(op)
-	}
 	if n <= smallN {
 		vsRow(op, dst, a, s)
 		return
@@ -61,13 +55,10 @@ func scalarRight[T Float](op Op, dst, a []T, s T) {
 }
 
 func scalarLeft[T Float](op Op, dst []T, s T, a []T) {
+	if !fits(dst, a) {
+		checkV(op, dst, a)
+	}
 	n := len(dst)
-	if len(a) != n {
-		panicLengths(op, n, len(a), -1)
-	}
-	if overlapsPartly(dst, a) {
-		panicOverlap(op)
-	}
 	if n <= smallN {
 		svRow(op, dst, &s, a)
 		return

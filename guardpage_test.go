@@ -75,7 +75,7 @@ func testGuardPages[T Float](t *testing.T) {
 			}
 		}
 		// Several rows, the last one flush against the page.
-		for _, n := range []int{1, 3, 7, 9, 17, 33} {
+		for _, n := range []int{1, 3, 4, 7, 8, 9, 16, 17, 24, 32, 33} {
 			const m = 4
 			dst, a, b := place.at(gd, m*n), place.at(ga, m*n), place.at(gb, n)
 			run(kindVV, OpAdd, m, n, dst, n, a, n, b, 0)

@@ -57,6 +57,14 @@ vv32AVX2_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vv32AVX2_add_exact1
+	CMPQ DX, $0x00000010
+	JE   vv32AVX2_add_exact2
+	CMPQ DX, $0x00000018
+	JE   vv32AVX2_add_exact3
+	CMPQ DX, $0x00000020
+	JE   vv32AVX2_add_exact4
 
 vv32AVX2_add_row:
 	XORQ R10, R10
@@ -128,7 +136,75 @@ vv32AVX2_add_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX2_add_row
-	JMP  vv32AVX2_done
+	JMP  vv32AVX2_add_end
+
+vv32AVX2_add_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VADDPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_add_exact1
+	JMP     vv32AVX2_add_end
+
+vv32AVX2_add_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VADDPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VADDPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_add_exact2
+	JMP     vv32AVX2_add_end
+
+vv32AVX2_add_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VADDPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VADDPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VADDPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_add_exact3
+	JMP     vv32AVX2_add_end
+
+vv32AVX2_add_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VADDPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VADDPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VADDPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS 96(SI)(R10*1), Y3
+	VADDPS  96(R8)(R10*1), Y3, Y3
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	VMOVUPS Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_add_exact4
+
+vv32AVX2_add_end:
+	JMP vv32AVX2_done
 
 vv32AVX2_sub:
 	MOVQ dst+24(FP), AX
@@ -140,6 +216,14 @@ vv32AVX2_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vv32AVX2_sub_exact1
+	CMPQ DX, $0x00000010
+	JE   vv32AVX2_sub_exact2
+	CMPQ DX, $0x00000018
+	JE   vv32AVX2_sub_exact3
+	CMPQ DX, $0x00000020
+	JE   vv32AVX2_sub_exact4
 
 vv32AVX2_sub_row:
 	XORQ R10, R10
@@ -211,7 +295,75 @@ vv32AVX2_sub_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX2_sub_row
-	JMP  vv32AVX2_done
+	JMP  vv32AVX2_sub_end
+
+vv32AVX2_sub_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VSUBPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_sub_exact1
+	JMP     vv32AVX2_sub_end
+
+vv32AVX2_sub_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VSUBPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VSUBPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_sub_exact2
+	JMP     vv32AVX2_sub_end
+
+vv32AVX2_sub_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VSUBPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VSUBPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VSUBPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_sub_exact3
+	JMP     vv32AVX2_sub_end
+
+vv32AVX2_sub_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VSUBPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VSUBPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VSUBPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS 96(SI)(R10*1), Y3
+	VSUBPS  96(R8)(R10*1), Y3, Y3
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	VMOVUPS Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_sub_exact4
+
+vv32AVX2_sub_end:
+	JMP vv32AVX2_done
 
 vv32AVX2_mul:
 	MOVQ dst+24(FP), AX
@@ -223,6 +375,14 @@ vv32AVX2_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vv32AVX2_mul_exact1
+	CMPQ DX, $0x00000010
+	JE   vv32AVX2_mul_exact2
+	CMPQ DX, $0x00000018
+	JE   vv32AVX2_mul_exact3
+	CMPQ DX, $0x00000020
+	JE   vv32AVX2_mul_exact4
 
 vv32AVX2_mul_row:
 	XORQ R10, R10
@@ -294,7 +454,75 @@ vv32AVX2_mul_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX2_mul_row
-	JMP  vv32AVX2_done
+	JMP  vv32AVX2_mul_end
+
+vv32AVX2_mul_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMULPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_mul_exact1
+	JMP     vv32AVX2_mul_end
+
+vv32AVX2_mul_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMULPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VMULPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_mul_exact2
+	JMP     vv32AVX2_mul_end
+
+vv32AVX2_mul_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMULPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VMULPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VMULPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_mul_exact3
+	JMP     vv32AVX2_mul_end
+
+vv32AVX2_mul_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMULPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VMULPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VMULPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS 96(SI)(R10*1), Y3
+	VMULPS  96(R8)(R10*1), Y3, Y3
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	VMOVUPS Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_mul_exact4
+
+vv32AVX2_mul_end:
+	JMP vv32AVX2_done
 
 vv32AVX2_div:
 	MOVQ dst+24(FP), AX
@@ -306,6 +534,14 @@ vv32AVX2_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vv32AVX2_div_exact1
+	CMPQ DX, $0x00000010
+	JE   vv32AVX2_div_exact2
+	CMPQ DX, $0x00000018
+	JE   vv32AVX2_div_exact3
+	CMPQ DX, $0x00000020
+	JE   vv32AVX2_div_exact4
 
 vv32AVX2_div_row:
 	XORQ R10, R10
@@ -377,7 +613,75 @@ vv32AVX2_div_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX2_div_row
-	JMP  vv32AVX2_done
+	JMP  vv32AVX2_div_end
+
+vv32AVX2_div_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VDIVPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_div_exact1
+	JMP     vv32AVX2_div_end
+
+vv32AVX2_div_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VDIVPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VDIVPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_div_exact2
+	JMP     vv32AVX2_div_end
+
+vv32AVX2_div_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VDIVPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VDIVPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VDIVPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_div_exact3
+	JMP     vv32AVX2_div_end
+
+vv32AVX2_div_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VDIVPS  (R8)(R10*1), Y0, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VDIVPS  32(R8)(R10*1), Y1, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VDIVPS  64(R8)(R10*1), Y2, Y2
+	VMOVUPS 96(SI)(R10*1), Y3
+	VDIVPS  96(R8)(R10*1), Y3, Y3
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	VMOVUPS Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_div_exact4
+
+vv32AVX2_div_end:
+	JMP vv32AVX2_done
 
 vv32AVX2_min:
 	MOVQ dst+24(FP), AX
@@ -389,6 +693,14 @@ vv32AVX2_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vv32AVX2_min_exact1
+	CMPQ DX, $0x00000010
+	JE   vv32AVX2_min_exact2
+	CMPQ DX, $0x00000018
+	JE   vv32AVX2_min_exact3
+	CMPQ DX, $0x00000020
+	JE   vv32AVX2_min_exact4
 
 vv32AVX2_min_row:
 	XORQ R10, R10
@@ -476,7 +788,95 @@ vv32AVX2_min_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX2_min_row
-	JMP  vv32AVX2_done
+	JMP  vv32AVX2_min_end
+
+vv32AVX2_min_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMINPS  (R8)(R10*1), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_min_exact1
+	JMP     vv32AVX2_min_end
+
+vv32AVX2_min_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMINPS  (R8)(R10*1), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VMINPS  32(R8)(R10*1), Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_min_exact2
+	JMP     vv32AVX2_min_end
+
+vv32AVX2_min_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMINPS  (R8)(R10*1), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VMINPS  32(R8)(R10*1), Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VMINPS  64(R8)(R10*1), Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_min_exact3
+	JMP     vv32AVX2_min_end
+
+vv32AVX2_min_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y0
+	VMINPS  (R8)(R10*1), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS 32(SI)(R10*1), Y1
+	VMINPS  32(R8)(R10*1), Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS 64(SI)(R10*1), Y2
+	VMINPS  64(R8)(R10*1), Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS 96(SI)(R10*1), Y3
+	VMINPS  96(R8)(R10*1), Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y0, (AX)(R10*1)
+	VMOVUPS Y1, 32(AX)(R10*1)
+	VMOVUPS Y2, 64(AX)(R10*1)
+	VMOVUPS Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_min_exact4
+
+vv32AVX2_min_end:
+	JMP vv32AVX2_done
 
 vv32AVX2_max:
 	MOVQ         dst+24(FP), AX
@@ -491,6 +891,14 @@ vv32AVX2_max:
 	MOVQ         $0x80000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         DX, $0x00000008
+	JE           vv32AVX2_max_exact1
+	CMPQ         DX, $0x00000010
+	JE           vv32AVX2_max_exact2
+	CMPQ         DX, $0x00000018
+	JE           vv32AVX2_max_exact3
+	CMPQ         DX, $0x00000020
+	JE           vv32AVX2_max_exact4
 
 vv32AVX2_max_row:
 	XORQ R10, R10
@@ -602,7 +1010,124 @@ vv32AVX2_max_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX2_max_row
+	JMP  vv32AVX2_max_end
 
+vv32AVX2_max_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_max_exact1
+	JMP     vv32AVX2_max_end
+
+vv32AVX2_max_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS 32(SI)(R10*1), Y2
+	VPXOR   Y2, Y0, Y2
+	VPXOR   32(R8)(R10*1), Y0, Y3
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y1, (AX)(R10*1)
+	VMOVUPS Y2, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_max_exact2
+	JMP     vv32AVX2_max_end
+
+vv32AVX2_max_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS 32(SI)(R10*1), Y2
+	VPXOR   Y2, Y0, Y2
+	VPXOR   32(R8)(R10*1), Y0, Y3
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS 64(SI)(R10*1), Y3
+	VPXOR   Y3, Y0, Y3
+	VPXOR   64(R8)(R10*1), Y0, Y4
+	VMINPS  Y4, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y1, (AX)(R10*1)
+	VMOVUPS Y2, 32(AX)(R10*1)
+	VMOVUPS Y3, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_max_exact3
+	JMP     vv32AVX2_max_end
+
+vv32AVX2_max_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS 32(SI)(R10*1), Y2
+	VPXOR   Y2, Y0, Y2
+	VPXOR   32(R8)(R10*1), Y0, Y3
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS 64(SI)(R10*1), Y3
+	VPXOR   Y3, Y0, Y3
+	VPXOR   64(R8)(R10*1), Y0, Y4
+	VMINPS  Y4, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS 96(SI)(R10*1), Y4
+	VPXOR   Y4, Y0, Y4
+	VPXOR   96(R8)(R10*1), Y0, Y5
+	VMINPS  Y5, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VPXOR   Y0, Y4, Y4
+	VMOVUPS Y1, (AX)(R10*1)
+	VMOVUPS Y2, 32(AX)(R10*1)
+	VMOVUPS Y3, 64(AX)(R10*1)
+	VMOVUPS Y4, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX2_max_exact4
+
+vv32AVX2_max_end:
 vv32AVX2_done:
 	VZEROUPPER
 	RET
@@ -1488,6 +2013,14 @@ vs32AVX2_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vs32AVX2_add_exact1
+	CMPQ DX, $0x00000010
+	JE   vs32AVX2_add_exact2
+	CMPQ DX, $0x00000018
+	JE   vs32AVX2_add_exact3
+	CMPQ DX, $0x00000020
+	JE   vs32AVX2_add_exact4
 
 vs32AVX2_add_row:
 	VBROADCASTSS (R8), Y0
@@ -1557,7 +2090,79 @@ vs32AVX2_add_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX2_add_row
-	JMP  vs32AVX2_done
+	JMP  vs32AVX2_add_end
+
+vs32AVX2_add_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VADDPS       Y0, Y1, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_add_exact1
+	JMP          vs32AVX2_add_end
+
+vs32AVX2_add_exact2:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VADDPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VADDPS       Y0, Y2, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_add_exact2
+	JMP          vs32AVX2_add_end
+
+vs32AVX2_add_exact3:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VADDPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VADDPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VADDPS       Y0, Y3, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_add_exact3
+	JMP          vs32AVX2_add_end
+
+vs32AVX2_add_exact4:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VADDPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VADDPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VADDPS       Y0, Y3, Y3
+	VMOVUPS      96(SI)(R10*1), Y4
+	VADDPS       Y0, Y4, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_add_exact4
+
+vs32AVX2_add_end:
+	JMP vs32AVX2_done
 
 vs32AVX2_sub:
 	MOVQ dst+24(FP), AX
@@ -1569,6 +2174,14 @@ vs32AVX2_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vs32AVX2_sub_exact1
+	CMPQ DX, $0x00000010
+	JE   vs32AVX2_sub_exact2
+	CMPQ DX, $0x00000018
+	JE   vs32AVX2_sub_exact3
+	CMPQ DX, $0x00000020
+	JE   vs32AVX2_sub_exact4
 
 vs32AVX2_sub_row:
 	VBROADCASTSS (R8), Y0
@@ -1638,7 +2251,79 @@ vs32AVX2_sub_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX2_sub_row
-	JMP  vs32AVX2_done
+	JMP  vs32AVX2_sub_end
+
+vs32AVX2_sub_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VSUBPS       Y0, Y1, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_sub_exact1
+	JMP          vs32AVX2_sub_end
+
+vs32AVX2_sub_exact2:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VSUBPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VSUBPS       Y0, Y2, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_sub_exact2
+	JMP          vs32AVX2_sub_end
+
+vs32AVX2_sub_exact3:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VSUBPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VSUBPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VSUBPS       Y0, Y3, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_sub_exact3
+	JMP          vs32AVX2_sub_end
+
+vs32AVX2_sub_exact4:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VSUBPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VSUBPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VSUBPS       Y0, Y3, Y3
+	VMOVUPS      96(SI)(R10*1), Y4
+	VSUBPS       Y0, Y4, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_sub_exact4
+
+vs32AVX2_sub_end:
+	JMP vs32AVX2_done
 
 vs32AVX2_mul:
 	MOVQ dst+24(FP), AX
@@ -1650,6 +2335,14 @@ vs32AVX2_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vs32AVX2_mul_exact1
+	CMPQ DX, $0x00000010
+	JE   vs32AVX2_mul_exact2
+	CMPQ DX, $0x00000018
+	JE   vs32AVX2_mul_exact3
+	CMPQ DX, $0x00000020
+	JE   vs32AVX2_mul_exact4
 
 vs32AVX2_mul_row:
 	VBROADCASTSS (R8), Y0
@@ -1719,7 +2412,79 @@ vs32AVX2_mul_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX2_mul_row
-	JMP  vs32AVX2_done
+	JMP  vs32AVX2_mul_end
+
+vs32AVX2_mul_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_mul_exact1
+	JMP          vs32AVX2_mul_end
+
+vs32AVX2_mul_exact2:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VMULPS       Y0, Y2, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_mul_exact2
+	JMP          vs32AVX2_mul_end
+
+vs32AVX2_mul_exact3:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VMULPS       Y0, Y3, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_mul_exact3
+	JMP          vs32AVX2_mul_end
+
+vs32AVX2_mul_exact4:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      96(SI)(R10*1), Y4
+	VMULPS       Y0, Y4, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_mul_exact4
+
+vs32AVX2_mul_end:
+	JMP vs32AVX2_done
 
 vs32AVX2_div:
 	MOVQ dst+24(FP), AX
@@ -1731,6 +2496,14 @@ vs32AVX2_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vs32AVX2_div_exact1
+	CMPQ DX, $0x00000010
+	JE   vs32AVX2_div_exact2
+	CMPQ DX, $0x00000018
+	JE   vs32AVX2_div_exact3
+	CMPQ DX, $0x00000020
+	JE   vs32AVX2_div_exact4
 
 vs32AVX2_div_row:
 	VBROADCASTSS (R8), Y0
@@ -1800,7 +2573,79 @@ vs32AVX2_div_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX2_div_row
-	JMP  vs32AVX2_done
+	JMP  vs32AVX2_div_end
+
+vs32AVX2_div_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VDIVPS       Y0, Y1, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_div_exact1
+	JMP          vs32AVX2_div_end
+
+vs32AVX2_div_exact2:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VDIVPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VDIVPS       Y0, Y2, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_div_exact2
+	JMP          vs32AVX2_div_end
+
+vs32AVX2_div_exact3:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VDIVPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VDIVPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VDIVPS       Y0, Y3, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_div_exact3
+	JMP          vs32AVX2_div_end
+
+vs32AVX2_div_exact4:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VDIVPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VDIVPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VDIVPS       Y0, Y3, Y3
+	VMOVUPS      96(SI)(R10*1), Y4
+	VDIVPS       Y0, Y4, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_div_exact4
+
+vs32AVX2_div_end:
+	JMP vs32AVX2_done
 
 vs32AVX2_min:
 	MOVQ dst+24(FP), AX
@@ -1812,6 +2657,14 @@ vs32AVX2_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   vs32AVX2_min_exact1
+	CMPQ DX, $0x00000010
+	JE   vs32AVX2_min_exact2
+	CMPQ DX, $0x00000018
+	JE   vs32AVX2_min_exact3
+	CMPQ DX, $0x00000020
+	JE   vs32AVX2_min_exact4
 
 vs32AVX2_min_row:
 	VBROADCASTSS (R8), Y0
@@ -1897,7 +2750,99 @@ vs32AVX2_min_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX2_min_row
-	JMP  vs32AVX2_done
+	JMP  vs32AVX2_min_end
+
+vs32AVX2_min_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMINPS       Y0, Y1, Y0
+	VMINPS       Y1, Y0, Y1
+	VPOR         Y1, Y0, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_min_exact1
+	JMP          vs32AVX2_min_end
+
+vs32AVX2_min_exact2:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMINPS       Y0, Y1, Y2
+	VMINPS       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VMINPS       Y0, Y2, Y0
+	VMINPS       Y2, Y0, Y2
+	VPOR         Y2, Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_min_exact2
+	JMP          vs32AVX2_min_end
+
+vs32AVX2_min_exact3:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMINPS       Y0, Y1, Y2
+	VMINPS       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VMINPS       Y0, Y2, Y3
+	VMINPS       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VMINPS       Y0, Y3, Y0
+	VMINPS       Y3, Y0, Y3
+	VPOR         Y3, Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_min_exact3
+	JMP          vs32AVX2_min_end
+
+vs32AVX2_min_exact4:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y1
+	VMINPS       Y0, Y1, Y2
+	VMINPS       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPS      32(SI)(R10*1), Y2
+	VMINPS       Y0, Y2, Y3
+	VMINPS       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPS      64(SI)(R10*1), Y3
+	VMINPS       Y0, Y3, Y4
+	VMINPS       Y3, Y4, Y3
+	VPOR         Y3, Y4, Y3
+	VMOVUPS      96(SI)(R10*1), Y4
+	VMINPS       Y0, Y4, Y0
+	VMINPS       Y4, Y0, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_min_exact4
+
+vs32AVX2_min_end:
+	JMP vs32AVX2_done
 
 vs32AVX2_max:
 	MOVQ         dst+24(FP), AX
@@ -1912,6 +2857,14 @@ vs32AVX2_max:
 	MOVQ         $0x80000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         DX, $0x00000008
+	JE           vs32AVX2_max_exact1
+	CMPQ         DX, $0x00000010
+	JE           vs32AVX2_max_exact2
+	CMPQ         DX, $0x00000018
+	JE           vs32AVX2_max_exact3
+	CMPQ         DX, $0x00000020
+	JE           vs32AVX2_max_exact4
 
 vs32AVX2_max_row:
 	VBROADCASTSS (R8), Y1
@@ -2014,7 +2967,122 @@ vs32AVX2_max_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX2_max_row
+	JMP  vs32AVX2_max_end
 
+vs32AVX2_max_exact1:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPS       Y1, Y2, Y1
+	VMINPS       Y2, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_max_exact1
+	JMP          vs32AVX2_max_end
+
+vs32AVX2_max_exact2:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPS       Y1, Y2, Y3
+	VMINPS       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VPXOR        Y0, Y2, Y2
+	VMOVUPS      32(SI)(R10*1), Y3
+	VPXOR        Y3, Y0, Y3
+	VMINPS       Y1, Y3, Y1
+	VMINPS       Y3, Y1, Y3
+	VPOR         Y3, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y2, (AX)(R10*1)
+	VMOVUPS      Y1, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_max_exact2
+	JMP          vs32AVX2_max_end
+
+vs32AVX2_max_exact3:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPS       Y1, Y2, Y3
+	VMINPS       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VPXOR        Y0, Y2, Y2
+	VMOVUPS      32(SI)(R10*1), Y3
+	VPXOR        Y3, Y0, Y3
+	VMINPS       Y1, Y3, Y4
+	VMINPS       Y3, Y4, Y3
+	VPOR         Y3, Y4, Y3
+	VPXOR        Y0, Y3, Y3
+	VMOVUPS      64(SI)(R10*1), Y4
+	VPXOR        Y4, Y0, Y4
+	VMINPS       Y1, Y4, Y1
+	VMINPS       Y4, Y1, Y4
+	VPOR         Y4, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y2, (AX)(R10*1)
+	VMOVUPS      Y3, 32(AX)(R10*1)
+	VMOVUPS      Y1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_max_exact3
+	JMP          vs32AVX2_max_end
+
+vs32AVX2_max_exact4:
+	VBROADCASTSS (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPS       Y1, Y2, Y3
+	VMINPS       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VPXOR        Y0, Y2, Y2
+	VMOVUPS      32(SI)(R10*1), Y3
+	VPXOR        Y3, Y0, Y3
+	VMINPS       Y1, Y3, Y4
+	VMINPS       Y3, Y4, Y3
+	VPOR         Y3, Y4, Y3
+	VPXOR        Y0, Y3, Y3
+	VMOVUPS      64(SI)(R10*1), Y4
+	VPXOR        Y4, Y0, Y4
+	VMINPS       Y1, Y4, Y5
+	VMINPS       Y4, Y5, Y4
+	VPOR         Y4, Y5, Y4
+	VPXOR        Y0, Y4, Y4
+	VMOVUPS      96(SI)(R10*1), Y5
+	VPXOR        Y5, Y0, Y5
+	VMINPS       Y1, Y5, Y1
+	VMINPS       Y5, Y1, Y5
+	VPOR         Y5, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y2, (AX)(R10*1)
+	VMOVUPS      Y3, 32(AX)(R10*1)
+	VMOVUPS      Y4, 64(AX)(R10*1)
+	VMOVUPS      Y1, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX2_max_exact4
+
+vs32AVX2_max_end:
 vs32AVX2_done:
 	VZEROUPPER
 	RET
@@ -2860,6 +3928,14 @@ sv32AVX2_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   sv32AVX2_add_exact1
+	CMPQ DX, $0x00000010
+	JE   sv32AVX2_add_exact2
+	CMPQ DX, $0x00000018
+	JE   sv32AVX2_add_exact3
+	CMPQ DX, $0x00000020
+	JE   sv32AVX2_add_exact4
 
 sv32AVX2_add_row:
 	VBROADCASTSS (SI), Y0
@@ -2924,7 +4000,69 @@ sv32AVX2_add_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX2_add_row
-	JMP  sv32AVX2_done
+	JMP  sv32AVX2_add_end
+
+sv32AVX2_add_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Y0, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_add_exact1
+	JMP          sv32AVX2_add_end
+
+sv32AVX2_add_exact2:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Y0, Y1
+	VADDPS       32(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_add_exact2
+	JMP          sv32AVX2_add_end
+
+sv32AVX2_add_exact3:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Y0, Y1
+	VADDPS       32(R8)(R10*1), Y0, Y2
+	VADDPS       64(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_add_exact3
+	JMP          sv32AVX2_add_end
+
+sv32AVX2_add_exact4:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Y0, Y1
+	VADDPS       32(R8)(R10*1), Y0, Y2
+	VADDPS       64(R8)(R10*1), Y0, Y3
+	VADDPS       96(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_add_exact4
+
+sv32AVX2_add_end:
+	JMP sv32AVX2_done
 
 sv32AVX2_sub:
 	MOVQ dst+24(FP), AX
@@ -2936,6 +4074,14 @@ sv32AVX2_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   sv32AVX2_sub_exact1
+	CMPQ DX, $0x00000010
+	JE   sv32AVX2_sub_exact2
+	CMPQ DX, $0x00000018
+	JE   sv32AVX2_sub_exact3
+	CMPQ DX, $0x00000020
+	JE   sv32AVX2_sub_exact4
 
 sv32AVX2_sub_row:
 	VBROADCASTSS (SI), Y0
@@ -3000,7 +4146,69 @@ sv32AVX2_sub_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX2_sub_row
-	JMP  sv32AVX2_done
+	JMP  sv32AVX2_sub_end
+
+sv32AVX2_sub_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Y0, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_sub_exact1
+	JMP          sv32AVX2_sub_end
+
+sv32AVX2_sub_exact2:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Y0, Y1
+	VSUBPS       32(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_sub_exact2
+	JMP          sv32AVX2_sub_end
+
+sv32AVX2_sub_exact3:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Y0, Y1
+	VSUBPS       32(R8)(R10*1), Y0, Y2
+	VSUBPS       64(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_sub_exact3
+	JMP          sv32AVX2_sub_end
+
+sv32AVX2_sub_exact4:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Y0, Y1
+	VSUBPS       32(R8)(R10*1), Y0, Y2
+	VSUBPS       64(R8)(R10*1), Y0, Y3
+	VSUBPS       96(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_sub_exact4
+
+sv32AVX2_sub_end:
+	JMP sv32AVX2_done
 
 sv32AVX2_mul:
 	MOVQ dst+24(FP), AX
@@ -3012,6 +4220,14 @@ sv32AVX2_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   sv32AVX2_mul_exact1
+	CMPQ DX, $0x00000010
+	JE   sv32AVX2_mul_exact2
+	CMPQ DX, $0x00000018
+	JE   sv32AVX2_mul_exact3
+	CMPQ DX, $0x00000020
+	JE   sv32AVX2_mul_exact4
 
 sv32AVX2_mul_row:
 	VBROADCASTSS (SI), Y0
@@ -3076,7 +4292,69 @@ sv32AVX2_mul_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX2_mul_row
-	JMP  sv32AVX2_done
+	JMP  sv32AVX2_mul_end
+
+sv32AVX2_mul_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Y0, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_mul_exact1
+	JMP          sv32AVX2_mul_end
+
+sv32AVX2_mul_exact2:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Y0, Y1
+	VMULPS       32(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_mul_exact2
+	JMP          sv32AVX2_mul_end
+
+sv32AVX2_mul_exact3:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Y0, Y1
+	VMULPS       32(R8)(R10*1), Y0, Y2
+	VMULPS       64(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_mul_exact3
+	JMP          sv32AVX2_mul_end
+
+sv32AVX2_mul_exact4:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Y0, Y1
+	VMULPS       32(R8)(R10*1), Y0, Y2
+	VMULPS       64(R8)(R10*1), Y0, Y3
+	VMULPS       96(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_mul_exact4
+
+sv32AVX2_mul_end:
+	JMP sv32AVX2_done
 
 sv32AVX2_div:
 	MOVQ dst+24(FP), AX
@@ -3088,6 +4366,14 @@ sv32AVX2_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   sv32AVX2_div_exact1
+	CMPQ DX, $0x00000010
+	JE   sv32AVX2_div_exact2
+	CMPQ DX, $0x00000018
+	JE   sv32AVX2_div_exact3
+	CMPQ DX, $0x00000020
+	JE   sv32AVX2_div_exact4
 
 sv32AVX2_div_row:
 	VBROADCASTSS (SI), Y0
@@ -3152,7 +4438,69 @@ sv32AVX2_div_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX2_div_row
-	JMP  sv32AVX2_done
+	JMP  sv32AVX2_div_end
+
+sv32AVX2_div_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Y0, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_div_exact1
+	JMP          sv32AVX2_div_end
+
+sv32AVX2_div_exact2:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Y0, Y1
+	VDIVPS       32(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_div_exact2
+	JMP          sv32AVX2_div_end
+
+sv32AVX2_div_exact3:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Y0, Y1
+	VDIVPS       32(R8)(R10*1), Y0, Y2
+	VDIVPS       64(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_div_exact3
+	JMP          sv32AVX2_div_end
+
+sv32AVX2_div_exact4:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Y0, Y1
+	VDIVPS       32(R8)(R10*1), Y0, Y2
+	VDIVPS       64(R8)(R10*1), Y0, Y3
+	VDIVPS       96(R8)(R10*1), Y0, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_div_exact4
+
+sv32AVX2_div_end:
+	JMP sv32AVX2_done
 
 sv32AVX2_min:
 	MOVQ dst+24(FP), AX
@@ -3164,6 +4512,14 @@ sv32AVX2_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000008
+	JE   sv32AVX2_min_exact1
+	CMPQ DX, $0x00000010
+	JE   sv32AVX2_min_exact2
+	CMPQ DX, $0x00000018
+	JE   sv32AVX2_min_exact3
+	CMPQ DX, $0x00000020
+	JE   sv32AVX2_min_exact4
 
 sv32AVX2_min_row:
 	VBROADCASTSS (SI), Y0
@@ -3244,7 +4600,89 @@ sv32AVX2_min_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX2_min_row
-	JMP  sv32AVX2_done
+	JMP  sv32AVX2_min_end
+
+sv32AVX2_min_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Y0, Y1
+	VMINPS       Y0, Y1, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVUPS      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_min_exact1
+	JMP          sv32AVX2_min_end
+
+sv32AVX2_min_exact2:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Y0, Y1
+	VMINPS       Y0, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VMINPS       32(R8)(R10*1), Y0, Y2
+	VMINPS       Y0, Y2, Y0
+	VPOR         Y0, Y2, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_min_exact2
+	JMP          sv32AVX2_min_end
+
+sv32AVX2_min_exact3:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Y0, Y1
+	VMINPS       Y0, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VMINPS       32(R8)(R10*1), Y0, Y2
+	VMINPS       Y0, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VMINPS       64(R8)(R10*1), Y0, Y3
+	VMINPS       Y0, Y3, Y0
+	VPOR         Y0, Y3, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_min_exact3
+	JMP          sv32AVX2_min_end
+
+sv32AVX2_min_exact4:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Y0, Y1
+	VMINPS       Y0, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VMINPS       32(R8)(R10*1), Y0, Y2
+	VMINPS       Y0, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VMINPS       64(R8)(R10*1), Y0, Y3
+	VMINPS       Y0, Y3, Y4
+	VPOR         Y4, Y3, Y3
+	VMINPS       96(R8)(R10*1), Y0, Y4
+	VMINPS       Y0, Y4, Y0
+	VPOR         Y0, Y4, Y0
+	VMOVUPS      Y1, (AX)(R10*1)
+	VMOVUPS      Y2, 32(AX)(R10*1)
+	VMOVUPS      Y3, 64(AX)(R10*1)
+	VMOVUPS      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_min_exact4
+
+sv32AVX2_min_end:
+	JMP sv32AVX2_done
 
 sv32AVX2_max:
 	MOVQ         dst+24(FP), AX
@@ -3259,6 +4697,14 @@ sv32AVX2_max:
 	MOVQ         $0x80000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTD X0, Y0
+	CMPQ         DX, $0x00000008
+	JE           sv32AVX2_max_exact1
+	CMPQ         DX, $0x00000010
+	JE           sv32AVX2_max_exact2
+	CMPQ         DX, $0x00000018
+	JE           sv32AVX2_max_exact3
+	CMPQ         DX, $0x00000020
+	JE           sv32AVX2_max_exact4
 
 sv32AVX2_max_row:
 	VBROADCASTSS (SI), Y1
@@ -3356,7 +4802,112 @@ sv32AVX2_max_tail2:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX2_max_row
+	JMP  sv32AVX2_max_end
 
+sv32AVX2_max_exact1:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPS       Y2, Y1, Y2
+	VMINPS       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_max_exact1
+	JMP          sv32AVX2_max_end
+
+sv32AVX2_max_exact2:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPS       Y2, Y1, Y2
+	VMINPS       Y1, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        32(R8)(R10*1), Y0, Y3
+	VMINPS       Y3, Y1, Y3
+	VMINPS       Y1, Y3, Y1
+	VPOR         Y1, Y3, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y2, (AX)(R10*1)
+	VMOVUPS      Y1, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_max_exact2
+	JMP          sv32AVX2_max_end
+
+sv32AVX2_max_exact3:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPS       Y2, Y1, Y2
+	VMINPS       Y1, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        32(R8)(R10*1), Y0, Y3
+	VMINPS       Y3, Y1, Y3
+	VMINPS       Y1, Y3, Y4
+	VPOR         Y4, Y3, Y3
+	VPXOR        Y0, Y3, Y3
+	VPXOR        64(R8)(R10*1), Y0, Y4
+	VMINPS       Y4, Y1, Y4
+	VMINPS       Y1, Y4, Y1
+	VPOR         Y1, Y4, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y2, (AX)(R10*1)
+	VMOVUPS      Y3, 32(AX)(R10*1)
+	VMOVUPS      Y1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_max_exact3
+	JMP          sv32AVX2_max_end
+
+sv32AVX2_max_exact4:
+	VBROADCASTSS (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPS       Y2, Y1, Y2
+	VMINPS       Y1, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        32(R8)(R10*1), Y0, Y3
+	VMINPS       Y3, Y1, Y3
+	VMINPS       Y1, Y3, Y4
+	VPOR         Y4, Y3, Y3
+	VPXOR        Y0, Y3, Y3
+	VPXOR        64(R8)(R10*1), Y0, Y4
+	VMINPS       Y4, Y1, Y4
+	VMINPS       Y1, Y4, Y5
+	VPOR         Y5, Y4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPXOR        96(R8)(R10*1), Y0, Y5
+	VMINPS       Y5, Y1, Y5
+	VMINPS       Y1, Y5, Y1
+	VPOR         Y1, Y5, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPS      Y2, (AX)(R10*1)
+	VMOVUPS      Y3, 32(AX)(R10*1)
+	VMOVUPS      Y4, 64(AX)(R10*1)
+	VMOVUPS      Y1, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX2_max_exact4
+
+sv32AVX2_max_end:
 sv32AVX2_done:
 	VZEROUPPER
 	RET
@@ -4172,6 +5723,14 @@ vv64AVX2_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vv64AVX2_add_exact1
+	CMPQ DX, $0x00000008
+	JE   vv64AVX2_add_exact2
+	CMPQ DX, $0x0000000c
+	JE   vv64AVX2_add_exact3
+	CMPQ DX, $0x00000010
+	JE   vv64AVX2_add_exact4
 
 vv64AVX2_add_row:
 	XORQ R10, R10
@@ -4233,7 +5792,75 @@ vv64AVX2_add_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX2_add_row
-	JMP  vv64AVX2_done
+	JMP  vv64AVX2_add_end
+
+vv64AVX2_add_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VADDPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_add_exact1
+	JMP     vv64AVX2_add_end
+
+vv64AVX2_add_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VADDPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VADDPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_add_exact2
+	JMP     vv64AVX2_add_end
+
+vv64AVX2_add_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VADDPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VADDPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VADDPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_add_exact3
+	JMP     vv64AVX2_add_end
+
+vv64AVX2_add_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VADDPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VADDPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VADDPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD 96(SI)(R10*1), Y3
+	VADDPD  96(R8)(R10*1), Y3, Y3
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	VMOVUPD Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_add_exact4
+
+vv64AVX2_add_end:
+	JMP vv64AVX2_done
 
 vv64AVX2_sub:
 	MOVQ dst+24(FP), AX
@@ -4245,6 +5872,14 @@ vv64AVX2_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vv64AVX2_sub_exact1
+	CMPQ DX, $0x00000008
+	JE   vv64AVX2_sub_exact2
+	CMPQ DX, $0x0000000c
+	JE   vv64AVX2_sub_exact3
+	CMPQ DX, $0x00000010
+	JE   vv64AVX2_sub_exact4
 
 vv64AVX2_sub_row:
 	XORQ R10, R10
@@ -4306,7 +5941,75 @@ vv64AVX2_sub_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX2_sub_row
-	JMP  vv64AVX2_done
+	JMP  vv64AVX2_sub_end
+
+vv64AVX2_sub_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VSUBPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_sub_exact1
+	JMP     vv64AVX2_sub_end
+
+vv64AVX2_sub_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VSUBPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VSUBPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_sub_exact2
+	JMP     vv64AVX2_sub_end
+
+vv64AVX2_sub_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VSUBPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VSUBPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VSUBPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_sub_exact3
+	JMP     vv64AVX2_sub_end
+
+vv64AVX2_sub_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VSUBPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VSUBPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VSUBPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD 96(SI)(R10*1), Y3
+	VSUBPD  96(R8)(R10*1), Y3, Y3
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	VMOVUPD Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_sub_exact4
+
+vv64AVX2_sub_end:
+	JMP vv64AVX2_done
 
 vv64AVX2_mul:
 	MOVQ dst+24(FP), AX
@@ -4318,6 +6021,14 @@ vv64AVX2_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vv64AVX2_mul_exact1
+	CMPQ DX, $0x00000008
+	JE   vv64AVX2_mul_exact2
+	CMPQ DX, $0x0000000c
+	JE   vv64AVX2_mul_exact3
+	CMPQ DX, $0x00000010
+	JE   vv64AVX2_mul_exact4
 
 vv64AVX2_mul_row:
 	XORQ R10, R10
@@ -4379,7 +6090,75 @@ vv64AVX2_mul_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX2_mul_row
-	JMP  vv64AVX2_done
+	JMP  vv64AVX2_mul_end
+
+vv64AVX2_mul_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMULPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_mul_exact1
+	JMP     vv64AVX2_mul_end
+
+vv64AVX2_mul_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMULPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VMULPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_mul_exact2
+	JMP     vv64AVX2_mul_end
+
+vv64AVX2_mul_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMULPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VMULPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VMULPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_mul_exact3
+	JMP     vv64AVX2_mul_end
+
+vv64AVX2_mul_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMULPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VMULPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VMULPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD 96(SI)(R10*1), Y3
+	VMULPD  96(R8)(R10*1), Y3, Y3
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	VMOVUPD Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_mul_exact4
+
+vv64AVX2_mul_end:
+	JMP vv64AVX2_done
 
 vv64AVX2_div:
 	MOVQ dst+24(FP), AX
@@ -4391,6 +6170,14 @@ vv64AVX2_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vv64AVX2_div_exact1
+	CMPQ DX, $0x00000008
+	JE   vv64AVX2_div_exact2
+	CMPQ DX, $0x0000000c
+	JE   vv64AVX2_div_exact3
+	CMPQ DX, $0x00000010
+	JE   vv64AVX2_div_exact4
 
 vv64AVX2_div_row:
 	XORQ R10, R10
@@ -4452,7 +6239,75 @@ vv64AVX2_div_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX2_div_row
-	JMP  vv64AVX2_done
+	JMP  vv64AVX2_div_end
+
+vv64AVX2_div_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VDIVPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_div_exact1
+	JMP     vv64AVX2_div_end
+
+vv64AVX2_div_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VDIVPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VDIVPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_div_exact2
+	JMP     vv64AVX2_div_end
+
+vv64AVX2_div_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VDIVPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VDIVPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VDIVPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_div_exact3
+	JMP     vv64AVX2_div_end
+
+vv64AVX2_div_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VDIVPD  (R8)(R10*1), Y0, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VDIVPD  32(R8)(R10*1), Y1, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VDIVPD  64(R8)(R10*1), Y2, Y2
+	VMOVUPD 96(SI)(R10*1), Y3
+	VDIVPD  96(R8)(R10*1), Y3, Y3
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	VMOVUPD Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_div_exact4
+
+vv64AVX2_div_end:
+	JMP vv64AVX2_done
 
 vv64AVX2_min:
 	MOVQ dst+24(FP), AX
@@ -4464,6 +6319,14 @@ vv64AVX2_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vv64AVX2_min_exact1
+	CMPQ DX, $0x00000008
+	JE   vv64AVX2_min_exact2
+	CMPQ DX, $0x0000000c
+	JE   vv64AVX2_min_exact3
+	CMPQ DX, $0x00000010
+	JE   vv64AVX2_min_exact4
 
 vv64AVX2_min_row:
 	XORQ R10, R10
@@ -4539,7 +6402,95 @@ vv64AVX2_min_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX2_min_row
-	JMP  vv64AVX2_done
+	JMP  vv64AVX2_min_end
+
+vv64AVX2_min_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMINPD  (R8)(R10*1), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_min_exact1
+	JMP     vv64AVX2_min_end
+
+vv64AVX2_min_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMINPD  (R8)(R10*1), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VMINPD  32(R8)(R10*1), Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_min_exact2
+	JMP     vv64AVX2_min_end
+
+vv64AVX2_min_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMINPD  (R8)(R10*1), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VMINPD  32(R8)(R10*1), Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VMINPD  64(R8)(R10*1), Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_min_exact3
+	JMP     vv64AVX2_min_end
+
+vv64AVX2_min_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y0
+	VMINPD  (R8)(R10*1), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VMINPD  32(R8)(R10*1), Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VMINPD  64(R8)(R10*1), Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD 96(SI)(R10*1), Y3
+	VMINPD  96(R8)(R10*1), Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y0, (AX)(R10*1)
+	VMOVUPD Y1, 32(AX)(R10*1)
+	VMOVUPD Y2, 64(AX)(R10*1)
+	VMOVUPD Y3, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_min_exact4
+
+vv64AVX2_min_end:
+	JMP vv64AVX2_done
 
 vv64AVX2_max:
 	MOVQ         dst+24(FP), AX
@@ -4554,6 +6505,14 @@ vv64AVX2_max:
 	MOVQ         $0x8000000000000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         DX, $0x00000004
+	JE           vv64AVX2_max_exact1
+	CMPQ         DX, $0x00000008
+	JE           vv64AVX2_max_exact2
+	CMPQ         DX, $0x0000000c
+	JE           vv64AVX2_max_exact3
+	CMPQ         DX, $0x00000010
+	JE           vv64AVX2_max_exact4
 
 vv64AVX2_max_row:
 	XORQ R10, R10
@@ -4650,7 +6609,124 @@ vv64AVX2_max_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX2_max_row
+	JMP  vv64AVX2_max_end
 
+vv64AVX2_max_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_max_exact1
+	JMP     vv64AVX2_max_end
+
+vv64AVX2_max_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD 32(SI)(R10*1), Y2
+	VPXOR   Y2, Y0, Y2
+	VPXOR   32(R8)(R10*1), Y0, Y3
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y1, (AX)(R10*1)
+	VMOVUPD Y2, 32(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_max_exact2
+	JMP     vv64AVX2_max_end
+
+vv64AVX2_max_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD 32(SI)(R10*1), Y2
+	VPXOR   Y2, Y0, Y2
+	VPXOR   32(R8)(R10*1), Y0, Y3
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD 64(SI)(R10*1), Y3
+	VPXOR   Y3, Y0, Y3
+	VPXOR   64(R8)(R10*1), Y0, Y4
+	VMINPD  Y4, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y1, (AX)(R10*1)
+	VMOVUPD Y2, 32(AX)(R10*1)
+	VMOVUPD Y3, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_max_exact3
+	JMP     vv64AVX2_max_end
+
+vv64AVX2_max_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R8)(R10*1), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD 32(SI)(R10*1), Y2
+	VPXOR   Y2, Y0, Y2
+	VPXOR   32(R8)(R10*1), Y0, Y3
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD 64(SI)(R10*1), Y3
+	VPXOR   Y3, Y0, Y3
+	VPXOR   64(R8)(R10*1), Y0, Y4
+	VMINPD  Y4, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD 96(SI)(R10*1), Y4
+	VPXOR   Y4, Y0, Y4
+	VPXOR   96(R8)(R10*1), Y0, Y5
+	VMINPD  Y5, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VPXOR   Y0, Y4, Y4
+	VMOVUPD Y1, (AX)(R10*1)
+	VMOVUPD Y2, 32(AX)(R10*1)
+	VMOVUPD Y3, 64(AX)(R10*1)
+	VMOVUPD Y4, 96(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX2_max_exact4
+
+vv64AVX2_max_end:
 vv64AVX2_done:
 	VZEROUPPER
 	RET
@@ -5402,6 +7478,14 @@ vs64AVX2_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vs64AVX2_add_exact1
+	CMPQ DX, $0x00000008
+	JE   vs64AVX2_add_exact2
+	CMPQ DX, $0x0000000c
+	JE   vs64AVX2_add_exact3
+	CMPQ DX, $0x00000010
+	JE   vs64AVX2_add_exact4
 
 vs64AVX2_add_row:
 	VBROADCASTSD (R8), Y0
@@ -5462,7 +7546,79 @@ vs64AVX2_add_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX2_add_row
-	JMP  vs64AVX2_done
+	JMP  vs64AVX2_add_end
+
+vs64AVX2_add_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VADDPD       Y0, Y1, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_add_exact1
+	JMP          vs64AVX2_add_end
+
+vs64AVX2_add_exact2:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VADDPD       Y0, Y2, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_add_exact2
+	JMP          vs64AVX2_add_end
+
+vs64AVX2_add_exact3:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VADDPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VADDPD       Y0, Y3, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_add_exact3
+	JMP          vs64AVX2_add_end
+
+vs64AVX2_add_exact4:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VADDPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVUPD      96(SI)(R10*1), Y4
+	VADDPD       Y0, Y4, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_add_exact4
+
+vs64AVX2_add_end:
+	JMP vs64AVX2_done
 
 vs64AVX2_sub:
 	MOVQ dst+24(FP), AX
@@ -5474,6 +7630,14 @@ vs64AVX2_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vs64AVX2_sub_exact1
+	CMPQ DX, $0x00000008
+	JE   vs64AVX2_sub_exact2
+	CMPQ DX, $0x0000000c
+	JE   vs64AVX2_sub_exact3
+	CMPQ DX, $0x00000010
+	JE   vs64AVX2_sub_exact4
 
 vs64AVX2_sub_row:
 	VBROADCASTSD (R8), Y0
@@ -5534,7 +7698,79 @@ vs64AVX2_sub_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX2_sub_row
-	JMP  vs64AVX2_done
+	JMP  vs64AVX2_sub_end
+
+vs64AVX2_sub_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VSUBPD       Y0, Y1, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_sub_exact1
+	JMP          vs64AVX2_sub_end
+
+vs64AVX2_sub_exact2:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VSUBPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VSUBPD       Y0, Y2, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_sub_exact2
+	JMP          vs64AVX2_sub_end
+
+vs64AVX2_sub_exact3:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VSUBPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VSUBPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VSUBPD       Y0, Y3, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_sub_exact3
+	JMP          vs64AVX2_sub_end
+
+vs64AVX2_sub_exact4:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VSUBPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VSUBPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VSUBPD       Y0, Y3, Y3
+	VMOVUPD      96(SI)(R10*1), Y4
+	VSUBPD       Y0, Y4, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_sub_exact4
+
+vs64AVX2_sub_end:
+	JMP vs64AVX2_done
 
 vs64AVX2_mul:
 	MOVQ dst+24(FP), AX
@@ -5546,6 +7782,14 @@ vs64AVX2_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vs64AVX2_mul_exact1
+	CMPQ DX, $0x00000008
+	JE   vs64AVX2_mul_exact2
+	CMPQ DX, $0x0000000c
+	JE   vs64AVX2_mul_exact3
+	CMPQ DX, $0x00000010
+	JE   vs64AVX2_mul_exact4
 
 vs64AVX2_mul_row:
 	VBROADCASTSD (R8), Y0
@@ -5606,7 +7850,79 @@ vs64AVX2_mul_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX2_mul_row
-	JMP  vs64AVX2_done
+	JMP  vs64AVX2_mul_end
+
+vs64AVX2_mul_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMULPD       Y0, Y1, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_mul_exact1
+	JMP          vs64AVX2_mul_end
+
+vs64AVX2_mul_exact2:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMULPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VMULPD       Y0, Y2, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_mul_exact2
+	JMP          vs64AVX2_mul_end
+
+vs64AVX2_mul_exact3:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMULPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VMULPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VMULPD       Y0, Y3, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_mul_exact3
+	JMP          vs64AVX2_mul_end
+
+vs64AVX2_mul_exact4:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMULPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VMULPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VMULPD       Y0, Y3, Y3
+	VMOVUPD      96(SI)(R10*1), Y4
+	VMULPD       Y0, Y4, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_mul_exact4
+
+vs64AVX2_mul_end:
+	JMP vs64AVX2_done
 
 vs64AVX2_div:
 	MOVQ dst+24(FP), AX
@@ -5618,6 +7934,14 @@ vs64AVX2_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vs64AVX2_div_exact1
+	CMPQ DX, $0x00000008
+	JE   vs64AVX2_div_exact2
+	CMPQ DX, $0x0000000c
+	JE   vs64AVX2_div_exact3
+	CMPQ DX, $0x00000010
+	JE   vs64AVX2_div_exact4
 
 vs64AVX2_div_row:
 	VBROADCASTSD (R8), Y0
@@ -5678,7 +8002,79 @@ vs64AVX2_div_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX2_div_row
-	JMP  vs64AVX2_done
+	JMP  vs64AVX2_div_end
+
+vs64AVX2_div_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VDIVPD       Y0, Y1, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_div_exact1
+	JMP          vs64AVX2_div_end
+
+vs64AVX2_div_exact2:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VDIVPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VDIVPD       Y0, Y2, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_div_exact2
+	JMP          vs64AVX2_div_end
+
+vs64AVX2_div_exact3:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VDIVPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VDIVPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VDIVPD       Y0, Y3, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_div_exact3
+	JMP          vs64AVX2_div_end
+
+vs64AVX2_div_exact4:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VDIVPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VDIVPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VDIVPD       Y0, Y3, Y3
+	VMOVUPD      96(SI)(R10*1), Y4
+	VDIVPD       Y0, Y4, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_div_exact4
+
+vs64AVX2_div_end:
+	JMP vs64AVX2_done
 
 vs64AVX2_min:
 	MOVQ dst+24(FP), AX
@@ -5690,6 +8086,14 @@ vs64AVX2_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   vs64AVX2_min_exact1
+	CMPQ DX, $0x00000008
+	JE   vs64AVX2_min_exact2
+	CMPQ DX, $0x0000000c
+	JE   vs64AVX2_min_exact3
+	CMPQ DX, $0x00000010
+	JE   vs64AVX2_min_exact4
 
 vs64AVX2_min_row:
 	VBROADCASTSD (R8), Y0
@@ -5764,7 +8168,99 @@ vs64AVX2_min_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX2_min_row
-	JMP  vs64AVX2_done
+	JMP  vs64AVX2_min_end
+
+vs64AVX2_min_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMINPD       Y0, Y1, Y0
+	VMINPD       Y1, Y0, Y1
+	VPOR         Y1, Y0, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_min_exact1
+	JMP          vs64AVX2_min_end
+
+vs64AVX2_min_exact2:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMINPD       Y0, Y1, Y2
+	VMINPD       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VMINPD       Y0, Y2, Y0
+	VMINPD       Y2, Y0, Y2
+	VPOR         Y2, Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_min_exact2
+	JMP          vs64AVX2_min_end
+
+vs64AVX2_min_exact3:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMINPD       Y0, Y1, Y2
+	VMINPD       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VMINPD       Y0, Y2, Y3
+	VMINPD       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VMINPD       Y0, Y3, Y0
+	VMINPD       Y3, Y0, Y3
+	VPOR         Y3, Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_min_exact3
+	JMP          vs64AVX2_min_end
+
+vs64AVX2_min_exact4:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y1
+	VMINPD       Y0, Y1, Y2
+	VMINPD       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VMOVUPD      32(SI)(R10*1), Y2
+	VMINPD       Y0, Y2, Y3
+	VMINPD       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VMOVUPD      64(SI)(R10*1), Y3
+	VMINPD       Y0, Y3, Y4
+	VMINPD       Y3, Y4, Y3
+	VPOR         Y3, Y4, Y3
+	VMOVUPD      96(SI)(R10*1), Y4
+	VMINPD       Y0, Y4, Y0
+	VMINPD       Y4, Y0, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_min_exact4
+
+vs64AVX2_min_end:
+	JMP vs64AVX2_done
 
 vs64AVX2_max:
 	MOVQ         dst+24(FP), AX
@@ -5779,6 +8275,14 @@ vs64AVX2_max:
 	MOVQ         $0x8000000000000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         DX, $0x00000004
+	JE           vs64AVX2_max_exact1
+	CMPQ         DX, $0x00000008
+	JE           vs64AVX2_max_exact2
+	CMPQ         DX, $0x0000000c
+	JE           vs64AVX2_max_exact3
+	CMPQ         DX, $0x00000010
+	JE           vs64AVX2_max_exact4
 
 vs64AVX2_max_row:
 	VBROADCASTSD (R8), Y1
@@ -5868,7 +8372,122 @@ vs64AVX2_max_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX2_max_row
+	JMP  vs64AVX2_max_end
 
+vs64AVX2_max_exact1:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPD       Y1, Y2, Y1
+	VMINPD       Y2, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_max_exact1
+	JMP          vs64AVX2_max_end
+
+vs64AVX2_max_exact2:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPD       Y1, Y2, Y3
+	VMINPD       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VPXOR        Y0, Y2, Y2
+	VMOVUPD      32(SI)(R10*1), Y3
+	VPXOR        Y3, Y0, Y3
+	VMINPD       Y1, Y3, Y1
+	VMINPD       Y3, Y1, Y3
+	VPOR         Y3, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y2, (AX)(R10*1)
+	VMOVUPD      Y1, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_max_exact2
+	JMP          vs64AVX2_max_end
+
+vs64AVX2_max_exact3:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPD       Y1, Y2, Y3
+	VMINPD       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VPXOR        Y0, Y2, Y2
+	VMOVUPD      32(SI)(R10*1), Y3
+	VPXOR        Y3, Y0, Y3
+	VMINPD       Y1, Y3, Y4
+	VMINPD       Y3, Y4, Y3
+	VPOR         Y3, Y4, Y3
+	VPXOR        Y0, Y3, Y3
+	VMOVUPD      64(SI)(R10*1), Y4
+	VPXOR        Y4, Y0, Y4
+	VMINPD       Y1, Y4, Y1
+	VMINPD       Y4, Y1, Y4
+	VPOR         Y4, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y2, (AX)(R10*1)
+	VMOVUPD      Y3, 32(AX)(R10*1)
+	VMOVUPD      Y1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_max_exact3
+	JMP          vs64AVX2_max_end
+
+vs64AVX2_max_exact4:
+	VBROADCASTSD (R8), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Y2
+	VPXOR        Y2, Y0, Y2
+	VMINPD       Y1, Y2, Y3
+	VMINPD       Y2, Y3, Y2
+	VPOR         Y2, Y3, Y2
+	VPXOR        Y0, Y2, Y2
+	VMOVUPD      32(SI)(R10*1), Y3
+	VPXOR        Y3, Y0, Y3
+	VMINPD       Y1, Y3, Y4
+	VMINPD       Y3, Y4, Y3
+	VPOR         Y3, Y4, Y3
+	VPXOR        Y0, Y3, Y3
+	VMOVUPD      64(SI)(R10*1), Y4
+	VPXOR        Y4, Y0, Y4
+	VMINPD       Y1, Y4, Y5
+	VMINPD       Y4, Y5, Y4
+	VPOR         Y4, Y5, Y4
+	VPXOR        Y0, Y4, Y4
+	VMOVUPD      96(SI)(R10*1), Y5
+	VPXOR        Y5, Y0, Y5
+	VMINPD       Y1, Y5, Y1
+	VMINPD       Y5, Y1, Y5
+	VPOR         Y5, Y1, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y2, (AX)(R10*1)
+	VMOVUPD      Y3, 32(AX)(R10*1)
+	VMOVUPD      Y4, 64(AX)(R10*1)
+	VMOVUPD      Y1, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX2_max_exact4
+
+vs64AVX2_max_end:
 vs64AVX2_done:
 	VZEROUPPER
 	RET
@@ -6594,6 +9213,14 @@ sv64AVX2_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   sv64AVX2_add_exact1
+	CMPQ DX, $0x00000008
+	JE   sv64AVX2_add_exact2
+	CMPQ DX, $0x0000000c
+	JE   sv64AVX2_add_exact3
+	CMPQ DX, $0x00000010
+	JE   sv64AVX2_add_exact4
 
 sv64AVX2_add_row:
 	VBROADCASTSD (SI), Y0
@@ -6649,7 +9276,69 @@ sv64AVX2_add_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX2_add_row
-	JMP  sv64AVX2_done
+	JMP  sv64AVX2_add_end
+
+sv64AVX2_add_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Y0, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_add_exact1
+	JMP          sv64AVX2_add_end
+
+sv64AVX2_add_exact2:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Y0, Y1
+	VADDPD       32(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_add_exact2
+	JMP          sv64AVX2_add_end
+
+sv64AVX2_add_exact3:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Y0, Y1
+	VADDPD       32(R8)(R10*1), Y0, Y2
+	VADDPD       64(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_add_exact3
+	JMP          sv64AVX2_add_end
+
+sv64AVX2_add_exact4:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Y0, Y1
+	VADDPD       32(R8)(R10*1), Y0, Y2
+	VADDPD       64(R8)(R10*1), Y0, Y3
+	VADDPD       96(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_add_exact4
+
+sv64AVX2_add_end:
+	JMP sv64AVX2_done
 
 sv64AVX2_sub:
 	MOVQ dst+24(FP), AX
@@ -6661,6 +9350,14 @@ sv64AVX2_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   sv64AVX2_sub_exact1
+	CMPQ DX, $0x00000008
+	JE   sv64AVX2_sub_exact2
+	CMPQ DX, $0x0000000c
+	JE   sv64AVX2_sub_exact3
+	CMPQ DX, $0x00000010
+	JE   sv64AVX2_sub_exact4
 
 sv64AVX2_sub_row:
 	VBROADCASTSD (SI), Y0
@@ -6716,7 +9413,69 @@ sv64AVX2_sub_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX2_sub_row
-	JMP  sv64AVX2_done
+	JMP  sv64AVX2_sub_end
+
+sv64AVX2_sub_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Y0, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_sub_exact1
+	JMP          sv64AVX2_sub_end
+
+sv64AVX2_sub_exact2:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Y0, Y1
+	VSUBPD       32(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_sub_exact2
+	JMP          sv64AVX2_sub_end
+
+sv64AVX2_sub_exact3:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Y0, Y1
+	VSUBPD       32(R8)(R10*1), Y0, Y2
+	VSUBPD       64(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_sub_exact3
+	JMP          sv64AVX2_sub_end
+
+sv64AVX2_sub_exact4:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Y0, Y1
+	VSUBPD       32(R8)(R10*1), Y0, Y2
+	VSUBPD       64(R8)(R10*1), Y0, Y3
+	VSUBPD       96(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_sub_exact4
+
+sv64AVX2_sub_end:
+	JMP sv64AVX2_done
 
 sv64AVX2_mul:
 	MOVQ dst+24(FP), AX
@@ -6728,6 +9487,14 @@ sv64AVX2_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   sv64AVX2_mul_exact1
+	CMPQ DX, $0x00000008
+	JE   sv64AVX2_mul_exact2
+	CMPQ DX, $0x0000000c
+	JE   sv64AVX2_mul_exact3
+	CMPQ DX, $0x00000010
+	JE   sv64AVX2_mul_exact4
 
 sv64AVX2_mul_row:
 	VBROADCASTSD (SI), Y0
@@ -6783,7 +9550,69 @@ sv64AVX2_mul_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX2_mul_row
-	JMP  sv64AVX2_done
+	JMP  sv64AVX2_mul_end
+
+sv64AVX2_mul_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Y0, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_mul_exact1
+	JMP          sv64AVX2_mul_end
+
+sv64AVX2_mul_exact2:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Y0, Y1
+	VMULPD       32(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_mul_exact2
+	JMP          sv64AVX2_mul_end
+
+sv64AVX2_mul_exact3:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Y0, Y1
+	VMULPD       32(R8)(R10*1), Y0, Y2
+	VMULPD       64(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_mul_exact3
+	JMP          sv64AVX2_mul_end
+
+sv64AVX2_mul_exact4:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Y0, Y1
+	VMULPD       32(R8)(R10*1), Y0, Y2
+	VMULPD       64(R8)(R10*1), Y0, Y3
+	VMULPD       96(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_mul_exact4
+
+sv64AVX2_mul_end:
+	JMP sv64AVX2_done
 
 sv64AVX2_div:
 	MOVQ dst+24(FP), AX
@@ -6795,6 +9624,14 @@ sv64AVX2_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   sv64AVX2_div_exact1
+	CMPQ DX, $0x00000008
+	JE   sv64AVX2_div_exact2
+	CMPQ DX, $0x0000000c
+	JE   sv64AVX2_div_exact3
+	CMPQ DX, $0x00000010
+	JE   sv64AVX2_div_exact4
 
 sv64AVX2_div_row:
 	VBROADCASTSD (SI), Y0
@@ -6850,7 +9687,69 @@ sv64AVX2_div_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX2_div_row
-	JMP  sv64AVX2_done
+	JMP  sv64AVX2_div_end
+
+sv64AVX2_div_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Y0, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_div_exact1
+	JMP          sv64AVX2_div_end
+
+sv64AVX2_div_exact2:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Y0, Y1
+	VDIVPD       32(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_div_exact2
+	JMP          sv64AVX2_div_end
+
+sv64AVX2_div_exact3:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Y0, Y1
+	VDIVPD       32(R8)(R10*1), Y0, Y2
+	VDIVPD       64(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_div_exact3
+	JMP          sv64AVX2_div_end
+
+sv64AVX2_div_exact4:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Y0, Y1
+	VDIVPD       32(R8)(R10*1), Y0, Y2
+	VDIVPD       64(R8)(R10*1), Y0, Y3
+	VDIVPD       96(R8)(R10*1), Y0, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_div_exact4
+
+sv64AVX2_div_end:
+	JMP sv64AVX2_done
 
 sv64AVX2_min:
 	MOVQ dst+24(FP), AX
@@ -6862,6 +9761,14 @@ sv64AVX2_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000004
+	JE   sv64AVX2_min_exact1
+	CMPQ DX, $0x00000008
+	JE   sv64AVX2_min_exact2
+	CMPQ DX, $0x0000000c
+	JE   sv64AVX2_min_exact3
+	CMPQ DX, $0x00000010
+	JE   sv64AVX2_min_exact4
 
 sv64AVX2_min_row:
 	VBROADCASTSD (SI), Y0
@@ -6931,7 +9838,89 @@ sv64AVX2_min_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX2_min_row
-	JMP  sv64AVX2_done
+	JMP  sv64AVX2_min_end
+
+sv64AVX2_min_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Y0, Y1
+	VMINPD       Y0, Y1, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVUPD      Y0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_min_exact1
+	JMP          sv64AVX2_min_end
+
+sv64AVX2_min_exact2:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Y0, Y1
+	VMINPD       Y0, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VMINPD       32(R8)(R10*1), Y0, Y2
+	VMINPD       Y0, Y2, Y0
+	VPOR         Y0, Y2, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y0, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_min_exact2
+	JMP          sv64AVX2_min_end
+
+sv64AVX2_min_exact3:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Y0, Y1
+	VMINPD       Y0, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VMINPD       32(R8)(R10*1), Y0, Y2
+	VMINPD       Y0, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VMINPD       64(R8)(R10*1), Y0, Y3
+	VMINPD       Y0, Y3, Y0
+	VPOR         Y0, Y3, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_min_exact3
+	JMP          sv64AVX2_min_end
+
+sv64AVX2_min_exact4:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Y0, Y1
+	VMINPD       Y0, Y1, Y2
+	VPOR         Y2, Y1, Y1
+	VMINPD       32(R8)(R10*1), Y0, Y2
+	VMINPD       Y0, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VMINPD       64(R8)(R10*1), Y0, Y3
+	VMINPD       Y0, Y3, Y4
+	VPOR         Y4, Y3, Y3
+	VMINPD       96(R8)(R10*1), Y0, Y4
+	VMINPD       Y0, Y4, Y0
+	VPOR         Y0, Y4, Y0
+	VMOVUPD      Y1, (AX)(R10*1)
+	VMOVUPD      Y2, 32(AX)(R10*1)
+	VMOVUPD      Y3, 64(AX)(R10*1)
+	VMOVUPD      Y0, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_min_exact4
+
+sv64AVX2_min_end:
+	JMP sv64AVX2_done
 
 sv64AVX2_max:
 	MOVQ         dst+24(FP), AX
@@ -6946,6 +9935,14 @@ sv64AVX2_max:
 	MOVQ         $0x8000000000000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTQ X0, Y0
+	CMPQ         DX, $0x00000004
+	JE           sv64AVX2_max_exact1
+	CMPQ         DX, $0x00000008
+	JE           sv64AVX2_max_exact2
+	CMPQ         DX, $0x0000000c
+	JE           sv64AVX2_max_exact3
+	CMPQ         DX, $0x00000010
+	JE           sv64AVX2_max_exact4
 
 sv64AVX2_max_row:
 	VBROADCASTSD (SI), Y1
@@ -7030,7 +10027,112 @@ sv64AVX2_max_tail1:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX2_max_row
+	JMP  sv64AVX2_max_end
 
+sv64AVX2_max_exact1:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPD       Y2, Y1, Y2
+	VMINPD       Y1, Y2, Y1
+	VPOR         Y1, Y2, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_max_exact1
+	JMP          sv64AVX2_max_end
+
+sv64AVX2_max_exact2:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPD       Y2, Y1, Y2
+	VMINPD       Y1, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        32(R8)(R10*1), Y0, Y3
+	VMINPD       Y3, Y1, Y3
+	VMINPD       Y1, Y3, Y1
+	VPOR         Y1, Y3, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y2, (AX)(R10*1)
+	VMOVUPD      Y1, 32(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_max_exact2
+	JMP          sv64AVX2_max_end
+
+sv64AVX2_max_exact3:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPD       Y2, Y1, Y2
+	VMINPD       Y1, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        32(R8)(R10*1), Y0, Y3
+	VMINPD       Y3, Y1, Y3
+	VMINPD       Y1, Y3, Y4
+	VPOR         Y4, Y3, Y3
+	VPXOR        Y0, Y3, Y3
+	VPXOR        64(R8)(R10*1), Y0, Y4
+	VMINPD       Y4, Y1, Y4
+	VMINPD       Y1, Y4, Y1
+	VPOR         Y1, Y4, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y2, (AX)(R10*1)
+	VMOVUPD      Y3, 32(AX)(R10*1)
+	VMOVUPD      Y1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_max_exact3
+	JMP          sv64AVX2_max_end
+
+sv64AVX2_max_exact4:
+	VBROADCASTSD (SI), Y1
+	VPXOR        Y0, Y1, Y1
+	XORQ         R10, R10
+	VPXOR        (R8)(R10*1), Y0, Y2
+	VMINPD       Y2, Y1, Y2
+	VMINPD       Y1, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        32(R8)(R10*1), Y0, Y3
+	VMINPD       Y3, Y1, Y3
+	VMINPD       Y1, Y3, Y4
+	VPOR         Y4, Y3, Y3
+	VPXOR        Y0, Y3, Y3
+	VPXOR        64(R8)(R10*1), Y0, Y4
+	VMINPD       Y4, Y1, Y4
+	VMINPD       Y1, Y4, Y5
+	VPOR         Y5, Y4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPXOR        96(R8)(R10*1), Y0, Y5
+	VMINPD       Y5, Y1, Y5
+	VMINPD       Y1, Y5, Y1
+	VPOR         Y1, Y5, Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVUPD      Y2, (AX)(R10*1)
+	VMOVUPD      Y3, 32(AX)(R10*1)
+	VMOVUPD      Y4, 64(AX)(R10*1)
+	VMOVUPD      Y1, 96(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX2_max_exact4
+
+sv64AVX2_max_end:
 sv64AVX2_done:
 	VZEROUPPER
 	RET
@@ -7726,6 +10828,14 @@ vv32AVX512_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vv32AVX512_add_exact1
+	CMPQ DX, $0x00000020
+	JE   vv32AVX512_add_exact2
+	CMPQ DX, $0x00000030
+	JE   vv32AVX512_add_exact3
+	CMPQ DX, $0x00000040
+	JE   vv32AVX512_add_exact4
 
 vv32AVX512_add_row:
 	XORQ R10, R10
@@ -7780,7 +10890,75 @@ vv32AVX512_add_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX512_add_row
-	JMP  vv32AVX512_done
+	JMP  vv32AVX512_add_end
+
+vv32AVX512_add_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VADDPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_add_exact1
+	JMP     vv32AVX512_add_end
+
+vv32AVX512_add_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VADDPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VADDPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_add_exact2
+	JMP     vv32AVX512_add_end
+
+vv32AVX512_add_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VADDPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VADDPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VADDPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_add_exact3
+	JMP     vv32AVX512_add_end
+
+vv32AVX512_add_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VADDPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VADDPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VADDPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS 192(SI)(R10*1), Z3
+	VADDPS  192(R8)(R10*1), Z3, Z3
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	VMOVUPS Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_add_exact4
+
+vv32AVX512_add_end:
+	JMP vv32AVX512_done
 
 vv32AVX512_sub:
 	MOVQ dst+24(FP), AX
@@ -7792,6 +10970,14 @@ vv32AVX512_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vv32AVX512_sub_exact1
+	CMPQ DX, $0x00000020
+	JE   vv32AVX512_sub_exact2
+	CMPQ DX, $0x00000030
+	JE   vv32AVX512_sub_exact3
+	CMPQ DX, $0x00000040
+	JE   vv32AVX512_sub_exact4
 
 vv32AVX512_sub_row:
 	XORQ R10, R10
@@ -7846,7 +11032,75 @@ vv32AVX512_sub_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX512_sub_row
-	JMP  vv32AVX512_done
+	JMP  vv32AVX512_sub_end
+
+vv32AVX512_sub_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VSUBPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_sub_exact1
+	JMP     vv32AVX512_sub_end
+
+vv32AVX512_sub_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VSUBPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VSUBPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_sub_exact2
+	JMP     vv32AVX512_sub_end
+
+vv32AVX512_sub_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VSUBPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VSUBPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VSUBPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_sub_exact3
+	JMP     vv32AVX512_sub_end
+
+vv32AVX512_sub_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VSUBPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VSUBPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VSUBPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS 192(SI)(R10*1), Z3
+	VSUBPS  192(R8)(R10*1), Z3, Z3
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	VMOVUPS Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_sub_exact4
+
+vv32AVX512_sub_end:
+	JMP vv32AVX512_done
 
 vv32AVX512_mul:
 	MOVQ dst+24(FP), AX
@@ -7858,6 +11112,14 @@ vv32AVX512_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vv32AVX512_mul_exact1
+	CMPQ DX, $0x00000020
+	JE   vv32AVX512_mul_exact2
+	CMPQ DX, $0x00000030
+	JE   vv32AVX512_mul_exact3
+	CMPQ DX, $0x00000040
+	JE   vv32AVX512_mul_exact4
 
 vv32AVX512_mul_row:
 	XORQ R10, R10
@@ -7912,7 +11174,75 @@ vv32AVX512_mul_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX512_mul_row
-	JMP  vv32AVX512_done
+	JMP  vv32AVX512_mul_end
+
+vv32AVX512_mul_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMULPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_mul_exact1
+	JMP     vv32AVX512_mul_end
+
+vv32AVX512_mul_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMULPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VMULPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_mul_exact2
+	JMP     vv32AVX512_mul_end
+
+vv32AVX512_mul_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMULPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VMULPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VMULPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_mul_exact3
+	JMP     vv32AVX512_mul_end
+
+vv32AVX512_mul_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMULPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VMULPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VMULPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS 192(SI)(R10*1), Z3
+	VMULPS  192(R8)(R10*1), Z3, Z3
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	VMOVUPS Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_mul_exact4
+
+vv32AVX512_mul_end:
+	JMP vv32AVX512_done
 
 vv32AVX512_div:
 	MOVQ dst+24(FP), AX
@@ -7924,6 +11254,14 @@ vv32AVX512_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vv32AVX512_div_exact1
+	CMPQ DX, $0x00000020
+	JE   vv32AVX512_div_exact2
+	CMPQ DX, $0x00000030
+	JE   vv32AVX512_div_exact3
+	CMPQ DX, $0x00000040
+	JE   vv32AVX512_div_exact4
 
 vv32AVX512_div_row:
 	XORQ R10, R10
@@ -7978,7 +11316,75 @@ vv32AVX512_div_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX512_div_row
-	JMP  vv32AVX512_done
+	JMP  vv32AVX512_div_end
+
+vv32AVX512_div_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VDIVPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_div_exact1
+	JMP     vv32AVX512_div_end
+
+vv32AVX512_div_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VDIVPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VDIVPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_div_exact2
+	JMP     vv32AVX512_div_end
+
+vv32AVX512_div_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VDIVPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VDIVPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VDIVPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_div_exact3
+	JMP     vv32AVX512_div_end
+
+vv32AVX512_div_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VDIVPS  (R8)(R10*1), Z0, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VDIVPS  64(R8)(R10*1), Z1, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VDIVPS  128(R8)(R10*1), Z2, Z2
+	VMOVUPS 192(SI)(R10*1), Z3
+	VDIVPS  192(R8)(R10*1), Z3, Z3
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	VMOVUPS Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_div_exact4
+
+vv32AVX512_div_end:
+	JMP vv32AVX512_done
 
 vv32AVX512_min:
 	MOVQ dst+24(FP), AX
@@ -7990,6 +11396,14 @@ vv32AVX512_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vv32AVX512_min_exact1
+	CMPQ DX, $0x00000020
+	JE   vv32AVX512_min_exact2
+	CMPQ DX, $0x00000030
+	JE   vv32AVX512_min_exact3
+	CMPQ DX, $0x00000040
+	JE   vv32AVX512_min_exact4
 
 vv32AVX512_min_row:
 	XORQ R10, R10
@@ -8056,7 +11470,95 @@ vv32AVX512_min_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX512_min_row
-	JMP  vv32AVX512_done
+	JMP  vv32AVX512_min_end
+
+vv32AVX512_min_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMINPS  (R8)(R10*1), Z0, Z1
+	VMINPS  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPS Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_min_exact1
+	JMP     vv32AVX512_min_end
+
+vv32AVX512_min_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMINPS  (R8)(R10*1), Z0, Z1
+	VMINPS  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VMINPS  64(R8)(R10*1), Z1, Z2
+	VMINPS  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_min_exact2
+	JMP     vv32AVX512_min_end
+
+vv32AVX512_min_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMINPS  (R8)(R10*1), Z0, Z1
+	VMINPS  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VMINPS  64(R8)(R10*1), Z1, Z2
+	VMINPS  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VMINPS  128(R8)(R10*1), Z2, Z3
+	VMINPS  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_min_exact3
+	JMP     vv32AVX512_min_end
+
+vv32AVX512_min_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z0
+	VMINPS  (R8)(R10*1), Z0, Z1
+	VMINPS  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPS 64(SI)(R10*1), Z1
+	VMINPS  64(R8)(R10*1), Z1, Z2
+	VMINPS  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VMOVUPS 128(SI)(R10*1), Z2
+	VMINPS  128(R8)(R10*1), Z2, Z3
+	VMINPS  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VMOVUPS 192(SI)(R10*1), Z3
+	VMINPS  192(R8)(R10*1), Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VMOVUPS Z0, (AX)(R10*1)
+	VMOVUPS Z1, 64(AX)(R10*1)
+	VMOVUPS Z2, 128(AX)(R10*1)
+	VMOVUPS Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_min_exact4
+
+vv32AVX512_min_end:
+	JMP vv32AVX512_done
 
 vv32AVX512_max:
 	MOVQ         dst+24(FP), AX
@@ -8071,6 +11573,14 @@ vv32AVX512_max:
 	MOVQ         $0x80000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         DX, $0x00000010
+	JE           vv32AVX512_max_exact1
+	CMPQ         DX, $0x00000020
+	JE           vv32AVX512_max_exact2
+	CMPQ         DX, $0x00000030
+	JE           vv32AVX512_max_exact3
+	CMPQ         DX, $0x00000040
+	JE           vv32AVX512_max_exact4
 
 vv32AVX512_max_row:
 	XORQ R10, R10
@@ -8155,7 +11665,124 @@ vv32AVX512_max_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv32AVX512_max_row
+	JMP  vv32AVX512_max_end
 
+vv32AVX512_max_exact1:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMINPS  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPS Z1, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_max_exact1
+	JMP     vv32AVX512_max_end
+
+vv32AVX512_max_exact2:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMINPS  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPS 64(SI)(R10*1), Z2
+	VPXORD  Z2, Z0, Z2
+	VPXORD  64(R8)(R10*1), Z0, Z3
+	VMINPS  Z3, Z2, Z3
+	VMINPS  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VPXORD  Z0, Z2, Z2
+	VMOVUPS Z1, (AX)(R10*1)
+	VMOVUPS Z2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_max_exact2
+	JMP     vv32AVX512_max_end
+
+vv32AVX512_max_exact3:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMINPS  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPS 64(SI)(R10*1), Z2
+	VPXORD  Z2, Z0, Z2
+	VPXORD  64(R8)(R10*1), Z0, Z3
+	VMINPS  Z3, Z2, Z3
+	VMINPS  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VPXORD  Z0, Z2, Z2
+	VMOVUPS 128(SI)(R10*1), Z3
+	VPXORD  Z3, Z0, Z3
+	VPXORD  128(R8)(R10*1), Z0, Z4
+	VMINPS  Z4, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMOVUPS Z1, (AX)(R10*1)
+	VMOVUPS Z2, 64(AX)(R10*1)
+	VMOVUPS Z3, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_max_exact3
+	JMP     vv32AVX512_max_end
+
+vv32AVX512_max_exact4:
+	XORQ    R10, R10
+	VMOVUPS (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPS  Z2, Z1, Z2
+	VMINPS  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPS 64(SI)(R10*1), Z2
+	VPXORD  Z2, Z0, Z2
+	VPXORD  64(R8)(R10*1), Z0, Z3
+	VMINPS  Z3, Z2, Z3
+	VMINPS  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VPXORD  Z0, Z2, Z2
+	VMOVUPS 128(SI)(R10*1), Z3
+	VPXORD  Z3, Z0, Z3
+	VPXORD  128(R8)(R10*1), Z0, Z4
+	VMINPS  Z4, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMOVUPS 192(SI)(R10*1), Z4
+	VPXORD  Z4, Z0, Z4
+	VPXORD  192(R8)(R10*1), Z0, Z5
+	VMINPS  Z5, Z4, Z5
+	VMINPS  Z4, Z5, Z4
+	VPORD   Z4, Z5, Z4
+	VPXORD  Z0, Z4, Z4
+	VMOVUPS Z1, (AX)(R10*1)
+	VMOVUPS Z2, 64(AX)(R10*1)
+	VMOVUPS Z3, 128(AX)(R10*1)
+	VMOVUPS Z4, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv32AVX512_max_exact4
+
+vv32AVX512_max_end:
 vv32AVX512_done:
 	VZEROUPPER
 	RET
@@ -8809,6 +12436,14 @@ vs32AVX512_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vs32AVX512_add_exact1
+	CMPQ DX, $0x00000020
+	JE   vs32AVX512_add_exact2
+	CMPQ DX, $0x00000030
+	JE   vs32AVX512_add_exact3
+	CMPQ DX, $0x00000040
+	JE   vs32AVX512_add_exact4
 
 vs32AVX512_add_row:
 	VBROADCASTSS (R8), Z0
@@ -8863,7 +12498,79 @@ vs32AVX512_add_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX512_add_row
-	JMP  vs32AVX512_done
+	JMP  vs32AVX512_add_end
+
+vs32AVX512_add_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VADDPS       Z0, Z1, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_add_exact1
+	JMP          vs32AVX512_add_end
+
+vs32AVX512_add_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VADDPS       Z0, Z2, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_add_exact2
+	JMP          vs32AVX512_add_end
+
+vs32AVX512_add_exact3:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VADDPS       Z0, Z3, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_add_exact3
+	JMP          vs32AVX512_add_end
+
+vs32AVX512_add_exact4:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VADDPS       Z0, Z3, Z3
+	VMOVUPS      192(SI)(R10*1), Z4
+	VADDPS       Z0, Z4, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_add_exact4
+
+vs32AVX512_add_end:
+	JMP vs32AVX512_done
 
 vs32AVX512_sub:
 	MOVQ dst+24(FP), AX
@@ -8875,6 +12582,14 @@ vs32AVX512_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vs32AVX512_sub_exact1
+	CMPQ DX, $0x00000020
+	JE   vs32AVX512_sub_exact2
+	CMPQ DX, $0x00000030
+	JE   vs32AVX512_sub_exact3
+	CMPQ DX, $0x00000040
+	JE   vs32AVX512_sub_exact4
 
 vs32AVX512_sub_row:
 	VBROADCASTSS (R8), Z0
@@ -8929,7 +12644,79 @@ vs32AVX512_sub_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX512_sub_row
-	JMP  vs32AVX512_done
+	JMP  vs32AVX512_sub_end
+
+vs32AVX512_sub_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VSUBPS       Z0, Z1, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_sub_exact1
+	JMP          vs32AVX512_sub_end
+
+vs32AVX512_sub_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VSUBPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VSUBPS       Z0, Z2, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_sub_exact2
+	JMP          vs32AVX512_sub_end
+
+vs32AVX512_sub_exact3:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VSUBPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VSUBPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VSUBPS       Z0, Z3, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_sub_exact3
+	JMP          vs32AVX512_sub_end
+
+vs32AVX512_sub_exact4:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VSUBPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VSUBPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VSUBPS       Z0, Z3, Z3
+	VMOVUPS      192(SI)(R10*1), Z4
+	VSUBPS       Z0, Z4, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_sub_exact4
+
+vs32AVX512_sub_end:
+	JMP vs32AVX512_done
 
 vs32AVX512_mul:
 	MOVQ dst+24(FP), AX
@@ -8941,6 +12728,14 @@ vs32AVX512_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vs32AVX512_mul_exact1
+	CMPQ DX, $0x00000020
+	JE   vs32AVX512_mul_exact2
+	CMPQ DX, $0x00000030
+	JE   vs32AVX512_mul_exact3
+	CMPQ DX, $0x00000040
+	JE   vs32AVX512_mul_exact4
 
 vs32AVX512_mul_row:
 	VBROADCASTSS (R8), Z0
@@ -8995,7 +12790,79 @@ vs32AVX512_mul_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX512_mul_row
-	JMP  vs32AVX512_done
+	JMP  vs32AVX512_mul_end
+
+vs32AVX512_mul_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMULPS       Z0, Z1, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_mul_exact1
+	JMP          vs32AVX512_mul_end
+
+vs32AVX512_mul_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMULPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VMULPS       Z0, Z2, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_mul_exact2
+	JMP          vs32AVX512_mul_end
+
+vs32AVX512_mul_exact3:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMULPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VMULPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VMULPS       Z0, Z3, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_mul_exact3
+	JMP          vs32AVX512_mul_end
+
+vs32AVX512_mul_exact4:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMULPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VMULPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VMULPS       Z0, Z3, Z3
+	VMOVUPS      192(SI)(R10*1), Z4
+	VMULPS       Z0, Z4, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_mul_exact4
+
+vs32AVX512_mul_end:
+	JMP vs32AVX512_done
 
 vs32AVX512_div:
 	MOVQ dst+24(FP), AX
@@ -9007,6 +12874,14 @@ vs32AVX512_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vs32AVX512_div_exact1
+	CMPQ DX, $0x00000020
+	JE   vs32AVX512_div_exact2
+	CMPQ DX, $0x00000030
+	JE   vs32AVX512_div_exact3
+	CMPQ DX, $0x00000040
+	JE   vs32AVX512_div_exact4
 
 vs32AVX512_div_row:
 	VBROADCASTSS (R8), Z0
@@ -9061,7 +12936,79 @@ vs32AVX512_div_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX512_div_row
-	JMP  vs32AVX512_done
+	JMP  vs32AVX512_div_end
+
+vs32AVX512_div_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VDIVPS       Z0, Z1, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_div_exact1
+	JMP          vs32AVX512_div_end
+
+vs32AVX512_div_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VDIVPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VDIVPS       Z0, Z2, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_div_exact2
+	JMP          vs32AVX512_div_end
+
+vs32AVX512_div_exact3:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VDIVPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VDIVPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VDIVPS       Z0, Z3, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_div_exact3
+	JMP          vs32AVX512_div_end
+
+vs32AVX512_div_exact4:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VDIVPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VDIVPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VDIVPS       Z0, Z3, Z3
+	VMOVUPS      192(SI)(R10*1), Z4
+	VDIVPS       Z0, Z4, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_div_exact4
+
+vs32AVX512_div_end:
+	JMP vs32AVX512_done
 
 vs32AVX512_min:
 	MOVQ dst+24(FP), AX
@@ -9073,6 +13020,14 @@ vs32AVX512_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   vs32AVX512_min_exact1
+	CMPQ DX, $0x00000020
+	JE   vs32AVX512_min_exact2
+	CMPQ DX, $0x00000030
+	JE   vs32AVX512_min_exact3
+	CMPQ DX, $0x00000040
+	JE   vs32AVX512_min_exact4
 
 vs32AVX512_min_row:
 	VBROADCASTSS (R8), Z0
@@ -9139,7 +13094,99 @@ vs32AVX512_min_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX512_min_row
-	JMP  vs32AVX512_done
+	JMP  vs32AVX512_min_end
+
+vs32AVX512_min_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMINPS       Z0, Z1, Z0
+	VMINPS       Z1, Z0, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_min_exact1
+	JMP          vs32AVX512_min_end
+
+vs32AVX512_min_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMINPS       Z0, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VMINPS       Z0, Z2, Z0
+	VMINPS       Z2, Z0, Z2
+	VPORD        Z2, Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_min_exact2
+	JMP          vs32AVX512_min_end
+
+vs32AVX512_min_exact3:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMINPS       Z0, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VMINPS       Z0, Z2, Z3
+	VMINPS       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VMINPS       Z0, Z3, Z0
+	VMINPS       Z3, Z0, Z3
+	VPORD        Z3, Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_min_exact3
+	JMP          vs32AVX512_min_end
+
+vs32AVX512_min_exact4:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z1
+	VMINPS       Z0, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      64(SI)(R10*1), Z2
+	VMINPS       Z0, Z2, Z3
+	VMINPS       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VMOVUPS      128(SI)(R10*1), Z3
+	VMINPS       Z0, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VMOVUPS      192(SI)(R10*1), Z4
+	VMINPS       Z0, Z4, Z0
+	VMINPS       Z4, Z0, Z4
+	VPORD        Z4, Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_min_exact4
+
+vs32AVX512_min_end:
+	JMP vs32AVX512_done
 
 vs32AVX512_max:
 	MOVQ         dst+24(FP), AX
@@ -9154,6 +13201,14 @@ vs32AVX512_max:
 	MOVQ         $0x80000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         DX, $0x00000010
+	JE           vs32AVX512_max_exact1
+	CMPQ         DX, $0x00000020
+	JE           vs32AVX512_max_exact2
+	CMPQ         DX, $0x00000030
+	JE           vs32AVX512_max_exact3
+	CMPQ         DX, $0x00000040
+	JE           vs32AVX512_max_exact4
 
 vs32AVX512_max_row:
 	VBROADCASTSS (R8), Z1
@@ -9233,7 +13288,122 @@ vs32AVX512_max_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs32AVX512_max_row
+	JMP  vs32AVX512_max_end
 
+vs32AVX512_max_exact1:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z1, Z2, Z1
+	VMINPS       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_max_exact1
+	JMP          vs32AVX512_max_end
+
+vs32AVX512_max_exact2:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z1, Z2, Z3
+	VMINPS       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPS      64(SI)(R10*1), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z1, Z3, Z1
+	VMINPS       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z2, (AX)(R10*1)
+	VMOVUPS      Z1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_max_exact2
+	JMP          vs32AVX512_max_end
+
+vs32AVX512_max_exact3:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z1, Z2, Z3
+	VMINPS       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPS      64(SI)(R10*1), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z1, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMOVUPS      128(SI)(R10*1), Z4
+	VPXORD       Z4, Z0, Z4
+	VMINPS       Z1, Z4, Z1
+	VMINPS       Z4, Z1, Z4
+	VPORD        Z4, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z2, (AX)(R10*1)
+	VMOVUPS      Z3, 64(AX)(R10*1)
+	VMOVUPS      Z1, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_max_exact3
+	JMP          vs32AVX512_max_end
+
+vs32AVX512_max_exact4:
+	VBROADCASTSS (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPS       Z1, Z2, Z3
+	VMINPS       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPS      64(SI)(R10*1), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z1, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMOVUPS      128(SI)(R10*1), Z4
+	VPXORD       Z4, Z0, Z4
+	VMINPS       Z1, Z4, Z5
+	VMINPS       Z4, Z5, Z4
+	VPORD        Z4, Z5, Z4
+	VPXORD       Z0, Z4, Z4
+	VMOVUPS      192(SI)(R10*1), Z5
+	VPXORD       Z5, Z0, Z5
+	VMINPS       Z1, Z5, Z1
+	VMINPS       Z5, Z1, Z5
+	VPORD        Z5, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z2, (AX)(R10*1)
+	VMOVUPS      Z3, 64(AX)(R10*1)
+	VMOVUPS      Z4, 128(AX)(R10*1)
+	VMOVUPS      Z1, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs32AVX512_max_exact4
+
+vs32AVX512_max_end:
 vs32AVX512_done:
 	VZEROUPPER
 	RET
@@ -9875,6 +14045,14 @@ sv32AVX512_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   sv32AVX512_add_exact1
+	CMPQ DX, $0x00000020
+	JE   sv32AVX512_add_exact2
+	CMPQ DX, $0x00000030
+	JE   sv32AVX512_add_exact3
+	CMPQ DX, $0x00000040
+	JE   sv32AVX512_add_exact4
 
 sv32AVX512_add_row:
 	VBROADCASTSS (SI), Z0
@@ -9924,7 +14102,69 @@ sv32AVX512_add_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX512_add_row
-	JMP  sv32AVX512_done
+	JMP  sv32AVX512_add_end
+
+sv32AVX512_add_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Z0, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_add_exact1
+	JMP          sv32AVX512_add_end
+
+sv32AVX512_add_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Z0, Z1
+	VADDPS       64(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_add_exact2
+	JMP          sv32AVX512_add_end
+
+sv32AVX512_add_exact3:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Z0, Z1
+	VADDPS       64(R8)(R10*1), Z0, Z2
+	VADDPS       128(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_add_exact3
+	JMP          sv32AVX512_add_end
+
+sv32AVX512_add_exact4:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VADDPS       (R8)(R10*1), Z0, Z1
+	VADDPS       64(R8)(R10*1), Z0, Z2
+	VADDPS       128(R8)(R10*1), Z0, Z3
+	VADDPS       192(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_add_exact4
+
+sv32AVX512_add_end:
+	JMP sv32AVX512_done
 
 sv32AVX512_sub:
 	MOVQ dst+24(FP), AX
@@ -9936,6 +14176,14 @@ sv32AVX512_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   sv32AVX512_sub_exact1
+	CMPQ DX, $0x00000020
+	JE   sv32AVX512_sub_exact2
+	CMPQ DX, $0x00000030
+	JE   sv32AVX512_sub_exact3
+	CMPQ DX, $0x00000040
+	JE   sv32AVX512_sub_exact4
 
 sv32AVX512_sub_row:
 	VBROADCASTSS (SI), Z0
@@ -9985,7 +14233,69 @@ sv32AVX512_sub_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX512_sub_row
-	JMP  sv32AVX512_done
+	JMP  sv32AVX512_sub_end
+
+sv32AVX512_sub_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Z0, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_sub_exact1
+	JMP          sv32AVX512_sub_end
+
+sv32AVX512_sub_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Z0, Z1
+	VSUBPS       64(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_sub_exact2
+	JMP          sv32AVX512_sub_end
+
+sv32AVX512_sub_exact3:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Z0, Z1
+	VSUBPS       64(R8)(R10*1), Z0, Z2
+	VSUBPS       128(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_sub_exact3
+	JMP          sv32AVX512_sub_end
+
+sv32AVX512_sub_exact4:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VSUBPS       (R8)(R10*1), Z0, Z1
+	VSUBPS       64(R8)(R10*1), Z0, Z2
+	VSUBPS       128(R8)(R10*1), Z0, Z3
+	VSUBPS       192(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_sub_exact4
+
+sv32AVX512_sub_end:
+	JMP sv32AVX512_done
 
 sv32AVX512_mul:
 	MOVQ dst+24(FP), AX
@@ -9997,6 +14307,14 @@ sv32AVX512_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   sv32AVX512_mul_exact1
+	CMPQ DX, $0x00000020
+	JE   sv32AVX512_mul_exact2
+	CMPQ DX, $0x00000030
+	JE   sv32AVX512_mul_exact3
+	CMPQ DX, $0x00000040
+	JE   sv32AVX512_mul_exact4
 
 sv32AVX512_mul_row:
 	VBROADCASTSS (SI), Z0
@@ -10046,7 +14364,69 @@ sv32AVX512_mul_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX512_mul_row
-	JMP  sv32AVX512_done
+	JMP  sv32AVX512_mul_end
+
+sv32AVX512_mul_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Z0, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_mul_exact1
+	JMP          sv32AVX512_mul_end
+
+sv32AVX512_mul_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Z0, Z1
+	VMULPS       64(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_mul_exact2
+	JMP          sv32AVX512_mul_end
+
+sv32AVX512_mul_exact3:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Z0, Z1
+	VMULPS       64(R8)(R10*1), Z0, Z2
+	VMULPS       128(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_mul_exact3
+	JMP          sv32AVX512_mul_end
+
+sv32AVX512_mul_exact4:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMULPS       (R8)(R10*1), Z0, Z1
+	VMULPS       64(R8)(R10*1), Z0, Z2
+	VMULPS       128(R8)(R10*1), Z0, Z3
+	VMULPS       192(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_mul_exact4
+
+sv32AVX512_mul_end:
+	JMP sv32AVX512_done
 
 sv32AVX512_div:
 	MOVQ dst+24(FP), AX
@@ -10058,6 +14438,14 @@ sv32AVX512_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   sv32AVX512_div_exact1
+	CMPQ DX, $0x00000020
+	JE   sv32AVX512_div_exact2
+	CMPQ DX, $0x00000030
+	JE   sv32AVX512_div_exact3
+	CMPQ DX, $0x00000040
+	JE   sv32AVX512_div_exact4
 
 sv32AVX512_div_row:
 	VBROADCASTSS (SI), Z0
@@ -10107,7 +14495,69 @@ sv32AVX512_div_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX512_div_row
-	JMP  sv32AVX512_done
+	JMP  sv32AVX512_div_end
+
+sv32AVX512_div_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Z0, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_div_exact1
+	JMP          sv32AVX512_div_end
+
+sv32AVX512_div_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Z0, Z1
+	VDIVPS       64(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_div_exact2
+	JMP          sv32AVX512_div_end
+
+sv32AVX512_div_exact3:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Z0, Z1
+	VDIVPS       64(R8)(R10*1), Z0, Z2
+	VDIVPS       128(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_div_exact3
+	JMP          sv32AVX512_div_end
+
+sv32AVX512_div_exact4:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VDIVPS       (R8)(R10*1), Z0, Z1
+	VDIVPS       64(R8)(R10*1), Z0, Z2
+	VDIVPS       128(R8)(R10*1), Z0, Z3
+	VDIVPS       192(R8)(R10*1), Z0, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_div_exact4
+
+sv32AVX512_div_end:
+	JMP sv32AVX512_done
 
 sv32AVX512_min:
 	MOVQ dst+24(FP), AX
@@ -10119,6 +14569,14 @@ sv32AVX512_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x02, R9
+	CMPQ DX, $0x00000010
+	JE   sv32AVX512_min_exact1
+	CMPQ DX, $0x00000020
+	JE   sv32AVX512_min_exact2
+	CMPQ DX, $0x00000030
+	JE   sv32AVX512_min_exact3
+	CMPQ DX, $0x00000040
+	JE   sv32AVX512_min_exact4
 
 sv32AVX512_min_row:
 	VBROADCASTSS (SI), Z0
@@ -10180,7 +14638,89 @@ sv32AVX512_min_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX512_min_row
-	JMP  sv32AVX512_done
+	JMP  sv32AVX512_min_end
+
+sv32AVX512_min_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Z0, Z1
+	VMINPS       Z0, Z1, Z0
+	VPORD        Z0, Z1, Z0
+	VMOVUPS      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_min_exact1
+	JMP          sv32AVX512_min_end
+
+sv32AVX512_min_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Z0, Z1
+	VMINPS       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMINPS       64(R8)(R10*1), Z0, Z2
+	VMINPS       Z0, Z2, Z0
+	VPORD        Z0, Z2, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_min_exact2
+	JMP          sv32AVX512_min_end
+
+sv32AVX512_min_exact3:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Z0, Z1
+	VMINPS       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMINPS       64(R8)(R10*1), Z0, Z2
+	VMINPS       Z0, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VMINPS       128(R8)(R10*1), Z0, Z3
+	VMINPS       Z0, Z3, Z0
+	VPORD        Z0, Z3, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_min_exact3
+	JMP          sv32AVX512_min_end
+
+sv32AVX512_min_exact4:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMINPS       (R8)(R10*1), Z0, Z1
+	VMINPS       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMINPS       64(R8)(R10*1), Z0, Z2
+	VMINPS       Z0, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VMINPS       128(R8)(R10*1), Z0, Z3
+	VMINPS       Z0, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VMINPS       192(R8)(R10*1), Z0, Z4
+	VMINPS       Z0, Z4, Z0
+	VPORD        Z0, Z4, Z0
+	VMOVUPS      Z1, (AX)(R10*1)
+	VMOVUPS      Z2, 64(AX)(R10*1)
+	VMOVUPS      Z3, 128(AX)(R10*1)
+	VMOVUPS      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_min_exact4
+
+sv32AVX512_min_end:
+	JMP sv32AVX512_done
 
 sv32AVX512_max:
 	MOVQ         dst+24(FP), AX
@@ -10195,6 +14735,14 @@ sv32AVX512_max:
 	MOVQ         $0x80000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTD X0, Z0
+	CMPQ         DX, $0x00000010
+	JE           sv32AVX512_max_exact1
+	CMPQ         DX, $0x00000020
+	JE           sv32AVX512_max_exact2
+	CMPQ         DX, $0x00000030
+	JE           sv32AVX512_max_exact3
+	CMPQ         DX, $0x00000040
+	JE           sv32AVX512_max_exact4
 
 sv32AVX512_max_row:
 	VBROADCASTSS (SI), Z1
@@ -10269,7 +14817,112 @@ sv32AVX512_max_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv32AVX512_max_row
+	JMP  sv32AVX512_max_end
 
+sv32AVX512_max_exact1:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_max_exact1
+	JMP          sv32AVX512_max_end
+
+sv32AVX512_max_exact2:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VPXORD       64(R8)(R10*1), Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z2, (AX)(R10*1)
+	VMOVUPS      Z1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_max_exact2
+	JMP          sv32AVX512_max_end
+
+sv32AVX512_max_exact3:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VPXORD       64(R8)(R10*1), Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VPXORD       128(R8)(R10*1), Z0, Z4
+	VMINPS       Z4, Z1, Z4
+	VMINPS       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z2, (AX)(R10*1)
+	VMOVUPS      Z3, 64(AX)(R10*1)
+	VMOVUPS      Z1, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_max_exact3
+	JMP          sv32AVX512_max_end
+
+sv32AVX512_max_exact4:
+	VBROADCASTSS (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VPXORD       64(R8)(R10*1), Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VPXORD       128(R8)(R10*1), Z0, Z4
+	VMINPS       Z4, Z1, Z4
+	VMINPS       Z1, Z4, Z5
+	VPORD        Z5, Z4, Z4
+	VPXORD       Z0, Z4, Z4
+	VPXORD       192(R8)(R10*1), Z0, Z5
+	VMINPS       Z5, Z1, Z5
+	VMINPS       Z1, Z5, Z1
+	VPORD        Z1, Z5, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPS      Z2, (AX)(R10*1)
+	VMOVUPS      Z3, 64(AX)(R10*1)
+	VMOVUPS      Z4, 128(AX)(R10*1)
+	VMOVUPS      Z1, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv32AVX512_max_exact4
+
+sv32AVX512_max_end:
 sv32AVX512_done:
 	VZEROUPPER
 	RET
@@ -10881,6 +15534,14 @@ vv64AVX512_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vv64AVX512_add_exact1
+	CMPQ DX, $0x00000010
+	JE   vv64AVX512_add_exact2
+	CMPQ DX, $0x00000018
+	JE   vv64AVX512_add_exact3
+	CMPQ DX, $0x00000020
+	JE   vv64AVX512_add_exact4
 
 vv64AVX512_add_row:
 	XORQ R10, R10
@@ -10935,7 +15596,75 @@ vv64AVX512_add_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX512_add_row
-	JMP  vv64AVX512_done
+	JMP  vv64AVX512_add_end
+
+vv64AVX512_add_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VADDPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_add_exact1
+	JMP     vv64AVX512_add_end
+
+vv64AVX512_add_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VADDPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VADDPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_add_exact2
+	JMP     vv64AVX512_add_end
+
+vv64AVX512_add_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VADDPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VADDPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VADDPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_add_exact3
+	JMP     vv64AVX512_add_end
+
+vv64AVX512_add_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VADDPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VADDPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VADDPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD 192(SI)(R10*1), Z3
+	VADDPD  192(R8)(R10*1), Z3, Z3
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	VMOVUPD Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_add_exact4
+
+vv64AVX512_add_end:
+	JMP vv64AVX512_done
 
 vv64AVX512_sub:
 	MOVQ dst+24(FP), AX
@@ -10947,6 +15676,14 @@ vv64AVX512_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vv64AVX512_sub_exact1
+	CMPQ DX, $0x00000010
+	JE   vv64AVX512_sub_exact2
+	CMPQ DX, $0x00000018
+	JE   vv64AVX512_sub_exact3
+	CMPQ DX, $0x00000020
+	JE   vv64AVX512_sub_exact4
 
 vv64AVX512_sub_row:
 	XORQ R10, R10
@@ -11001,7 +15738,75 @@ vv64AVX512_sub_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX512_sub_row
-	JMP  vv64AVX512_done
+	JMP  vv64AVX512_sub_end
+
+vv64AVX512_sub_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VSUBPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_sub_exact1
+	JMP     vv64AVX512_sub_end
+
+vv64AVX512_sub_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VSUBPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VSUBPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_sub_exact2
+	JMP     vv64AVX512_sub_end
+
+vv64AVX512_sub_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VSUBPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VSUBPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VSUBPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_sub_exact3
+	JMP     vv64AVX512_sub_end
+
+vv64AVX512_sub_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VSUBPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VSUBPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VSUBPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD 192(SI)(R10*1), Z3
+	VSUBPD  192(R8)(R10*1), Z3, Z3
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	VMOVUPD Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_sub_exact4
+
+vv64AVX512_sub_end:
+	JMP vv64AVX512_done
 
 vv64AVX512_mul:
 	MOVQ dst+24(FP), AX
@@ -11013,6 +15818,14 @@ vv64AVX512_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vv64AVX512_mul_exact1
+	CMPQ DX, $0x00000010
+	JE   vv64AVX512_mul_exact2
+	CMPQ DX, $0x00000018
+	JE   vv64AVX512_mul_exact3
+	CMPQ DX, $0x00000020
+	JE   vv64AVX512_mul_exact4
 
 vv64AVX512_mul_row:
 	XORQ R10, R10
@@ -11067,7 +15880,75 @@ vv64AVX512_mul_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX512_mul_row
-	JMP  vv64AVX512_done
+	JMP  vv64AVX512_mul_end
+
+vv64AVX512_mul_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMULPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_mul_exact1
+	JMP     vv64AVX512_mul_end
+
+vv64AVX512_mul_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMULPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VMULPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_mul_exact2
+	JMP     vv64AVX512_mul_end
+
+vv64AVX512_mul_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMULPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VMULPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VMULPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_mul_exact3
+	JMP     vv64AVX512_mul_end
+
+vv64AVX512_mul_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMULPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VMULPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VMULPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD 192(SI)(R10*1), Z3
+	VMULPD  192(R8)(R10*1), Z3, Z3
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	VMOVUPD Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_mul_exact4
+
+vv64AVX512_mul_end:
+	JMP vv64AVX512_done
 
 vv64AVX512_div:
 	MOVQ dst+24(FP), AX
@@ -11079,6 +15960,14 @@ vv64AVX512_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vv64AVX512_div_exact1
+	CMPQ DX, $0x00000010
+	JE   vv64AVX512_div_exact2
+	CMPQ DX, $0x00000018
+	JE   vv64AVX512_div_exact3
+	CMPQ DX, $0x00000020
+	JE   vv64AVX512_div_exact4
 
 vv64AVX512_div_row:
 	XORQ R10, R10
@@ -11133,7 +16022,75 @@ vv64AVX512_div_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX512_div_row
-	JMP  vv64AVX512_done
+	JMP  vv64AVX512_div_end
+
+vv64AVX512_div_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VDIVPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_div_exact1
+	JMP     vv64AVX512_div_end
+
+vv64AVX512_div_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VDIVPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VDIVPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_div_exact2
+	JMP     vv64AVX512_div_end
+
+vv64AVX512_div_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VDIVPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VDIVPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VDIVPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_div_exact3
+	JMP     vv64AVX512_div_end
+
+vv64AVX512_div_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VDIVPD  (R8)(R10*1), Z0, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VDIVPD  64(R8)(R10*1), Z1, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VDIVPD  128(R8)(R10*1), Z2, Z2
+	VMOVUPD 192(SI)(R10*1), Z3
+	VDIVPD  192(R8)(R10*1), Z3, Z3
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	VMOVUPD Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_div_exact4
+
+vv64AVX512_div_end:
+	JMP vv64AVX512_done
 
 vv64AVX512_min:
 	MOVQ dst+24(FP), AX
@@ -11145,6 +16102,14 @@ vv64AVX512_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vv64AVX512_min_exact1
+	CMPQ DX, $0x00000010
+	JE   vv64AVX512_min_exact2
+	CMPQ DX, $0x00000018
+	JE   vv64AVX512_min_exact3
+	CMPQ DX, $0x00000020
+	JE   vv64AVX512_min_exact4
 
 vv64AVX512_min_row:
 	XORQ R10, R10
@@ -11211,7 +16176,95 @@ vv64AVX512_min_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX512_min_row
-	JMP  vv64AVX512_done
+	JMP  vv64AVX512_min_end
+
+vv64AVX512_min_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMINPD  (R8)(R10*1), Z0, Z1
+	VMINPD  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPD Z0, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_min_exact1
+	JMP     vv64AVX512_min_end
+
+vv64AVX512_min_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMINPD  (R8)(R10*1), Z0, Z1
+	VMINPD  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VMINPD  64(R8)(R10*1), Z1, Z2
+	VMINPD  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_min_exact2
+	JMP     vv64AVX512_min_end
+
+vv64AVX512_min_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMINPD  (R8)(R10*1), Z0, Z1
+	VMINPD  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VMINPD  64(R8)(R10*1), Z1, Z2
+	VMINPD  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VMINPD  128(R8)(R10*1), Z2, Z3
+	VMINPD  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_min_exact3
+	JMP     vv64AVX512_min_end
+
+vv64AVX512_min_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z0
+	VMINPD  (R8)(R10*1), Z0, Z1
+	VMINPD  Z0, Z1, Z0
+	VPORD   Z0, Z1, Z0
+	VMOVUPD 64(SI)(R10*1), Z1
+	VMINPD  64(R8)(R10*1), Z1, Z2
+	VMINPD  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VMOVUPD 128(SI)(R10*1), Z2
+	VMINPD  128(R8)(R10*1), Z2, Z3
+	VMINPD  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VMOVUPD 192(SI)(R10*1), Z3
+	VMINPD  192(R8)(R10*1), Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VMOVUPD Z0, (AX)(R10*1)
+	VMOVUPD Z1, 64(AX)(R10*1)
+	VMOVUPD Z2, 128(AX)(R10*1)
+	VMOVUPD Z3, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_min_exact4
+
+vv64AVX512_min_end:
+	JMP vv64AVX512_done
 
 vv64AVX512_max:
 	MOVQ         dst+24(FP), AX
@@ -11226,6 +16279,14 @@ vv64AVX512_max:
 	MOVQ         $0x8000000000000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         DX, $0x00000008
+	JE           vv64AVX512_max_exact1
+	CMPQ         DX, $0x00000010
+	JE           vv64AVX512_max_exact2
+	CMPQ         DX, $0x00000018
+	JE           vv64AVX512_max_exact3
+	CMPQ         DX, $0x00000020
+	JE           vv64AVX512_max_exact4
 
 vv64AVX512_max_row:
 	XORQ R10, R10
@@ -11310,7 +16371,124 @@ vv64AVX512_max_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vv64AVX512_max_row
+	JMP  vv64AVX512_max_end
 
+vv64AVX512_max_exact1:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMINPD  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPD Z1, (AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_max_exact1
+	JMP     vv64AVX512_max_end
+
+vv64AVX512_max_exact2:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMINPD  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPD 64(SI)(R10*1), Z2
+	VPXORD  Z2, Z0, Z2
+	VPXORD  64(R8)(R10*1), Z0, Z3
+	VMINPD  Z3, Z2, Z3
+	VMINPD  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VPXORD  Z0, Z2, Z2
+	VMOVUPD Z1, (AX)(R10*1)
+	VMOVUPD Z2, 64(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_max_exact2
+	JMP     vv64AVX512_max_end
+
+vv64AVX512_max_exact3:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMINPD  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPD 64(SI)(R10*1), Z2
+	VPXORD  Z2, Z0, Z2
+	VPXORD  64(R8)(R10*1), Z0, Z3
+	VMINPD  Z3, Z2, Z3
+	VMINPD  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VPXORD  Z0, Z2, Z2
+	VMOVUPD 128(SI)(R10*1), Z3
+	VPXORD  Z3, Z0, Z3
+	VPXORD  128(R8)(R10*1), Z0, Z4
+	VMINPD  Z4, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMOVUPD Z1, (AX)(R10*1)
+	VMOVUPD Z2, 64(AX)(R10*1)
+	VMOVUPD Z3, 128(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_max_exact3
+	JMP     vv64AVX512_max_end
+
+vv64AVX512_max_exact4:
+	XORQ    R10, R10
+	VMOVUPD (SI)(R10*1), Z1
+	VPXORD  Z1, Z0, Z1
+	VPXORD  (R8)(R10*1), Z0, Z2
+	VMINPD  Z2, Z1, Z2
+	VMINPD  Z1, Z2, Z1
+	VPORD   Z1, Z2, Z1
+	VPXORD  Z0, Z1, Z1
+	VMOVUPD 64(SI)(R10*1), Z2
+	VPXORD  Z2, Z0, Z2
+	VPXORD  64(R8)(R10*1), Z0, Z3
+	VMINPD  Z3, Z2, Z3
+	VMINPD  Z2, Z3, Z2
+	VPORD   Z2, Z3, Z2
+	VPXORD  Z0, Z2, Z2
+	VMOVUPD 128(SI)(R10*1), Z3
+	VPXORD  Z3, Z0, Z3
+	VPXORD  128(R8)(R10*1), Z0, Z4
+	VMINPD  Z4, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMOVUPD 192(SI)(R10*1), Z4
+	VPXORD  Z4, Z0, Z4
+	VPXORD  192(R8)(R10*1), Z0, Z5
+	VMINPD  Z5, Z4, Z5
+	VMINPD  Z4, Z5, Z4
+	VPORD   Z4, Z5, Z4
+	VPXORD  Z0, Z4, Z4
+	VMOVUPD Z1, (AX)(R10*1)
+	VMOVUPD Z2, 64(AX)(R10*1)
+	VMOVUPD Z3, 128(AX)(R10*1)
+	VMOVUPD Z4, 192(AX)(R10*1)
+	ADDQ    BX, AX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	DECQ    CX
+	JNZ     vv64AVX512_max_exact4
+
+vv64AVX512_max_end:
 vv64AVX512_done:
 	VZEROUPPER
 	RET
@@ -11964,6 +17142,14 @@ vs64AVX512_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vs64AVX512_add_exact1
+	CMPQ DX, $0x00000010
+	JE   vs64AVX512_add_exact2
+	CMPQ DX, $0x00000018
+	JE   vs64AVX512_add_exact3
+	CMPQ DX, $0x00000020
+	JE   vs64AVX512_add_exact4
 
 vs64AVX512_add_row:
 	VBROADCASTSD (R8), Z0
@@ -12018,7 +17204,79 @@ vs64AVX512_add_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX512_add_row
-	JMP  vs64AVX512_done
+	JMP  vs64AVX512_add_end
+
+vs64AVX512_add_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VADDPD       Z0, Z1, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_add_exact1
+	JMP          vs64AVX512_add_end
+
+vs64AVX512_add_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VADDPD       Z0, Z2, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_add_exact2
+	JMP          vs64AVX512_add_end
+
+vs64AVX512_add_exact3:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VADDPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VADDPD       Z0, Z3, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_add_exact3
+	JMP          vs64AVX512_add_end
+
+vs64AVX512_add_exact4:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VADDPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VADDPD       Z0, Z3, Z3
+	VMOVUPD      192(SI)(R10*1), Z4
+	VADDPD       Z0, Z4, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_add_exact4
+
+vs64AVX512_add_end:
+	JMP vs64AVX512_done
 
 vs64AVX512_sub:
 	MOVQ dst+24(FP), AX
@@ -12030,6 +17288,14 @@ vs64AVX512_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vs64AVX512_sub_exact1
+	CMPQ DX, $0x00000010
+	JE   vs64AVX512_sub_exact2
+	CMPQ DX, $0x00000018
+	JE   vs64AVX512_sub_exact3
+	CMPQ DX, $0x00000020
+	JE   vs64AVX512_sub_exact4
 
 vs64AVX512_sub_row:
 	VBROADCASTSD (R8), Z0
@@ -12084,7 +17350,79 @@ vs64AVX512_sub_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX512_sub_row
-	JMP  vs64AVX512_done
+	JMP  vs64AVX512_sub_end
+
+vs64AVX512_sub_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VSUBPD       Z0, Z1, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_sub_exact1
+	JMP          vs64AVX512_sub_end
+
+vs64AVX512_sub_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VSUBPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VSUBPD       Z0, Z2, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_sub_exact2
+	JMP          vs64AVX512_sub_end
+
+vs64AVX512_sub_exact3:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VSUBPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VSUBPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VSUBPD       Z0, Z3, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_sub_exact3
+	JMP          vs64AVX512_sub_end
+
+vs64AVX512_sub_exact4:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VSUBPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VSUBPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VSUBPD       Z0, Z3, Z3
+	VMOVUPD      192(SI)(R10*1), Z4
+	VSUBPD       Z0, Z4, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_sub_exact4
+
+vs64AVX512_sub_end:
+	JMP vs64AVX512_done
 
 vs64AVX512_mul:
 	MOVQ dst+24(FP), AX
@@ -12096,6 +17434,14 @@ vs64AVX512_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vs64AVX512_mul_exact1
+	CMPQ DX, $0x00000010
+	JE   vs64AVX512_mul_exact2
+	CMPQ DX, $0x00000018
+	JE   vs64AVX512_mul_exact3
+	CMPQ DX, $0x00000020
+	JE   vs64AVX512_mul_exact4
 
 vs64AVX512_mul_row:
 	VBROADCASTSD (R8), Z0
@@ -12150,7 +17496,79 @@ vs64AVX512_mul_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX512_mul_row
-	JMP  vs64AVX512_done
+	JMP  vs64AVX512_mul_end
+
+vs64AVX512_mul_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMULPD       Z0, Z1, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_mul_exact1
+	JMP          vs64AVX512_mul_end
+
+vs64AVX512_mul_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMULPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VMULPD       Z0, Z2, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_mul_exact2
+	JMP          vs64AVX512_mul_end
+
+vs64AVX512_mul_exact3:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMULPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VMULPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VMULPD       Z0, Z3, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_mul_exact3
+	JMP          vs64AVX512_mul_end
+
+vs64AVX512_mul_exact4:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMULPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VMULPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VMULPD       Z0, Z3, Z3
+	VMOVUPD      192(SI)(R10*1), Z4
+	VMULPD       Z0, Z4, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_mul_exact4
+
+vs64AVX512_mul_end:
+	JMP vs64AVX512_done
 
 vs64AVX512_div:
 	MOVQ dst+24(FP), AX
@@ -12162,6 +17580,14 @@ vs64AVX512_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vs64AVX512_div_exact1
+	CMPQ DX, $0x00000010
+	JE   vs64AVX512_div_exact2
+	CMPQ DX, $0x00000018
+	JE   vs64AVX512_div_exact3
+	CMPQ DX, $0x00000020
+	JE   vs64AVX512_div_exact4
 
 vs64AVX512_div_row:
 	VBROADCASTSD (R8), Z0
@@ -12216,7 +17642,79 @@ vs64AVX512_div_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX512_div_row
-	JMP  vs64AVX512_done
+	JMP  vs64AVX512_div_end
+
+vs64AVX512_div_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VDIVPD       Z0, Z1, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_div_exact1
+	JMP          vs64AVX512_div_end
+
+vs64AVX512_div_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VDIVPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VDIVPD       Z0, Z2, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_div_exact2
+	JMP          vs64AVX512_div_end
+
+vs64AVX512_div_exact3:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VDIVPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VDIVPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VDIVPD       Z0, Z3, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_div_exact3
+	JMP          vs64AVX512_div_end
+
+vs64AVX512_div_exact4:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VDIVPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VDIVPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VDIVPD       Z0, Z3, Z3
+	VMOVUPD      192(SI)(R10*1), Z4
+	VDIVPD       Z0, Z4, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_div_exact4
+
+vs64AVX512_div_end:
+	JMP vs64AVX512_done
 
 vs64AVX512_min:
 	MOVQ dst+24(FP), AX
@@ -12228,6 +17726,14 @@ vs64AVX512_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   vs64AVX512_min_exact1
+	CMPQ DX, $0x00000010
+	JE   vs64AVX512_min_exact2
+	CMPQ DX, $0x00000018
+	JE   vs64AVX512_min_exact3
+	CMPQ DX, $0x00000020
+	JE   vs64AVX512_min_exact4
 
 vs64AVX512_min_row:
 	VBROADCASTSD (R8), Z0
@@ -12294,7 +17800,99 @@ vs64AVX512_min_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX512_min_row
-	JMP  vs64AVX512_done
+	JMP  vs64AVX512_min_end
+
+vs64AVX512_min_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMINPD       Z0, Z1, Z0
+	VMINPD       Z1, Z0, Z1
+	VPORD        Z1, Z0, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_min_exact1
+	JMP          vs64AVX512_min_end
+
+vs64AVX512_min_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMINPD       Z0, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VMINPD       Z0, Z2, Z0
+	VMINPD       Z2, Z0, Z2
+	VPORD        Z2, Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_min_exact2
+	JMP          vs64AVX512_min_end
+
+vs64AVX512_min_exact3:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMINPD       Z0, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VMINPD       Z0, Z2, Z3
+	VMINPD       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VMINPD       Z0, Z3, Z0
+	VMINPD       Z3, Z0, Z3
+	VPORD        Z3, Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_min_exact3
+	JMP          vs64AVX512_min_end
+
+vs64AVX512_min_exact4:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z1
+	VMINPD       Z0, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      64(SI)(R10*1), Z2
+	VMINPD       Z0, Z2, Z3
+	VMINPD       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VMOVUPD      128(SI)(R10*1), Z3
+	VMINPD       Z0, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VMOVUPD      192(SI)(R10*1), Z4
+	VMINPD       Z0, Z4, Z0
+	VMINPD       Z4, Z0, Z4
+	VPORD        Z4, Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_min_exact4
+
+vs64AVX512_min_end:
+	JMP vs64AVX512_done
 
 vs64AVX512_max:
 	MOVQ         dst+24(FP), AX
@@ -12309,6 +17907,14 @@ vs64AVX512_max:
 	MOVQ         $0x8000000000000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         DX, $0x00000008
+	JE           vs64AVX512_max_exact1
+	CMPQ         DX, $0x00000010
+	JE           vs64AVX512_max_exact2
+	CMPQ         DX, $0x00000018
+	JE           vs64AVX512_max_exact3
+	CMPQ         DX, $0x00000020
+	JE           vs64AVX512_max_exact4
 
 vs64AVX512_max_row:
 	VBROADCASTSD (R8), Z1
@@ -12388,7 +17994,122 @@ vs64AVX512_max_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  vs64AVX512_max_row
+	JMP  vs64AVX512_max_end
 
+vs64AVX512_max_exact1:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z1, Z2, Z1
+	VMINPD       Z2, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_max_exact1
+	JMP          vs64AVX512_max_end
+
+vs64AVX512_max_exact2:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z1, Z2, Z3
+	VMINPD       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPD      64(SI)(R10*1), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z1, Z3, Z1
+	VMINPD       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z2, (AX)(R10*1)
+	VMOVUPD      Z1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_max_exact2
+	JMP          vs64AVX512_max_end
+
+vs64AVX512_max_exact3:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z1, Z2, Z3
+	VMINPD       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPD      64(SI)(R10*1), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z1, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMOVUPD      128(SI)(R10*1), Z4
+	VPXORD       Z4, Z0, Z4
+	VMINPD       Z1, Z4, Z1
+	VMINPD       Z4, Z1, Z4
+	VPORD        Z4, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z2, (AX)(R10*1)
+	VMOVUPD      Z3, 64(AX)(R10*1)
+	VMOVUPD      Z1, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_max_exact3
+	JMP          vs64AVX512_max_end
+
+vs64AVX512_max_exact4:
+	VBROADCASTSD (R8), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*1), Z2
+	VPXORD       Z2, Z0, Z2
+	VMINPD       Z1, Z2, Z3
+	VMINPD       Z2, Z3, Z2
+	VPORD        Z2, Z3, Z2
+	VPXORD       Z0, Z2, Z2
+	VMOVUPD      64(SI)(R10*1), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z1, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMOVUPD      128(SI)(R10*1), Z4
+	VPXORD       Z4, Z0, Z4
+	VMINPD       Z1, Z4, Z5
+	VMINPD       Z4, Z5, Z4
+	VPORD        Z4, Z5, Z4
+	VPXORD       Z0, Z4, Z4
+	VMOVUPD      192(SI)(R10*1), Z5
+	VPXORD       Z5, Z0, Z5
+	VMINPD       Z1, Z5, Z1
+	VMINPD       Z5, Z1, Z5
+	VPORD        Z5, Z1, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z2, (AX)(R10*1)
+	VMOVUPD      Z3, 64(AX)(R10*1)
+	VMOVUPD      Z4, 128(AX)(R10*1)
+	VMOVUPD      Z1, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          vs64AVX512_max_exact4
+
+vs64AVX512_max_end:
 vs64AVX512_done:
 	VZEROUPPER
 	RET
@@ -13030,6 +18751,14 @@ sv64AVX512_add:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   sv64AVX512_add_exact1
+	CMPQ DX, $0x00000010
+	JE   sv64AVX512_add_exact2
+	CMPQ DX, $0x00000018
+	JE   sv64AVX512_add_exact3
+	CMPQ DX, $0x00000020
+	JE   sv64AVX512_add_exact4
 
 sv64AVX512_add_row:
 	VBROADCASTSD (SI), Z0
@@ -13079,7 +18808,69 @@ sv64AVX512_add_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX512_add_row
-	JMP  sv64AVX512_done
+	JMP  sv64AVX512_add_end
+
+sv64AVX512_add_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Z0, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_add_exact1
+	JMP          sv64AVX512_add_end
+
+sv64AVX512_add_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Z0, Z1
+	VADDPD       64(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_add_exact2
+	JMP          sv64AVX512_add_end
+
+sv64AVX512_add_exact3:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Z0, Z1
+	VADDPD       64(R8)(R10*1), Z0, Z2
+	VADDPD       128(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_add_exact3
+	JMP          sv64AVX512_add_end
+
+sv64AVX512_add_exact4:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VADDPD       (R8)(R10*1), Z0, Z1
+	VADDPD       64(R8)(R10*1), Z0, Z2
+	VADDPD       128(R8)(R10*1), Z0, Z3
+	VADDPD       192(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_add_exact4
+
+sv64AVX512_add_end:
+	JMP sv64AVX512_done
 
 sv64AVX512_sub:
 	MOVQ dst+24(FP), AX
@@ -13091,6 +18882,14 @@ sv64AVX512_sub:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   sv64AVX512_sub_exact1
+	CMPQ DX, $0x00000010
+	JE   sv64AVX512_sub_exact2
+	CMPQ DX, $0x00000018
+	JE   sv64AVX512_sub_exact3
+	CMPQ DX, $0x00000020
+	JE   sv64AVX512_sub_exact4
 
 sv64AVX512_sub_row:
 	VBROADCASTSD (SI), Z0
@@ -13140,7 +18939,69 @@ sv64AVX512_sub_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX512_sub_row
-	JMP  sv64AVX512_done
+	JMP  sv64AVX512_sub_end
+
+sv64AVX512_sub_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Z0, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_sub_exact1
+	JMP          sv64AVX512_sub_end
+
+sv64AVX512_sub_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Z0, Z1
+	VSUBPD       64(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_sub_exact2
+	JMP          sv64AVX512_sub_end
+
+sv64AVX512_sub_exact3:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Z0, Z1
+	VSUBPD       64(R8)(R10*1), Z0, Z2
+	VSUBPD       128(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_sub_exact3
+	JMP          sv64AVX512_sub_end
+
+sv64AVX512_sub_exact4:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VSUBPD       (R8)(R10*1), Z0, Z1
+	VSUBPD       64(R8)(R10*1), Z0, Z2
+	VSUBPD       128(R8)(R10*1), Z0, Z3
+	VSUBPD       192(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_sub_exact4
+
+sv64AVX512_sub_end:
+	JMP sv64AVX512_done
 
 sv64AVX512_mul:
 	MOVQ dst+24(FP), AX
@@ -13152,6 +19013,14 @@ sv64AVX512_mul:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   sv64AVX512_mul_exact1
+	CMPQ DX, $0x00000010
+	JE   sv64AVX512_mul_exact2
+	CMPQ DX, $0x00000018
+	JE   sv64AVX512_mul_exact3
+	CMPQ DX, $0x00000020
+	JE   sv64AVX512_mul_exact4
 
 sv64AVX512_mul_row:
 	VBROADCASTSD (SI), Z0
@@ -13201,7 +19070,69 @@ sv64AVX512_mul_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX512_mul_row
-	JMP  sv64AVX512_done
+	JMP  sv64AVX512_mul_end
+
+sv64AVX512_mul_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Z0, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_mul_exact1
+	JMP          sv64AVX512_mul_end
+
+sv64AVX512_mul_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Z0, Z1
+	VMULPD       64(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_mul_exact2
+	JMP          sv64AVX512_mul_end
+
+sv64AVX512_mul_exact3:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Z0, Z1
+	VMULPD       64(R8)(R10*1), Z0, Z2
+	VMULPD       128(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_mul_exact3
+	JMP          sv64AVX512_mul_end
+
+sv64AVX512_mul_exact4:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMULPD       (R8)(R10*1), Z0, Z1
+	VMULPD       64(R8)(R10*1), Z0, Z2
+	VMULPD       128(R8)(R10*1), Z0, Z3
+	VMULPD       192(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_mul_exact4
+
+sv64AVX512_mul_end:
+	JMP sv64AVX512_done
 
 sv64AVX512_div:
 	MOVQ dst+24(FP), AX
@@ -13213,6 +19144,14 @@ sv64AVX512_div:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   sv64AVX512_div_exact1
+	CMPQ DX, $0x00000010
+	JE   sv64AVX512_div_exact2
+	CMPQ DX, $0x00000018
+	JE   sv64AVX512_div_exact3
+	CMPQ DX, $0x00000020
+	JE   sv64AVX512_div_exact4
 
 sv64AVX512_div_row:
 	VBROADCASTSD (SI), Z0
@@ -13262,7 +19201,69 @@ sv64AVX512_div_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX512_div_row
-	JMP  sv64AVX512_done
+	JMP  sv64AVX512_div_end
+
+sv64AVX512_div_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Z0, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_div_exact1
+	JMP          sv64AVX512_div_end
+
+sv64AVX512_div_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Z0, Z1
+	VDIVPD       64(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_div_exact2
+	JMP          sv64AVX512_div_end
+
+sv64AVX512_div_exact3:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Z0, Z1
+	VDIVPD       64(R8)(R10*1), Z0, Z2
+	VDIVPD       128(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_div_exact3
+	JMP          sv64AVX512_div_end
+
+sv64AVX512_div_exact4:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VDIVPD       (R8)(R10*1), Z0, Z1
+	VDIVPD       64(R8)(R10*1), Z0, Z2
+	VDIVPD       128(R8)(R10*1), Z0, Z3
+	VDIVPD       192(R8)(R10*1), Z0, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_div_exact4
+
+sv64AVX512_div_end:
+	JMP sv64AVX512_done
 
 sv64AVX512_min:
 	MOVQ dst+24(FP), AX
@@ -13274,6 +19275,14 @@ sv64AVX512_min:
 	MOVQ b+56(FP), R8
 	MOVQ ldb+64(FP), R9
 	SHLQ $0x03, R9
+	CMPQ DX, $0x00000008
+	JE   sv64AVX512_min_exact1
+	CMPQ DX, $0x00000010
+	JE   sv64AVX512_min_exact2
+	CMPQ DX, $0x00000018
+	JE   sv64AVX512_min_exact3
+	CMPQ DX, $0x00000020
+	JE   sv64AVX512_min_exact4
 
 sv64AVX512_min_row:
 	VBROADCASTSD (SI), Z0
@@ -13335,7 +19344,89 @@ sv64AVX512_min_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX512_min_row
-	JMP  sv64AVX512_done
+	JMP  sv64AVX512_min_end
+
+sv64AVX512_min_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Z0, Z1
+	VMINPD       Z0, Z1, Z0
+	VPORD        Z0, Z1, Z0
+	VMOVUPD      Z0, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_min_exact1
+	JMP          sv64AVX512_min_end
+
+sv64AVX512_min_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Z0, Z1
+	VMINPD       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMINPD       64(R8)(R10*1), Z0, Z2
+	VMINPD       Z0, Z2, Z0
+	VPORD        Z0, Z2, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z0, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_min_exact2
+	JMP          sv64AVX512_min_end
+
+sv64AVX512_min_exact3:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Z0, Z1
+	VMINPD       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMINPD       64(R8)(R10*1), Z0, Z2
+	VMINPD       Z0, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VMINPD       128(R8)(R10*1), Z0, Z3
+	VMINPD       Z0, Z3, Z0
+	VPORD        Z0, Z3, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z0, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_min_exact3
+	JMP          sv64AVX512_min_end
+
+sv64AVX512_min_exact4:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMINPD       (R8)(R10*1), Z0, Z1
+	VMINPD       Z0, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VMINPD       64(R8)(R10*1), Z0, Z2
+	VMINPD       Z0, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VMINPD       128(R8)(R10*1), Z0, Z3
+	VMINPD       Z0, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VMINPD       192(R8)(R10*1), Z0, Z4
+	VMINPD       Z0, Z4, Z0
+	VPORD        Z0, Z4, Z0
+	VMOVUPD      Z1, (AX)(R10*1)
+	VMOVUPD      Z2, 64(AX)(R10*1)
+	VMOVUPD      Z3, 128(AX)(R10*1)
+	VMOVUPD      Z0, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_min_exact4
+
+sv64AVX512_min_end:
+	JMP sv64AVX512_done
 
 sv64AVX512_max:
 	MOVQ         dst+24(FP), AX
@@ -13350,6 +19441,14 @@ sv64AVX512_max:
 	MOVQ         $0x8000000000000000, R10
 	MOVQ         R10, X0
 	VPBROADCASTQ X0, Z0
+	CMPQ         DX, $0x00000008
+	JE           sv64AVX512_max_exact1
+	CMPQ         DX, $0x00000010
+	JE           sv64AVX512_max_exact2
+	CMPQ         DX, $0x00000018
+	JE           sv64AVX512_max_exact3
+	CMPQ         DX, $0x00000020
+	JE           sv64AVX512_max_exact4
 
 sv64AVX512_max_row:
 	VBROADCASTSD (SI), Z1
@@ -13424,7 +19523,112 @@ sv64AVX512_max_tail_done:
 	ADDQ R9, R8
 	DECQ CX
 	JNZ  sv64AVX512_max_row
+	JMP  sv64AVX512_max_end
 
+sv64AVX512_max_exact1:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z1, (AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_max_exact1
+	JMP          sv64AVX512_max_end
+
+sv64AVX512_max_exact2:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VPXORD       64(R8)(R10*1), Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z2, (AX)(R10*1)
+	VMOVUPD      Z1, 64(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_max_exact2
+	JMP          sv64AVX512_max_end
+
+sv64AVX512_max_exact3:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VPXORD       64(R8)(R10*1), Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VPXORD       128(R8)(R10*1), Z0, Z4
+	VMINPD       Z4, Z1, Z4
+	VMINPD       Z1, Z4, Z1
+	VPORD        Z1, Z4, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z2, (AX)(R10*1)
+	VMOVUPD      Z3, 64(AX)(R10*1)
+	VMOVUPD      Z1, 128(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_max_exact3
+	JMP          sv64AVX512_max_end
+
+sv64AVX512_max_exact4:
+	VBROADCASTSD (SI), Z1
+	VPXORD       Z0, Z1, Z1
+	XORQ         R10, R10
+	VPXORD       (R8)(R10*1), Z0, Z2
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z3
+	VPORD        Z3, Z2, Z2
+	VPXORD       Z0, Z2, Z2
+	VPXORD       64(R8)(R10*1), Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VPXORD       128(R8)(R10*1), Z0, Z4
+	VMINPD       Z4, Z1, Z4
+	VMINPD       Z1, Z4, Z5
+	VPORD        Z5, Z4, Z4
+	VPXORD       Z0, Z4, Z4
+	VPXORD       192(R8)(R10*1), Z0, Z5
+	VMINPD       Z5, Z1, Z5
+	VMINPD       Z1, Z5, Z1
+	VPORD        Z1, Z5, Z1
+	VPXORD       Z0, Z1, Z1
+	VMOVUPD      Z2, (AX)(R10*1)
+	VMOVUPD      Z3, 64(AX)(R10*1)
+	VMOVUPD      Z4, 128(AX)(R10*1)
+	VMOVUPD      Z1, 192(AX)(R10*1)
+	ADDQ         BX, AX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         CX
+	JNZ          sv64AVX512_max_exact4
+
+sv64AVX512_max_end:
 sv64AVX512_done:
 	VZEROUPPER
 	RET

@@ -186,23 +186,22 @@ func rowLoop(isa x86ISA, t x86Type, k asm.Kind, op asm.Op, m, n reg.Register, pr
 
 	rows := GP64()
 	MOVQ(m, rows)
-	Label(prefix + "_row")
-	for _, o := range []*operand{&a, &b} {
-		if o.streamed {
-			continue
-		}
-		o.bc = vecReg(isa.vecBytes)
-		t.bcast(Mem{Base: o.base}, o.bc)
-		if sign != nil {
-			o.nbc = vecReg(isa.vecBytes)
-			isa.xor(sign, o.bc, o.nbc)
+	lanes := isa.vecBytes / t.Size
+	end := prefix + "_end"
+	if !stream {
+		// Rows of exactly 1 to unroll vectors, as in column broadcasts of a
+		// few dozen elements: each row fully unrolled, one branch per row.
+		for q := 1; q <= isa.unroll; q++ {
+			CMPQ(n, U32(uint32(q*lanes)))
+			JE(LabelRef(fmt.Sprintf("%s_exact%d", prefix, q)))
 		}
 	}
+	Label(prefix + "_row")
+	loadRowValues(isa, t, sign, &a, &b)
 
 	off, cnt := GP64(), GP64()
 	XORQ(off, off)
 	MOVQ(n, cnt)
-	lanes := isa.vecBytes / t.Size
 	b4 := body{isa: isa, t: t, op: op, a: a, b: b, dst: dst, off: off, cnt: cnt, sign: sign, stream: stream}
 
 	if stream {
@@ -234,11 +233,48 @@ func rowLoop(isa x86ISA, t x86Type, k asm.Kind, op asm.Op, m, n reg.Register, pr
 	}
 
 	b4.tail(prefix + "_tail")
-	ADDQ(ldd, dst)
-	ADDQ(lda, a.base)
-	ADDQ(ldb, b.base)
-	DECQ(rows)
-	JNZ(LabelRef(prefix + "_row"))
+	nextRow := func(label string) {
+		ADDQ(ldd, dst)
+		ADDQ(lda, a.base)
+		ADDQ(ldb, b.base)
+		DECQ(rows)
+		JNZ(LabelRef(label))
+	}
+	nextRow(prefix + "_row")
+
+	if !stream {
+		for q := 1; q <= isa.unroll; q++ {
+			JMP(LabelRef(end))
+			label := fmt.Sprintf("%s_exact%d", prefix, q)
+			Label(label)
+			loadRowValues(isa, t, sign, &a, &b)
+			XORQ(off, off)
+			b4.full(q)
+			nextRow(label)
+		}
+	}
+	Label(end)
+}
+
+// loadRowValues broadcasts the per-row value of each operand that has one
+// (and its negation, for max) into vector registers, the same registers on
+// every call, so that every loop body emitted with the operands reads them.
+func loadRowValues(isa x86ISA, t x86Type, sign reg.VecVirtual, ops ...*operand) {
+	for _, o := range ops {
+		if o.streamed {
+			continue
+		}
+		if o.bc == nil {
+			o.bc = vecReg(isa.vecBytes)
+			if sign != nil {
+				o.nbc = vecReg(isa.vecBytes)
+			}
+		}
+		t.bcast(Mem{Base: o.base}, o.bc)
+		if sign != nil {
+			isa.xor(sign, o.bc, o.nbc)
+		}
+	}
 }
 
 // body emits the vector work of one row position.

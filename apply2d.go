@@ -2,6 +2,8 @@ package elem
 
 import (
 	"fmt"
+	"math"
+	mathbits "math/bits"
 	"unsafe"
 )
 
@@ -25,9 +27,19 @@ import (
 // or dst shares an element with an input without being exactly that input
 // (same first element, ldd equal to its stride, inc 1).
 func Apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
+	mustCheck2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
+	apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
+}
+
+// mustCheck2D panics, naming the problem, if check2D finds one.
+func mustCheck2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
 	if err := check2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb); err != "" {
 		panic("elem: Apply2D " + op.String() + ": " + err)
 	}
+}
+
+// apply2D is Apply2D after the checks.
+func apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -66,14 +78,8 @@ func check2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b
 	if m == 0 || n == 0 {
 		return ""
 	}
-	for _, o := range []struct {
-		name    string
-		length  int
-		ld, inc int
-	}{{"dst", len(dst), ldd, 1}, {"a", len(a), lda, inca}, {"b", len(b), ldb, incb}} {
-		if need, ok := extent(m, n, o.ld, o.inc); !ok || need > o.length {
-			return fmt.Sprintf("%d x %d block with stride %d does not fit in len(%s) = %d", m, n, o.ld, o.name, o.length)
-		}
+	if !fitsIn(m, n, ldd, 1, len(dst)) || !fitsIn(m, n, lda, inca, len(a)) || !fitsIn(m, n, ldb, incb, len(b)) {
+		return tooShort(m, n, dst, ldd, a, lda, inca, b, ldb, incb)
 	}
 	if sharesElement(dst, m, n, ldd, a, lda, inca) || sharesElement(dst, m, n, ldd, b, ldb, incb) {
 		return "dst overlaps an input without being exactly that input"
@@ -81,15 +87,34 @@ func check2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b
 	return ""
 }
 
+// fitsIn reports whether an m x n block with strides ld, inc fits in length
+// elements.
+func fitsIn(m, n, ld, inc, length int) bool {
+	need, ok := extent(m, n, ld, inc)
+	return ok && need <= length
+}
+
+// tooShort names the first operand that an m x n block does not fit.
+func tooShort[T Float](m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) string {
+	name, length, ld := "b", len(b), ldb
+	switch {
+	case !fitsIn(m, n, ldd, 1, len(dst)):
+		name, length, ld = "dst", len(dst), ldd
+	case !fitsIn(m, n, lda, inca, len(a)):
+		name, length, ld = "a", len(a), lda
+	}
+	return fmt.Sprintf("%d x %d block with stride %d does not fit in len(%s) = %d", m, n, ld, name, length)
+}
+
 // extent is the number of elements an m x n block with leading stride ld and
 // inner stride inc spans, and false when that overflows int.
 func extent(m, n, ld, inc int) (int, bool) {
-	const maxInt = int(^uint(0) >> 1)
-	last := (n - 1) * inc
-	if ld > 0 && m-1 > (maxInt-last-1)/ld {
+	hi, lo := mathbits.Mul64(uint64(m-1), uint64(ld)) // m-1, ld >= 0
+	end := lo + uint64((n-1)*inc) + 1
+	if hi != 0 || end < lo || end > math.MaxInt {
 		return 0, false
 	}
-	return (m-1)*ld + last + 1, true
+	return int(end), true
 }
 
 // sharesElement reports whether the m x n block of x (stride ld, inner

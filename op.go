@@ -39,23 +39,17 @@ func (op Op) Valid() bool { return op < numOps }
 // Ops returns every operation in order.
 func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax} }
 
-// Scalar returns x op y: the exact value every kernel computes per element.
+// Scalar returns x op y with exactly the bits every kernel gives for one
+// element, NaN payloads included: it runs the generic kernel on one element,
+// because a plain x + y on values in registers may be compiled with the
+// operands swapped, and then carries y's payload when both are NaN.
 func Scalar[T Float](op Op, x, y T) T {
-	switch op {
-	case OpAdd:
-		return x + y
-	case OpSub:
-		return x - y
-	case OpMul:
-		return x * y
-	case OpDiv:
-		return x / y
-	case OpMin:
-		return min(x, y)
-	case OpMax:
-		return max(x, y)
+	if !op.Valid() {
+		panic(badOp(op))
 	}
-	panic(badOp(op))
+	d, xs, ys := [1]T{}, [1]T{x}, [1]T{y}
+	vvRow(op, d[:], xs[:], ys[:])
+	return d[0]
 }
 
 func badOp(op Op) string { return "elem: invalid " + op.String() }

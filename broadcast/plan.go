@@ -1,9 +1,18 @@
 package broadcast
 
+import (
+	"math"
+	"math/bits"
+)
+
 // inlineDims is how many merged outer dimensions a Plan holds without a heap
 // allocation. After size-1 dimensions are dropped and contiguous ones merged,
 // real broadcasts have at most a few.
-const inlineDims = 8
+const inlineDims = 4
+
+// tinyBlock is the largest inner block computed element by element with
+// elem.Scalar: below it a checked kernel call costs more than the elements.
+const tinyBlock = 16
 
 // dim is one merged output dimension: its size and the element stride of the
 // output (d) and of each input (a, b) along it.
@@ -27,6 +36,7 @@ type Plan struct {
 	nOuter              int
 	moreOuter           []dim // all outer dimensions, when there are more than inlineDims
 	rowA, rowB          bool  // the inner block is a dense matrix op a repeated row of a (rowA) or of b (rowB)
+	tiny                bool  // the inner block is so small that elements are cheaper than a kernel call
 }
 
 // NewPlan resolves rule for operands of shapes a and b. Run then computes
@@ -140,7 +150,6 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 	var spill []dim
 	k := 0
 	pd, pa, pb := 1, 1, 1
-	const maxInt = int(^uint(0) >> 1)
 	for i := 1; i <= max(len(a), len(b)); i++ {
 		sa, sb := sizeAt(a, i), sizeAt(b, i)
 		so := sa
@@ -157,7 +166,7 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 		if sb != 1 && useB {
 			d.b = pb
 		}
-		if so != 0 && pd > maxInt/so {
+		if hi, lo := bits.Mul64(uint64(pd), uint64(max(so, 1))); hi != 0 || lo > math.MaxInt {
 			_, err := Numpy(a.Clone(), b.Clone())
 			return err
 		}
@@ -226,6 +235,7 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 			dst[len(outer)-1-i] = outer[i]
 		}
 	}
+	p.tiny = p.m*p.n <= tinyBlock
 	p.rowB = p.inca == 1 && p.incb == 1 && p.ldb == 0 && p.lda == p.n && p.ldd == p.n && p.m > 1
 	p.rowA = p.inca == 1 && p.incb == 1 && p.lda == 0 && p.ldb == p.n && p.ldd == p.n && p.m > 1
 	return nil

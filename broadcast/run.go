@@ -91,15 +91,8 @@ func checkRun[T elem.Float](p *Plan, op elem.Op, dst, a, b []T) error {
 	if !op.Valid() {
 		return newError(errs(ErrOp), "invalid operation %v", op)
 	}
-	for _, o := range []struct {
-		name string
-		got  int
-		want int
-	}{{"a", len(a), p.aLen}, {"b", len(b), p.bLen}, {"dst", len(dst), p.outLen}} {
-		if o.got != o.want {
-			return newError(errs(ErrDataLength), "%s has %d elements but %s needs %d (a %s, b %s)",
-				o.name, o.got, p.describe(o.name), o.want, p.describe("a"), p.describe("b"))
-		}
+	if len(a) != p.aLen || len(b) != p.bLen || len(dst) != p.outLen {
+		return p.lengthError(len(dst), len(a), len(b))
 	}
 	if overlaps(dst, a) && !(p.aWhole && sameStart(dst, a)) {
 		return newError(errs(ErrOverlap), "dst shares memory with a %s without being exactly a", p.describe("a"))
@@ -108,6 +101,19 @@ func checkRun[T elem.Float](p *Plan, op elem.Op, dst, a, b []T) error {
 		return newError(errs(ErrOverlap), "dst shares memory with b %s without being exactly b", p.describe("b"))
 	}
 	return nil
+}
+
+// lengthError reports the first data slice whose length does not match.
+func (p *Plan) lengthError(dst, a, b int) error {
+	name, got, want := "dst", dst, p.outLen
+	switch {
+	case a != p.aLen:
+		name, got, want = "a", a, p.aLen
+	case b != p.bLen:
+		name, got, want = "b", b, p.bLen
+	}
+	return newError(errs(ErrDataLength), "%s has %d elements but %s needs %d (a %s, b %s)",
+		name, got, p.describe(name), want, p.describe("a"), p.describe("b"))
 }
 
 // describe names the shape of operand name ("a", "b" or "dst") in messages.
@@ -222,6 +228,12 @@ func (e *exec[T]) block(od, oa, ob int, t tile[T]) tile[T] {
 			v := e.a[oa+r*p.lda]
 			for j := range row {
 				row[j] = v
+			}
+		}
+	case p.tiny && !e.copying:
+		for r := range p.m {
+			for j := range p.n {
+				e.dst[od+r*p.ldd+j] = elem.Scalar(e.op, e.a[oa+r*p.lda+j*p.inca], e.b[ob+r*p.ldb+j*p.incb])
 			}
 		}
 	case t.buf != nil && p.rowB:

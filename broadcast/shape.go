@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -128,10 +129,11 @@ func count(s Shape) (n int, ok bool) {
 			zero = true
 			continue
 		}
-		if p > math.MaxInt/d {
+		hi, lo := bits.Mul64(uint64(p), uint64(d))
+		if hi != 0 || lo > math.MaxInt {
 			return 0, false
 		}
-		p *= d
+		p = int(lo)
 	}
 	if zero {
 		return 0, true

@@ -1,6 +1,8 @@
 package broadcast_test
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/simdkit/elem"
@@ -57,6 +59,31 @@ func BenchmarkApplySmall(b *testing.B) {
 	for b.Loop() {
 		if err := broadcast.Apply(elem.OpAdd, dst, a, as, y, bs); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBroadcastParallel times T3-big and K-narrow through RunParallel
+// at 1, 2 and GOMAXPROCS workers.
+func BenchmarkBroadcastParallel(b *testing.B) {
+	for _, w := range workloads.Broadcasts {
+		if w.Name != "T3-big" && w.Name != "K-narrow" {
+			continue
+		}
+		x, err := workloads.New[float32](w)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, workers := range []int{1, 2, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("%s/workers=%d", w.Name, workers), func(b *testing.B) {
+				b.SetBytes(x.BytesMoved)
+				for b.Loop() {
+					if err := broadcast.RunParallel(x.Plan, workers, x.Op, x.Dst, x.A, x.B); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(x.OutLen), "ns/elem")
+			})
 		}
 	}
 }

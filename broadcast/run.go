@@ -18,8 +18,8 @@ func Run[T elem.Float](p *Plan, op elem.Op, dst, a, b []T) error {
 	if p.empty {
 		return nil
 	}
-	e := exec[T]{p: p, op: op, dst: dst, a: a, b: b}
-	e.walk()
+	e := exec[T]{p: p, op: op, dst: dst, a: a, b: b, c1: p.n}
+	e.walk(0, p.rows())
 	return nil
 }
 
@@ -80,8 +80,8 @@ func To[T elem.Float](dst, in []T, inShape, target Shape) (Shape, error) {
 		return nil, newError(errs(ErrOverlap), "dst shares memory with the input of shape %v", inShape)
 	}
 	if !p.empty {
-		e := exec[T]{p: &p, dst: dst, a: in, copying: true}
-		e.walk()
+		e := exec[T]{p: &p, dst: dst, a: in, copying: true, c1: p.n}
+		e.walk(0, p.rows())
 	}
 	return out, nil
 }
@@ -153,12 +153,14 @@ const (
 	tileRowBytes = 128
 )
 
-// exec is one Run in progress.
+// exec is one Run in progress, or one goroutine's part of a parallel run:
+// the columns c0..c1 of the inner block.
 type exec[T elem.Float] struct {
 	p         *Plan
 	op        elem.Op
 	dst, a, b []T
 	copying   bool // To: dst = a, no operation
+	c0, c1    int
 }
 
 // tile is the repeated row of a tiny row broadcast, expanded on the stack.
@@ -168,25 +170,39 @@ type tile[T elem.Float] struct {
 	offset int // offset in a or b of the row buf holds, or -1
 }
 
-// walk runs the inner block once for every index of the outer dimensions,
-// an odometer over offsets precomputed in the plan.
-func (e *exec[T]) walk() {
-	p := e.p
-	if (p.rowA || p.rowB) && !e.copying && p.n*int(unsafe.Sizeof(T(0))) <= tileRowBytes {
-		e.walkTiled()
+// rows is the number of rows of the whole computation: the inner block's m
+// rows at every index of the outer dimensions.
+func (p *Plan) rows() int {
+	r := p.m
+	for _, d := range p.outerDims() {
+		r *= d.size
+	}
+	return r
+}
+
+// tiled reports whether the plan runs its tiny repeated row through a tile.
+func (p *Plan) tiled(elemSize int) bool { return (p.rowA || p.rowB) && p.n*elemSize <= tileRowBytes }
+
+// walk computes rows lo..hi of the whole computation (see rows).
+func (e *exec[T]) walk(lo, hi int) {
+	if !e.copying && e.p.tiled(int(unsafe.Sizeof(T(0)))) {
+		e.walkTiled(lo, hi)
 		return
 	}
-	e.walkWith(tile[T]{})
+	e.walkWith(tile[T]{}, lo, hi)
 }
 
 // walkTiled is walk with a tile for a tiny repeated row: a separate function
 // so that only such plans pay for clearing the tile's stack space.
-func (e *exec[T]) walkTiled() {
+func (e *exec[T]) walkTiled(lo, hi int) {
 	var buf [tileCap]T
-	e.walkWith(tile[T]{buf: buf[:tileLen(e.p.n)], offset: -1})
+	e.walkWith(tile[T]{buf: buf[:tileLen(e.p.n)], offset: -1}, lo, hi)
 }
 
-func (e *exec[T]) walkWith(t tile[T]) {
+// walkWith runs the inner block, or the part of it in lo..hi, at every index
+// of the outer dimensions from lo's on: an odometer over offsets precomputed
+// in the plan.
+func (e *exec[T]) walkWith(t tile[T], lo, hi int) {
 	p := e.p
 	dims := p.outerDims()
 	var idxBuf [inlineDims]int
@@ -195,8 +211,16 @@ func (e *exec[T]) walkWith(t tile[T]) {
 		idx = make([]int, len(dims))
 	}
 	od, oa, ob := 0, 0, 0
-	for {
-		t = e.block(od, oa, ob, t)
+	q := lo / p.m
+	for i := len(dims) - 1; i >= 0; i-- {
+		idx[i] = q % dims[i].size
+		q /= dims[i].size
+		od, oa, ob = od+idx[i]*dims[i].d, oa+idx[i]*dims[i].a, ob+idx[i]*dims[i].b
+	}
+	for r := lo % p.m; lo < hi; r = 0 {
+		r1 := min(p.m, r+hi-lo)
+		t = e.block(od, oa, ob, t, r, r1)
+		lo += r1 - r
 		i := len(dims) - 1
 		for ; i >= 0; i-- {
 			d := &dims[i]
@@ -213,14 +237,16 @@ func (e *exec[T]) walkWith(t tile[T]) {
 	}
 }
 
-// block computes the inner m x n block at the given offsets and returns the
-// tile as it left it.
-func (e *exec[T]) block(od, oa, ob int, t tile[T]) tile[T] {
+// block computes rows r0..r1 and columns c0..c1 of the inner block at the
+// given offsets and returns the tile as it left it.
+func (e *exec[T]) block(od, oa, ob int, t tile[T], r0, r1 int) tile[T] {
 	p := e.p
+	od, oa, ob = od+r0*p.ldd+e.c0, oa+r0*p.lda+e.c0*p.inca, ob+r0*p.ldb+e.c0*p.incb
+	m, n := r1-r0, e.c1-e.c0
 	switch {
 	case e.copying:
-		for r := range p.m {
-			row := e.dst[od+r*p.ldd:][:p.n]
+		for r := range m {
+			row := e.dst[od+r*p.ldd:][:n]
 			if p.inca == 1 {
 				copy(row, e.a[oa+r*p.lda:])
 				continue
@@ -230,30 +256,30 @@ func (e *exec[T]) block(od, oa, ob int, t tile[T]) tile[T] {
 				row[j] = v
 			}
 		}
-	case p.tiny && !e.copying:
-		for r := range p.m {
-			for j := range p.n {
+	case p.tiny:
+		for r := range m {
+			for j := range n {
 				e.dst[od+r*p.ldd+j] = elem.Scalar(e.op, e.a[oa+r*p.lda+j*p.inca], e.b[ob+r*p.ldb+j*p.incb])
 			}
 		}
 	case t.buf != nil && p.rowB:
 		t = t.fill(e.b, ob, p.n)
-		e.tiled(od, e.a[oa:], t.buf, false)
+		e.tiled(od, e.a[oa:], t.buf, false, m*n)
 	case t.buf != nil:
 		t = t.fill(e.a, oa, p.n)
-		e.tiled(od, t.buf, e.b[ob:], true)
+		e.tiled(od, t.buf, e.b[ob:], true, m*n)
 	default:
-		elem.Apply2D(e.op, p.m, p.n, e.dst[od:], p.ldd, e.a[oa:], p.lda, p.inca, e.b[ob:], p.ldb, p.incb)
+		elem.Apply2D(e.op, m, n, e.dst[od:], p.ldd, e.a[oa:], p.lda, p.inca, e.b[ob:], p.ldb, p.incb)
 	}
 	return t
 }
 
-// tiled computes a dense m x n block against a repeated row as a flat run:
-// whole tiles (the row repeated to a length that is a multiple of n and of
-// the vector width) as the rows of one kernel call, then the remainder. The
-// tile is x when tileIsA, else y; the other operand is the dense block.
-func (e *exec[T]) tiled(od int, x, y []T, tileIsA bool) {
-	total := e.p.m * e.p.n
+// tiled computes a dense block of total elements against a repeated row as
+// a flat run: whole tiles (the row repeated to a length that is a multiple of
+// n and of the vector width) as the rows of one kernel call, then the
+// remainder. The tile is x when tileIsA, else y; the other operand is the
+// dense block.
+func (e *exec[T]) tiled(od int, x, y []T, tileIsA bool, total int) {
 	l := len(y)
 	ldx, ldy := l, 0
 	if tileIsA {

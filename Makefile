@@ -1,6 +1,6 @@
 # elem: generate, verify, test, test-cross, bench. `make test` is what CI runs.
 GO ?= go
-GENERATED := kernel_amd64.s kernel_amd64.go kernel_switch_amd64.go kernel_arm64.s kernel_arm64.go ops_generated.go
+GENERATED := kernel_amd64.s kernel_amd64.go kernel_switch_amd64.go kernel_arm64.s kernel_arm64.go kernel_switch_arm64.go ops_generated.go
 # Implementations this machine can run, as ELEM_IMPL names.
 IMPLS = $(shell $(GO) run ./cmd/elembench -impls)
 

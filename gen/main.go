@@ -16,7 +16,10 @@ func main() {
 	if err := generateGo("ops_generated.go"); err != nil {
 		log.Fatalf("gen: %v", err)
 	}
-	if err := generateAMD64Switch("kernel_switch_amd64.go"); err != nil {
+	if err := generateRunSwitch("kernel_switch_amd64.go", x86ImplNames(), true); err != nil {
+		log.Fatalf("gen: %v", err)
+	}
+	if err := generateRunSwitch("kernel_switch_arm64.go", []string{arm64Impl}, false); err != nil {
 		log.Fatalf("gen: %v", err)
 	}
 	if err := generateARM64(); err != nil {

@@ -2,6 +2,7 @@ package elem
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -132,7 +133,7 @@ func TestApply2DRejects(t *testing.T) {
 		{"dst rows overlap", func() { Apply2D(OpAdd, 2, 3, buf, 2, a, 3, 1, b, 3, 1) }, "rows of dst overlap: ldd 2 < n 3"},
 		{"a too short", func() { Apply2D(OpAdd, 5, 10, buf, 10, a, 10, 1, b, 0, 1) }, "5 x 10 block with stride 10 does not fit in len(a) = 40"},
 		{"dst too short", func() { Apply2D(OpAdd, 11, 10, buf, 10, a, 0, 1, b, 0, 1) }, "does not fit in len(dst) = 100"},
-		{"stride overflow", func() { Apply2D(OpAdd, 3, 1, buf, 1, a, 1<<62, 1, b, 0, 1) }, "does not fit in len(a)"},
+		{"stride overflow", func() { Apply2D(OpAdd, 3, 1, buf, 1, a, math.MaxInt/2+1, 1, b, 0, 1) }, "does not fit in len(a)"},
 		{"input shifted inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf[1:], 10, 1, b, 0, 1) }, "dst overlaps an input"},
 		{"column inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, a, 10, 1, buf[15:], 1, 0) }, "dst overlaps an input"},
 		{"same start, other stride", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf, 20, 1, b, 0, 1) }, "dst overlaps an input"},

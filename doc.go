@@ -29,6 +29,14 @@
 // "generic" Go kernels everywhere else and under the purego build tag. The
 // environment variable ELEM_IMPL (generic, avx2, avx512, neon) or
 // SetImplementation forces one; Implementation names the one in use.
+//
+// # Big arrays
+//
+// ParallelApply, ParallelApplyScalar, ParallelScalarApply and ParallelApply2D
+// split one call across goroutines, for arrays so big that one core cannot
+// keep the memory system busy. They are opt-in: no other call in this package
+// starts a goroutine. Package bigbuf allocates such arrays 64-byte aligned
+// and, on Linux, on transparent huge pages.
 package elem
 
 //go:generate go run ./gen -out kernel_amd64.s -stubs kernel_amd64.go -pkg elem

@@ -1,10 +1,13 @@
 // Command elembench shows what elem does on this machine: the CPU and its
-// features, the implementation elem chose, and for each workload the time per
-// element and the bandwidth of every available implementation, with the
-// speedup over the generic Go kernels (which are the plain Go loop).
+// features, the implementation elem chose, the memory-copy bandwidth, and for
+// each workload the time per element and the bandwidth of every available
+// implementation, with the speedup over the generic Go kernels (which are the
+// plain Go loop) and the best bandwidth as a fraction of the copy bandwidth.
 //
 //	go run ./cmd/elembench                       # the default set, under a minute
 //	go run ./cmd/elembench -ops add -types float32 -kinds vv -sizes 8,1000,16000,262144,16777216
+//	go run ./cmd/elembench -workers -1 -ops add -types float32 -sizes 16777216   # elem.Parallel* on every core
+//	go run ./cmd/elembench -png add.png -svg add.svg   # throughput against size, 8 to 16M elements
 //	go run ./cmd/elembench -impls                # list the implementations and exit
 package main
 
@@ -12,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -33,8 +37,18 @@ func main() {
 		fmt.Println(strings.Join(elem.Implementations(), " "))
 		return
 	}
-	printMachine(os.Stdout)
-	report(os.Stdout, cfg, kernelWorkloads(cfg))
+	printMachine(os.Stdout, cfg)
+	copyGBs := copyBandwidth(cfg)
+	fmt.Printf("memory copy:    %.1f GB/s (copy() of 64 MiB by %s, read + write counted, median of %d); \"of copy\" below is the best GB/s over this\n\n",
+		copyGBs, goroutines(cfg.workers), cfg.reps)
+	if cfg.png != "" || cfg.svg != "" {
+		if err := plotCurve(os.Stdout, cfg, copyGBs); err != nil {
+			fmt.Fprintln(os.Stderr, "elembench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	report(os.Stdout, cfg, kernelWorkloads(cfg), copyGBs)
 }
 
 type config struct {
@@ -46,6 +60,9 @@ type config struct {
 	minTime   time.Duration
 	reps      int
 	listImpls bool
+	workers   int    // 0: the single-threaded calls; N > 0: elem.Parallel* with N workers; -1: with GOMAXPROCS
+	png, svg  string // files to draw the curve in, instead of printing the table
+	curve     curveSpec
 }
 
 func parseFlags(args []string) (config, error) {
@@ -58,16 +75,35 @@ func parseFlags(args []string) (config, error) {
 	minTime := fs.Duration("time", 15*time.Millisecond, "minimum duration of one timing")
 	reps := fs.Int("reps", 5, "timings per measurement; the median is shown")
 	list := fs.Bool("impls", false, "print the implementations this machine can run and exit")
+	workers := fs.Int("workers", 0, "0: time the single-threaded calls; N > 0: the elem.Parallel* calls with N workers; -1: with GOMAXPROCS workers")
+	png := fs.String("png", "", "draw throughput against size for -plot in this PNG file, instead of printing the table")
+	svg := fs.String("svg", "", "the same in this SVG file (both may be given)")
+	plotSpec := fs.String("plot", "add/float32/vv", "the workload -png and -svg draw: op/type/kind")
+	plotMax := fs.Int("plot-max", 1<<24, "the largest size -png and -svg draw, in elements (from 8, in steps of sqrt(2))")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
-	cfg := config{types: split(*types), kinds: split(*kinds), impls: split(*impls), minTime: *minTime, reps: *reps, listImpls: *list}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	cfg := config{types: split(*types), kinds: split(*kinds), impls: split(*impls), minTime: *minTime, reps: *reps, listImpls: *list,
+		workers: *workers, png: *png, svg: *svg}
+	if cfg.workers < -1 {
+		return config{}, fmt.Errorf("bad -workers %d: want 0, N > 0 or -1", cfg.workers)
+	}
+	if cfg.reps < 1 {
+		return config{}, fmt.Errorf("bad -reps %d", cfg.reps)
+	}
+	var err error
+	if cfg.curve, err = parseCurveSpec(*plotSpec, *plotMax); err != nil {
+		return config{}, err
+	}
 	for _, name := range split(*ops) {
-		i := slices.IndexFunc(elem.Ops(), func(o elem.Op) bool { return o.String() == name })
-		if i < 0 {
-			return config{}, fmt.Errorf("unknown op %q", name)
+		op, err := parseOp(name)
+		if err != nil {
+			return config{}, err
 		}
-		cfg.ops = append(cfg.ops, elem.Ops()[i])
+		cfg.ops = append(cfg.ops, op)
 	}
 	for _, s := range split(*sizes) {
 		n, err := strconv.Atoi(s)
@@ -77,13 +113,13 @@ func parseFlags(args []string) (config, error) {
 		cfg.sizes = append(cfg.sizes, n)
 	}
 	for _, t := range cfg.types {
-		if t != "float32" && t != "float64" {
-			return config{}, fmt.Errorf("unknown type %q", t)
+		if err := checkType(t); err != nil {
+			return config{}, err
 		}
 	}
 	for _, k := range cfg.kinds {
-		if k != "vv" && k != "vs" && k != "sv" {
-			return config{}, fmt.Errorf("unknown kind %q", k)
+		if err := checkKind(k); err != nil {
+			return config{}, err
 		}
 	}
 	for _, impl := range cfg.impls {
@@ -92,6 +128,28 @@ func parseFlags(args []string) (config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+func parseOp(name string) (elem.Op, error) {
+	i := slices.IndexFunc(elem.Ops(), func(o elem.Op) bool { return o.String() == name })
+	if i < 0 {
+		return 0, fmt.Errorf("unknown op %q", name)
+	}
+	return elem.Ops()[i], nil
+}
+
+func checkType(t string) error {
+	if t != "float32" && t != "float64" {
+		return fmt.Errorf("unknown type %q", t)
+	}
+	return nil
+}
+
+func checkKind(k string) error {
+	if k != "vv" && k != "vs" && k != "sv" {
+		return fmt.Errorf("unknown kind %q", k)
+	}
+	return nil
 }
 
 func split(s string) []string {
@@ -104,12 +162,14 @@ func split(s string) []string {
 	return out
 }
 
-// workload is one timed job; run does it with the implementation in use.
+// workload is one timed job. setup allocates and fills its buffers and
+// returns the call that does it with the implementation in use; report runs
+// it just before timing, so that only one workload's buffers are live.
 type workload struct {
 	name  string
 	elems int   // output elements per run
 	bytes int64 // bytes read and written per run
-	run   func()
+	setup func() func()
 }
 
 func kernelWorkloads(cfg config) []workload {
@@ -118,11 +178,13 @@ func kernelWorkloads(cfg config) []workload {
 		for _, t := range cfg.types {
 			for _, k := range cfg.kinds {
 				for _, n := range cfg.sizes {
+					w := workload{name: fmt.Sprintf("%s/%s/%s/n=%d", op, t, k, n), elems: n, bytes: bytesMoved(t, k, n)}
 					if t == "float32" {
-						ws = append(ws, kernelWorkload[float32](op, t, k, n))
+						w.setup = func() func() { return kernelCall[float32](op, k, n, cfg.workers) }
 					} else {
-						ws = append(ws, kernelWorkload[float64](op, t, k, n))
+						w.setup = func() func() { return kernelCall[float64](op, k, n, cfg.workers) }
 					}
+					ws = append(ws, w)
 				}
 			}
 		}
@@ -130,35 +192,71 @@ func kernelWorkloads(cfg config) []workload {
 	return ws
 }
 
-func kernelWorkload[T elem.Float](op elem.Op, typ, kind string, n int) workload {
-	bufs := bufplace.Three[T](n)
-	a, b, dst := bufs[0], bufs[1], bufs[2]
-	for i := range a {
-		a[i], b[i] = T(i%97)+1.5, T(i%89)+0.25
-	}
-	s := b[0]
+// bytesMoved is the number of bytes a call of kind reads and writes: three
+// slices for vv, two for vs and sv.
+func bytesMoved(typ, kind string, n int) int64 {
 	size := int64(4)
 	if typ == "float64" {
 		size = 8
 	}
-	w := workload{name: fmt.Sprintf("%s/%s/%s/n=%d", op, typ, kind, n), elems: n, bytes: 2 * int64(n) * size}
-	switch kind {
-	case "vv":
-		w.bytes = 3 * int64(n) * size
-		w.run = func() { elem.Apply(op, dst, a, b) }
-	case "vs":
-		w.run = func() { elem.ApplyScalar(op, dst, a, s) }
-	default:
-		w.run = func() { elem.ScalarApply(op, dst, s, a) }
+	if kind == "vv" {
+		return 3 * int64(n) * size
 	}
-	return w
+	return 2 * int64(n) * size
 }
 
-func printMachine(w io.Writer) {
+// kernelCall allocates and fills placed buffers of n elements and returns the
+// call of op and kind on them.
+func kernelCall[T elem.Float](op elem.Op, kind string, n, workers int) func() {
+	bufs := bufplace.Three[T](n)
+	for i := range bufs[0] {
+		bufs[0][i], bufs[1][i] = T(i%97)+1.5, T(i%89)+0.25
+	}
+	return call(op, kind, workers, bufs[2], bufs[0], bufs[1])
+}
+
+// call returns the call of op and kind that writes dst from a and b (b[0] is
+// the scalar of vs and sv): the single-threaded one for workers 0, otherwise
+// the Parallel one, where -1 (every core) is the API's 0.
+func call[T elem.Float](op elem.Op, kind string, workers int, dst, a, b []T) func() {
+	s, w := b[0], max(workers, 0)
+	switch {
+	case kind == "vv" && workers == 0:
+		return func() { elem.Apply(op, dst, a, b) }
+	case kind == "vv":
+		return func() { elem.ParallelApply(w, op, dst, a, b) }
+	case kind == "vs" && workers == 0:
+		return func() { elem.ApplyScalar(op, dst, a, s) }
+	case kind == "vs":
+		return func() { elem.ParallelApplyScalar(w, op, dst, a, s) }
+	case workers == 0:
+		return func() { elem.ScalarApply(op, dst, s, a) }
+	default:
+		return func() { elem.ParallelScalarApply(w, op, dst, s, a) }
+	}
+}
+
+// goroutines describes how many goroutines the calls use.
+func goroutines(workers int) string {
+	switch {
+	case workers == 0:
+		return "1 goroutine"
+	case workers < 0:
+		return fmt.Sprintf("%d goroutines (GOMAXPROCS)", runtime.GOMAXPROCS(0))
+	}
+	return fmt.Sprintf("%d goroutines", workers)
+}
+
+func printMachine(w io.Writer, cfg config) {
 	fmt.Fprintf(w, "CPU:            %s (%s/%s, %d CPUs, Go %s)\n", cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Fprintf(w, "CPU features:   %s\n", strings.Join(cpuFeatures(), " "))
 	fmt.Fprintf(w, "elem uses:      %s (available: %s; force one with ELEM_IMPL)\n", elem.Implementation(), strings.Join(elem.Implementations(), ", "))
-	fmt.Fprintf(w, "buffers:        a, b, dst at %v bytes after page boundaries; medians of repeated timings\n\n", bufplace.Offsets)
+	fmt.Fprintf(w, "buffers:        a, b, dst at %v bytes after page boundaries; medians of repeated timings\n", bufplace.Offsets)
+	calls := "the single-threaded calls (elem.Apply, ...)"
+	if cfg.workers != 0 {
+		calls = fmt.Sprintf("elem.ParallelApply, ... with up to %s, each given at least 32768 elements", goroutines(cfg.workers))
+	}
+	fmt.Fprintf(w, "calls:          %s\n", calls)
 }
 
 func cpuModel() string {
@@ -174,8 +272,9 @@ func cpuModel() string {
 }
 
 // report times every workload with every implementation and prints one row
-// per workload as soon as it is measured.
-func report(w io.Writer, cfg config, ws []workload) {
+// per workload as soon as it is measured; copyGBs is the reference of the
+// "of copy" column.
+func report(w io.Writer, cfg config, ws []workload, copyGBs float64) {
 	width := len("workload")
 	for _, wl := range ws {
 		width = max(width, len(wl.name))
@@ -184,20 +283,21 @@ func report(w io.Writer, cfg config, ws []workload) {
 	for _, impl := range cfg.impls {
 		fmt.Fprintf(w, "  %16s", impl+" ns/elem GB/s")
 	}
-	fmt.Fprintf(w, "  %s\n", "speedup over generic")
+	fmt.Fprintf(w, "  %s  %s\n", "of copy", "speedup over generic")
 	defer elem.SetImplementation(elem.Implementation())
 	for _, wl := range ws {
 		fmt.Fprintf(w, "%-*s", width, wl.name)
+		run := wl.setup()
 		perImpl := map[string]float64{}
 		for _, impl := range cfg.impls {
 			if err := elem.SetImplementation(impl); err != nil {
 				panic(err) // parseFlags checked availability
 			}
-			ns := measure(wl.run, cfg.minTime, cfg.reps)
+			ns := measure(run, cfg.minTime, cfg.reps)
 			perImpl[impl] = ns
 			fmt.Fprintf(w, "  %9.3f %6.1f", ns/float64(wl.elems), float64(wl.bytes)/ns)
 		}
-		fmt.Fprintf(w, "  %s\n", speedup(perImpl))
+		fmt.Fprintf(w, "  %7.2f  %s\n", float64(wl.bytes)/slices.Min(slices.Collect(maps.Values(perImpl)))/copyGBs, speedup(perImpl))
 	}
 }
 

@@ -28,7 +28,7 @@ import (
 // (same first element, ldd equal to its stride, inc 1).
 func Apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
 	mustCheck2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
-	apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
+	apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb, streaming[T](kind2D(inca, incb), m, n, lda, ldb))
 }
 
 // mustCheck2D panics, naming the problem, if check2D finds one.
@@ -38,19 +38,12 @@ func mustCheck2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca in
 	}
 }
 
-// apply2D is Apply2D after the checks.
-func apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
+// apply2D is Apply2D after the checks, storing as stream says.
+func apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int, stream bool) {
 	if m == 0 || n == 0 {
 		return
 	}
-	switch {
-	case inca == 1 && incb == 1:
-		run(kindVV, op, m, n, dst, ldd, a, lda, b, ldb)
-	case inca == 1:
-		run(kindVS, op, m, n, dst, ldd, a, lda, b, ldb)
-	case incb == 1:
-		run(kindSV, op, m, n, dst, ldd, a, lda, b, ldb)
-	default:
+	if inca == 0 && incb == 0 {
 		for r := range m {
 			v := Scalar(op, a[r*lda], b[r*ldb])
 			row := dst[r*ldd:][:n]
@@ -58,7 +51,20 @@ func apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b
 				row[j] = v
 			}
 		}
+		return
 	}
+	runKernel(kind2D(inca, incb), op, m, n, dst, ldd, a, lda, b, ldb, stream)
+}
+
+// kind2D is the kernel kind for inner strides inca, incb, not both 0.
+func kind2D(inca, incb int) kind {
+	switch {
+	case inca == 1 && incb == 1:
+		return kindVV
+	case inca == 1:
+		return kindVS
+	}
+	return kindSV
 }
 
 // check2D returns what is wrong with an Apply2D call, or "".

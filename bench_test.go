@@ -131,6 +131,10 @@ func BenchmarkStream(b *testing.B) {
 	for _, n := range []int{1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24} {
 		bufs := bufplace.Three[float32](n)
 		a, y, dst := bufs[0], bufs[1], bufs[2]
+		for i := range a {
+			// Written, so that no page is the kernel's shared zero page.
+			a[i], y[i], dst[i] = float32(i%97)+1.5, float32(i%89)+0.25, 1
+		}
 		for _, k := range []kind{kindVV, kindVS} {
 			for _, mode := range []struct {
 				name     string

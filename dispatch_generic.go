@@ -9,6 +9,6 @@ func defaultLevel() level { return levelGeneric }
 
 const hasStreaming = false
 
-func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+func runKernel[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, _ bool) {
 	runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
 }

@@ -39,7 +39,7 @@ func vector[T Float](op Op, dst, a, b []T) {
 		vvRow(op, dst, a, b)
 		return
 	}
-	run(kindVV, op, 1, n, dst, 0, a, 0, b, 0)
+	runKernel(kindVV, op, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 }
 
 func scalarRight[T Float](op Op, dst, a []T, s T) {
@@ -51,7 +51,7 @@ func scalarRight[T Float](op Op, dst, a []T, s T) {
 		vsRow(op, dst, a, s)
 		return
 	}
-	run(kindVS, op, 1, n, dst, 0, a, 0, []T{s}, 0)
+	runKernel(kindVS, op, 1, n, dst, 0, a, 0, []T{s}, 0, streaming[T](kindVS, 1, n, 0, 0))
 }
 
 func scalarLeft[T Float](op Op, dst []T, s T, a []T) {
@@ -63,5 +63,5 @@ func scalarLeft[T Float](op Op, dst []T, s T, a []T) {
 		svRow(op, dst, &s, a)
 		return
 	}
-	run(kindSV, op, 1, n, dst, 0, []T{s}, 0, a, 0)
+	runKernel(kindSV, op, 1, n, dst, 0, []T{s}, 0, a, 0, streaming[T](kindSV, 1, n, 0, 0))
 }

@@ -163,3 +163,10 @@ func requirePanicContains(t *testing.T, want string, f func()) {
 	}()
 	f()
 }
+
+// run computes the m x n block of kind k as the library's calls do, with
+// streaming stores when the call is big enough (or the test lowered
+// streamMinBytes).
+func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	runKernel(k, op, m, n, dst, ldd, a, lda, b, ldb, streaming[T](k, m, n, lda, ldb))
+}

@@ -6,16 +6,15 @@ package elem
 
 import "unsafe"
 
-// run computes the m x n block of kind k with the implementation in use,
-// writing with non-temporal stores from streamMinBytes of output on. The
-// caller has validated op, the shapes and the extents.
-func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+// runKernel computes the m x n block of kind k with the implementation in
+// use, writing with non-temporal stores when stream is set. The caller has validated
+// op, the shapes and the extents.
+func runKernel[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	l := level(current.Load())
 	if l == levelGeneric {
 		runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
 		return
 	}
-	stream := m*n >= streamMinBytes/int(unsafe.Sizeof(T(0)))
 	o := int(op)
 	if unsafe.Sizeof(T(0)) == 32/8 {
 		d, x, y := ptr32(dst), ptr32(a), ptr32(b)

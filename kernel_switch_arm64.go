@@ -6,9 +6,11 @@ package elem
 
 import "unsafe"
 
-// run computes the m x n block of kind k with the implementation in use. The
-// caller has validated op, the shapes and the extents.
-func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+// runKernel computes the m x n block of kind k with the implementation in
+// use (these kernels
+// have no streaming-store forms, so stream is ignored). The caller has validated
+// op, the shapes and the extents.
+func runKernel[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	l := level(current.Load())
 	if l == levelGeneric {
 		runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)

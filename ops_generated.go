@@ -9,7 +9,7 @@ func Add[T Float](dst, a, b []T) {
 		return
 	}
 	if n := len(dst); n > smallN {
-		run(kindVV, OpAdd, 1, n, dst, 0, a, 0, b, 0)
+		runKernel(kindVV, OpAdd, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -37,7 +37,7 @@ func Sub[T Float](dst, a, b []T) {
 		return
 	}
 	if n := len(dst); n > smallN {
-		run(kindVV, OpSub, 1, n, dst, 0, a, 0, b, 0)
+		runKernel(kindVV, OpSub, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -77,7 +77,7 @@ func Mul[T Float](dst, a, b []T) {
 		return
 	}
 	if n := len(dst); n > smallN {
-		run(kindVV, OpMul, 1, n, dst, 0, a, 0, b, 0)
+		runKernel(kindVV, OpMul, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -105,7 +105,7 @@ func Div[T Float](dst, a, b []T) {
 		return
 	}
 	if n := len(dst); n > smallN {
-		run(kindVV, OpDiv, 1, n, dst, 0, a, 0, b, 0)
+		runKernel(kindVV, OpDiv, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -145,7 +145,7 @@ func Min[T Float](dst, a, b []T) {
 		return
 	}
 	if n := len(dst); n > smallN {
-		run(kindVV, OpMin, 1, n, dst, 0, a, 0, b, 0)
+		runKernel(kindVV, OpMin, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -173,7 +173,7 @@ func Max[T Float](dst, a, b []T) {
 		return
 	}
 	if n := len(dst); n > smallN {
-		run(kindVV, OpMax, 1, n, dst, 0, a, 0, b, 0)
+		runKernel(kindVV, OpMax, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]

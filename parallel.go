@@ -17,15 +17,14 @@ const lineBytes = 64
 
 // ParallelApply is Apply run by up to workers goroutines, the caller's among
 // them; workers <= 0 means runtime.GOMAXPROCS(0). Each goroutine gets at least
-// about 32768 elements, and where the kernels write big outputs with
-// streaming stores (amd64, from 16 MiB) at least that much output, so that
-// every chunk stores as the whole call would; a short call runs on the
-// caller's goroutine alone, exactly as Apply. It validates as Apply does,
+// about 32768 elements and stores as the whole call would (with streaming
+// stores for big outputs where the kernels have them); a short call runs on
+// the caller's goroutine alone, exactly as Apply. It validates as Apply does,
 // panicking with the same message before any goroutine starts or anything is
 // written, and gives the same bits: every element is computed once, by the
 // same kernel. dst is split on 64-byte boundaries of its address.
 func ParallelApply[T Float](workers int, op Op, dst, a, b []T) {
-	w := flatWorkers[T](workers, len(dst))
+	w := flatWorkers(workers, len(dst))
 	if w == 1 {
 		Apply(op, dst, a, b)
 		return
@@ -40,7 +39,7 @@ func ParallelApply[T Float](workers int, op Op, dst, a, b []T) {
 // ParallelApplyScalar is ApplyScalar (dst[i] = a[i] op s) run by up to
 // workers goroutines, as ParallelApply runs Apply.
 func ParallelApplyScalar[T Float](workers int, op Op, dst, a []T, s T) {
-	w := flatWorkers[T](workers, len(dst))
+	w := flatWorkers(workers, len(dst))
 	if w == 1 {
 		ApplyScalar(op, dst, a, s)
 		return
@@ -55,7 +54,7 @@ func ParallelApplyScalar[T Float](workers int, op Op, dst, a []T, s T) {
 // ParallelScalarApply is ScalarApply (dst[i] = s op a[i]) run by up to
 // workers goroutines, as ParallelApply runs Apply.
 func ParallelScalarApply[T Float](workers int, op Op, dst []T, s T, a []T) {
-	w := flatWorkers[T](workers, len(dst))
+	w := flatWorkers(workers, len(dst))
 	if w == 1 {
 		ScalarApply(op, dst, s, a)
 		return
@@ -69,23 +68,26 @@ func ParallelScalarApply[T Float](workers int, op Op, dst []T, s T, a []T) {
 
 // ParallelApply2D is Apply2D run by up to workers goroutines, the caller's
 // among them; workers <= 0 means runtime.GOMAXPROCS(0). It splits the block
-// into bands of whole rows of at least about 32768 elements each (and of the
-// streaming-store threshold, as in ParallelApply), so a small block, and a
+// into bands of whole rows of at least about 32768 elements each, so a
+// small block, and a
 // block of fewer rows than workers, runs on fewer goroutines (a single row
 // on the caller's alone, exactly as Apply2D). It validates as
 // Apply2D does, panicking with the same message before any goroutine starts
 // or anything is written, and gives the same bits.
 func ParallelApply2D[T Float](workers int, op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
-	w := rowWorkers[T](workers, m, n)
+	w := rowWorkers(workers, m, n)
 	if w == 1 {
 		Apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
 		return
 	}
 	mustCheck2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
 	q, rem := m/w, m%w
+	// Every band stores as the whole block would: split, it might fall below
+	// the streaming threshold and pull the output through the caches.
+	stream := streaming[T](kind2D(inca, incb), m, n, lda, ldb)
 	band := func(i int) { // rows [r0, r0+rows): the first rem bands have one row more
 		r0, rows := i*q+min(i, rem), q+btoi(i < rem)
-		apply2D(op, rows, n, dst[r0*ldd:], ldd, a[r0*lda:], lda, inca, b[r0*ldb:], ldb, incb)
+		apply2D(op, rows, n, dst[r0*ldd:], ldd, a[r0*lda:], lda, inca, b[r0*ldb:], ldb, incb, stream)
 	}
 	var wg sync.WaitGroup
 	for i := 1; i < w; i++ {
@@ -111,54 +113,28 @@ func resolveWorkers(workers int) int {
 	return workers
 }
 
-// flatWorkers is the number of goroutines for n elements of T: at most
-// workers, at least 1, few enough that each gets parallelGrain elements, and,
-// where the kernels stream, few enough that every chunk streams exactly when
-// the whole call would (see streamElems). A short call costs a comparison: it
-// does not even ask for GOMAXPROCS.
-func flatWorkers[T Float](workers, n int) int {
+// flatWorkers is the number of goroutines for n elements: at most workers,
+// at least 1, few enough that each gets parallelGrain elements. A short call
+// costs a comparison: it does not even ask for GOMAXPROCS.
+func flatWorkers(workers, n int) int {
 	if n < 2*parallelGrain {
 		return 1
 	}
-	w := min(resolveWorkers(workers), n/parallelGrain)
-	if s := streamElems[T](); s > 0 && n >= s {
-		// flatBounds's chunks are at least (n - line)/w - line long.
-		line := lineBytes / int(unsafe.Sizeof(T(0)))
-		w = min(w, (n-line)/(s+line))
-	}
-	return max(w, 1)
+	return max(1, min(resolveWorkers(workers), n/parallelGrain))
 }
 
-// rowWorkers is the number of goroutines for an m x n block of T split on
-// whole rows: at most workers and m, at least 1, few enough that each gets
-// parallelGrain elements, and, where the kernels stream, few enough that
-// every band streams exactly when the whole block would. Nonsense sizes give
-// 1 (Apply2D then rejects them).
-func rowWorkers[T Float](workers, m, n int) int {
+// rowWorkers is the number of goroutines for an m x n block split on whole
+// rows: at most workers and m, at least 1, few enough that each gets
+// parallelGrain elements. Nonsense sizes give 1 (Apply2D then rejects them).
+func rowWorkers(workers, m, n int) int {
 	if m <= 0 || n <= 0 {
 		return 1
 	}
 	rowsEach := ceilDiv(parallelGrain, n) // rows in a band, at least
-	if s := streamElems[T](); s > 0 && m >= ceilDiv(s, n) {
-		rowsEach = max(rowsEach, ceilDiv(s, n)) // the block streams: so must each band
-	}
 	if m < 2*rowsEach {
 		return 1
 	}
 	return min(resolveWorkers(workers), m/rowsEach)
-}
-
-// streamElems is the output size, in elements of T, from which run writes
-// with streaming stores, or 0 where it never does or always does. run decides
-// by the size of its own call, so a Parallel call must not split an output
-// that streams into chunks that would not: below the threshold they would
-// pull the output through the caches (with 16 MiB float32 outputs, 2 workers
-// took 1.8 times as long as 1).
-func streamElems[T Float]() int {
-	if !hasStreaming || streamMinBytes <= 0 {
-		return 0
-	}
-	return streamMinBytes / int(unsafe.Sizeof(T(0)))
 }
 
 // ceilDiv is a/b rounded up, for a, b > 0, without overflow.
@@ -169,12 +145,13 @@ func ceilDiv(a, b int) int { return (a-1)/b + 1 }
 // one-element b or a.
 func parallelFlat[T Float](w int, k kind, op Op, dst, a, b []T) {
 	bounds := flatBounds(len(dst), w, uintptr(unsafe.Pointer(unsafe.SliceData(dst))), int(unsafe.Sizeof(T(0))))
+	stream := streaming[T](k, 1, len(dst), 0, 0) // every chunk stores as the whole call would
 	var wg sync.WaitGroup
 	for i := 1; i < w; i++ {
 		lo, hi := bounds[i], bounds[i+1]
-		wg.Go(func() { flatChunk(k, op, dst, a, b, lo, hi) })
+		wg.Go(func() { flatChunk(k, op, dst, a, b, lo, hi, stream) })
 	}
-	flatChunk(k, op, dst, a, b, 0, bounds[1])
+	flatChunk(k, op, dst, a, b, 0, bounds[1], stream)
 	wg.Wait()
 }
 
@@ -200,12 +177,12 @@ func flatBounds(n, w int, addr uintptr, size int) []int {
 
 // flatChunk runs elements [lo, hi) of a validated flat call of kind k; a
 // scalar operand (b for vs, a for sv) is a one-element slice.
-func flatChunk[T Float](k kind, op Op, dst, a, b []T, lo, hi int) {
+func flatChunk[T Float](k kind, op Op, dst, a, b []T, lo, hi int, stream bool) {
 	if k != kindSV {
 		a = a[lo:hi]
 	}
 	if k != kindVS {
 		b = b[lo:hi]
 	}
-	run(k, op, 1, hi-lo, dst[lo:hi], 0, a, 0, b, 0)
+	runKernel(k, op, 1, hi-lo, dst[lo:hi], 0, a, 0, b, 0, stream)
 }

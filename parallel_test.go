@@ -2,7 +2,6 @@ package elem
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -206,8 +205,6 @@ func panicValue(f func()) (v any) {
 }
 
 func TestParallelWorkers(t *testing.T) {
-	defer func(prev int) { streamMinBytes = prev }(streamMinBytes)
-	streamMinBytes = math.MaxInt // no streaming: only the grain and workers count
 	procs := runtime.GOMAXPROCS(0)
 	flat := []struct {
 		workers, n, want int
@@ -221,7 +218,7 @@ func TestParallelWorkers(t *testing.T) {
 		{-1, 100 * parallelGrain, procs},
 	}
 	for _, c := range flat {
-		require.Equal(t, c.want, flatWorkers[float32](c.workers, c.n), "flatWorkers(%d, %d)", c.workers, c.n)
+		require.Equal(t, c.want, flatWorkers(c.workers, c.n), "flatWorkers(%d, %d)", c.workers, c.n)
 	}
 	const maxInt = int(^uint(0) >> 1)
 	rows := []struct {
@@ -239,53 +236,7 @@ func TestParallelWorkers(t *testing.T) {
 		{4, 3, -5, 1},
 	}
 	for _, c := range rows {
-		require.Equal(t, c.want, rowWorkers[float32](c.workers, c.m, c.n), "rowWorkers(%d, %d, %d)", c.workers, c.m, c.n)
-	}
-}
-
-// TestParallelChunksStreamAsTheWholeCall checks that every chunk and band of
-// a Parallel call is on the same side of the streaming threshold as the
-// whole call, since run decides by the size of its own call.
-func TestParallelChunksStreamAsTheWholeCall(t *testing.T) {
-	if !hasStreaming {
-		t.Skip("no streaming kernels here")
-	}
-	defer func(prev int) { streamMinBytes = prev }(streamMinBytes)
-	for _, c := range []struct {
-		streamBytes, workers, n int
-		want                    int // goroutines for the flat call
-	}{
-		{16 << 20, 2, 4 << 20, 1},      // streams whole, so on 1 goroutine
-		{16 << 20, 2, 4<<20 - 1, 2},    // does not stream: split freely
-		{16 << 20, 2, 8<<20 + 48, 2},   // two chunks of at least the threshold
-		{16 << 20, 2, 8 << 20, 1},      // one chunk might fall short by a line
-		{16 << 20, 64, 100 << 20, 24},  // many chunks
-		{1 << 20, 8, 3<<20 + 12345, 8}, // odd sizes
-		{1 << 20, 8, 1<<20 + 1, 3},     // just above
-		{0, 8, 10 * parallelGrain, 8},  // everything streams
-		{5, 8, 10 * parallelGrain, 8},  // a threshold below one element
-		{math.MaxInt, 8, 1 << 22, 8},   // nothing streams
-	} {
-		t.Run(fmt.Sprintf("stream=%d/workers=%d/n=%d", c.streamBytes, c.workers, c.n), func(t *testing.T) {
-			streamMinBytes = c.streamBytes
-			wholeStreams := c.n >= streamMinBytes/4
-			w := flatWorkers[float32](c.workers, c.n)
-			require.Equal(t, c.want, w)
-			for _, off := range []uintptr{0, 4, 60} {
-				b := flatBounds(c.n, w, 0x10000+off, 4)
-				for i := range w {
-					require.Equal(t, wholeStreams, b[i+1]-b[i] >= streamMinBytes/4, "chunk %d of %v", i, b)
-				}
-			}
-			for _, n := range []int{1000, 4096, 77777} {
-				m := c.n / n
-				w := rowWorkers[float32](c.workers, m, n)
-				whole := m*n >= streamMinBytes/4
-				for i := range w {
-					require.Equal(t, whole, (m/w)*n >= streamMinBytes/4, "band %d of %d, m=%d n=%d", i, w, m, n)
-				}
-			}
-		})
+		require.Equal(t, c.want, rowWorkers(c.workers, c.m, c.n), "rowWorkers(%d, %d, %d)", c.workers, c.m, c.n)
 	}
 }
 

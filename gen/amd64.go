@@ -476,7 +476,7 @@ func (g body) negate(s source, width int) Op {
 	return r
 }
 
-// generateRunSwitch writes run, the Go function through which every call
+// generateRunSwitch writes runKernel, the Go function through which every call
 // reaches the kernels of one architecture: the level, kind and store mode
 // pick the kernel in a switch, so the hot path holds no function values and
 // no further call. impls are the kernel name suffixes ("AVX2"), each also a
@@ -517,18 +517,16 @@ package elem
 
 import "unsafe"
 
-// run computes the m x n block of kind k with the implementation in use{{if .Stream}},
-// writing with non-temporal stores from streamMinBytes of output on{{end}}. The
-// caller has validated op, the shapes and the extents.
-func run[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+// runKernel computes the m x n block of kind k with the implementation in
+// use{{if .Stream}}, writing with non-temporal stores when stream is set{{else}} (these kernels
+// have no streaming-store forms, so stream is ignored){{end}}. The caller has validated
+// op, the shapes and the extents.
+func runKernel[T Float](k kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
 	l := level(current.Load())
 	if l == levelGeneric {
 		runGeneric(k, op, m, n, dst, ldd, a, lda, b, ldb)
 		return
 	}
-{{- if .Stream}}
-	stream := m*n >= streamMinBytes/int(unsafe.Sizeof(T(0)))
-{{- end}}
 	o := int(op)
 {{- range .Types}}
 	if unsafe.Sizeof(T(0)) == {{.Bits}}/8 {

@@ -41,7 +41,7 @@ func {{.Title}}[T Float](dst, a, b []T) {
 		return
 	}
 	if n := len(dst); n > smallN {
-		run(kindVV, Op{{.Title}}, 1, n, dst, 0, a, 0, b, 0)
+		runKernel(kindVV, Op{{.Title}}, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]

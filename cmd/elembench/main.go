@@ -24,7 +24,9 @@ import (
 	"time"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/broadcast"
 	"github.com/simdkit/elem/internal/bufplace"
+	"github.com/simdkit/elem/internal/workloads"
 )
 
 func main() {
@@ -48,7 +50,7 @@ func main() {
 		}
 		return
 	}
-	report(os.Stdout, cfg, kernelWorkloads(cfg), copyGBs)
+	report(os.Stdout, cfg, append(kernelWorkloads(cfg), broadcastWorkloads(cfg)...), copyGBs)
 }
 
 type config struct {
@@ -63,6 +65,7 @@ type config struct {
 	workers   int    // 0: the single-threaded calls; N > 0: elem.Parallel* with N workers; -1: with GOMAXPROCS
 	png, svg  string // files to draw the curve in, instead of printing the table
 	curve     curveSpec
+	broadcast []workloads.Broadcast
 }
 
 func parseFlags(args []string) (config, error) {
@@ -80,6 +83,7 @@ func parseFlags(args []string) (config, error) {
 	svg := fs.String("svg", "", "the same in this SVG file (both may be given)")
 	plotSpec := fs.String("plot", "add/float32/vv", "the workload -png and -svg draw: op/type/kind")
 	plotMax := fs.Int("plot-max", 1<<24, "the largest size -png and -svg draw, in elements (from 8, in steps of sqrt(2))")
+	bcast := fs.String("broadcast", "all", "broadcast workloads to time (float32; R, R-narrow, K, K-narrow, T3, T3-big, O, G4, G3, S-16K), all, or none")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -96,6 +100,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	var err error
 	if cfg.curve, err = parseCurveSpec(*plotSpec, *plotMax); err != nil {
+		return config{}, err
+	}
+	if cfg.broadcast, err = pickBroadcasts(*bcast); err != nil {
 		return config{}, err
 	}
 	for _, name := range split(*ops) {
@@ -188,6 +195,56 @@ func kernelWorkloads(cfg config) []workload {
 				}
 			}
 		}
+	}
+	return ws
+}
+
+// pickBroadcasts returns the broadcast workloads a -broadcast list names.
+func pickBroadcasts(list string) ([]workloads.Broadcast, error) {
+	switch list {
+	case "all":
+		return workloads.Broadcasts, nil
+	case "none", "":
+		return nil, nil
+	}
+	var ws []workloads.Broadcast
+	for _, name := range split(list) {
+		i := slices.IndexFunc(workloads.Broadcasts, func(w workloads.Broadcast) bool { return w.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown broadcast workload %q", name)
+		}
+		ws = append(ws, workloads.Broadcasts[i])
+	}
+	return ws, nil
+}
+
+// broadcastWorkloads are the -broadcast workloads, float32, through a plan
+// (RunParallel with -workers), each followed by the contiguous op of the same
+// output size, which reads more memory and so bounds what it should cost.
+func broadcastWorkloads(cfg config) []workload {
+	var ws []workload
+	for _, w := range cfg.broadcast {
+		out, err := broadcast.Numpy(w.A, w.B)
+		if err != nil {
+			panic(err) // the workload table is valid
+		}
+		n, _ := out.Size()
+		na, _ := w.A.Size()
+		nb, _ := w.B.Size()
+		name := fmt.Sprintf("%s %v %s %v", w.Name, w.A, w.Op, w.B)
+		ws = append(ws,
+			workload{name: name, elems: n, bytes: int64(na+nb+n) * 4, setup: func() func() {
+				x, err := workloads.New[float32](w)
+				if err != nil {
+					panic(err)
+				}
+				if cfg.workers != 0 {
+					return func() { _ = broadcast.RunParallel(x.Plan, max(cfg.workers, 0), x.Op, x.Dst, x.A, x.B) }
+				}
+				return func() { _ = x.Run() }
+			}},
+			workload{name: fmt.Sprintf("%s contiguous %s n=%d", w.Name, w.Op, n), elems: n, bytes: bytesMoved("float32", "vv", n),
+				setup: func() func() { return kernelCall[float32](w.Op, "vv", n, cfg.workers) }})
 	}
 	return ws
 }

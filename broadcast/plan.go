@@ -10,8 +10,9 @@ import (
 // real broadcasts have at most a few.
 const inlineDims = 4
 
-// tinyBlock is the largest inner block computed element by element with
-// elem.Scalar: below it a checked kernel call costs more than the elements.
+// tinyBlock is the largest inner block computed row by row with elem's
+// one-dimensional calls, whose short-slice paths are Go loops: below it a
+// checked two-dimensional kernel call costs more than the elements.
 const tinyBlock = 16
 
 // dim is one merged output dimension: its size and the element stride of the
@@ -209,9 +210,8 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 	}
 
 	p.m, p.n, p.inca, p.incb = 1, 1, 1, 1
-	p.aWhole = p.aLen == p.outLen && (len(merged) == 0 || merged[0].a == 1)
-	p.bWhole = p.bLen == p.outLen && (len(merged) == 0 || merged[0].b == 1)
-	for _, d := range merged {
+	p.aWhole, p.bWhole = p.aLen == p.outLen, p.bLen == p.outLen
+	for _, d := range merged { // an input is laid out as the output when it strides as dst does
 		p.aWhole = p.aWhole && d.a == d.d
 		p.bWhole = p.bWhole && d.b == d.d
 	}

@@ -210,14 +210,17 @@ func (e *exec[T]) walkWith(t tile[T], lo, hi int) {
 	if len(dims) > inlineDims {
 		idx = make([]int, len(dims))
 	}
-	od, oa, ob := 0, 0, 0
-	q := lo / p.m
-	for i := len(dims) - 1; i >= 0; i-- {
-		idx[i] = q % dims[i].size
-		q /= dims[i].size
-		od, oa, ob = od+idx[i]*dims[i].d, oa+idx[i]*dims[i].a, ob+idx[i]*dims[i].b
+	od, oa, ob, r := 0, 0, 0, 0
+	if lo > 0 { // a part of a parallel run: find where it starts (divisions cost)
+		q := lo / p.m
+		r = lo % p.m
+		for i := len(dims) - 1; i >= 0; i-- {
+			idx[i] = q % dims[i].size
+			q /= dims[i].size
+			od, oa, ob = od+idx[i]*dims[i].d, oa+idx[i]*dims[i].a, ob+idx[i]*dims[i].b
+		}
 	}
-	for r := lo % p.m; lo < hi; r = 0 {
+	for ; lo < hi; r = 0 {
 		r1 := min(p.m, r+hi-lo)
 		t = e.block(od, oa, ob, t, r, r1)
 		lo += r1 - r
@@ -258,8 +261,18 @@ func (e *exec[T]) block(od, oa, ob int, t tile[T], r0, r1 int) tile[T] {
 		}
 	case p.tiny:
 		for r := range m {
-			for j := range n {
-				e.dst[od+r*p.ldd+j] = elem.Scalar(e.op, e.a[oa+r*p.lda+j*p.inca], e.b[ob+r*p.ldb+j*p.incb])
+			d, x, y := e.dst[od+r*p.ldd:][:n], e.a[oa+r*p.lda:], e.b[ob+r*p.ldb:]
+			switch {
+			case p.inca == 1 && p.incb == 1:
+				elem.Apply(e.op, d, x[:n], y[:n])
+			case p.inca == 1:
+				elem.ApplyScalar(e.op, d, x[:n], y[0])
+			case p.incb == 1:
+				elem.ScalarApply(e.op, d, x[0], y[:n])
+			default:
+				for j := range d {
+					d[j] = elem.Scalar(e.op, x[0], y[0])
+				}
 			}
 		}
 	case t.buf != nil && p.rowB:

@@ -35,6 +35,17 @@ func requireErr(t *testing.T, err error, kinds []error, mentions ...string) {
 	require.NotContains(t, msg, "inconsistent")
 }
 
+// requireCaseErr checks a table case's error: requireErr with mentions,
+// nothing but the sentinels in kinds, and the exact message msg if given.
+func requireCaseErr(t *testing.T, err error, kinds []error, msg string, mentions ...string) {
+	t.Helper()
+	requireErr(t, err, kinds, mentions...)
+	requireOnly(t, err, kinds...)
+	if msg != "" {
+		require.EqualError(t, err, msg)
+	}
+}
+
 // allSentinels lists every sentinel, to check that errors wrap only the
 // expected ones.
 var allSentinels = []error{

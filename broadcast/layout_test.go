@@ -45,11 +45,7 @@ func TestStrides(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Strides(tc.op, tc.out)
 			if tc.kinds != nil {
-				requireErr(t, err, tc.kinds)
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg)
 				require.Nil(t, got)
 				return
 			}

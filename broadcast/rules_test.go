@@ -85,11 +85,7 @@ func TestNumpyEdges(t *testing.T) {
 			got, err := Numpy(tc.shapes...)
 			l, layErr := NumpyLayout(tc.shapes...)
 			if tc.want == nil {
-				requireErr(t, err, tc.kinds, tc.mentions...)
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, tc.mentions...)
 				require.Equal(t, err, layErr)
 				return
 			}
@@ -146,11 +142,7 @@ func TestNone(t *testing.T) {
 			viaRule, ruleErr := RuleNone.Shape(tc.a, tc.b)
 			l, layErr := Rule{}.Layout(tc.a, tc.b)
 			if tc.want == nil {
-				requireErr(t, err, tc.kinds, append(bothShapes(tc.kinds, tc.a, tc.b), tc.mentions...)...)
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, append(bothShapes(tc.kinds, tc.a, tc.b), tc.mentions...)...)
 				require.Equal(t, err, ruleErr)
 				require.Equal(t, err, layErr)
 				return
@@ -246,11 +238,7 @@ func TestBidirectionalEdges(t *testing.T) {
 			got, err := Bidirectional(tc.a, tc.b)
 			l, layErr := BidirectionalLayout(tc.a, tc.b)
 			if tc.want == nil {
-				requireErr(t, err, tc.kinds, append([]string{tc.b.String()}, tc.mentions...)...)
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, append([]string{tc.b.String()}, tc.mentions...)...)
 				require.Equal(t, err, layErr)
 				return
 			}

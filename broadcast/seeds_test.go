@@ -67,11 +67,7 @@ func TestSeedNumpy(t *testing.T) {
 			rev, revErr := Numpy(tc.b, tc.a)
 			lay, layErr := NumpyLayout(tc.a, tc.b)
 			if tc.want == nil {
-				requireErr(t, err, tc.kinds, tc.a.String(), tc.b.String())
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, tc.a.String(), tc.b.String())
 				requireErr(t, revErr, tc.kinds, tc.a.String(), tc.b.String())
 				require.Equal(t, err, layErr)
 				require.Nil(t, got)
@@ -135,11 +131,7 @@ func runPDPD(t *testing.T, cases []pdpdCase) {
 			aligned, alignErr := AlignPDPD(tc.a, tc.b, tc.axis)
 			lay, layErr := RulePDPD(tc.axis).Layout(tc.a, tc.b)
 			if tc.aligned == nil {
-				requireErr(t, err, tc.kinds, tc.mentions...)
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, tc.mentions...)
 				require.Equal(t, err, alignErr)
 				require.Equal(t, err, layErr)
 				return
@@ -222,11 +214,7 @@ func runInPlace(t *testing.T, cases []binaryCase) {
 			err := InPlace(tc.a, tc.b)
 			l, layErr := InPlaceLayout(tc.a, tc.b)
 			if tc.want == nil {
-				requireErr(t, err, tc.kinds, append(bothShapes(tc.kinds, tc.a, tc.b), tc.mentions...)...)
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, append(bothShapes(tc.kinds, tc.a, tc.b), tc.mentions...)...)
 				require.Equal(t, err, layErr)
 				return
 			}
@@ -315,11 +303,7 @@ func runMinibatch(t *testing.T, cases []minibatchCase) {
 			got, err := Minibatch(tc.shapes...)
 			gotL, l, layErr := MinibatchLayout(tc.shapes...)
 			if tc.kinds != nil {
-				requireErr(t, err, tc.kinds, tc.mentions...)
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, tc.mentions...)
 				require.Equal(t, err, layErr)
 				return
 			}

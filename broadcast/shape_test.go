@@ -94,11 +94,7 @@ func TestShapeSizeAndStrides(t *testing.T) {
 			vErr := tc.s.Validate()
 			lenErr := tc.s.CheckLen(tc.size)
 			if tc.kinds != nil {
-				requireErr(t, err, tc.kinds, tc.s.String())
-				requireOnly(t, err, tc.kinds...)
-				if tc.msg != "" {
-					require.EqualError(t, err, tc.msg)
-				}
+				requireCaseErr(t, err, tc.kinds, tc.msg, tc.s.String())
 				require.Equal(t, err, stErr)
 				require.Equal(t, err, vErr)
 				require.Equal(t, err, lenErr)

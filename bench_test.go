@@ -97,23 +97,29 @@ func plainLoop[T Float](k kind, op Op, dst, a, y []T, s T) {
 	}
 }
 
-// BenchmarkSmallAdd compares Add on 8 float32s with the same loop written
-// inline in the caller, the case where a call's overhead shows most.
-func BenchmarkSmallAdd(b *testing.B) {
-	bufs := bufplace.Three[float32](8)
-	a, y, dst := bufs[0], bufs[1], bufs[2]
-	b.Run("loop", func(b *testing.B) {
-		for b.Loop() {
-			for i := range dst {
-				dst[i] = a[i] + y[i]
+// BenchmarkAdd compares Add on float32s with the same loop written inline
+// in the caller, the plain Go a user would write, at the sizes: at
+// n = 8 a call's overhead shows most.
+func BenchmarkAdd(b *testing.B) {
+	for _, n := range []int{8, 1000, 16000, 262144} {
+		bufs := bufplace.Three[float32](n)
+		a, y, dst := bufs[0], bufs[1], bufs[2]
+		for i := range a {
+			a[i], y[i], dst[i] = float32(i%97)+1.5, float32(i%89)+0.25, 1
+		}
+		b.Run(fmt.Sprintf("n=%d/loop", n), func(b *testing.B) {
+			for b.Loop() {
+				for i := range dst {
+					dst[i] = a[i] + y[i]
+				}
 			}
-		}
-	})
-	b.Run("Add", func(b *testing.B) {
-		for b.Loop() {
-			Add(dst, a, y)
-		}
-	})
+		})
+		b.Run(fmt.Sprintf("n=%d/Add", n), func(b *testing.B) {
+			for b.Loop() {
+				Add(dst, a, y)
+			}
+		})
+	}
 }
 
 // BenchmarkStream compares ordinary and non-temporal stores for float32 Add

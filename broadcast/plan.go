@@ -5,8 +5,8 @@ import (
 	"math/bits"
 )
 
-// inlineDims is how many merged outer dimensions a Plan holds without a heap
-// allocation. After size-1 dimensions are dropped and contiguous ones merged,
+// inlineDims is how many merged dimensions above the inner block a Plan
+// holds without a heap allocation. After size-1 dimensions are dropped and contiguous ones merged,
 // real broadcasts have at most a few.
 const inlineDims = 4
 
@@ -33,9 +33,9 @@ type Plan struct {
 	m, n                int  // the inner block
 	ldd, lda, ldb       int
 	inca, incb          int
-	outer               [inlineDims]dim // outer dimensions, outermost first
-	nOuter              int
-	moreOuter           []dim // all outer dimensions, when there are more than inlineDims
+	dims                [inlineDims + 2]dim // the merged dimensions, innermost first: n, m, then the outer ones
+	nDims               int
+	moreDims            []dim // all merged dimensions, when there are more than fit in dims
 	rowA, rowB          bool  // the inner block is a dense matrix op a repeated row of a (rowA) or of b (rowB)
 	tiny                bool  // the inner block is so small that elements are cheaper than a kernel call
 }
@@ -147,8 +147,6 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 	// Walk the output dimensions from the innermost out, computing each
 	// operand's stride, dropping size-1 dimensions and merging a dimension
 	// into the previous (inner) one when all strides continue it.
-	var inner [inlineDims + 2]dim
-	var spill []dim
 	k := 0
 	pd, pa, pb := 1, 1, 1
 	for i := 1; i <= max(len(a), len(b)); i++ {
@@ -178,36 +176,29 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 		if so == 1 {
 			continue
 		}
-		var last *dim
+		merged := p.mergedDims(k)
+		if last := len(merged) - 1; last >= 0 && d.d == merged[last].d*merged[last].size &&
+			d.a == merged[last].a*merged[last].size && d.b == merged[last].b*merged[last].size {
+			merged[last].size *= so
+			continue
+		}
 		switch {
-		case spill != nil:
-			last = &spill[len(spill)-1]
-		case k > 0:
-			last = &inner[k-1]
+		case p.moreDims != nil:
+			p.moreDims = append(p.moreDims, d)
+		case k < len(p.dims):
+			p.dims[k] = d
+		default:
+			p.moreDims = append(append([]dim(nil), p.dims[:]...), d)
 		}
-		if last != nil && d.d == last.d*last.size && d.a == last.a*last.size && d.b == last.b*last.size {
-			last.size *= so
-			continue
-		}
-		if spill == nil && k < len(inner) {
-			inner[k] = d
-			k++
-			continue
-		}
-		if spill == nil {
-			spill = append([]dim(nil), inner[:k]...)
-		}
-		spill = append(spill, d)
+		k++
 	}
+	p.nDims = k
 	if p.empty {
 		p.outLen = 0
 	} else {
 		p.outLen = pd
 	}
-	merged := inner[:k]
-	if spill != nil {
-		merged = spill
-	}
+	merged := p.mergedDims(k)
 
 	p.m, p.n, p.inca, p.incb = 1, 1, 1, 1
 	p.aWhole, p.bWhole = p.aLen == p.outLen, p.bLen == p.outLen
@@ -220,20 +211,6 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 	}
 	if len(merged) >= 2 {
 		p.m, p.ldd, p.lda, p.ldb = merged[1].size, merged[1].d, merged[1].a, merged[1].b
-	}
-	if len(merged) > 2 {
-		outer := merged[2:]
-		p.nOuter = len(outer)
-		if len(outer) > inlineDims {
-			p.moreOuter = make([]dim, len(outer))
-		}
-		dst := p.outer[:min(len(outer), inlineDims)]
-		if p.moreOuter != nil {
-			dst = p.moreOuter
-		}
-		for i := range outer {
-			dst[len(outer)-1-i] = outer[i]
-		}
 	}
 	p.tiny = p.m*p.n <= tinyBlock
 	p.rowB = p.inca == 1 && p.incb == 1 && p.ldb == 0 && p.lda == p.n && p.ldd == p.n && p.m > 1
@@ -263,10 +240,18 @@ func sizeOf(s Shape, name string) (int, error) {
 	return n, nil
 }
 
-// outerDims returns the outer dimensions, outermost first.
-func (p *Plan) outerDims() []dim {
-	if p.moreOuter != nil {
-		return p.moreOuter
+// mergedDims returns the first k merged dimensions, innermost first.
+func (p *Plan) mergedDims(k int) []dim {
+	if p.moreDims != nil {
+		return p.moreDims[:k]
 	}
-	return p.outer[:p.nOuter]
+	return p.dims[:k]
+}
+
+// outerDims returns the dimensions above the inner block, innermost first.
+func (p *Plan) outerDims() []dim {
+	if p.nDims <= 2 {
+		return nil
+	}
+	return p.mergedDims(p.nDims)[2:]
 }

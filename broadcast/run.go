@@ -214,7 +214,7 @@ func (e *exec[T]) walkWith(t tile[T], lo, hi int) {
 	if lo > 0 { // a part of a parallel run: find where it starts (divisions cost)
 		q := lo / p.m
 		r = lo % p.m
-		for i := len(dims) - 1; i >= 0; i-- {
+		for i := range dims {
 			idx[i] = q % dims[i].size
 			q /= dims[i].size
 			od, oa, ob = od+idx[i]*dims[i].d, oa+idx[i]*dims[i].a, ob+idx[i]*dims[i].b
@@ -224,8 +224,8 @@ func (e *exec[T]) walkWith(t tile[T], lo, hi int) {
 		r1 := min(p.m, r+hi-lo)
 		t = e.block(od, oa, ob, t, r, r1)
 		lo += r1 - r
-		i := len(dims) - 1
-		for ; i >= 0; i-- {
+		i := 0
+		for ; i < len(dims); i++ {
 			d := &dims[i]
 			od, oa, ob = od+d.d, oa+d.a, ob+d.b
 			if idx[i]++; idx[i] < d.size {
@@ -234,7 +234,7 @@ func (e *exec[T]) walkWith(t tile[T], lo, hi int) {
 			idx[i] = 0
 			od, oa, ob = od-d.d*d.size, oa-d.a*d.size, ob-d.b*d.size
 		}
-		if i < 0 {
+		if i == len(dims) {
 			return
 		}
 	}

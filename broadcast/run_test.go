@@ -171,6 +171,8 @@ func TestRunForms(t *testing.T) {
 			}
 		}
 		checkApply[float64](t, rng, S(65536/64, 3), S(3)) // tile with a remainder
+		// Ten dimensions that never merge: more than a plan holds inline.
+		checkApply[float32](t, rng, S(2, 1, 3, 1, 2, 1, 3, 1, 2, 1), S(1, 3, 1, 2, 1, 3, 1, 2, 1, 5))
 		checkApply[float64](t, rng, S(7), S(1000, 7))
 	})
 }
@@ -390,4 +392,25 @@ func TestRunConcurrently(t *testing.T) {
 	for _, r := range results {
 		requireBits(t, want, r, "concurrent")
 	}
+}
+
+func TestMinibatchPlan(t *testing.T) {
+	p, err := NewMinibatchPlan(B(3, 2), B(1, 2))
+	require.NoError(t, err)
+	require.Equal(t, S(3, 2), p.Out())
+	require.Equal(t, 6, p.OutLen())
+	dst := make([]float32, 6)
+	require.NoError(t, Run(p, elem.OpSub, dst, []float32{1, 2, 3, 4, 5, 6}, []float32{1, 10}))
+	require.Equal(t, []float32{0, -8, 2, -6, 4, -4}, dst)
+	err = Run(p, elem.OpSub, dst, []float32{1, 2, 3}, []float32{1, 10})
+	requireErr(t, err, errs(ErrDataLength), "a has 3 elements", "minibatch shape {2}x3")
+
+	_, err = NewMinibatchPlan(B(3, 2), B(2, 2))
+	requireErr(t, err, errs(ErrBatch, ErrIncompatible), "different minibatch sizes: 3 and 2")
+	_, err = NewMinibatchPlan(B(1, 3), B(1, 1, 3))
+	requireErr(t, err, errs(ErrIncompatible))
+	_, err = NewMinibatchPlan(B(0, 3), B(1, 3))
+	requireErr(t, err, errs(ErrInvalidShape))
+	err = ApplyMinibatch(elem.OpAdd, dst, dst, B(2, 3), dst[:3], B(1, 3))
+	requireErr(t, err, errs(ErrOverlap), "{3}x1")
 }

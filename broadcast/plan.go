@@ -136,21 +136,20 @@ func (p *Plan) outShape() Shape {
 // output: its strides neither block merging nor count as an input (for To).
 // It does not keep a or b.
 func (p *Plan) build(a, b Shape, useB bool) error {
-	var err error
-	if p.aLen, err = sizeOf(a, "a"); err != nil {
-		return err
-	}
-	if p.bLen, err = sizeOf(b, "b"); err != nil {
-		return err
-	}
-
 	// Walk the output dimensions from the innermost out, computing each
 	// operand's stride, dropping size-1 dimensions and merging a dimension
-	// into the previous (inner) one when all strides continue it.
+	// into the previous (inner) one when all strides continue it. Every
+	// size of a or b is 1 or the output's, so checking the output's element
+	// count for overflow checks theirs too.
 	k := 0
 	pd, pa, pb := 1, 1, 1
+	aZero, bZero := false, false
 	for i := 1; i <= max(len(a), len(b)); i++ {
 		sa, sb := sizeAt(a, i), sizeAt(b, i)
+		if sa < 0 || sb < 0 {
+			return invalidShapes(a, b)
+		}
+		aZero, bZero = aZero || sa == 0, bZero || sb == 0
 		so := sa
 		if sa == 1 {
 			so = sb
@@ -193,10 +192,15 @@ func (p *Plan) build(a, b Shape, useB bool) error {
 		k++
 	}
 	p.nDims = k
+	p.outLen, p.aLen, p.bLen = pd, pa, pb
 	if p.empty {
 		p.outLen = 0
-	} else {
-		p.outLen = pd
+	}
+	if aZero {
+		p.aLen = 0
+	}
+	if bZero {
+		p.bLen = 0
 	}
 	merged := p.mergedDims(k)
 
@@ -227,17 +231,13 @@ func sizeAt(s Shape, i int) int {
 	return s[len(s)-i]
 }
 
-// sizeOf validates s and returns its element count. Only its error path
-// keeps (a copy of) s.
-func sizeOf(s Shape, name string) (int, error) {
-	n, ok := count(s)
-	for _, d := range s {
-		ok = ok && d >= 0
+// invalidShapes returns the error for a or b having a negative size. Only
+// this error path keeps (copies of) the shapes.
+func invalidShapes(a, b Shape) error {
+	if err := a.Clone().validate("a"); err != nil {
+		return err
 	}
-	if !ok {
-		return 0, s.Clone().validate(name)
-	}
-	return n, nil
+	return b.Clone().validate("b")
 }
 
 // mergedDims returns the first k merged dimensions, innermost first.

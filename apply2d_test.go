@@ -13,8 +13,7 @@ import (
 // form2D is one way of laying out the operands of Apply2D.
 type form2D struct {
 	name       string
-	lda, inca  func(n int) (int, int) // leading and inner stride of a for n columns
-	ldb, incb  func(n int) (int, int)
+	a, b       func(n int) (ld, inc int) // an operand's leading and inner stride for n columns
 	lddPadding int
 }
 
@@ -23,15 +22,15 @@ func repeatedRow(int) (int, int)        { return 0, 1 }
 func column(int) (int, int)             { return 1, 0 }
 
 var forms2D = []form2D{
-	{name: "dense", lda: rows(0), ldb: rows(0)},
-	{name: "strided", lda: rows(5), ldb: rows(3), lddPadding: 7},
-	{name: "row", lda: rows(0), ldb: repeatedRow},
-	{name: "reversed row", lda: repeatedRow, ldb: rows(0)},
-	{name: "column", lda: rows(0), ldb: column},
-	{name: "reversed column", lda: column, ldb: rows(0)},
-	{name: "outer", lda: column, ldb: repeatedRow},
-	{name: "reversed outer", lda: repeatedRow, ldb: column},
-	{name: "columns", lda: column, ldb: column, lddPadding: 1},
+	{name: "dense", a: rows(0), b: rows(0)},
+	{name: "strided", a: rows(5), b: rows(3), lddPadding: 7},
+	{name: "row", a: rows(0), b: repeatedRow},
+	{name: "reversed row", a: repeatedRow, b: rows(0)},
+	{name: "column", a: rows(0), b: column},
+	{name: "reversed column", a: column, b: rows(0)},
+	{name: "outer", a: column, b: repeatedRow},
+	{name: "reversed outer", a: repeatedRow, b: column},
+	{name: "columns", a: column, b: column, lddPadding: 1},
 }
 
 // need is how many elements an operand with the given strides must hold.
@@ -57,8 +56,8 @@ func testApply2D[T Float](t *testing.T) {
 		for _, op := range Ops() {
 			for _, m := range []int{0, 1, 2, 3, 7} {
 				for _, n := range ns {
-					lda, inca := f.lda(n)
-					ldb, incb := f.ldb(n)
+					lda, inca := f.a(n)
+					ldb, incb := f.b(n)
 					ldd := n + f.lddPadding
 					a := randomData[T](rng, need(m, n, lda, inca))
 					b := randomData[T](rng, need(m, n, ldb, incb))

@@ -50,10 +50,7 @@ func benchKernel[T Float](b *testing.B, op Op, k kind, n int) {
 		a[i], y[i] = T(i%97)+1.5, T(i%89)+0.25
 	}
 	s := y[0]
-	moved := int64(3 * n * int(unsafe.Sizeof(T(0))))
-	if k != kindVV {
-		moved = int64(2 * n * int(unsafe.Sizeof(T(0))))
-	}
+	moved := k.bytesMoved(n, int(unsafe.Sizeof(T(0))))
 	call := func() {
 		switch k {
 		case kindVV:
@@ -83,6 +80,15 @@ func benchKernel[T Float](b *testing.B, op Op, k kind, n int) {
 			}
 		})
 	}
+}
+
+// bytesMoved is what a call of kind k on n elements of size bytes reads and
+// writes: three slices for vv, two for vs and sv.
+func (k kind) bytesMoved(n, size int) int64 {
+	if k == kindVV {
+		return int64(3 * n * size)
+	}
+	return int64(2 * n * size)
 }
 
 // plainLoop is the loop a user writes instead of calling elem.
@@ -148,11 +154,7 @@ func BenchmarkStream(b *testing.B) {
 			}{{"cached", math.MaxInt}, {"stream", 0}} {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", k, n, mode.name), func(b *testing.B) {
 					streamMinBytes = mode.minBytes
-					moved := 3 * n * 4
-					if k == kindVS {
-						moved = 2 * n * 4
-					}
-					b.SetBytes(int64(moved))
+					b.SetBytes(k.bytesMoved(n, 4))
 					for b.Loop() {
 						if k == kindVV {
 							Add(dst, a, y)

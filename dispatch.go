@@ -123,8 +123,3 @@ func streams(k kind, m, lda, ldb int) int {
 // is32 reports whether T is float32-based; it is a constant for each
 // instantiation, so the branches on it vanish.
 func is32[T Float]() bool { return unsafe.Sizeof(T(0)) == 4 }
-
-// ptr32 and ptr64 give the assembly the first element of s. An empty slice
-// gives its (possibly nil) data pointer, which a kernel with no work never reads.
-func ptr32[T Float](s []T) *float32 { return (*float32)(unsafe.Pointer(unsafe.SliceData(s))) }
-func ptr64[T Float](s []T) *float64 { return (*float64)(unsafe.Pointer(unsafe.SliceData(s))) }

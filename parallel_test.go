@@ -95,8 +95,8 @@ func testParallel2D[T Float](t *testing.T) {
 	for _, f := range forms2D {
 		for _, shape := range shapes {
 			m, n := shape[0], shape[1]
-			lda, inca := f.lda(n)
-			ldb, incb := f.ldb(n)
+			lda, inca := f.a(n)
+			ldb, incb := f.b(n)
 			ldd := n + f.lddPadding
 			a, b, start := pa[:need(m, n, lda, inca)], pb[:need(m, n, ldb, incb)], pd[:need(m, n, ldd, 1)]
 			for _, op := range Ops() {

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"math"
 	mathbits "math/bits"
+	"strings"
 	"unsafe"
+
+	"github.com/simdkit/elem/internal/alias"
+	"github.com/simdkit/elem/internal/kernel"
 )
 
 // Apply2D computes, for r < m and j < n,
@@ -26,20 +30,21 @@ import (
 // (m > 1 and ldd < n), a slice is too short for the elements it must supply,
 // or dst shares an element with an input without being exactly that input
 // (same first element, ldd equal to its stride, inc 1).
-func Apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
+func Apply2D[T Number](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
 	mustCheck2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
-	apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb, streaming[T](kind2D(inca, incb), m, n, lda, ldb))
+	apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb, kernel.Streaming[T](kind2D(inca, incb), m, n, lda, ldb))
 }
 
 // mustCheck2D panics, naming the problem, if check2D finds one.
-func mustCheck2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
-	if err := check2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb); err != "" {
+func mustCheck2D[T Number](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
+	mustDefined[T](op)
+	if err := check2D(m, n, arg2D("dst", dst, ldd, 1), arg2D("a", a, lda, inca), arg2D("b", b, ldb, incb)); err != "" {
 		panic("elem: Apply2D " + op.String() + ": " + err)
 	}
 }
 
 // apply2D is Apply2D after the checks, storing as stream says.
-func apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int, stream bool) {
+func apply2D[T Number](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int, stream bool) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -53,42 +58,78 @@ func apply2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b
 		}
 		return
 	}
-	runKernel(kind2D(inca, incb), op, m, n, dst, ldd, a, lda, b, ldb, stream)
+	kernel.Binary(kind2D(inca, incb), kernel.Op(op), m, n, dst, ldd, a, lda, b, ldb, stream)
 }
 
 // kind2D is the kernel kind for inner strides inca, incb, not both 0.
-func kind2D(inca, incb int) kind {
+func kind2D(inca, incb int) kernel.Kind {
 	switch {
 	case inca == 1 && incb == 1:
-		return kindVV
+		return kernel.VV
 	case inca == 1:
-		return kindVS
+		return kernel.VS
 	}
-	return kindSV
+	return kernel.SV
 }
 
-// check2D returns what is wrong with an Apply2D call, or "".
-func check2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) string {
+// operand2D is one operand of a 2-D call, for its checks: the memory of its
+// slice, and its leading and inner strides.
+type operand2D struct {
+	name    string
+	length  int
+	ld, inc int
+	start   uintptr
+	elem    int
+}
+
+func arg2D[S any](name string, s []S, ld, inc int) operand2D {
+	var zero S
+	return operand2D{name, len(s), ld, inc, uintptr(unsafe.Pointer(unsafe.SliceData(s))), int(unsafe.Sizeof(zero))}
+}
+
+// span is the m x n block of o for package alias.
+func (o operand2D) span(m, n int) alias.Span {
+	return alias.Span{Start: o.start, Elem: o.elem, Size: []int{m, n}, Stride: []int{o.ld, o.inc}}
+}
+
+// check2D returns what is wrong with a 2-D call of m x n elements writing
+// dst (inner stride 1) from ins, or "": a negative size or stride, an inner
+// stride other than 0 or 1, rows of dst that overlap each other, a slice too
+// short for its block, or dst sharing an element with an input without
+// being exactly that input.
+func check2D(m, n int, dst operand2D, ins ...operand2D) string {
+	all := append([]operand2D{dst}, ins...)
+	var lds, incs []string
+	negative, badInc := dst.ld < 0, false
+	for i, o := range all {
+		lds = append(lds, fmt.Sprintf("ld%s %d", strings.Replace(o.name, "dst", "d", 1), o.ld))
+		if i > 0 {
+			incs = append(incs, fmt.Sprintf("inc%s %d", o.name, o.inc))
+			negative = negative || o.ld < 0
+			badInc = badInc || o.inc|1 != 1
+		}
+	}
 	switch {
-	case !op.Valid():
-		return "invalid " + op.String()
 	case m < 0 || n < 0:
 		return fmt.Sprintf("negative size %d x %d", m, n)
-	case ldd < 0 || lda < 0 || ldb < 0:
-		return fmt.Sprintf("negative leading stride (ldd %d, lda %d, ldb %d)", ldd, lda, ldb)
-	case inca|1 != 1 || incb|1 != 1:
-		return fmt.Sprintf("inner strides must be 0 or 1 (inca %d, incb %d)", inca, incb)
-	case m > 1 && ldd < n:
-		return fmt.Sprintf("rows of dst overlap: ldd %d < n %d", ldd, n)
-	}
-	if m == 0 || n == 0 {
+	case negative:
+		return fmt.Sprintf("negative leading stride (%s)", strings.Join(lds, ", "))
+	case badInc:
+		return fmt.Sprintf("inner strides must be 0 or 1 (%s)", strings.Join(incs, ", "))
+	case m > 1 && dst.ld < n:
+		return fmt.Sprintf("rows of dst overlap: ldd %d < n %d", dst.ld, n)
+	case m == 0 || n == 0:
 		return ""
 	}
-	if !fitsIn(m, n, ldd, 1, len(dst)) || !fitsIn(m, n, lda, inca, len(a)) || !fitsIn(m, n, ldb, incb, len(b)) {
-		return tooShort(m, n, dst, ldd, a, lda, inca, b, ldb, incb)
+	for _, o := range all {
+		if !fitsIn(m, n, o.ld, o.inc, o.length) {
+			return fmt.Sprintf("%d x %d block with stride %d does not fit in len(%s) = %d", m, n, o.ld, o.name, o.length)
+		}
 	}
-	if sharesElement(dst, m, n, ldd, a, lda, inca) || sharesElement(dst, m, n, ldd, b, ldb, incb) {
-		return "dst overlaps an input without being exactly that input"
+	for _, o := range ins {
+		if alias.Conflict(dst.span(m, n), o.span(m, n)) {
+			return "dst overlaps " + o.name + " without being exactly that input"
+		}
 	}
 	return ""
 }
@@ -100,18 +141,6 @@ func fitsIn(m, n, ld, inc, length int) bool {
 	return ok && need <= length
 }
 
-// tooShort names the first operand that an m x n block does not fit.
-func tooShort[T Float](m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) string {
-	name, length, ld := "b", len(b), ldb
-	switch {
-	case !fitsIn(m, n, ldd, 1, len(dst)):
-		name, length, ld = "dst", len(dst), ldd
-	case !fitsIn(m, n, lda, inca, len(a)):
-		name, length, ld = "a", len(a), lda
-	}
-	return fmt.Sprintf("%d x %d block with stride %d does not fit in len(%s) = %d", m, n, ld, name, length)
-}
-
 // extent is the number of elements an m x n block with leading stride ld and
 // inner stride inc spans, and false when that overflows int.
 func extent(m, n, ld, inc int) (int, bool) {
@@ -121,50 +150,4 @@ func extent(m, n, ld, inc int) (int, bool) {
 		return 0, false
 	}
 	return int(end), true
-}
-
-// sharesElement reports whether the m x n block of x (stride ld, inner
-// stride inc) and the block of dst (stride ldd, inner stride 1) share an
-// element, other than by x being exactly dst. Interleaved blocks of one
-// matrix that never touch the same element do not share.
-func sharesElement[T Float](dst []T, m, n, ldd int, x []T, ld, inc int) bool {
-	d0, d1 := span(dst)
-	x0, x1 := span(x)
-	if d1 <= x0 || x1 <= d0 {
-		return false
-	}
-	if d0 == x0 && ld == ldd && inc == 1 {
-		return false
-	}
-	size, diff := int(unsafe.Sizeof(T(0))), int(x0)-int(d0)
-	if diff%size != 0 {
-		return true // misaligned views of the same bytes
-	}
-	delta := diff / size // x's element 0 is dst's element delta
-	for r := range m {
-		lo := delta + r*ld
-		hi := lo + (n-1)*inc
-		if rowsHit(lo, hi, m, n, ldd) {
-			return true
-		}
-	}
-	return false
-}
-
-// rowsHit reports whether the element interval [lo, hi] (relative to dst's
-// first element) meets any of dst's rows [r*ldd, r*ldd+n) for r < m.
-func rowsHit(lo, hi, m, n, ldd int) bool {
-	if hi < 0 {
-		return false
-	}
-	if m == 1 || ldd == 0 {
-		return lo < n
-	}
-	r := max(lo, 0) / ldd
-	for ; r < m && r*ldd <= hi; r++ {
-		if max(lo, r*ldd) < min(hi+1, r*ldd+n) {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
 )
 
 // form2D is one way of laying out the operands of Apply2D.
@@ -43,7 +46,7 @@ func need(m, n, ld, inc int) int {
 }
 
 func TestApply2DMatchesGeneric(t *testing.T) {
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testApply2D[float32])
 		t.Run("float64", testApply2D[float64])
 	})
@@ -59,18 +62,18 @@ func testApply2D[T Float](t *testing.T) {
 					lda, inca := f.a(n)
 					ldb, incb := f.b(n)
 					ldd := n + f.lddPadding
-					a := randomData[T](rng, need(m, n, lda, inca))
-					b := randomData[T](rng, need(m, n, ldb, incb))
-					g := newGuarded[T](need(m, n, ldd, 1), n%16)
-					dst := g.window()
+					a := testkit.RandomData[T](rng, need(m, n, lda, inca))
+					b := testkit.RandomData[T](rng, need(m, n, ldb, incb))
+					g := testkit.NewGuarded[T](need(m, n, ldd, 1), n%16)
+					dst := g.Window()
 					want := slices.Clone(dst)
 					naive2D(op, m, n, want, ldd, a, lda, inca, b, ldb, incb)
 
 					Apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
 
 					what := fmt.Sprintf("%s %s %T m=%d n=%d", f.name, op, T(0), m, n)
-					requireSameBits(t, want, dst, what)
-					g.requireGuards(t, what)
+					testkit.RequireSameBits(t, want, dst, what)
+					g.RequireGuards(t, what)
 				}
 			}
 		}
@@ -83,7 +86,7 @@ func naive2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b
 	for r := range m {
 		for j := range n {
 			x, y := a[r*lda+j*inca:][:1], b[r*ldb+j*incb:][:1]
-			vvRow(op, dst[r*ldd+j:][:1], x, y)
+			kernel.RowVV(kernel.Op(op), dst[r*ldd+j:][:1], x, y)
 		}
 	}
 }
@@ -91,29 +94,29 @@ func naive2D[T Float](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b
 // TestApply2DInPlace covers dst being exactly a or b, and interleaved blocks
 // of one matrix, which share no element.
 func TestApply2DInPlace(t *testing.T) {
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		const m, n, ld = 5, 19, 24
-		mat := randomData[float32](rand.New(rand.NewPCG(5, 6)), m*ld)
-		row := randomData[float32](rand.New(rand.NewPCG(7, 8)), n)
+		mat := testkit.RandomData[float32](rand.New(rand.NewPCG(5, 6)), m*ld)
+		row := testkit.RandomData[float32](rand.New(rand.NewPCG(7, 8)), n)
 
 		want := slices.Clone(mat)
 		naive2D(OpAdd, m, n, want, ld, slices.Clone(mat), ld, 1, row, 0, 1)
 		got := slices.Clone(mat)
 		Apply2D(OpAdd, m, n, got, ld, got, ld, 1, row, 0, 1)
-		requireSameBits(t, want, got, "dst = a")
+		testkit.RequireSameBits(t, want, got, "dst = a")
 
 		got = slices.Clone(mat)
 		Apply2D(OpSub, m, n, got, ld, row, 0, 1, got, ld, 1)
 		want = slices.Clone(mat)
 		naive2D(OpSub, m, n, want, ld, row, 0, 1, slices.Clone(mat), ld, 1)
-		requireSameBits(t, want, got, "dst = b")
+		testkit.RequireSameBits(t, want, got, "dst = b")
 
 		// Columns 0..3 of each row from columns 4..7 and 8..11: interleaved, disjoint.
 		got = slices.Clone(mat)
 		want = slices.Clone(mat)
 		naive2D(OpMul, m, 4, want, ld, slices.Clone(mat[4:]), ld, 1, slices.Clone(mat[8:]), ld, 1)
 		Apply2D(OpMul, m, 4, got, ld, got[4:], ld, 1, got[8:], ld, 1)
-		requireSameBits(t, want, got, "interleaved blocks")
+		testkit.RequireSameBits(t, want, got, "interleaved blocks")
 	})
 }
 
@@ -133,14 +136,14 @@ func TestApply2DRejects(t *testing.T) {
 		{"a too short", func() { Apply2D(OpAdd, 5, 10, buf, 10, a, 10, 1, b, 0, 1) }, "5 x 10 block with stride 10 does not fit in len(a) = 40"},
 		{"dst too short", func() { Apply2D(OpAdd, 11, 10, buf, 10, a, 0, 1, b, 0, 1) }, "does not fit in len(dst) = 100"},
 		{"stride overflow", func() { Apply2D(OpAdd, 3, 1, buf, 1, a, math.MaxInt/2+1, 1, b, 0, 1) }, "does not fit in len(a)"},
-		{"input shifted inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf[1:], 10, 1, b, 0, 1) }, "dst overlaps an input"},
-		{"column inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, a, 10, 1, buf[15:], 1, 0) }, "dst overlaps an input"},
-		{"same start, other stride", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf, 20, 1, b, 0, 1) }, "dst overlaps an input"},
+		{"input shifted inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf[1:], 10, 1, b, 0, 1) }, "dst overlaps a without being exactly that input"},
+		{"column inside dst", func() { Apply2D(OpAdd, 3, 10, buf, 10, a, 10, 1, buf[15:], 1, 0) }, "dst overlaps b without being exactly that input"},
+		{"same start, other stride", func() { Apply2D(OpAdd, 3, 10, buf, 10, buf, 20, 1, b, 0, 1) }, "dst overlaps a without being exactly that input"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			before := slices.Clone(buf)
-			requirePanicContains(t, c.msg, c.call)
+			testkit.RequirePanicContains(t, c.msg, c.call)
 			require.Equal(t, before, buf, "nothing written")
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/simdkit/elem/internal/bufplace"
+	"github.com/simdkit/elem/internal/kernel"
 )
 
 var benchHuge = flag.Bool("elem.huge", false, "also benchmark n = 16777216 (DRAM-sized)")
@@ -20,87 +21,148 @@ func benchSizes() []int {
 	return sizes
 }
 
-// BenchmarkKernel times every op x type x kind x size through the public
-// calls, for every implementation and for "loop", the plain Go loop a user
-// would write. Buffers: a, b and dst start 0, 1024 and 3072 bytes after a page
-// boundary (package bufplace).
+// BenchmarkKernel times every named call of every op on every element type
+// it is defined on (BenchmarkKernel/op/type/kind/n=N/impl, kind as in the
+// registry: vv, vs, sv for a scalar on either side, v, vvv, vss, ...), for
+// every implementation forced, for "auto", the default choice by size, and
+// for "loop", the generic row loop: the plain Go expression of the op in a
+// loop, as a user would write it. Buffers: the
+// inputs start 0, 1024 and 2048 bytes after a page boundary, dst 3072 bytes
+// after one (package bufplace).
 func BenchmarkKernel(b *testing.B) {
-	for _, op := range Ops() {
-		b.Run(op.String(), func(b *testing.B) {
-			b.Run("float32", func(b *testing.B) { benchKernels[float32](b, op) })
-			b.Run("float64", func(b *testing.B) { benchKernels[float64](b, op) })
+	benchCalls[float32](b, namedCalls[float32]())
+	benchCalls[float64](b, namedCalls[float64]())
+	benchCalls[int8](b, intNamedCalls[int8]())
+	benchCalls[int16](b, intNamedCalls[int16]())
+	benchCalls[int32](b, intNamedCalls[int32]())
+	benchCalls[int64](b, intNamedCalls[int64]())
+	benchCalls[uint8](b, intNamedCalls[uint8]())
+	benchCalls[uint16](b, intNamedCalls[uint16]())
+	benchCalls[uint32](b, intNamedCalls[uint32]())
+	benchCalls[uint64](b, intNamedCalls[uint64]())
+}
+
+func benchCalls[T Number](b *testing.B, calls []namedCall) {
+	typ := fmt.Sprintf("%T", T(0))
+	for _, c := range calls {
+		b.Run(c.op+"/"+typ+"/"+c.kind, func(b *testing.B) {
+			benchSized(b, func(n int) (run, loop func(), moved int64) {
+				ins, dst, moved := benchOperands[T](c, n)
+				return func() { c.run(dst, ins) }, func() { c.ref(n, dst, ins) }, moved
+			})
 		})
 	}
 }
 
-func benchKernels[T Float](b *testing.B, op Op) {
-	for _, k := range kinds {
-		b.Run(k.String(), func(b *testing.B) {
-			for _, n := range benchSizes() {
-				b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchKernel[T](b, op, k, n) })
+// benchSized times, at every benchmark size, the plain loop and then the
+// call under every implementation and the automatic choice.
+func benchSized(b *testing.B, setup func(n int) (run, loop func(), moved int64)) {
+	for _, n := range benchSizes() {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			run, loop, moved := setup(n)
+			b.Run("loop", func(b *testing.B) {
+				b.SetBytes(moved)
+				for b.Loop() {
+					loop()
+				}
+			})
+			defer kernel.Restore(kernel.Save())
+			for _, impl := range append(Implementations(), Auto) {
+				b.Run(impl, func(b *testing.B) {
+					if err := SetImplementation(impl); err != nil {
+						b.Fatal(err)
+					}
+					b.SetBytes(moved)
+					for b.Loop() {
+						run()
+					}
+				})
 			}
 		})
 	}
 }
 
-func benchKernel[T Float](b *testing.B, op Op, k kind, n int) {
-	bufs := bufplace.Three[T](n)
-	a, y, dst := bufs[0], bufs[1], bufs[2]
-	for i := range a {
-		a[i], y[i] = T(i%97)+1.5, T(i%89)+0.25
+// benchOperands places a call's operands, filled with ordinary values, and
+// returns them with the bytes a call reads and writes.
+func benchOperands[T Number](c namedCall, n int) (ins []any, dst any, moved int64) {
+	size := map[string]int{"T": int(unsafe.Sizeof(T(0))), "bool": 1, "uint": int(unsafe.Sizeof(uint(0)))}
+	var lengths []int
+	for i, typ := range c.inputs {
+		if c.vector[i] {
+			lengths = append(lengths, n*size[typ])
+		} else {
+			lengths = append(lengths, size[typ])
+		}
 	}
-	s := y[0]
-	moved := k.bytesMoved(n, int(unsafe.Sizeof(T(0))))
-	call := func() {
-		switch k {
-		case kindVV:
-			Apply(op, dst, a, y)
-		case kindVS:
-			ApplyScalar(op, dst, a, s)
+	lengths = append(lengths, n*size[c.out])
+	bufs := bufplace.Operands(lengths...)
+	for i, typ := range append(append([]string(nil), c.inputs...), c.out) {
+		var x any
+		switch typ {
+		case "bool":
+			v := bufplace.As[bool](bufs[i])
+			for j := range v {
+				v[j] = j%3 == 0
+			}
+			x = v
+		case "uint":
+			v := bufplace.As[uint](bufs[i])
+			for j := range v {
+				v[j] = 3 // a shift count
+			}
+			x = v
 		default:
-			ScalarApply(op, dst, s, a)
+			v := bufplace.As[T](bufs[i])
+			for j := range v {
+				v[j] = T(j%97) + T(3)/2 // written, so that no page is the shared zero page
+			}
+			x = v
+		}
+		if i < len(c.inputs) {
+			ins = append(ins, x)
+		} else {
+			dst = x
+		}
+		if i == len(c.inputs) || i < len(c.vector) && c.vector[i] {
+			moved += int64(len(bufs[i]))
 		}
 	}
-	b.Run("loop", func(b *testing.B) {
-		b.SetBytes(moved)
-		for b.Loop() {
-			plainLoop(k, op, dst, a, y, s)
-		}
-	})
-	prev := Implementation()
-	defer SetImplementation(prev)
-	for _, impl := range Implementations() {
-		b.Run(impl, func(b *testing.B) {
-			if err := SetImplementation(impl); err != nil {
-				b.Fatal(err)
+	return ins, dst, moved
+}
+
+// BenchmarkConvert times Convert between the pairs that take a type into and
+// out of the float kernels (BenchmarkConvert/from->to/n=N/impl) against the
+// plain Go conversion loop.
+func BenchmarkConvert(b *testing.B) {
+	benchConvert[float32, int32](b)
+	benchConvert[int32, float32](b)
+	benchConvert[float32, uint8](b)
+	benchConvert[uint8, float32](b)
+	benchConvert[float32, int16](b)
+	benchConvert[int16, float32](b)
+	benchConvert[float64, float32](b)
+	benchConvert[float32, float64](b)
+	benchConvert[float64, int32](b)
+	benchConvert[float64, int64](b)
+	benchConvert[int64, float64](b)
+}
+
+func benchConvert[D, S Number](b *testing.B) {
+	b.Run(fmt.Sprintf("%T->%T", S(0), D(0)), func(b *testing.B) {
+		benchSized(b, func(n int) (run, loop func(), moved int64) {
+			bufs := bufplace.Operands(n*int(unsafe.Sizeof(S(0))), n*int(unsafe.Sizeof(D(0))))
+			src, dst := bufplace.As[S](bufs[0]), bufplace.As[D](bufs[1])
+			for j := range src {
+				src[j], dst[j] = S(j%97)+S(3)/2, 1
 			}
-			b.SetBytes(moved)
-			for b.Loop() {
-				call()
+			loop = func() {
+				for i := range dst {
+					dst[i] = D(src[i])
+				}
 			}
+			return func() { Convert(dst, src) }, loop, int64(len(bufs[0]) + len(bufs[1]))
 		})
-	}
-}
-
-// bytesMoved is what a call of kind k on n elements of size bytes reads and
-// writes: three slices for vv, two for vs and sv.
-func (k kind) bytesMoved(n, size int) int64 {
-	if k == kindVV {
-		return int64(3 * n * size)
-	}
-	return int64(2 * n * size)
-}
-
-// plainLoop is the loop a user writes instead of calling elem.
-func plainLoop[T Float](k kind, op Op, dst, a, y []T, s T) {
-	switch k {
-	case kindVV:
-		vvRow(op, dst, a, y)
-	case kindVS:
-		vsRow(op, dst, a, s)
-	default:
-		svRow(op, dst, &s, a)
-	}
+	})
 }
 
 // BenchmarkAdd compares Add on float32s with the same loop written inline
@@ -135,11 +197,11 @@ func BenchmarkStream(b *testing.B) {
 	if !*benchHuge {
 		b.Skip("needs -elem.huge")
 	}
-	if !hasStreaming {
+	if !kernel.HasStreaming {
 		b.Skip("no streaming kernels on this architecture")
 	}
-	prev := streamMinBytes
-	defer func() { streamMinBytes = prev }()
+	prev := kernel.SetStreamMinBytes(0)
+	defer kernel.SetStreamMinBytes(prev)
 	for _, n := range []int{1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24} {
 		bufs := bufplace.Three[float32](n)
 		a, y, dst := bufs[0], bufs[1], bufs[2]
@@ -147,16 +209,16 @@ func BenchmarkStream(b *testing.B) {
 			// Written, so that no page is the kernel's shared zero page.
 			a[i], y[i], dst[i] = float32(i%97)+1.5, float32(i%89)+0.25, 1
 		}
-		for _, k := range []kind{kindVV, kindVS} {
+		for _, k := range []kernel.Kind{kernel.VV, kernel.VS} {
 			for _, mode := range []struct {
 				name     string
 				minBytes int
 			}{{"cached", math.MaxInt}, {"stream", 0}} {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", k, n, mode.name), func(b *testing.B) {
-					streamMinBytes = mode.minBytes
-					b.SetBytes(k.bytesMoved(n, 4))
+					kernel.SetStreamMinBytes(mode.minBytes)
+					b.SetBytes(int64(4 * n * map[kernel.Kind]int{kernel.VV: 3, kernel.VS: 2}[k]))
 					for b.Loop() {
-						if k == kindVV {
+						if k == kernel.VV {
 							Add(dst, a, y)
 						} else {
 							AddScalar(dst, a, 1.5)

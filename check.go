@@ -3,42 +3,33 @@ package elem
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/simdkit/elem/internal/alias"
 )
 
-// span is the address range of a slice's elements.
-func span[T Float](s []T) (lo, hi uintptr) {
-	lo = uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	return lo, lo + uintptr(len(s))*unsafe.Sizeof(T(0))
+// sliceSpan describes s for package alias.
+func sliceSpan[T Number](s []T) alias.Span {
+	return alias.Span{Start: uintptr(unsafe.Pointer(unsafe.SliceData(s))), Elem: int(unsafe.Sizeof(T(0))),
+		Size: []int{len(s)}, Stride: []int{1}}
 }
 
 // overlapsPartly reports whether dst and x share memory without being the
 // same slice (same start, same length), which is the one overlap allowed.
-func overlapsPartly[T Float](dst, x []T) bool {
-	if len(dst) == 0 || len(x) == 0 {
-		return false
-	}
-	d0, d1 := span(dst)
-	x0, x1 := span(x)
-	if d0 == x0 && d1 == x1 {
-		return false
-	}
-	return d0 < x1 && x0 < d1
-}
+func overlapsPartly[T Number](dst, x []T) bool { return alias.Conflict(sliceSpan(dst), sliceSpan(x)) }
 
 // fits reports, cheaply enough to inline, that x has dst's length and is
 // either dst itself or disjoint from it: the contract of the slice calls,
 // checked on their fast path. Anything else takes the path that panics with
 // a message.
-func fits[T Float](dst, x []T) bool {
-	n := uintptr(len(dst)) * unsafe.Sizeof(T(0))
-	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst))) - uintptr(unsafe.Pointer(unsafe.SliceData(x)))
-	return len(x) == len(dst) && (d == 0 || d >= n && -d >= n)
+func fits[T Number](dst, x []T) bool {
+	return len(x) == len(dst) && alias.SameOrDisjoint(uintptr(unsafe.Pointer(unsafe.SliceData(dst))),
+		uintptr(unsafe.Pointer(unsafe.SliceData(x))), uintptr(len(dst))*unsafe.Sizeof(T(0)))
 }
 
 // checkVV panics, naming the problem, unless a and b have dst's length and
 // each is dst itself or disjoint from it: the contract of the vv calls. The
 // calls run it only when fits has found a problem.
-func checkVV[T Float](op Op, dst, a, b []T) {
+func checkVV[T Number](op Op, dst, a, b []T) {
 	if len(a) != len(dst) || len(b) != len(dst) {
 		panicLengths(op, len(dst), len(a), len(b))
 	}
@@ -48,7 +39,7 @@ func checkVV[T Float](op Op, dst, a, b []T) {
 }
 
 // checkV is checkVV for the calls with one slice operand and a scalar.
-func checkV[T Float](op Op, dst, a []T) {
+func checkV[T Number](op Op, dst, a []T) {
 	if len(a) != len(dst) {
 		panicLengths(op, len(dst), len(a), -1)
 	}

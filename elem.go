@@ -1,67 +1,83 @@
 package elem
 
+import "github.com/simdkit/elem/internal/kernel"
+
 // smallN is the length up to which the slice calls run the Go loop inline:
 // below it a call into assembly costs more than it saves. The named calls
 // (Add, AddScalar, ScalarSub, ...) are in ops_generated.go.
 const smallN = 8
 
 // Apply sets dst[i] = a[i] op b[i].
-func Apply[T Float](op Op, dst, a, b []T) {
-	if !op.Valid() {
-		panic(badOp(op))
+func Apply[T Number](op Op, dst, a, b []T) {
+	mustDefined[T](op)
+	if !fits(dst, a) || !fits(dst, b) {
+		checkVV(op, dst, a, b) // panics, naming the misuse
 	}
-	vector(op, dst, a, b)
+	if n := len(dst); n > smallN {
+		kernel.Binary(kernel.VV, kernel.Op(op), 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+		return
+	}
+	kernel.RowVV(kernel.Op(op), dst, a, b)
 }
 
 // ApplyScalar sets dst[i] = a[i] op s.
-func ApplyScalar[T Float](op Op, dst, a []T, s T) {
-	if !op.Valid() {
-		panic(badOp(op))
+func ApplyScalar[T Number](op Op, dst, a []T, s T) {
+	mustDefined[T](op)
+	if !fits(dst, a) {
+		checkV(op, dst, a) // panics, naming the misuse
 	}
-	scalarRight(op, dst, a, s)
+	if n := len(dst); n > smallN {
+		kernel.Binary(kernel.VS, kernel.Op(op), 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+		return
+	}
+	kernel.RowVS(kernel.Op(op), dst, a, s)
 }
 
 // ScalarApply sets dst[i] = s op a[i]. s stays the first operand: s + a[i]
 // and a[i] + s differ when both are NaN, and so can min and max on some CPUs.
-func ScalarApply[T Float](op Op, dst []T, s T, a []T) {
+func ScalarApply[T Number](op Op, dst []T, s T, a []T) {
+	mustDefined[T](op)
+	if !fits(dst, a) {
+		checkV(op, dst, a) // panics, naming the misuse
+	}
+	if n := len(dst); n > smallN {
+		kernel.Binary(kernel.SV, kernel.Op(op), 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
+		return
+	}
+	kernel.RowSV(kernel.Op(op), dst, &s, a)
+}
+
+// mustValid panics, naming op, unless it is one of the defined operations.
+func mustValid(op Op) {
 	if !op.Valid() {
 		panic(badOp(op))
 	}
-	scalarLeft(op, dst, s, a)
 }
 
-func vector[T Float](op Op, dst, a, b []T) {
-	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(op, dst, a, b)
+// mustDefined panics, naming op and T's kind, unless op is one of the
+// defined operations and defined on T: division and the bitwise operations
+// are defined on one kind of types only.
+func mustDefined[T Number](op Op) {
+	mustValid(op)
+	if !DefinedOn[T](op) {
+		panic(notDefined(op, isFloat[T]()))
 	}
-	n := len(dst)
-	if n <= smallN {
-		vvRow(op, dst, a, b)
-		return
-	}
-	runKernel(kindVV, op, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
 }
 
-func scalarRight[T Float](op Op, dst, a []T, s T) {
-	if !fits(dst, a) {
-		checkV(op, dst, a)
+//go:noinline
+func notDefined(op Op, float bool) string {
+	if float {
+		return "elem: " + op.String() + " is not defined on float types"
 	}
-	n := len(dst)
-	if n <= smallN {
-		vsRow(op, dst, a, s)
-		return
+	if op == OpDiv {
+		return "elem: div is not defined on integer types (Go panics on a zero divisor; divide in a float type)"
 	}
-	runKernel(kindVS, op, 1, n, dst, 0, a, 0, []T{s}, 0, streaming[T](kindVS, 1, n, 0, 0))
+	return "elem: " + op.String() + " is not defined on integer types"
 }
 
-func scalarLeft[T Float](op Op, dst []T, s T, a []T) {
-	if !fits(dst, a) {
-		checkV(op, dst, a)
-	}
-	n := len(dst)
-	if n <= smallN {
-		svRow(op, dst, &s, a)
-		return
-	}
-	runKernel(kindSV, op, 1, n, dst, 0, []T{s}, 0, a, 0, streaming[T](kindSV, 1, n, 0, 0))
+// isFloat reports whether T is a float type: 1/2 is not 0. It is a
+// constant for each instantiation.
+func isFloat[T Number]() bool {
+	var one, two T = 1, 2
+	return one/two != 0
 }

@@ -62,10 +62,103 @@ func ExampleApply2D() {
 }
 
 func ExampleSetImplementation() {
-	defer elem.SetImplementation(elem.Implementation()) // restore the default afterwards
+	defer elem.SetImplementation(elem.Auto) // back to the automatic choice by size
 	if err := elem.SetImplementation("generic"); err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(elem.Implementation())
 	// Output: generic
+}
+
+func ExampleConvert() {
+	pixels := []uint8{0, 128, 255}
+	f := make([]float32, len(pixels))
+	elem.Convert(f, pixels)
+	elem.MulScalar(f, f, 1.5)
+	back := make([]uint8, len(f))
+	elem.Convert(back, f) // 382.5 saturates at 255
+	fmt.Println(f, back)
+	// Output: [0 192 382.5] [0 192 255]
+}
+
+func ExampleSqrt() {
+	x := []float64{4, 2, -1}
+	elem.Sqrt(x, x)
+	fmt.Println(x)
+	// Output: [2 1.4142135623730951 NaN]
+}
+
+func ExampleRound() {
+	x := []float32{-2.5, -0.5, 0.5, 1.5, 2.5}
+	even := make([]float32, len(x))
+	elem.Round(x, x) // half away from zero, as math.Round
+	elem.RoundToEven(even, []float32{-2.5, -0.5, 0.5, 1.5, 2.5})
+	fmt.Println(x, even)
+	// Output: [-3 -1 1 2 3] [-2 -0 0 2 2]
+}
+
+func ExampleMulScalarAdd() {
+	// y = 2x + y with one rounding per element (BLAS axpy).
+	x := []float64{1, 2, 3}
+	y := []float64{10, 20, 30}
+	elem.MulScalarAdd(y, x, 2, y)
+	fmt.Println(y)
+	// Output: [12 24 36]
+}
+
+func ExampleFMA() {
+	// 0.1*10 - 1 is 5.551115123125783e-17 with one rounding, 0 with two.
+	dst := make([]float64, 1)
+	elem.FMA(dst, []float64{0.1}, []float64{10}, []float64{-1})
+	fmt.Println(dst[0])
+	// Output: 5.551115123125783e-17
+}
+
+func ExampleClamp() {
+	x := []float32{-3, 0.5, 9}
+	elem.Clamp(x, x, 0, 1)
+	fmt.Println(x)
+	// Output: [0 0.5 1]
+}
+
+func ExampleLt() {
+	a := []float64{1, 5, nanf(), 2}
+	mask := make([]bool, len(a))
+	elem.LtScalar(mask, a, 3) // false for NaN, as Go's <
+	fmt.Println(mask)
+	// Output: [true false false true]
+}
+
+func ExampleSelect() {
+	// ReLU: x where x > 0, else 0.
+	x := []float32{-1, 2, -3, 4}
+	pos := make([]bool, len(x))
+	elem.GtScalar(pos, x, 0)
+	elem.SelectScalar(x, pos, x, 0)
+	fmt.Println(x)
+	// Output: [0 2 0 4]
+}
+
+func ExampleShr() {
+	signed := []int8{-128, -1, 64}
+	elem.Shr(signed, signed, 1) // arithmetic for signed types
+	unsigned := []uint8{128, 255, 64}
+	elem.Shr(unsigned, unsigned, 9) // at or beyond the width: 0
+	fmt.Println(signed, unsigned)
+	// Output: [-64 -1 32] [0 0 0]
+}
+
+func ExampleAndNot() {
+	flags := []uint16{0b1111, 0b1010}
+	elem.AndNotScalar(flags, flags, 0b0011) // clear the low two bits
+	fmt.Println(flags)
+	// Output: [12 8]
+}
+
+func ExampleApplyUnary() {
+	op := elem.OpFloor // chosen at run time
+	x := []float64{-1.5, 1.5}
+	elem.ApplyUnary(op, x, x)
+	fmt.Println(op, x)
+	// Output: floor [-2 1]
 }

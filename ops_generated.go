@@ -2,14 +2,56 @@
 
 package elem
 
-// Add sets dst[i] = a[i] + b[i].
-func Add[T Float](dst, a, b []T) {
-	if !fits(dst, a) || !fits(dst, b) {
-		vector(OpAdd, dst, a, b) // panics, naming the misuse
-		return
+import (
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// Op is an elementwise binary operation, for code that picks the operation at
+// run time (Apply, ApplyScalar, ScalarApply, Apply2D, the broadcast package).
+type Op uint8
+
+// The binary operations.
+const (
+	OpAdd Op = iota // a + b
+	OpSub           // a - b
+	OpMul           // a * b
+	OpDiv           // a / b
+	OpMin           // min(a, b): Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0
+	OpMax           // max(a, b): Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0
+)
+
+// String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
+func (op Op) String() string { return kernel.Op(op).String() }
+
+// Valid reports whether op is one of the defined operations.
+func (op Op) Valid() bool { return op < Op(kernel.NumOps) }
+
+// opOnFloats and opOnIntegers say which ops are defined on the float and on
+// the integer types.
+var (
+	opOnFloats   = [...]bool{true, true, true, true, true, true}
+	opOnIntegers = [...]bool{true, true, true, false, true, true}
+)
+
+// DefinedOn reports whether op, a valid Op, is defined on the element type T
+// (the calls panic on the others).
+func DefinedOn[T Number](op Op) bool {
+	if isFloat[T]() {
+		return opOnFloats[op]
 	}
+	return opOnIntegers[op]
+}
+
+// Ops returns every binary operation in order.
+func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax} }
+
+// Add sets dst[i] = a[i] + b[i].
+func Add[T Number](dst, a, b []T) {
+	if !fits(dst, a) || !fits(dst, b) {
+		checkVV(OpAdd, dst, a, b)
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
-		runKernel(kindVV, OpAdd, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
+		kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -19,9 +61,12 @@ func Add[T Float](dst, a, b []T) {
 }
 
 // AddScalar sets dst[i] = a[i] + s.
-func AddScalar[T Float](dst, a []T, s T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarRight(OpAdd, dst, a, s)
+func AddScalar[T Number](dst, a []T, s T) {
+	if !fits(dst, a) {
+		checkV(OpAdd, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -31,13 +76,12 @@ func AddScalar[T Float](dst, a []T, s T) {
 }
 
 // Sub sets dst[i] = a[i] - b[i].
-func Sub[T Float](dst, a, b []T) {
+func Sub[T Number](dst, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		vector(OpSub, dst, a, b) // panics, naming the misuse
-		return
-	}
+		checkVV(OpSub, dst, a, b)
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
-		runKernel(kindVV, OpSub, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
+		kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -47,9 +91,12 @@ func Sub[T Float](dst, a, b []T) {
 }
 
 // SubScalar sets dst[i] = a[i] - s.
-func SubScalar[T Float](dst, a []T, s T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarRight(OpSub, dst, a, s)
+func SubScalar[T Number](dst, a []T, s T) {
+	if !fits(dst, a) {
+		checkV(OpSub, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -59,9 +106,12 @@ func SubScalar[T Float](dst, a []T, s T) {
 }
 
 // ScalarSub sets dst[i] = s - a[i].
-func ScalarSub[T Float](dst []T, s T, a []T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarLeft(OpSub, dst, s, a)
+func ScalarSub[T Number](dst []T, s T, a []T) {
+	if !fits(dst, a) {
+		checkV(OpSub, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -71,13 +121,12 @@ func ScalarSub[T Float](dst []T, s T, a []T) {
 }
 
 // Mul sets dst[i] = a[i] * b[i].
-func Mul[T Float](dst, a, b []T) {
+func Mul[T Number](dst, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		vector(OpMul, dst, a, b) // panics, naming the misuse
-		return
-	}
+		checkVV(OpMul, dst, a, b)
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
-		runKernel(kindVV, OpMul, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
+		kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -87,9 +136,12 @@ func Mul[T Float](dst, a, b []T) {
 }
 
 // MulScalar sets dst[i] = a[i] * s.
-func MulScalar[T Float](dst, a []T, s T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarRight(OpMul, dst, a, s)
+func MulScalar[T Number](dst, a []T, s T) {
+	if !fits(dst, a) {
+		checkV(OpMul, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -101,11 +153,10 @@ func MulScalar[T Float](dst, a []T, s T) {
 // Div sets dst[i] = a[i] / b[i].
 func Div[T Float](dst, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		vector(OpDiv, dst, a, b) // panics, naming the misuse
-		return
-	}
+		checkVV(OpDiv, dst, a, b)
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
-		runKernel(kindVV, OpDiv, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
+		kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -116,8 +167,11 @@ func Div[T Float](dst, a, b []T) {
 
 // DivScalar sets dst[i] = a[i] / s.
 func DivScalar[T Float](dst, a []T, s T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarRight(OpDiv, dst, a, s)
+	if !fits(dst, a) {
+		checkV(OpDiv, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -128,8 +182,11 @@ func DivScalar[T Float](dst, a []T, s T) {
 
 // ScalarDiv sets dst[i] = s / a[i].
 func ScalarDiv[T Float](dst []T, s T, a []T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarLeft(OpDiv, dst, s, a)
+	if !fits(dst, a) {
+		checkV(OpDiv, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -139,13 +196,13 @@ func ScalarDiv[T Float](dst []T, s T, a []T) {
 }
 
 // Min sets dst[i] = min(a[i], b[i]).
-func Min[T Float](dst, a, b []T) {
+// Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0.
+func Min[T Number](dst, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		vector(OpMin, dst, a, b) // panics, naming the misuse
-		return
-	}
+		checkVV(OpMin, dst, a, b)
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
-		runKernel(kindVV, OpMin, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
+		kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -155,9 +212,12 @@ func Min[T Float](dst, a, b []T) {
 }
 
 // MinScalar sets dst[i] = min(a[i], s).
-func MinScalar[T Float](dst, a []T, s T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarRight(OpMin, dst, a, s)
+func MinScalar[T Number](dst, a []T, s T) {
+	if !fits(dst, a) {
+		checkV(OpMin, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -167,13 +227,13 @@ func MinScalar[T Float](dst, a []T, s T) {
 }
 
 // Max sets dst[i] = max(a[i], b[i]).
-func Max[T Float](dst, a, b []T) {
+// Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0.
+func Max[T Number](dst, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		vector(OpMax, dst, a, b) // panics, naming the misuse
-		return
-	}
+		checkVV(OpMax, dst, a, b)
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
-		runKernel(kindVV, OpMax, 1, n, dst, 0, a, 0, b, 0, streaming[T](kindVV, 1, n, 0, 0))
+		kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -183,9 +243,12 @@ func Max[T Float](dst, a, b []T) {
 }
 
 // MaxScalar sets dst[i] = max(a[i], s).
-func MaxScalar[T Float](dst, a []T, s T) {
-	if !fits(dst, a) || len(dst) > smallN {
-		scalarRight(OpMax, dst, a, s)
+func MaxScalar[T Number](dst, a []T, s T) {
+	if !fits(dst, a) {
+		checkV(OpMax, dst, a)
+	}
+	if n := len(dst); n > smallN {
+		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
 	}
 	a = a[:len(dst)]
@@ -194,95 +257,442 @@ func MaxScalar[T Float](dst, a []T, s T) {
 	}
 }
 
-func vvRow[T Float](op Op, d, x, y []T) {
-	x, y = x[:len(d)], y[:len(d)]
-	switch op {
-	case OpAdd:
-		for j := range d {
-			d[j] = x[j] + y[j]
-		}
-	case OpSub:
-		for j := range d {
-			d[j] = x[j] - y[j]
-		}
-	case OpMul:
-		for j := range d {
-			d[j] = x[j] * y[j]
-		}
-	case OpDiv:
-		for j := range d {
-			d[j] = x[j] / y[j]
-		}
-	case OpMin:
-		for j := range d {
-			d[j] = min(x[j], y[j])
-		}
-	case OpMax:
-		for j := range d {
-			d[j] = max(x[j], y[j])
-		}
-	}
+// UnaryOp is an elementwise operation on one operand, for code that picks the
+// operation at run time (ApplyUnary).
+type UnaryOp uint8
+
+// The unary operations.
+const (
+	OpNeg         UnaryOp = iota // -a: a sign flip, as Go's unary minus: -0 for 0 and a NaN keeps its payload
+	OpAbs                        // math.Abs(a): the sign bit cleared
+	OpSqrt                       // math.Sqrt(a): correctly rounded in T
+	OpFloor                      // math.Floor(a)
+	OpCeil                       // math.Ceil(a)
+	OpTrunc                      // math.Trunc(a)
+	OpRoundToEven                // math.RoundToEven(a): to the nearest integer, ties to even
+	OpRound                      // math.Round(a): to the nearest integer, ties away from zero
+)
+
+// String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
+func (op UnaryOp) String() string { return kernel.UnaryOp(op).String() }
+
+// Valid reports whether op is one of the defined operations.
+func (op UnaryOp) Valid() bool { return op < UnaryOp(kernel.NumUnaryOps) }
+
+// UnaryOps returns every unary operation in order.
+func UnaryOps() []UnaryOp {
+	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound}
 }
 
-func vsRow[T Float](op Op, d, x []T, s T) {
-	x = x[:len(d)]
-	switch op {
-	case OpAdd:
-		for j := range d {
-			d[j] = x[j] + s
-		}
-	case OpSub:
-		for j := range d {
-			d[j] = x[j] - s
-		}
-	case OpMul:
-		for j := range d {
-			d[j] = x[j] * s
-		}
-	case OpDiv:
-		for j := range d {
-			d[j] = x[j] / s
-		}
-	case OpMin:
-		for j := range d {
-			d[j] = min(x[j], s)
-		}
-	case OpMax:
-		for j := range d {
-			d[j] = max(x[j], s)
-		}
+// Neg sets dst[i] = -a[i].
+// A sign flip, as Go's unary minus: -0 for 0 and a NaN keeps its payload.
+func Neg[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("Neg", in("dst", dst), in("a", a))
 	}
+	kernel.Neg(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
 }
 
-// svRow reads the scalar through a pointer inside the loop: for a value held
-// in a register the compiler commutes s + y[j], and the result would then
-// carry y's NaN payload instead of the first operand's.
-func svRow[T Float](op Op, d []T, s *T, y []T) {
-	y = y[:len(d)]
-	switch op {
-	case OpAdd:
-		for j := range d {
-			d[j] = *s + y[j]
-		}
-	case OpSub:
-		for j := range d {
-			d[j] = *s - y[j]
-		}
-	case OpMul:
-		for j := range d {
-			d[j] = *s * y[j]
-		}
-	case OpDiv:
-		for j := range d {
-			d[j] = *s / y[j]
-		}
-	case OpMin:
-		for j := range d {
-			d[j] = min(*s, y[j])
-		}
-	case OpMax:
-		for j := range d {
-			d[j] = max(*s, y[j])
-		}
+// Abs sets dst[i] = math.Abs(a[i]).
+// The sign bit cleared.
+func Abs[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("Abs", in("dst", dst), in("a", a))
 	}
+	kernel.Abs(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Sqrt sets dst[i] = math.Sqrt(a[i]).
+// Correctly rounded in T.
+func Sqrt[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("Sqrt", in("dst", dst), in("a", a))
+	}
+	kernel.Sqrt(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Floor sets dst[i] = math.Floor(a[i]).
+func Floor[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("Floor", in("dst", dst), in("a", a))
+	}
+	kernel.Floor(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Ceil sets dst[i] = math.Ceil(a[i]).
+func Ceil[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("Ceil", in("dst", dst), in("a", a))
+	}
+	kernel.Ceil(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Trunc sets dst[i] = math.Trunc(a[i]).
+func Trunc[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("Trunc", in("dst", dst), in("a", a))
+	}
+	kernel.Trunc(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// RoundToEven sets dst[i] = math.RoundToEven(a[i]).
+// To the nearest integer, ties to even.
+func RoundToEven[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("RoundToEven", in("dst", dst), in("a", a))
+	}
+	kernel.RoundToEven(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Round sets dst[i] = math.Round(a[i]).
+// To the nearest integer, ties away from zero.
+func Round[T Float](dst []T, a []T) {
+	if !fitsAny(dst, a) {
+		mustFit("Round", in("dst", dst), in("a", a))
+	}
+	kernel.Round(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// CompareOp is an elementwise comparison, for code that picks it at run time
+// (Compare, CompareScalar). Comparisons follow Go: every comparison with a NaN
+// is false except !=, which is true.
+type CompareOp uint8
+
+// The compare operations.
+const (
+	OpEq CompareOp = iota // a == b: false when either is NaN
+	OpNe                  // a != b: true when either is NaN
+	OpLt                  // a < b: false when either is NaN
+	OpLe                  // a <= b: false when either is NaN
+	OpGt                  // a > b: false when either is NaN
+	OpGe                  // a >= b: false when either is NaN
+)
+
+// String returns the lower-case name of op ("eq"), or CompareOp(N) for an invalid op.
+func (op CompareOp) String() string { return kernel.CompareOp(op).String() }
+
+// Valid reports whether op is one of the defined operations.
+func (op CompareOp) Valid() bool { return op < CompareOp(kernel.NumCompareOps) }
+
+// CompareOps returns every compare operation in order.
+func CompareOps() []CompareOp { return []CompareOp{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe} }
+
+// Eq sets dst[i] = a[i] == b[i].
+// False when either is NaN.
+func Eq[T Float](dst []bool, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Eq", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Eq(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
+}
+
+// EqScalar sets dst[i] = a[i] == s.
+// False when either is NaN.
+func EqScalar[T Float](dst []bool, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("EqScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Eq(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
+}
+
+// Ne sets dst[i] = a[i] != b[i].
+// True when either is NaN.
+func Ne[T Float](dst []bool, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Ne", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Ne(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
+}
+
+// NeScalar sets dst[i] = a[i] != s.
+// True when either is NaN.
+func NeScalar[T Float](dst []bool, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("NeScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Ne(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
+}
+
+// Lt sets dst[i] = a[i] < b[i].
+// False when either is NaN.
+func Lt[T Float](dst []bool, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Lt", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Lt(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
+}
+
+// LtScalar sets dst[i] = a[i] < s.
+// False when either is NaN.
+func LtScalar[T Float](dst []bool, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("LtScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Lt(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
+}
+
+// Le sets dst[i] = a[i] <= b[i].
+// False when either is NaN.
+func Le[T Float](dst []bool, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Le", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Le(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
+}
+
+// LeScalar sets dst[i] = a[i] <= s.
+// False when either is NaN.
+func LeScalar[T Float](dst []bool, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("LeScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Le(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
+}
+
+// Gt sets dst[i] = a[i] > b[i].
+// False when either is NaN.
+func Gt[T Float](dst []bool, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Gt", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Gt(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
+}
+
+// GtScalar sets dst[i] = a[i] > s.
+// False when either is NaN.
+func GtScalar[T Float](dst []bool, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("GtScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Gt(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
+}
+
+// Ge sets dst[i] = a[i] >= b[i].
+// False when either is NaN.
+func Ge[T Float](dst []bool, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Ge", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Ge(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
+}
+
+// GeScalar sets dst[i] = a[i] >= s.
+// False when either is NaN.
+func GeScalar[T Float](dst []bool, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("GeScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Ge(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
+}
+
+// TernaryOp is an elementwise operation on three operands, for code that picks
+// the operation at run time (ApplyTernary).
+type TernaryOp uint8
+
+// The ternary operations.
+const (
+	OpFMA   TernaryOp = iota // a*b + c: one rounding, as math.FMA; for float32, the correctly rounded float32 result
+	OpClamp                  // min(max(a, b), c): Go's min and max: NaN if any operand is NaN
+)
+
+// String returns the lower-case name of op ("fma"), or TernaryOp(N) for an invalid op.
+func (op TernaryOp) String() string { return kernel.TernaryOp(op).String() }
+
+// Valid reports whether op is one of the defined operations.
+func (op TernaryOp) Valid() bool { return op < TernaryOp(kernel.NumTernaryOps) }
+
+// TernaryOps returns every ternary operation in order.
+func TernaryOps() []TernaryOp { return []TernaryOp{OpFMA, OpClamp} }
+
+// FMA sets dst[i] = a[i]*b[i] + c[i].
+// One rounding, as math.FMA; for float32, the correctly rounded float32 result.
+func FMA[T Float](dst []T, a []T, b []T, c []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) || !fitsAny(dst, c) {
+		mustFit("FMA", in("dst", dst), in("a", a), in("b", b), in("c", c))
+	}
+	kernel.FMA(kernel.VVV, 1, len(dst), dst, 0, a, 0, b, 0, c, 0, kernel.StreamFlat[T](len(dst), 4))
+}
+
+// MulScalarAdd sets dst[i] = a[i]*s + c[i].
+// One rounding, as math.FMA; for float32, the correctly rounded float32 result.
+func MulScalarAdd[T Float](dst []T, a []T, s T, c []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, c) {
+		mustFit("MulScalarAdd", in("dst", dst), in("a", a), in("c", c))
+	}
+	kernel.FMA(kernel.VSV, 1, len(dst), dst, 0, a, 0, []T{s}, 0, c, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// MulAddScalar sets dst[i] = a[i]*b[i] + s.
+// One rounding, as math.FMA; for float32, the correctly rounded float32 result.
+func MulAddScalar[T Float](dst []T, a []T, b []T, s T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("MulAddScalar", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.FMA(kernel.VVS, 1, len(dst), dst, 0, a, 0, b, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// Clamp sets dst[i] = min(max(a[i], lo), hi).
+// Go's min and max: NaN if any operand is NaN.
+func Clamp[T Float](dst []T, a []T, lo T, hi T) {
+	if !fitsAny(dst, a) {
+		mustFit("Clamp", in("dst", dst), in("a", a))
+	}
+	kernel.Clamp(kernel.VSS, 1, len(dst), dst, 0, a, 0, []T{lo}, 0, []T{hi}, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Select sets dst[i] = a[i] if cond[i], else b[i].
+// Numpy's where.
+func Select[T Float](dst []T, cond []bool, a []T, b []T) {
+	if !fitsAny(dst, cond) || !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Select", in("dst", dst), in("cond", cond), in("a", a), in("b", b))
+	}
+	kernel.Select(kernel.VVV, 1, len(dst), dst, 0, cond, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 4))
+}
+
+// SelectScalar sets dst[i] = a[i] if cond[i], else s.
+// Numpy's where.
+func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
+	if !fitsAny(dst, cond) || !fitsAny(dst, a) {
+		mustFit("SelectScalar", in("dst", dst), in("cond", cond), in("a", a))
+	}
+	kernel.Select(kernel.VVS, 1, len(dst), dst, 0, cond, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// ScalarSelect sets dst[i] = s if cond[i], else b[i].
+// Numpy's where.
+func ScalarSelect[T Float](dst []T, cond []bool, s T, b []T) {
+	if !fitsAny(dst, cond) || !fitsAny(dst, b) {
+		mustFit("ScalarSelect", in("dst", dst), in("cond", cond), in("b", b))
+	}
+	kernel.Select(kernel.VSV, 1, len(dst), dst, 0, cond, 0, []T{s}, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// BitOp is a bitwise operation of the integer types, for code that picks the
+// operation at run time (ApplyBitwise).
+type BitOp uint8
+
+// The bitwise operations.
+const (
+	OpAnd    BitOp = iota // a & b
+	OpOr                  // a | b
+	OpXor                 // a ^ b
+	OpAndNot              // a &^ b
+)
+
+// String returns the lower-case name of op ("and"), or BitOp(N) for an invalid op.
+func (op BitOp) String() string { return kernel.BitOp(op).String() }
+
+// Valid reports whether op is one of the defined operations.
+func (op BitOp) Valid() bool { return op < BitOp(kernel.NumBitOps) }
+
+// BitOps returns every bitwise operation in order.
+func BitOps() []BitOp { return []BitOp{OpAnd, OpOr, OpXor, OpAndNot} }
+
+// And sets dst[i] = a[i] & b[i].
+func And[T Integer](dst []T, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("And", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.And(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// AndScalar sets dst[i] = a[i] & s.
+func AndScalar[T Integer](dst []T, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("AndScalar", in("dst", dst), in("a", a))
+	}
+	kernel.And(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Or sets dst[i] = a[i] | b[i].
+func Or[T Integer](dst []T, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Or", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Or(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// OrScalar sets dst[i] = a[i] | s.
+func OrScalar[T Integer](dst []T, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("OrScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Or(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Xor sets dst[i] = a[i] ^ b[i].
+func Xor[T Integer](dst []T, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("Xor", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Xor(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// XorScalar sets dst[i] = a[i] ^ s.
+func XorScalar[T Integer](dst []T, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("XorScalar", in("dst", dst), in("a", a))
+	}
+	kernel.Xor(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// AndNot sets dst[i] = a[i] &^ b[i].
+func AndNot[T Integer](dst []T, a []T, b []T) {
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit("AndNot", in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.AndNot(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// AndNotScalar sets dst[i] = a[i] &^ s.
+func AndNotScalar[T Integer](dst []T, a []T, s T) {
+	if !fitsAny(dst, a) {
+		mustFit("AndNotScalar", in("dst", dst), in("a", a))
+	}
+	kernel.AndNot(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// ScalarAndNot sets dst[i] = s &^ b[i].
+func ScalarAndNot[T Integer](dst []T, s T, b []T) {
+	if !fitsAny(dst, b) {
+		mustFit("ScalarAndNot", in("dst", dst), in("b", b))
+	}
+	kernel.AndNot(kernel.SV, 1, len(dst), dst, 0, []T{s}, 0, b, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// ShiftOp is a shift of the integer types, for code that picks it at run time
+// (ApplyShift).
+type ShiftOp uint8
+
+// The shift operations.
+const (
+	OpShl ShiftOp = iota // a << s: Go's <<: 0 once s reaches the width
+	OpShr                // a >> s: Go's >>: arithmetic for signed types, logical for unsigned; -1 or 0 once s reaches the width
+)
+
+// String returns the lower-case name of op ("shl"), or ShiftOp(N) for an invalid op.
+func (op ShiftOp) String() string { return kernel.ShiftOp(op).String() }
+
+// Valid reports whether op is one of the defined operations.
+func (op ShiftOp) Valid() bool { return op < ShiftOp(kernel.NumShiftOps) }
+
+// ShiftOps returns every shift operation in order.
+func ShiftOps() []ShiftOp { return []ShiftOp{OpShl, OpShr} }
+
+// Shl sets dst[i] = a[i] << s.
+// Go's <<: 0 once s reaches the width.
+func Shl[T Integer](dst []T, a []T, s uint) {
+	if !fitsAny(dst, a) {
+		mustFit("Shl", in("dst", dst), in("a", a))
+	}
+	kernel.Shl(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Shr sets dst[i] = a[i] >> s.
+// Go's >>: arithmetic for signed types, logical for unsigned; -1 or 0 once s reaches the width.
+func Shr[T Integer](dst []T, a []T, s uint) {
+	if !fitsAny(dst, a) {
+		mustFit("Shr", in("dst", dst), in("a", a))
+	}
+	kernel.Shr(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, kernel.StreamFlat[T](len(dst), 2))
 }

@@ -11,14 +11,16 @@ import (
 
 	"github.com/simdkit/elem/internal/bufplace"
 	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/testkit"
 )
 
 // TestParallelMatchesSingle checks that the flat Parallel calls give the bits
-// of the single-goroutine calls, for every implementation, op and kind, on
+// of the single-goroutine calls, for every implementation, op and kernel.Kind, on
 // data with special values and NaN payloads (the scalar too), unaligned
 // starts, and dst aliasing none, a or b.
 func TestParallelMatchesSingle(t *testing.T) {
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testParallelFlat[float32])
 		t.Run("float64", testParallelFlat[float64])
 	})
@@ -26,15 +28,15 @@ func TestParallelMatchesSingle(t *testing.T) {
 
 func testParallelFlat[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	sp := specials[T]()
+	sp := testkit.Specials[T]()
 	sizes, offs, workers := []int{0, 100, 2 * parallelGrain, 3*parallelGrain + 17}, []int{0, 3}, []int{1, 3, 0}
 	if testing.Short() { // under emulation
 		sizes, offs, workers = []int{100, 3*parallelGrain + 17}, []int{3}, []int{3}
 	}
 	for _, n := range sizes {
 		for _, off := range offs {
-			a := randomData[T](rng, n+off)[off:]
-			b := randomData[T](rng, n+off)[off:]
+			a := testkit.RandomData[T](rng, n+off)[off:]
+			b := testkit.RandomData[T](rng, n+off)[off:]
 			for _, op := range Ops() {
 				type call struct {
 					name     string
@@ -61,13 +63,13 @@ func testParallelFlat[T Float](t *testing.T) {
 					want := slices.Clone(init)
 					c.single(want)
 					for _, w := range workers {
-						g := newGuarded[T](n, off)
-						dst := g.window()
+						g := testkit.NewGuarded[T](n, off)
+						dst := g.Window()
 						copy(dst, init)
 						c.parallel(w, dst)
 						what := fmt.Sprintf("%s %s %T n=%d off=%d workers=%d", c.name, op, T(0), n, off, w)
-						requireSameBits(t, want, dst, what)
-						g.requireGuards(t, what)
+						testkit.RequireSameBits(t, want, dst, what)
+						g.RequireGuards(t, what)
 					}
 				}
 			}
@@ -78,7 +80,7 @@ func testParallelFlat[T Float](t *testing.T) {
 // TestParallelApply2DMatchesSingle checks ParallelApply2D against Apply2D for
 // every layout of forms2D, with shapes that split into several bands.
 func TestParallelApply2DMatchesSingle(t *testing.T) {
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testParallel2D[float32])
 		t.Run("float64", testParallel2D[float64])
 	})
@@ -87,7 +89,7 @@ func TestParallelApply2DMatchesSingle(t *testing.T) {
 func testParallel2D[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	const pool = 3 * (40000 + 7) // enough for every shape and layout below
-	pa, pb, pd := randomData[T](rng, pool), randomData[T](rng, pool), randomData[T](rng, pool)
+	pa, pb, pd := testkit.RandomData[T](rng, pool), testkit.RandomData[T](rng, pool), testkit.RandomData[T](rng, pool)
 	shapes, workers := [][2]int{{1, 3 * parallelGrain}, {3, 40000}, {300, 257}}, []int{2, 0}
 	if testing.Short() { // under emulation
 		shapes, workers = [][2]int{{3, 40000}, {300, 257}}, []int{2}
@@ -103,13 +105,13 @@ func testParallel2D[T Float](t *testing.T) {
 				want := slices.Clone(start)
 				Apply2D(op, m, n, want, ldd, a, lda, inca, b, ldb, incb)
 				for _, w := range workers {
-					g := newGuarded[T](len(start), 5)
-					dst := g.window()
+					g := testkit.NewGuarded[T](len(start), 5)
+					dst := g.Window()
 					copy(dst, start)
 					ParallelApply2D(w, op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
 					what := fmt.Sprintf("%s %s %T m=%d n=%d workers=%d", f.name, op, T(0), m, n, w)
-					requireSameBits(t, want, dst, what)
-					g.requireGuards(t, what)
+					testkit.RequireSameBits(t, want, dst, what)
+					g.RequireGuards(t, what)
 				}
 			}
 		}
@@ -117,17 +119,17 @@ func testParallel2D[T Float](t *testing.T) {
 }
 
 func TestParallelApply2DInPlace(t *testing.T) {
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		const m, n, ld = 9, 10000, 10003
-		mat := randomData[float64](rand.New(rand.NewPCG(15, 16)), m*ld)
-		row := randomData[float64](rand.New(rand.NewPCG(17, 18)), n)
+		mat := testkit.RandomData[float64](rand.New(rand.NewPCG(15, 16)), m*ld)
+		row := testkit.RandomData[float64](rand.New(rand.NewPCG(17, 18)), n)
 		want, got := slices.Clone(mat), slices.Clone(mat)
 		Apply2D(OpSub, m, n, want, ld, want, ld, 1, row, 0, 1)
 		ParallelApply2D(3, OpSub, m, n, got, ld, got, ld, 1, row, 0, 1)
-		requireSameBits(t, want, got, "dst = a")
+		testkit.RequireSameBits(t, want, got, "dst = a")
 		Apply2D(OpDiv, m, n, want, ld, row, 0, 1, want, ld, 1)
 		ParallelApply2D(3, OpDiv, m, n, got, ld, row, 0, 1, got, ld, 1)
-		requireSameBits(t, want, got, "dst = b")
+		testkit.RequireSameBits(t, want, got, "dst = b")
 	})
 }
 
@@ -135,7 +137,7 @@ func TestParallelApply2DInPlace(t *testing.T) {
 // of the single-goroutine call and writes nothing, at sizes that would split.
 func TestParallelBadCalls(t *testing.T) {
 	const n = 4 * parallelGrain
-	buf := randomData[float32](rand.New(rand.NewPCG(19, 20)), 2*n)
+	buf := testkit.RandomData[float32](rand.New(rand.NewPCG(19, 20)), 2*n)
 	other := make([]float32, 2*n)
 	cases := []struct {
 		name             string
@@ -193,7 +195,7 @@ func TestParallelBadCalls(t *testing.T) {
 			require.NotNil(t, want, "the single-goroutine call must panic")
 			before := slices.Clone(buf)
 			require.PanicsWithValue(t, want, c.parallel)
-			requireSameBits(t, before, buf, "nothing written")
+			testkit.RequireSameBits(t, before, buf, "nothing written")
 		})
 	}
 }
@@ -240,7 +242,7 @@ func TestParallelWorkers(t *testing.T) {
 	}
 }
 
-// TestFlatBounds checks that the chunks cover [0, n) in order, that every
+// TestFlatBounds checks that the parts cover [0, n) in order, that every
 // inner bound is on a cache line of dst, and that they are balanced.
 func TestFlatBounds(t *testing.T) {
 	cases := []struct {
@@ -257,8 +259,14 @@ func TestFlatBounds(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("n=%d w=%d addr=%#x size=%d", c.n, c.w, c.addr, c.size), func(t *testing.T) {
-			b := flatBounds(c.n, c.w, c.addr, c.size)
-			require.Len(t, b, c.w+1)
+			parts := flatParts(c.n, c.w, c.addr, c.size)
+			require.Equal(t, c.w, parts.Len())
+			b := []int{0}
+			for i := range c.w {
+				lo, hi := parts.Bounds(i)
+				require.Equal(t, b[i], lo)
+				b = append(b, hi)
+			}
 			require.Equal(t, 0, b[0])
 			require.Equal(t, c.n, b[c.w])
 			for i := 1; i <= c.w; i++ {

@@ -85,3 +85,16 @@ func BenchmarkFirstTouch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMakeFree times Make and Free of a buffer that is never touched: the
+// bookkeeping and system calls alone, which is what Free's quarantine adds to
+// (a buffer that is written costs page faults on top, see BenchmarkFirstTouch).
+func BenchmarkMakeFree(b *testing.B) {
+	for _, n := range []int{bigbuf.Threshold / 4, 1 << 24} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				bigbuf.Free(bigbuf.Make[float32](n))
+			}
+		})
+	}
+}

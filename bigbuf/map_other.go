@@ -4,8 +4,9 @@ package bigbuf
 
 import "unsafe"
 
-// mapHuge maps nothing outside Linux: every buffer comes from the Go heap.
-func mapHuge(int) unsafe.Pointer { return nil }
+// mapHuge maps nothing outside Linux: the nil pointer without an error sends
+// every buffer to the Go heap.
+func mapHuge(int) (unsafe.Pointer, error) { return nil, nil }
 
-// unmap has nothing to release outside Linux.
-func unmap(unsafe.Pointer) {}
+// release has nothing to release outside Linux.
+func release(unsafe.Pointer, int, int, int) {}

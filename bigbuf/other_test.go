@@ -4,5 +4,5 @@ package bigbuf
 
 const onLinux = false
 
-// isMapped: nothing is mapped outside Linux.
-func isMapped[T any]([]T) bool { return false }
+// stateOf: nothing is mapped outside Linux.
+func stateOf[T any]([]T) bufferState { return unknown }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/broadcast"
+	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/workloads"
 )
 
@@ -16,8 +17,7 @@ import (
 // broadcast should cost. Buffers: a, b, dst at 0, 1024, 3072 bytes after page
 // boundaries. Report ns/op divided by the output size as ns/elem.
 func BenchmarkBroadcast(b *testing.B) {
-	prev := elem.Implementation()
-	defer elem.SetImplementation(prev)
+	defer kernel.Restore(kernel.Save())
 	for _, w := range workloads.Broadcasts {
 		x, err := workloads.New[float32](w)
 		if err != nil {

@@ -1,7 +1,7 @@
-// Package broadcast implements the shape side of elementwise broadcasting:
-// the rules that decide whether operands of different shapes can be combined,
-// the shape of the result, and, for a planner, where each operand's elements
-// sit relative to the result.
+// Package broadcast implements elementwise broadcasting for elem: the rules
+// that decide whether operands of different shapes can be combined and the
+// shape of the result, and plans that compute dst = a op b for such operands
+// in a few kernel calls.
 //
 // # Shapes
 //
@@ -26,13 +26,80 @@
 //   - [Minibatch]: primitiv's rule for [BatchShape] values, which carry a
 //     per-sample shape and a minibatch size.
 //
-// # Planning
+// # Layouts
 //
 // Every rule also has a form that returns a [Layout]: the output shape and,
 // for each input, its element strides over the output dimensions, with stride
-// 0 on every dimension along which that input is broadcast ([NumpyLayout],
-// [Rule.Layout], [BidirectionalLayout], [InPlaceLayout], [MinibatchLayout]).
-// A planner needs nothing else from the rules.
+// 0 on every dimension along which that input is broadcast ([NoneLayout],
+// [NumpyLayout], [PDPDLayout], [Rule.Layout], [BidirectionalLayout],
+// [InPlaceLayout], [MinibatchLayout]). One stride computation serves these,
+// [Shape.Strides], [Strides] and the plans alike.
+//
+// # Plans
+//
+// A [Plan] resolves a rule for two shapes once; [Run] then computes dst = a op
+// b for any data of those shapes, from any number of goroutines, without
+// allocating. Every rule has a plan and a one-shot call that plans on the
+// stack:
+//
+//	rule                 plan                    run                          one shot
+//	NONE, NUMPY, PDPD    NewPlan(rule, a, b)     Run, RunParallel             ApplyRule (Apply for NUMPY)
+//	in place (a.op_(b))  NewInPlacePlan          RunInPlace(p, op, a, b), ... ApplyInPlace
+//	minibatch            NewMinibatchPlan        Run, RunParallel             ApplyMinibatch
+//	bidirectional        NewBidirectionalPlan    Copy, CopyParallel           To
+//
+// [Plan.Out] and [Plan.OutLen] give the output shape and the length dst must
+// have ([Plan.OutBatch] the [BatchShape] of a minibatch result). The zero Plan
+// is not a plan: running it, or a nil *Plan, returns an error wrapping
+// [ErrPlan], as does running a bidirectional plan (which has no operation)
+// with Run or any other with Copy.
+//
+// Building a plan runs these stages, in NumPy's manner:
+//
+//  1. Rule: the output shape, or an error, and each input placed against it
+//     (right-aligned; PDPD places b at its axis).
+//  2. Layout: each operand's element strides over the output dimensions,
+//     dst's contiguous, an input's 0 where it repeats.
+//  3. Coalesce: dimensions of size 1 are dropped, and a dimension merges into
+//     the next inner one where it continues it for every operand
+//     (stride[i] == size[i+1]*stride[i+1]). Real broadcasts end up with one
+//     to three dimensions: (2,3,4) + (4) is a 6 x 4 block with a repeated row.
+//  4. Strategy: the two innermost dimensions are the block; how it runs is
+//     decided now, for float32 and float64 each, and stored in the plan:
+//     - flat: one dimension, so the whole output is one kernel call (vv, vs
+//     or sv);
+//     - tiny: blocks of at most 16 elements, row by row through the plain Go
+//     loops, which cost less than a kernel call there;
+//     - tile: a dense block against a short repeated row, as in (n,3) *
+//     (3): the row is expanded on the stack into an L1 tile a multiple of
+//     the row and of every vector width long, and the block runs as one
+//     flat vv op against it;
+//     - 2-D: one m x n kernel call per block, its row loop inside the
+//     kernel, in the row (leading stride 0), column (one value per row),
+//     outer-product or dense form the strides give;
+//     - copy: the op-less bidirectional plan, row copies and fills.
+//  5. Execution: dimensions above the block are walked by an odometer over
+//     offsets precomputed in the plan, one block per step, each calling the
+//     kernels directly: the plan's checks (lengths, overlap) are made once
+//     per run, not per block.
+//
+// Streaming: a big output is written with non-temporal stores (where the
+// kernels have them) so that it does not evict the inputs from the caches.
+// Whether to is decided once per plan, from the memory the whole plan streams
+// through (the output and each input once), and every block of every run,
+// serial or parallel, stores the same way.
+//
+// Parallel runs ([RunParallel], [RunInPlaceParallel], [CopyParallel]) split
+// the output into parts of at least 32768 elements on whole rows of the block
+// (a seek finds where each part starts), or on 64-byte-aligned column ranges
+// when there are fewer rows than parts; small work runs on the calling
+// goroutine alone. Every element is computed by the same kernel as in a
+// serial run, so the bits are the same.
+//
+// Overlap: dst may be exactly an input laid out as the output (in place);
+// any other shared memory is an error wrapping [ErrOverlap], decided exactly
+// on the operands' strided layouts, so that interleaved but disjoint memory
+// is not refused.
 //
 // # Errors
 //
@@ -40,7 +107,7 @@
 // never a panic. Each error wraps one or more of the sentinel values
 // ([ErrIncompatible], [ErrRank], [ErrAxis], [ErrInvalidShape],
 // [ErrNegativeDim], [ErrOverflow], [ErrDataLength], [ErrInPlace], [ErrBatch],
-// [ErrOverlap]) for use with [errors.Is], and its message says what was wrong
+// [ErrOp], [ErrPlan], [ErrOverlap]) for use with [errors.Is], and its message says what was wrong
 // in the caller's terms: both shapes, the dimension, and both sizes, as in
 //
 //	broadcast: shapes (5,2,4,1) and (3,1,1) are incompatible: size 2 of a must match size 3 of b at dimension 1

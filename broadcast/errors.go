@@ -57,6 +57,12 @@ var (
 	// ErrOp reports an elem.Op that is not one of the defined operations.
 	ErrOp = errors.New("broadcast: invalid operation")
 
+	// ErrPlan reports a plan that cannot run the call it was given: a nil
+	// *Plan, the zero Plan (which is not a plan), a bidirectional plan given
+	// to Run (it has no operation: see Copy) or a plan with an operation
+	// given to Copy.
+	ErrPlan = errors.New("broadcast: invalid plan")
+
 	// ErrOverlap reports a destination that shares memory with an input other
 	// than by being exactly that input (same start, extent and strides).
 	ErrOverlap = errors.New("broadcast: destination overlaps an input")

@@ -64,3 +64,49 @@ func ExampleApplyMinibatch() {
 	fmt.Println(dst, err)
 	// Output: [5 6 7] <nil>
 }
+
+func ExampleApplyRule() {
+	// PDPD: b of shape (3) broadcast onto a of shape (2,3,2) at axis 1.
+	a := []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	b := []float32{100, 200, 300}
+	dst := make([]float32, len(a))
+	err := broadcast.ApplyRule(broadcast.RulePDPD(1), elem.OpAdd, dst, a, broadcast.Shape{2, 3, 2}, b, broadcast.Shape{3})
+	fmt.Println(dst, err)
+	// Output: [101 102 203 204 305 306 107 108 209 210 311 312] <nil>
+}
+
+func ExampleRunInPlace() {
+	// x.sub_(mean), planned once: x of shape (2,3), a per-row mean (2,1).
+	p, err := broadcast.NewInPlacePlan(broadcast.Shape{2, 3}, broadcast.Shape{2, 1})
+	if err != nil {
+		panic(err)
+	}
+	x := []float64{1, 2, 3, 10, 20, 30}
+	err = broadcast.RunInPlace(p, elem.OpSub, x, []float64{2, 20})
+	fmt.Println(x, err)
+	// Output: [-1 0 1 -10 0 10] <nil>
+}
+
+func ExampleCopy() {
+	// A bidirectional plan sizes dst: (3,1) to (2,1,4) is (2,3,4).
+	p, err := broadcast.NewBidirectionalPlan(broadcast.Shape{3, 1}, broadcast.Shape{2, 1, 4})
+	if err != nil {
+		panic(err)
+	}
+	dst := make([]float32, p.OutLen())
+	err = broadcast.Copy(p, dst, []float32{1, 2, 3})
+	fmt.Println(p.Out(), dst[:12], err)
+	// Output: (2,3,4) [1 1 1 1 2 2 2 2 3 3 3 3] <nil>
+}
+
+func ExamplePlan_OutBatch() {
+	// A {2}x3 minibatch times a {2}x1 one: the result is {2}x3.
+	p, err := broadcast.NewMinibatchPlan(broadcast.BatchShape{Dims: broadcast.Shape{2}, Batch: 3},
+		broadcast.BatchShape{Dims: broadcast.Shape{2}, Batch: 1})
+	if err != nil {
+		panic(err)
+	}
+	out, _ := p.OutBatch()
+	fmt.Println(out, p.Out())
+	// Output: {2}x3 (3,2)
+}

@@ -6,46 +6,61 @@ import (
 	"testing"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
 )
 
 // FuzzRun builds two shapes from fuzz bytes (rank 0..6, sizes 0..9 and a few
-// larger, 1s frequent), runs the plan for a fuzzer-chosen op and
-// implementation, and compares the result bit for bit with the naive N-d
-// index loop. Shapes that do not broadcast must fail with an error, not panic.
+// larger, 1s frequent), runs the plan for a fuzzer-chosen op, element type,
+// implementation and store mode (mode's low bit: float64; its next bit:
+// every kernel call streams), and compares the result bit for bit with the
+// naive N-d index loop. Shapes that do not broadcast must fail with an
+// error, not panic.
 func FuzzRun(f *testing.F) {
-	f.Add([]byte{2, 3, 1, 2, 1, 3}, uint8(0), uint8(1))
-	f.Add([]byte{4, 8, 1, 2, 7, 4, 1, 7, 1, 7}, uint8(5), uint8(0))
-	f.Add([]byte{1, 200, 1, 1}, uint8(3), uint8(2))
-	f.Fuzz(func(t *testing.T, spec []byte, opByte, implByte uint8) {
+	f.Add([]byte{2, 3, 1, 2, 1, 3}, uint8(0), uint8(1), uint8(0))
+	f.Add([]byte{4, 8, 1, 2, 7, 4, 1, 7, 1, 7}, uint8(5), uint8(0), uint8(1))
+	f.Add([]byte{1, 200, 1, 1}, uint8(3), uint8(2), uint8(2))
+	f.Add([]byte{2, 33, 9, 2, 1, 9}, uint8(1), uint8(1), uint8(3))
+	f.Fuzz(func(t *testing.T, spec []byte, opByte, implByte, mode uint8) {
 		as, bs, ok := shapesFrom(spec)
 		if !ok {
 			return
 		}
 		impls := elem.Implementations()
-		prev := elem.Implementation()
-		defer elem.SetImplementation(prev)
+		defer kernel.Restore(kernel.Save())
 		if err := elem.SetImplementation(impls[int(implByte)%len(impls)]); err != nil {
 			t.Fatal(err)
 		}
+		if mode&2 != 0 {
+			kernel.SetStreamMinBytes(0)
+		}
 		op := elem.Ops()[int(opByte)%len(elem.Ops())]
-		na, _ := as.Size()
-		nb, _ := bs.Size()
-		a, b := fuzzValues(na, 1), fuzzValues(nb, 2)
-		out, err := Numpy(as, bs)
-		if err != nil {
-			if runErr := Apply(op, make([]float32, 1), a, as, b, bs); runErr == nil {
-				t.Fatalf("%v %s %v: Numpy fails (%v) but Apply does not", as, op, bs, err)
-			}
-			return
+		if mode&1 != 0 {
+			fuzzRunCase[float64](t, op, as, bs)
+		} else {
+			fuzzRunCase[float32](t, op, as, bs)
 		}
-		want, _ := naive(op, a, as, b, bs)
-		n, _ := out.Size()
-		got := make([]float32, n)
-		if err := Apply(op, got, a, as, b, bs); err != nil {
-			t.Fatalf("%v %s %v: %v", as, op, bs, err)
-		}
-		requireBits(t, want, got, fmt.Sprintf("%v %s %v", as, op, bs))
 	})
+}
+
+func fuzzRunCase[T elem.Float](t *testing.T, op elem.Op, as, bs Shape) {
+	na, _ := as.Size()
+	nb, _ := bs.Size()
+	a, b := fuzzValues[T](na, 1), fuzzValues[T](nb, 2)
+	out, err := Numpy(as, bs)
+	if err != nil {
+		if runErr := Apply(op, make([]T, 1), a, as, b, bs); runErr == nil {
+			t.Fatalf("%v %s %v: Numpy fails (%v) but Apply does not", as, op, bs, err)
+		}
+		return
+	}
+	want, _ := naive(op, a, as, b, bs)
+	n, _ := out.Size()
+	got := make([]T, n)
+	if err := Apply(op, got, a, as, b, bs); err != nil {
+		t.Fatalf("%v %s %v: %v", as, op, bs, err)
+	}
+	testkit.RequireSameBits(t, want, got, fmt.Sprintf("%T: %v %s %v", T(0), as, op, bs))
 }
 
 // shapesFrom reads two shapes: a rank byte then sizes for each.
@@ -76,16 +91,16 @@ func shapesFrom(spec []byte) (Shape, Shape, bool) {
 	return shapes[0], shapes[1], na <= 1<<16 && nb <= 1<<16
 }
 
-func fuzzValues(n int, seed float32) []float32 {
-	out := make([]float32, n)
+func fuzzValues[T elem.Float](n int, seed T) []T {
+	out := make([]T, n)
 	for i := range out {
 		switch i % 9 {
 		case 4:
-			out[i] = float32(math.NaN())
+			out[i] = T(math.NaN())
 		case 7:
-			out[i] = float32(math.Copysign(0, -1))
+			out[i] = T(math.Copysign(0, -1))
 		default:
-			out[i] = seed*float32(i) - 3.25
+			out[i] = seed*T(i) - 3.25
 		}
 	}
 	return out

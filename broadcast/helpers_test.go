@@ -50,7 +50,7 @@ func requireCaseErr(t *testing.T, err error, kinds []error, msg string, mentions
 // expected ones.
 var allSentinels = []error{
 	ErrIncompatible, ErrRank, ErrAxis, ErrInvalidShape, ErrNegativeDim,
-	ErrOverflow, ErrDataLength, ErrInPlace, ErrBatch, ErrOverlap,
+	ErrOverflow, ErrDataLength, ErrInPlace, ErrBatch, ErrOverlap, ErrOp, ErrPlan,
 }
 
 // requireOnly checks that err wraps exactly the sentinels in kinds.

@@ -17,14 +17,53 @@ type Layout struct {
 	Strides [][]int
 }
 
-// newLayout builds a Layout for valid inputs that broadcast to out under the
-// NUMPY alignment.
-func newLayout(out Shape, inputs ...Shape) Layout {
+// newLayout builds a Layout for valid inputs, placed as the rule says, that
+// broadcast to out.
+func newLayout(out Shape, inputs ...placed) Layout {
 	l := Layout{Out: out, OutStrides: contiguous(out), Strides: make([][]int, len(inputs))}
-	for i, s := range inputs {
-		l.Strides[i] = stridesOver(s, out)
+	for i, in := range inputs {
+		l.Strides[i] = make([]int, len(out))
+		stridesInto(l.Strides[i], in.shape, in.pad, true)
 	}
 	return l
+}
+
+// placed is an operand's shape as a rule places it against the output:
+// right-aligned, then moved pad dimensions to the left (PDPD puts b at an
+// axis, which is b followed by pad sizes of 1).
+type placed struct {
+	shape Shape
+	pad   int
+}
+
+// numpyPlaced places shapes as the NUMPY rule does: right-aligned.
+func numpyPlaced(shapes []Shape) []placed {
+	ps := make([]placed, len(shapes))
+	for i, s := range shapes {
+		ps[i] = placed{shape: s}
+	}
+	return ps
+}
+
+// stridesInto is the one stride computation of the package, behind
+// [Shape.Strides], [Strides], every Layout and every Plan: it writes into st,
+// one entry per output dimension, the element strides of contiguous
+// row-major data of shape s placed pad dimensions from the right. Dimensions
+// that s does not cover get stride 0, and so, when broadcast is set, do the
+// dimensions where s has size 1 (it repeats along them); otherwise those get
+// their contiguous stride.
+func stridesInto(st []int, s Shape, pad int, broadcast bool) {
+	lead := len(st) - len(s) - pad
+	clear(st[:lead])
+	clear(st[len(st)-pad:])
+	p := 1
+	for k := len(s) - 1; k >= 0; k-- {
+		st[lead+k] = p
+		if broadcast && s[k] == 1 {
+			st[lead+k] = 0
+		}
+		p *= s[k]
+	}
 }
 
 // Strides returns the element strides of contiguous row-major data of shape
@@ -32,10 +71,10 @@ func newLayout(out Shape, inputs ...Shape) Layout {
 // right-aligned against out, its missing leading dimensions and its
 // dimensions of size 1 get stride 0, and the others their contiguous stride.
 //
-// operand must broadcast to out: its rank must not exceed out's (else
-// [ErrRank] and [ErrIncompatible]) and each of its sizes must equal the size
-// of out there or be 1 (else [ErrIncompatible]). Invalid shapes give the
-// errors of [Shape.Validate].
+// operand must broadcast to out, that is the NUMPY result of the two must be
+// out: its rank must not exceed out's (else [ErrRank] and [ErrIncompatible])
+// and each of its sizes must equal the size of out there or be 1 (else
+// [ErrIncompatible]). Invalid shapes give the errors of [Shape.Validate].
 func Strides(operand, out Shape) ([]int, error) {
 	if err := operand.validate("operand"); err != nil {
 		return nil, err
@@ -48,29 +87,22 @@ func Strides(operand, out Shape) ([]int, error) {
 			"operand %v cannot be broadcast to output %v: rank %d of operand exceeds rank %d of output",
 			operand, out, len(operand), len(out))
 	}
-	lead := len(out) - len(operand)
-	for k := len(operand) - 1; k >= 0; k-- {
-		if operand[k] != 1 && operand[k] != out[lead+k] {
-			return nil, newError(errs(ErrIncompatible),
-				"operand %v cannot be broadcast to output %v: size %d of operand must be 1 or match size %d of output at dimension %d",
-				operand, out, operand[k], out[lead+k], lead+k)
+	res := make(Shape, len(out))
+	d, _, _ := numpyInto(res, []Shape{operand, out})
+	for e := len(out) - 1; e > d; e-- { // the innermost dimension where the result is not out
+		if res[e] != out[e] {
+			d = e
+			break
 		}
 	}
-	return stridesOver(operand, out), nil
-}
-
-// stridesOver computes [Strides] for valid shapes that broadcast.
-func stridesOver(operand, out Shape) []int {
+	if d >= 0 {
+		return nil, newError(errs(ErrIncompatible),
+			"operand %v cannot be broadcast to output %v: size %d of operand must be 1 or match size %d of output at dimension %d",
+			operand, out, operand[d-(len(out)-len(operand))], out[d], d)
+	}
 	st := make([]int, len(out))
-	lead := len(out) - len(operand)
-	p := 1
-	for k := len(operand) - 1; k >= 0; k-- {
-		if operand[k] != 1 {
-			st[lead+k] = p
-		}
-		p *= operand[k]
-	}
-	return st
+	stridesInto(st, operand, 0, true)
+	return st, nil
 }
 
 // NumpyLayout applies [Numpy] to shapes and returns the result with each
@@ -80,7 +112,27 @@ func NumpyLayout(shapes ...Shape) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(out, shapes...), nil
+	return newLayout(out, numpyPlaced(shapes)...), nil
+}
+
+// NoneLayout applies [None] and returns the result with the strides of a and
+// b over it, which are both the result's own.
+func NoneLayout(a, b Shape) (Layout, error) {
+	out, err := None(a, b)
+	if err != nil {
+		return Layout{}, err
+	}
+	return newLayout(out, placed{shape: a}, placed{shape: b}), nil
+}
+
+// PDPDLayout applies [PDPD] and returns the result, a's shape, with the
+// strides of a and of b over it: b's are those of [AlignPDPD](a, b, axis).
+func PDPDLayout(a, b Shape, axis int) (Layout, error) {
+	start, tb, err := pdpdWindow(a, b, axis)
+	if err != nil {
+		return Layout{}, err
+	}
+	return newLayout(a.Clone(), placed{shape: a}, placed{shape: tb, pad: len(a) - start - len(tb)}), nil
 }
 
 // BidirectionalLayout applies [Bidirectional] and returns the result with
@@ -91,16 +143,16 @@ func BidirectionalLayout(in, target Shape) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(out, in), nil
+	return newLayout(out, placed{shape: in}), nil
 }
 
 // InPlaceLayout applies [InPlace] and returns a Layout whose output is a
 // itself: Strides[0] are a's own strides (contiguous, 0 on its dimensions of
 // size 1), Strides[1] b's strides over a.
 func InPlaceLayout(a, b Shape) (Layout, error) {
-	out, err := inPlace(a, b)
+	out, err := InPlaceShape(a, b)
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(out, a, b), nil
+	return newLayout(out, placed{shape: a}, placed{shape: b}), nil
 }

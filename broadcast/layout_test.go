@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/testkit"
 )
 
 func TestStrides(t *testing.T) {
@@ -70,30 +72,6 @@ func offsetByIndex(op Shape, idx []int) int {
 	return off
 }
 
-// forEachIndex calls f with every index of shape s, in row-major order.
-func forEachIndex(s Shape, f func(idx []int)) {
-	for _, n := range s {
-		if n == 0 {
-			return
-		}
-	}
-	idx := make([]int, len(s))
-	for {
-		f(idx)
-		d := len(s) - 1
-		for ; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < s[d] {
-				break
-			}
-			idx[d] = 0
-		}
-		if d < 0 {
-			return
-		}
-	}
-}
-
 // checkLayout checks a Layout against the reference index computation.
 func checkLayout(t *testing.T, l Layout, inputs []Shape) {
 	t.Helper()
@@ -102,20 +80,12 @@ func checkLayout(t *testing.T, l Layout, inputs []Shape) {
 	require.NoError(t, err)
 	require.Equal(t, outStrides, l.OutStrides)
 	n := 0
-	forEachIndex(l.Out, func(idx []int) {
-		dst := 0
-		for d, i := range idx {
-			dst += i * l.OutStrides[d]
-		}
-		require.Equal(t, n, dst, "output is row-major at %v", idx)
+	testkit.EachIndex(l.Out, func(idx []int) {
+		require.Equal(t, n, testkit.Offset(idx, l.OutStrides), "output is row-major at %v", idx)
 		n++
 		for j, in := range inputs {
 			require.Len(t, l.Strides[j], len(l.Out))
-			off := 0
-			for d, i := range idx {
-				off += i * l.Strides[j][d]
-			}
-			require.Equal(t, offsetByIndex(in, idx), off, "input %d %v at %v", j, in, idx)
+			require.Equal(t, offsetByIndex(in, idx), testkit.Offset(idx, l.Strides[j]), "input %d %v at %v", j, in, idx)
 		}
 	})
 	size, _ := l.Out.Size()
@@ -178,6 +148,25 @@ func TestLayoutsByIndex(t *testing.T) {
 			require.NoError(t, err)
 			checkLayout(t, l, []Shape{tc.a, aligned})
 		}
+	})
+	t.Run("pdpd and none by name", func(t *testing.T) {
+		l, err := PDPDLayout(S(2, 3, 4, 5), S(3, 1), 1)
+		require.NoError(t, err)
+		checkLayout(t, l, []Shape{S(2, 3, 4, 5), S(1, 3, 1, 1)})
+		_, err = PDPDLayout(S(2, 3), S(3), -2)
+		requireErr(t, err, errs(ErrAxis))
+		l, err = NoneLayout(S(2, 3), S(2, 3))
+		require.NoError(t, err)
+		checkLayout(t, l, []Shape{S(2, 3), S(2, 3)})
+		_, err = NoneLayout(S(2, 3), S(3))
+		requireErr(t, err, errs(ErrIncompatible, ErrRank))
+	})
+	t.Run("in place shape", func(t *testing.T) {
+		out, err := InPlaceShape(S(5, 3, 4, 1), S(3, 1, 1))
+		require.NoError(t, err)
+		require.Equal(t, S(5, 3, 4, 1), out)
+		_, err = InPlaceShape(S(3), S(1, 3))
+		requireErr(t, err, errs(ErrInPlace))
 	})
 	t.Run("in place", func(t *testing.T) {
 		l, err := InPlaceLayout(S(5, 3, 4, 1), S(3, 1, 1))

@@ -208,10 +208,10 @@ func MinibatchLayout(shapes ...BatchShape) (BatchShape, Layout, error) {
 	if err != nil {
 		return BatchShape{}, Layout{}, err
 	}
-	flat := make([]Shape, len(shapes))
+	flat := make([]placed, len(shapes))
 	for i, s := range shapes {
 		v, _ := count(s.Dims)
-		flat[i] = Shape{s.Batch, v}
+		flat[i] = placed{shape: Shape{s.Batch, v}}
 	}
 	v, _ := count(out.Dims)
 	return out, newLayout(Shape{out.Batch, v}, flat...), nil

@@ -1,11 +1,9 @@
 package broadcast
 
 import (
-	"runtime"
-	"sync"
-	"unsafe"
-
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/split"
 )
 
 // parallelGrain is the least number of output elements worth a goroutine:
@@ -17,58 +15,54 @@ var parallelGrain = 1 << 15
 const columnAlign = 16
 
 // RunParallel is Run on up to workers goroutines (GOMAXPROCS when workers
-// <= 0). It splits the output on whole rows, or on aligned column blocks when
-// there are fewer rows than workers, each part at least parallelGrain
-// elements, so small calls run on the calling goroutine alone; no goroutine
-// is started unless the work is large enough. The result is bit for bit that
-// of Run, errors included, and nothing is written on error.
+// <= 0). It splits the output on whole rows of the plan's block, or on
+// aligned column blocks when there are fewer rows than workers, each part at
+// least parallelGrain elements, so small calls run on the calling goroutine
+// alone; no goroutine is started unless the work is large enough. Every part
+// stores as the whole plan would (see the package documentation on
+// streaming). The result is bit for bit that of Run, errors included, and
+// nothing is written on error.
 func RunParallel[T elem.Float](p *Plan, workers int, op elem.Op, dst, a, b []T) error {
-	if err := checkRun(p, op, dst, a, b); err != nil {
+	if err := checkRun(p, true, op, dst, a, b); err != nil {
 		return err
 	}
-	if p.empty {
-		return nil
+	runParallel(newExec(p, kernel.Op(op), dst, a, b), workers)
+	return nil
+}
+
+// RunInPlaceParallel is RunInPlace on up to workers goroutines, as
+// RunParallel is Run.
+func RunInPlaceParallel[T elem.Float](p *Plan, workers int, op elem.Op, a, b []T) error {
+	return RunParallel(p, workers, op, a, a, b)
+}
+
+// CopyParallel is Copy on up to workers goroutines, as RunParallel is Run.
+func CopyParallel[T elem.Float](p *Plan, workers int, dst, in []T) error {
+	if err := checkRun(p, false, 0, dst, in, nil); err != nil {
+		return err
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, p.outLen/parallelGrain)
-	rows := p.rows()
-	e := exec[T]{p: p, op: op, dst: dst, a: a, b: b, c1: p.n}
+	runParallel(newExec(p, 0, dst, in, nil), workers)
+	return nil
+}
+
+// runParallel runs e on the parts internal/split gives: whole rows when
+// there are enough of them, else column blocks (which a tiled plan, whose
+// block is one flat run, cannot take).
+func runParallel[T kernel.Float](e exec[T], workers int) {
+	parts := split.Count(workers, e.p.length[0], 1, parallelGrain)
+	rows := e.p.block.rows
 	switch {
-	case workers <= 1:
-		e.walk(0, rows)
-	case rows >= workers:
-		split(workers, rows, 1, func(lo, hi int) { e.walk(lo, hi) })
-	case !p.tiled(int(unsafe.Sizeof(T(0)))):
-		split(workers, p.n, columnAlign, func(lo, hi int) {
+	case parts <= 1 || e.strategy == runEmpty:
+		e.run()
+	case rows >= parts:
+		split.Even(parts, rows, 0, 1).Run(func(lo, hi int) { e.walk(lo, hi) })
+	case e.strategy != runTile:
+		split.Even(parts, e.p.block.n, 0, columnAlign).Run(func(lo, hi int) {
 			part := e
 			part.c0, part.c1 = lo, hi
 			part.walk(0, rows)
 		})
 	default:
-		e.walk(0, rows)
+		e.run()
 	}
-	return nil
-}
-
-// split runs f on parts of 0..total, one per worker, with every boundary a
-// multiple of align, and waits for them.
-func split(workers, total, align int, f func(lo, hi int)) {
-	var wg sync.WaitGroup
-	step := (total + workers - 1) / workers
-	step = (step + align - 1) / align * align
-	for lo := 0; lo < total; lo += step {
-		hi := min(total, lo+step)
-		if hi == total {
-			f(lo, hi) // the last part on this goroutine
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }

@@ -1,91 +1,205 @@
 package broadcast
 
-import (
-	"math"
-	"math/bits"
+import "math"
+
+// The capacities of a plan's loop nest.
+const (
+	// maxOperands is how many operands a nest describes: dst and up to
+	// three inputs.
+	maxOperands = 4
+	// inlineAxes is how many coalesced axes a Plan holds without a heap
+	// allocation; real broadcasts have one to three.
+	inlineAxes = 6
+	// maxAxes bounds the rank of every coalesced nest: each kept axis has a
+	// size of at least 2, so more than 63 of them would count more elements
+	// than an int holds.
+	maxAxes = 64
+	// scratchAxes is the output rank up to which planning, before
+	// coalescing, needs no heap allocation.
+	scratchAxes = 16
 )
 
-// inlineDims is how many merged dimensions above the inner block a Plan
-// holds without a heap allocation. After size-1 dimensions are dropped and contiguous ones merged,
-// real broadcasts have at most a few.
-const inlineDims = 4
+// form says what a plan computes and which calls run it.
+type form uint8
 
-// tinyBlock is the largest inner block computed row by row with elem's
-// one-dimensional calls, whose short-slice paths are Go loops: below it a
-// checked two-dimensional kernel call costs more than the elements.
-const tinyBlock = 16
+const (
+	formInvalid   form = iota // the zero Plan
+	formBinary                // dst = a op b under a Rule: Run
+	formInPlace               // a = a op b, PyTorch's a.op_(b): Run or RunInPlace
+	formMinibatch             // dst = a op b under primitiv's minibatch rule: Run
+	formCopy                  // dst = the bidirectional broadcast of one input: Copy
+)
 
-// dim is one merged output dimension: its size and the element stride of the
-// output (d) and of each input (a, b) along it.
-type dim struct{ size, d, a, b int }
-
-// Plan is a broadcast of two operands onto an output, resolved once into
-// kernel calls: an m x n block that one elem.Apply2D call computes with its
-// row loop inside the kernel, repeated over the remaining (outer) dimensions
-// by an odometer over precomputed offsets. A Plan is immutable after it is
-// built and safe for concurrent use; running it allocates nothing.
+// Plan is a broadcast resolved once into kernel calls, in stages: the rule
+// gives the output shape and places each input against it; the layout gives
+// every operand's strides over the output (stride 0 where it repeats);
+// coalescing drops dimensions of size 1 and merges contiguous ones into a
+// short loop nest; the strategy, chosen here for each element size, says how
+// the two innermost axes (the block) become kernel calls; and the executor
+// walks the outer axes with an odometer, one block per step. See the package
+// documentation.
+//
+// Build a Plan with [NewPlan], [NewInPlacePlan], [NewMinibatchPlan] or
+// [NewBidirectionalPlan]; the zero Plan is not a plan, and running it (or a
+// nil *Plan) returns an error wrapping [ErrPlan]. A Plan is immutable after
+// it is built and safe for concurrent use; running it allocates nothing.
 type Plan struct {
-	out, aShape, bShape Shape      // for Out and messages
-	batchA, batchB      BatchShape // minibatch plans: the operands' shapes, for messages
-	outLen, aLen, bLen  int
-	empty               bool // the output has no elements
-	aWhole, bWhole      bool // the input is laid out exactly as the output, so dst may be it
-	m, n                int  // the inner block
-	ldd, lda, ldb       int
-	inca, incb          int
-	dims                [inlineDims + 2]dim // the merged dimensions, innermost first: n, m, then the outer ones
-	nDims               int
-	moreDims            []dim // all merged dimensions, when there are more than fit in dims
-	rowA, rowB          bool  // the inner block is a dense matrix op a repeated row of a (rowA) or of b (rowB)
-	tiny                bool  // the inner block is so small that elements are cheaper than a kernel call
+	form     form
+	rule     Rule          // formBinary: the rule, for the output shape and messages
+	a, b     Shape         // the input shapes (formCopy: the input and the target)
+	batch    [2]BatchShape // formMinibatch: the input shapes
+	out      Shape         // the output shape; nil in one-shot plans, which recompute it for messages
+	inputs   int           // 2, or 1 for formCopy
+	length   [maxOperands]int
+	rank     int                          // coalesced axes, at least 1
+	size     [inlineAxes]int              // the nest, outermost axis first, when rank <= inlineAxes
+	stride   [maxOperands][inlineAxes]int // per operand, dst first
+	wide     *nest                        // the nest when rank > inlineAxes
+	block    block                        // the two innermost axes
+	strategy [elemSizes]strategy          // by element size: see sizeIndex
+	stream   [elemSizes]bool              // by element size: non-temporal stores for the whole plan
 }
 
-// NewPlan resolves rule for operands of shapes a and b. Run then computes
+// nest is a loop nest too deep to hold inline.
+type nest struct {
+	size   []int
+	stride [maxOperands][]int
+}
+
+// axes returns the coalesced nest: sizes, outermost first, and each
+// operand's strides.
+func (p *Plan) axes() (size []int, stride [maxOperands][]int) {
+	if p.wide != nil {
+		return p.wide.size, p.wide.stride
+	}
+	for k := range stride {
+		stride[k] = p.stride[k][:p.rank]
+	}
+	return p.size[:p.rank], stride
+}
+
+// NewPlan resolves rule for operands of shapes a and b. [Run] then computes
 // dst = a op b with dst of shape p.Out().
 func NewPlan(rule Rule, a, b Shape) (*Plan, error) {
-	out, err := rule.Shape(a, b)
-	if err != nil {
-		return nil, err
-	}
-	bAligned := b
-	if rule.kind == kindPDPD {
-		if bAligned, err = AlignPDPD(a, b, rule.axis); err != nil {
-			return nil, err
-		}
-	}
 	p := &Plan{}
-	if err := p.build(a, bAligned, true); err != nil {
+	if err := p.initRule(rule, a, b); err != nil {
 		return nil, err
 	}
-	p.out, p.aShape, p.bShape = out.Clone(), a.Clone(), b.Clone()
-	return p, nil
+	return p.keep(), nil
 }
 
-// NewInPlacePlan resolves PyTorch's in-place a.op_(b): Run(p, op, a, a, b)
-// then writes the result into a, whose shape the broadcast must not change.
+// NewInPlacePlan resolves PyTorch's in-place a.op_(b): [RunInPlace](p, op,
+// a, b) then writes the result into a, whose shape the broadcast must not
+// change.
 func NewInPlacePlan(a, b Shape) (*Plan, error) {
-	if err := InPlace(a, b); err != nil {
+	p := &Plan{}
+	if err := p.initInPlace(a, b); err != nil {
 		return nil, err
 	}
-	return NewPlan(RuleNumpy, a, b)
+	return p.keep(), nil
 }
 
 // NewMinibatchPlan resolves primitiv's minibatch broadcast of a and b, whose
-// data is batch-major. Run then computes dst of shape Minibatch(a, b).
+// data is batch-major. [Run] then computes dst of shape Minibatch(a, b),
+// which [Plan.OutBatch] returns.
 func NewMinibatchPlan(a, b BatchShape) (*Plan, error) {
-	out, err := Minibatch(a, b)
-	if err != nil {
-		return nil, err
-	}
-	p := &Plan{batchA: clone(a), batchB: clone(b)}
+	p := &Plan{}
 	if err := p.initMinibatch(a, b); err != nil {
 		return nil, err
 	}
-	p.out, _ = out.Flat()
-	return p, nil
+	p.batch = [2]BatchShape{clone(a), clone(b)}
+	return p.keep(), nil
+}
+
+// NewBidirectionalPlan resolves OpenVINO's bidirectional broadcast of an
+// array of shape in to target: a plan without an operation, which [Copy]
+// runs to materialise the broadcast into dst of shape p.Out(), that is
+// Bidirectional(in, target).
+func NewBidirectionalPlan(in, target Shape) (*Plan, error) {
+	p := &Plan{}
+	if err := p.initCopy(in, target); err != nil {
+		return nil, err
+	}
+	return p.keep(), nil
+}
+
+// keep makes a plan built on the caller's shapes independent of them.
+func (p *Plan) keep() *Plan {
+	p.a, p.b = p.a.Clone(), p.b.Clone()
+	p.out = p.outShape()
+	return p
 }
 
 func clone(s BatchShape) BatchShape { return BatchShape{Dims: s.Dims.Clone(), Batch: s.Batch} }
+
+// Out returns the output shape (for a minibatch plan, the flat (Batch,
+// Volume) view of the result; see [Plan.OutBatch]). The zero Plan has none.
+func (p *Plan) Out() Shape {
+	if p.out == nil {
+		return p.outShape()
+	}
+	return p.out.Clone()
+}
+
+// OutBatch returns the result of a minibatch plan as a [BatchShape], and
+// false for any other plan.
+func (p *Plan) OutBatch() (BatchShape, bool) {
+	if p.form != formMinibatch {
+		return BatchShape{}, false
+	}
+	out, _ := Minibatch(clone(p.batch[0]), clone(p.batch[1]))
+	return out, true
+}
+
+// OutLen returns the number of output elements: the length dst must have.
+func (p *Plan) OutLen() int { return p.length[0] }
+
+// outShape computes the output shape from the plan's input shapes.
+func (p *Plan) outShape() Shape {
+	var out Shape
+	switch p.form {
+	case formMinibatch:
+		res, _ := Minibatch(clone(p.batch[0]), clone(p.batch[1]))
+		out, _ = res.Flat()
+	case formCopy:
+		out, _ = Bidirectional(p.a.Clone(), p.b.Clone())
+	case formBinary, formInPlace:
+		out, _ = p.rule.Shape(p.a.Clone(), p.b.Clone())
+	}
+	return out
+}
+
+// initRule plans rule for a and b. It allocates nothing unless the shapes
+// are bad or of rank above scratchAxes, and keeps a and b as given.
+func (p *Plan) initRule(rule Rule, a, b Shape) error {
+	p.form, p.rule, p.a, p.b = formBinary, rule, a, b
+	in := [2]placed{{shape: a}, {shape: b}}
+	switch rule.kind {
+	case kindNumpy:
+		return p.initNumpy(in[:])
+	case kindPDPD:
+		start, tb, err := pdpdWindow(a, b, rule.axis)
+		if err != nil {
+			return err
+		}
+		in[1] = placed{shape: tb, pad: len(a) - start - len(tb)}
+	default:
+		if !valid(a) || !a.Equal(b) || !fits(a) {
+			_, err := None(a.Clone(), b.Clone())
+			return err
+		}
+	}
+	p.build(a, in[:])
+	return nil
+}
+
+// initInPlace plans PyTorch's a.op_(b): the NUMPY plan of a and b, whose
+// result must be a's shape.
+func (p *Plan) initInPlace(a, b Shape) error {
+	p.form, p.rule, p.a, p.b = formInPlace, RuleNumpy, a, b
+	in := [2]placed{{shape: a}, {shape: b}}
+	return p.initNumpy(in[:])
+}
 
 // initMinibatch plans a and b as their flat (Batch, Volume) views, which
 // broadcast under NUMPY exactly as primitiv's rule allows once the rule
@@ -100,158 +214,155 @@ func (p *Plan) initMinibatch(a, b BatchShape) error {
 		_, err := Minibatch(clone(a), clone(b))
 		return err
 	}
+	p.form, p.batch = formMinibatch, [2]BatchShape{a, b}
 	fa, fb := [2]int{a.Batch, va}, [2]int{b.Batch, vb}
-	if err := p.build(fa[:], fb[:], true); err != nil {
-		return err
+	in := [2]placed{{shape: fa[:]}, {shape: fb[:]}}
+	return p.initNumpy(in[:])
+}
+
+// initCopy plans the bidirectional broadcast of in to target.
+func (p *Plan) initCopy(in, target Shape) error {
+	p.form, p.a, p.b = formCopy, in, target
+	shapes := [2]placed{{shape: in}, {shape: target}}
+	return p.initNumpy(shapes[:])
+}
+
+// initNumpy plans the NUMPY broadcast of right-aligned inputs; for a copy
+// plan the second shape only shapes the output, and for an in-place plan the
+// output must be the first input's shape.
+func (p *Plan) initNumpy(in []placed) error {
+	rank := 0
+	for _, x := range in {
+		if !valid(x.shape) {
+			return p.numpyError()
+		}
+		rank = max(rank, len(x.shape))
 	}
-	p.batchA, p.batchB = a, b
+	var outBuf [scratchAxes]int
+	out := outBuf[:min(rank, scratchAxes)]
+	if rank > scratchAxes {
+		out = make([]int, rank)
+	}
+	shapes := [2]Shape{in[0].shape, in[1].shape}
+	if d, _, _ := numpyInto(out, shapes[:]); d >= 0 {
+		return p.numpyError()
+	}
+	if !fits(out) || p.form == formInPlace && !Shape(out).Equal(p.a) {
+		return p.numpyError()
+	}
+	if p.form == formCopy {
+		in = in[:1]
+	}
+	p.build(out, in)
 	return nil
 }
 
-// Out returns the output shape (for a minibatch plan, the flat (Batch,
-// Volume) view of the result).
-func (p *Plan) Out() Shape {
-	if p.out == nil {
-		return p.outShape()
+// numpyError returns the error of the rule that initNumpy found broken,
+// computed on copies so that only this path keeps the shapes.
+func (p *Plan) numpyError() error {
+	var err error
+	switch p.form {
+	case formMinibatch:
+		_, err = Minibatch(clone(p.batch[0]), clone(p.batch[1]))
+	case formCopy:
+		_, err = Bidirectional(p.a.Clone(), p.b.Clone())
+	case formInPlace:
+		_, err = InPlaceShape(p.a.Clone(), p.b.Clone())
+	default:
+		_, err = Numpy(p.a.Clone(), p.b.Clone())
 	}
-	return p.out.Clone()
+	return err
 }
 
-// OutLen returns the number of output elements: the length dst must have.
-func (p *Plan) OutLen() int { return p.outLen }
-
-// outShape recomputes the output shape of a plan built without storing it.
-func (p *Plan) outShape() Shape {
-	if p.batchA.Batch != 0 {
-		out, _ := Minibatch(p.batchA, p.batchB)
-		flat, _ := out.Flat()
-		return flat
+// valid reports whether s has no negative size, as Shape.Validate checks,
+// without keeping s. Overflow is checked once, on the output, whose element
+// count bounds every input's.
+func valid(s Shape) bool {
+	for _, d := range s {
+		if d < 0 {
+			return false
+		}
 	}
-	out, _ := Numpy(p.aShape, p.bShape)
-	return out
+	return true
 }
 
-// build resolves the NUMPY alignment of valid-looking shapes a and b into the
-// inner block and the outer dimensions. With useB false, b only shapes the
-// output: its strides neither block merging nor count as an input (for To).
-// It does not keep a or b.
-func (p *Plan) build(a, b Shape, useB bool) error {
-	// Walk the output dimensions from the innermost out, computing each
-	// operand's stride, dropping size-1 dimensions and merging a dimension
-	// into the previous (inner) one when all strides continue it. Every
-	// size of a or b is 1 or the output's, so checking the output's element
-	// count for overflow checks theirs too.
-	k := 0
-	pd, pa, pb := 1, 1, 1
-	aZero, bZero := false, false
-	for i := 1; i <= max(len(a), len(b)); i++ {
-		sa, sb := sizeAt(a, i), sizeAt(b, i)
-		if sa < 0 || sb < 0 {
-			return invalidShapes(a, b)
-		}
-		aZero, bZero = aZero || sa == 0, bZero || sb == 0
-		so := sa
-		if sa == 1 {
-			so = sb
-		} else if sb != 1 && sb != sa {
-			_, err := Numpy(a.Clone(), b.Clone()) // clones keep a and b on the caller's stack
-			return err
-		}
-		d := dim{size: so, d: pd}
-		if sa != 1 {
-			d.a = pa
-		}
-		if sb != 1 && useB {
-			d.b = pb
-		}
-		if hi, lo := bits.Mul64(uint64(pd), uint64(max(so, 1))); hi != 0 || lo > math.MaxInt {
-			_, err := Numpy(a.Clone(), b.Clone())
-			return err
-		}
-		pd, pa, pb = pd*max(so, 1), pa*max(sa, 1), pb*max(sb, 1)
-		if so == 0 {
-			p.empty = true
-		}
-		if so == 1 {
-			continue
-		}
-		merged := p.mergedDims(k)
-		if last := len(merged) - 1; last >= 0 && d.d == merged[last].d*merged[last].size &&
-			d.a == merged[last].a*merged[last].size && d.b == merged[last].b*merged[last].size {
-			merged[last].size *= so
-			continue
-		}
-		switch {
-		case p.moreDims != nil:
-			p.moreDims = append(p.moreDims, d)
-		case k < len(p.dims):
-			p.dims[k] = d
-		default:
-			p.moreDims = append(append([]dim(nil), p.dims[:]...), d)
-		}
-		k++
-	}
-	p.nDims = k
-	p.outLen, p.aLen, p.bLen = pd, pa, pb
-	if p.empty {
-		p.outLen = 0
-	}
-	if aZero {
-		p.aLen = 0
-	}
-	if bZero {
-		p.bLen = 0
-	}
-	merged := p.mergedDims(k)
-
-	p.m, p.n, p.inca, p.incb = 1, 1, 1, 1
-	p.aWhole, p.bWhole = p.aLen == p.outLen, p.bLen == p.outLen
-	for _, d := range merged { // an input is laid out as the output when it strides as dst does
-		p.aWhole = p.aWhole && d.a == d.d
-		p.bWhole = p.bWhole && d.b == d.d
-	}
-	if len(merged) >= 1 {
-		p.n, p.inca, p.incb = merged[0].size, merged[0].a, merged[0].b
-	}
-	if len(merged) >= 2 {
-		p.m, p.ldd, p.lda, p.ldb = merged[1].size, merged[1].d, merged[1].a, merged[1].b
-	}
-	p.tiny = p.m*p.n <= tinyBlock
-	p.rowB = p.inca == 1 && p.incb == 1 && p.ldb == 0 && p.lda == p.n && p.ldd == p.n && p.m > 1
-	p.rowA = p.inca == 1 && p.incb == 1 && p.lda == 0 && p.ldb == p.n && p.ldd == p.n && p.m > 1
-	return nil
+// fits reports whether the element count of s, which has no negative size,
+// fits in an int.
+func fits(s []int) bool {
+	_, ok := count(s)
+	return ok
 }
 
-// sizeAt returns the size of s at position i from the right (1-based), or 1
-// past its rank.
-func sizeAt(s Shape, i int) int {
-	if i > len(s) {
-		return 1
+// elements is the element count of a shape known to be valid.
+func elements(s []int) int {
+	n := 1
+	for _, d := range s {
+		n *= d
 	}
-	return s[len(s)-i]
+	return n
 }
 
-// invalidShapes returns the error for a or b having a negative size. Only
-// this error path keeps (copies of) the shapes.
-func invalidShapes(a, b Shape) error {
-	if err := a.Clone().validate("a"); err != nil {
-		return err
+// build runs the layout and coalescing stages for the output shape out and
+// the placed inputs, and chooses the strategy.
+func (p *Plan) build(out []int, in []placed) {
+	var sizeBuf [scratchAxes]int
+	var strideBuf [maxOperands][scratchAxes]int
+	size := sizeBuf[:]
+	var stride [maxOperands][]int
+	for k := range stride {
+		stride[k] = strideBuf[k][:]
 	}
-	return b.Clone().validate("b")
+	if len(out) > scratchAxes {
+		size = make([]int, len(out))
+		for k := range stride {
+			stride[k] = make([]int, len(out))
+		}
+	}
+	size = size[:len(out)]
+	copy(size, out)
+	ops := 1 + len(in)
+	stridesInto(stride[0][:len(out)], out, 0, true)
+	p.length[0] = elements(out)
+	for k, x := range in {
+		stridesInto(stride[k+1][:len(out)], x.shape, x.pad, true)
+		p.length[k+1] = elements(x.shape)
+	}
+	for k := range ops {
+		stride[k] = stride[k][:len(out)]
+	}
+	rank := coalesce(size, stride[:ops])
+	if rank == 0 { // a scalar: one element of each operand
+		rank, size = 1, size[:1]
+		size[0] = 1
+		for k := range ops {
+			stride[k] = stride[k][:1]
+			stride[k][0] = 1
+		}
+	}
+	p.inputs, p.rank = len(in), rank
+	if rank > inlineAxes {
+		p.wide = &nest{size: append([]int(nil), size[:rank]...)}
+		for k := range p.wide.stride { // operands past ops stay 0, as inline
+			p.wide.stride[k] = make([]int, rank)
+			if k < ops {
+				copy(p.wide.stride[k], stride[k])
+			}
+		}
+	} else {
+		copy(p.size[:], size[:rank])
+		for k := range ops {
+			copy(p.stride[k][:], stride[k][:rank])
+		}
+	}
+	p.choose()
 }
 
-// mergedDims returns the first k merged dimensions, innermost first.
-func (p *Plan) mergedDims(k int) []dim {
-	if p.moreDims != nil {
-		return p.moreDims[:k]
+// streamed is the memory, in elements, that running the plan streams
+// through: the output and each input once.
+func (p *Plan) streamed() int {
+	n := 0
+	for _, l := range p.length[:1+p.inputs] {
+		n = min(n+l, math.MaxInt/8)
 	}
-	return p.dims[:k]
-}
-
-// outerDims returns the dimensions above the inner block, innermost first.
-func (p *Plan) outerDims() []dim {
-	if p.nDims <= 2 {
-		return nil
-	}
-	return p.mergedDims(p.nDims)[2:]
+	return n
 }

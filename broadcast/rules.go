@@ -62,9 +62,29 @@ func numpy(names []string, shapes []Shape) (Shape, error) {
 		rank = max(rank, len(s))
 	}
 	out := make(Shape, rank)
+	if d, i, j := numpyInto(out, shapes); d >= 0 {
+		return nil, newError(errs(ErrIncompatible),
+			"shapes %s are incompatible: size %d of %s must match size %d of %s at dimension %d",
+			listShapes(shapes), out[d], names[i], sizeAt(shapes[j], len(out)-d), names[j], d)
+	}
+	if _, ok := count(out); !ok {
+		return nil, newError(errs(ErrOverflow),
+			"the broadcast result %v of shapes %s is too large: the product of its sizes overflows int",
+			out, listShapes(shapes))
+	}
+	return out, nil
+}
+
+// numpyInto is the NUMPY rule, its one implementation: it writes the result
+// of shapes with no negative size into out, whose length is their largest
+// rank. Where two sizes conflict it stops and returns the output dimension and
+// the operands that set the size there (owner) and that differ from it
+// (other), innermost dimension first; otherwise dim is -1.
+func numpyInto(out []int, shapes []Shape) (dim, owner, other int) {
+	rank := len(out)
 	for d := rank - 1; d >= 0; d-- {
 		out[d] = 1
-		owner := -1 // first operand with a size other than 1 here
+		owner = -1 // first operand with a size other than 1 here
 		for i, s := range shapes {
 			k := d - (rank - len(s))
 			if k < 0 || s[k] == 1 {
@@ -75,18 +95,20 @@ func numpy(names []string, shapes []Shape) (Shape, error) {
 				continue
 			}
 			if s[k] != out[d] {
-				return nil, newError(errs(ErrIncompatible),
-					"shapes %s are incompatible: size %d of %s must match size %d of %s at dimension %d",
-					listShapes(shapes), out[d], names[owner], s[k], names[i], d)
+				return d, owner, i
 			}
 		}
 	}
-	if _, ok := count(out); !ok {
-		return nil, newError(errs(ErrOverflow),
-			"the broadcast result %v of shapes %s is too large: the product of its sizes overflows int",
-			out, listShapes(shapes))
+	return -1, 0, 0
+}
+
+// sizeAt returns the size of s at position i from the right (1-based), or 1
+// past its rank.
+func sizeAt(s Shape, i int) int {
+	if i > len(s) {
+		return 1
 	}
-	return out, nil
+	return s[len(s)-i]
 }
 
 // InPlace checks PyTorch's in-place rule for a.op_(b): the operation writes
@@ -98,12 +120,13 @@ func numpy(names []string, shapes []Shape) (Shape, error) {
 // wraps [ErrInPlace] and, like PyTorch's, names the expanded size of a, the
 // existing size of b and the dimension, counted in a.
 func InPlace(a, b Shape) error {
-	_, err := inPlace(a, b)
+	_, err := InPlaceShape(a, b)
 	return err
 }
 
-// inPlace returns the NUMPY result of (a, b) if it equals a.
-func inPlace(a, b Shape) (Shape, error) {
+// InPlaceShape applies the rule of [InPlace] and returns the result shape, a
+// copy of a; its errors are those of InPlace.
+func InPlaceShape(a, b Shape) (Shape, error) {
 	out, err := Numpy(a, b)
 	if err != nil {
 		return nil, err
@@ -151,53 +174,63 @@ func PDPD(a, b Shape, axis int) (Shape, error) {
 // the same contiguous data as b and broadcasts onto a under the NUMPY rule,
 // so [Strides](AlignPDPD(a, b, axis), a) gives b's strides over the result.
 func AlignPDPD(a, b Shape, axis int) (Shape, error) {
-	if err := a.validate("a"); err != nil {
+	start, tb, err := pdpdWindow(a, b, axis)
+	if err != nil {
 		return nil, err
+	}
+	aligned := make(Shape, len(a))
+	for d := range aligned {
+		aligned[d] = 1
+	}
+	copy(aligned[start:], tb)
+	return aligned, nil
+}
+
+// pdpdWindow applies the rule of [PDPD]: b with its trailing 1s trimmed (tb)
+// sits on the dimensions of a from start on.
+func pdpdWindow(a, b Shape, axis int) (start int, tb Shape, err error) {
+	if err := a.validate("a"); err != nil {
+		return 0, nil, err
 	}
 	if err := b.validate("b"); err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	if len(b) > len(a) {
-		return nil, newError(errs(ErrIncompatible, ErrRank),
+		return 0, nil, newError(errs(ErrIncompatible, ErrRank),
 			"pdpd shapes %v and %v are incompatible: rank %d of b exceeds rank %d of a",
 			a, b, len(b), len(a))
 	}
 	if axis == -1 {
 		axis = len(a) - len(b)
 	} else if axis < 0 {
-		return nil, newError(errs(ErrAxis),
+		return 0, nil, newError(errs(ErrAxis),
 			"pdpd axis %d is invalid for shapes %v and %v: the only negative axis allowed is -1 (the default, rank(a)-rank(b))",
 			axis, a, b)
 	}
 	if axis > len(a) {
-		return nil, newError(errs(ErrAxis),
+		return 0, nil, newError(errs(ErrAxis),
 			"pdpd axis %d is invalid for shapes %v and %v: it exceeds rank %d of a",
 			axis, a, b, len(a))
 	}
-	tb := trimTrailingOnes(b)
-	trimmed := ""
-	if len(tb) != len(b) {
-		trimmed = fmt.Sprintf(" (trimmed to %v)", tb)
-	}
+	tb = trimTrailingOnes(b)
 	if axis+len(tb) > len(a) {
-		return nil, newError(errs(ErrIncompatible, ErrAxis),
+		trimmed := ""
+		if len(tb) != len(b) {
+			trimmed = fmt.Sprintf(" (trimmed to %v)", tb)
+		}
+		return 0, nil, newError(errs(ErrIncompatible, ErrAxis),
 			"pdpd shapes %v and %v are incompatible at axis %d: b%s does not fit in a: axis %d + rank %d of b exceeds rank %d of a",
 			a, b, axis, trimmed, axis, len(tb), len(a))
 	}
 	for j := len(tb) - 1; j >= 0; j-- {
 		ad, bd := a[axis+j], tb[j]
 		if bd != ad && bd != 1 {
-			return nil, newError(errs(ErrIncompatible),
+			return 0, nil, newError(errs(ErrIncompatible),
 				"pdpd shapes %v and %v are incompatible at axis %d: size %d of b must match size %d of a at dimension %d of a (dimension %d of b); only b broadcasts, and only from size 1",
 				a, b, axis, bd, ad, axis+j, j)
 		}
 	}
-	aligned := make(Shape, len(a))
-	for d := range aligned {
-		aligned[d] = 1
-	}
-	copy(aligned[axis:], tb)
-	return aligned, nil
+	return axis, tb, nil
 }
 
 // ruleKind identifies a binary rule.
@@ -254,22 +287,15 @@ func (r Rule) Shape(a, b Shape) (Shape, error) {
 }
 
 // Layout applies r to a and b and returns the result shape with the strides
-// of a and b over it (Strides[0] for a, Strides[1] for b).
+// of a and b over it (Strides[0] for a, Strides[1] for b), as [NoneLayout],
+// [NumpyLayout] or [PDPDLayout] does.
 func (r Rule) Layout(a, b Shape) (Layout, error) {
 	switch r.kind {
 	case kindNumpy:
 		return NumpyLayout(a, b)
 	case kindPDPD:
-		ab, err := AlignPDPD(a, b, r.axis)
-		if err != nil {
-			return Layout{}, err
-		}
-		return newLayout(a.Clone(), a, ab), nil
+		return PDPDLayout(a, b, r.axis)
 	default:
-		out, err := None(a, b)
-		if err != nil {
-			return Layout{}, err
-		}
-		return newLayout(out, a, b), nil
+		return NoneLayout(a, b)
 	}
 }

@@ -2,7 +2,6 @@ package broadcast
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -11,23 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
 )
 
-// eachImplementation runs f with every elem implementation this machine has.
-func eachImplementation(t *testing.T, f func(t *testing.T)) {
-	prev := elem.Implementation()
-	t.Cleanup(func() { require.NoError(t, elem.SetImplementation(prev)) })
-	for _, name := range elem.Implementations() {
-		t.Run(name, func(t *testing.T) {
-			require.NoError(t, elem.SetImplementation(name))
-			f(t)
-		})
-	}
-}
-
-// naive computes the NUMPY broadcast of a op b element by element with an
-// N-d index loop, each element through a one-element elem call (whose bits
-// every kernel shares).
+// naive computes the NUMPY broadcast of a op b with the N-d reference loop
+// of testkit over the layout's strides.
 func naive[T elem.Float](op elem.Op, a []T, as Shape, b []T, bs Shape) ([]T, Shape) {
 	out, err := Numpy(as, bs)
 	if err != nil {
@@ -35,51 +23,11 @@ func naive[T elem.Float](op elem.Op, a []T, as Shape, b []T, bs Shape) ([]T, Sha
 	}
 	sa, _ := Strides(as, out)
 	sb, _ := Strides(bs, out)
+	so, _ := out.Strides()
 	n, _ := out.Size()
 	dst := make([]T, n)
-	idx := make([]int, len(out))
-	for i := range n {
-		ia, ib := 0, 0
-		for d := range out {
-			ia += idx[d] * sa[d]
-			ib += idx[d] * sb[d]
-		}
-		elem.Apply(op, dst[i:i+1], a[ia:ia+1], b[ib:ib+1])
-		for d := len(out) - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < out[d] {
-				break
-			}
-			idx[d] = 0
-		}
-	}
+	testkit.Naive(kernel.Op(op), out, dst, so, a, sa, b, sb)
 	return dst, out
-}
-
-// values returns n test values, one in five a special value (NaNs with
-// payloads, signed zeros, infinities, a subnormal).
-func values[T elem.Float](rng *rand.Rand, n int) []T {
-	specials := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), 5e-324, -1.5}
-	out := make([]T, n)
-	for i := range out {
-		if rng.IntN(5) == 0 {
-			out[i] = T(specials[rng.IntN(len(specials))])
-			continue
-		}
-		out[i] = T(rng.NormFloat64() * 100)
-	}
-	return out
-}
-
-func requireBits[T elem.Float](t *testing.T, want, got []T, what string) {
-	t.Helper()
-	require.Equal(t, len(want), len(got), what)
-	for i := range want {
-		w, g := float64(want[i]), float64(got[i])
-		if math.Float64bits(w) != math.Float64bits(g) {
-			require.Failf(t, "bits differ from the naive loop", "%s: element %d: want %v (%#x), got %v (%#x)",
-				what, i, want[i], math.Float64bits(w), got[i], math.Float64bits(g))
-		}
-	}
 }
 
 // randomPair returns two shapes that broadcast, of rank 0..6 with sizes 0..9
@@ -105,7 +53,7 @@ func randomPair(rng *rand.Rand) (Shape, Shape) {
 }
 
 func TestRunMatchesNaive(t *testing.T) {
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testRunMatchesNaive[float32])
 		t.Run("float64", testRunMatchesNaive[float64])
 	})
@@ -123,21 +71,21 @@ func checkApply[T elem.Float](t *testing.T, rng *rand.Rand, as, bs Shape) {
 	t.Helper()
 	na, _ := as.Size()
 	nb, _ := bs.Size()
-	a, b := values[T](rng, na), values[T](rng, nb)
+	a, b := testkit.RandomData[T](rng, na), testkit.RandomData[T](rng, nb)
 	for _, op := range elem.Ops() {
 		want, out := naive(op, a, as, b, bs)
 		n, _ := out.Size()
 		got := make([]T, n)
 		what := fmt.Sprintf("%v %s %v", as, op, bs)
 		require.NoError(t, Apply(op, got, a, as, b, bs), what)
-		requireBits(t, want, got, what)
+		testkit.RequireSameBits(t, want, got, what)
 
 		p, err := NewPlan(RuleNumpy, as, bs)
 		require.NoError(t, err, what)
 		require.Equal(t, out, p.Out())
 		clear(got)
 		require.NoError(t, Run(p, op, got, a, b), what)
-		requireBits(t, want, got, what+" (plan)")
+		testkit.RequireSameBits(t, want, got, what+" (plan)")
 	}
 }
 
@@ -150,7 +98,7 @@ func TestRunForms(t *testing.T) {
 		ns = append(ns, n)
 	}
 	ns = append(ns, 31, 33, 63, 64, 65, 513)
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(13, 14))
 		for _, n := range ns {
 			for _, m := range []int{1, 2, 5, 97} {
@@ -174,6 +122,10 @@ func TestRunForms(t *testing.T) {
 		// Ten dimensions that never merge: more than a plan holds inline.
 		checkApply[float32](t, rng, S(2, 1, 3, 1, 2, 1, 3, 1, 2, 1), S(1, 3, 1, 2, 1, 3, 1, 2, 1, 5))
 		checkApply[float64](t, rng, S(7), S(1000, 7))
+		// Rank 20, more than planning holds on the stack; mostly 1s.
+		long := append(append(S(2), ones(17)...), 3, 5)
+		checkApply[float32](t, rng, long, S(3, 1))
+		checkApply[float32](t, rng, S(5), long)
 	})
 }
 
@@ -227,7 +179,7 @@ func TestSeedValues(t *testing.T) {
 }
 
 func TestInPlace(t *testing.T) {
-	eachImplementation(t, func(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(17, 18))
 		for _, c := range [][2]Shape{
 			{S(5, 3, 4, 1), S(3, 1, 1)}, {S(4, 33), S(33)}, {S(4, 33), S(4, 1)}, {S(64, 3), S(3)},
@@ -235,10 +187,10 @@ func TestInPlace(t *testing.T) {
 		} {
 			na, _ := c[0].Size()
 			nb, _ := c[1].Size()
-			a, b := values[float32](rng, na), values[float32](rng, nb)
+			a, b := testkit.RandomData[float32](rng, na), testkit.RandomData[float32](rng, nb)
 			want, _ := naive(elem.OpSub, a, c[0], b, c[1])
 			require.NoError(t, ApplyInPlace(elem.OpSub, a, c[0], b, c[1]), "%v -= %v", c[0], c[1])
-			requireBits(t, want, a, fmt.Sprintf("%v -= %v", c[0], c[1]))
+			testkit.RequireSameBits(t, want, a, fmt.Sprintf("%v -= %v", c[0], c[1]))
 
 			p, err := NewInPlacePlan(c[0], c[1])
 			require.NoError(t, err)
@@ -327,15 +279,15 @@ func TestRunErrorsWriteNothing(t *testing.T) {
 
 func TestPlanRules(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
-	a := values[float32](rng, 120)
-	b := values[float32](rng, 12)
+	a := testkit.RandomData[float32](rng, 120)
+	b := testkit.RandomData[float32](rng, 12)
 	// PDPD: (2,3,4,5) with (3,4) at axis 1 equals numpy with (3,4,1).
 	p, err := NewPlan(RulePDPD(1), S(2, 3, 4, 5), S(3, 4))
 	require.NoError(t, err)
 	got := make([]float32, 120)
 	require.NoError(t, Run(p, elem.OpDiv, got, a, b))
 	want, _ := naive(elem.OpDiv, a, S(2, 3, 4, 5), b, S(3, 4, 1))
-	requireBits(t, want, got, "pdpd")
+	testkit.RequireSameBits(t, want, got, "pdpd")
 	_, err = NewPlan(RulePDPD(1), S(8, 1, 6, 1), S(7, 1, 5))
 	requireErr(t, err, errs(ErrIncompatible))
 	_, err = NewPlan(RuleNone, S(3), S(1, 3))
@@ -344,7 +296,7 @@ func TestPlanRules(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, Run(p, elem.OpMin, got[:12], a[:12], b))
 	want, _ = naive(elem.OpMin, a[:12], S(2, 6), b, S(2, 6))
-	requireBits(t, want, got[:12], "none")
+	testkit.RequireSameBits(t, want, got[:12], "none")
 }
 
 func TestRunAllocatesNothing(t *testing.T) {
@@ -355,12 +307,20 @@ func TestRunAllocatesNothing(t *testing.T) {
 	t3 := make([]float32, 3*4096)
 	as, bs, ts, rs := S(2, 1, 2, 1), S(1, 2, 1, 2), S(4096, 3), S(3)
 	batched, single := B(4096, 3), B(1, 3)
+	column := S(4096)
+	inPlace, err := NewInPlacePlan(ts, rs)
+	require.NoError(t, err)
+	bidir, err := NewBidirectionalPlan(rs, ts)
+	require.NoError(t, err)
 	calls := map[string]func() error{
 		"Run":                     func() error { return Run(p, elem.OpAdd, dst, a, b) },
 		"Apply 4-D, 16 elements":  func() error { return Apply(elem.OpAdd, dst[:16], a[:4], as, b[:4], bs) },
 		"Apply tiled, in place":   func() error { return Apply(elem.OpMul, t3, t3, ts, b[:3], rs) },
 		"ApplyInPlace":            func() error { return ApplyInPlace(elem.OpSub, t3, ts, b[:3], rs) },
 		"ApplyMinibatch {3}x4096": func() error { return ApplyMinibatch(elem.OpAdd, t3, t3, batched, b[:3], single) },
+		"ApplyRule pdpd":          func() error { return ApplyRule(RulePDPD(0), elem.OpMax, t3, t3, ts, a[:4096], column) },
+		"RunInPlace":              func() error { return RunInPlace(inPlace, elem.OpDiv, t3, b[:3]) },
+		"Copy":                    func() error { return Copy(bidir, dst[:3*4096], b[:3]) },
 	}
 	for name, call := range calls {
 		require.NoError(t, call(), name)
@@ -372,7 +332,7 @@ func TestRunConcurrently(t *testing.T) {
 	p, err := NewPlan(RuleNumpy, S(50, 1, 7), S(9, 1))
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(21, 22))
-	a, b := values[float64](rng, 350), values[float64](rng, 9)
+	a, b := testkit.RandomData[float64](rng, 350), testkit.RandomData[float64](rng, 9)
 	want, _ := naive(elem.OpMax, a, S(50, 1, 7), b, S(9, 1))
 	var wg sync.WaitGroup
 	results := make([][]float64, 8)
@@ -390,7 +350,7 @@ func TestRunConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 	for _, r := range results {
-		requireBits(t, want, r, "concurrent")
+		testkit.RequireSameBits(t, want, r, "concurrent")
 	}
 }
 

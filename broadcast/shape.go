@@ -144,11 +144,7 @@ func count(s Shape) (n int, ok bool) {
 // contiguous returns the row-major strides of a valid shape.
 func contiguous(s Shape) []int {
 	st := make([]int, len(s))
-	p := 1
-	for d := len(s) - 1; d >= 0; d-- {
-		st[d] = p
-		p *= s[d]
-	}
+	stridesInto(st, s, 0, false)
 	return st
 }
 

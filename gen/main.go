@@ -1,30 +1,46 @@
-// Command gen writes elem's generated code from the op table in package asm:
-// kernel_amd64.s and kernel_amd64.go with avo, kernel_arm64.s and
-// kernel_arm64.go with the asm package's arm64 emitter, and ops_generated.go
-// (the named calls and the generic row loops). Run it from the module root
-// through go generate (see doc.go); it takes avo's flags, and the go:generate
-// line passes -out, -stubs and -pkg explicitly.
+// Command gen writes elem's generated code from the registry in package asm
+// (gen/asm): for every family of operations, the amd64 kernels (with avo)
+// and the arm64 kernels (with asm's encoder) with their Go stubs, the
+// dispatch of internal/kernel (implementation constants from the ISA rows,
+// per-op entries and switches, the generic row loops), elem's op types
+// and named calls, and internal/cpuinfo's CPUID instruction (with avo).
+//
+// Run it from the repository root, through go generate (see doc.go) or
+// `make generate`; go.work lets the root reach it although gen is a module
+// of its own.
 package main
 
 import (
 	"log"
 
-	. "github.com/mmcloughlin/avo/build"
+	"github.com/simdkit/elem/gen/asm"
 )
 
+// kernelDir is internal/kernel, relative to the repository root.
+const kernelDir = "internal/kernel"
+
 func main() {
-	if err := generateGo("ops_generated.go"); err != nil {
-		log.Fatalf("gen: %v", err)
+	steps := []func() error{
+		func() error { return writeKernelGo(kernelDir) },
+		func() error { return writeImpls(kernelDir) },
+		func() error { return writeTypes(kernelDir) },
+		func() error { return writeElemGo("ops_generated.go") },
+		func() error { return writeKernelTests(kernelDir) },
+		func() error { return writeElemTests("ops_generated_test.go") },
+		func() error { return generateReduceAMD64(kernelDir) },
+		func() error { return generateReduceARM64(kernelDir) },
+		func() error { return writeReduceGo(kernelDir) },
+		func() error { return generateCPUID(cpuinfoDir) },
 	}
-	if err := generateRunSwitch("kernel_switch_amd64.go", x86ImplNames(), true); err != nil {
-		log.Fatalf("gen: %v", err)
+	steps = append(steps, func() error { return generateConvertAMD64(kernelDir) })
+	for _, f := range asm.Families {
+		steps = append(steps,
+			func() error { return generateAMD64(kernelDir, f) },
+			func() error { return generateARM64(kernelDir, f) })
 	}
-	if err := generateRunSwitch("kernel_switch_arm64.go", []string{arm64Impl}, false); err != nil {
-		log.Fatalf("gen: %v", err)
+	for _, step := range steps {
+		if err := step(); err != nil {
+			log.Fatalf("gen: %v", err)
+		}
 	}
-	if err := generateARM64(); err != nil {
-		log.Fatalf("gen: %v", err)
-	}
-	generateAMD64()
-	Generate()
 }

@@ -1,21 +1,28 @@
-// Command elembench shows what elem does on this machine: the CPU and its
-// features, the implementation elem chose, the memory-copy bandwidth, and for
-// each workload the time per element and the bandwidth of every available
-// implementation, with the speedup over the generic Go kernels (which are the
-// plain Go loop) and the best bandwidth as a fraction of the copy bandwidth.
+// Command elembench shows what elem does on this machine: the CPU, its
+// features and caches, the implementation elem chose, the memory-copy
+// bandwidth, and for each workload the time per element, the bandwidth and
+// the spread of the timings of every available implementation, the speedup
+// of each over the generic Go kernels (which are the plain Go loop), and the
+// fastest one's bandwidth as a fraction of copy() moving the same bytes. A
+// legend before the table explains the columns and the workloads, and marks
+// noisy figures.
 //
 //	go run ./cmd/elembench                       # the default set, under a minute
 //	go run ./cmd/elembench -ops add -types float32 -kinds vv -sizes 8,1000,16000,262144,16777216
 //	go run ./cmd/elembench -workers -1 -ops add -types float32 -sizes 16777216   # elem.Parallel* on every core
+//	go run ./cmd/elembench -types uint8,int16,int32,int64 -ops add,mul,max -broadcast none   # the integer types
 //	go run ./cmd/elembench -png add.png -svg add.svg   # throughput against size, 8 to 16M elements
+//	go run ./cmd/elembench -png add.png -plot-y ns -plot-logy   # ns/elem on a log scale instead
+//	go run ./cmd/elembench -reduce               # Sum, Dot, MaxOf, ArgMax, axis sums against the loops, gonum and vek
 //	go run ./cmd/elembench -impls                # list the implementations and exit
+//	go run ./cmd/elembench -tune                 # crossovers on this machine beside the library's, overrides to paste
+//	go run ./cmd/elembench -tune -check          # the automatic choice against every forced one: tune: worst auto/best = R
 package main
 
 import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -40,17 +47,34 @@ func main() {
 		return
 	}
 	printMachine(os.Stdout, cfg)
-	copyGBs := copyBandwidth(cfg)
-	fmt.Printf("memory copy:    %.1f GB/s (copy() of 64 MiB by %s, read + write counted, median of %d); \"of copy\" below is the best GB/s over this\n\n",
-		copyGBs, goroutines(cfg.workers), cfg.reps)
+	if cfg.tune {
+		fmt.Println()
+		tune(os.Stdout, cfg)
+		return
+	}
+	copies := newCopyRefs(cfg.workers, cfg.minTime, cfg.reps)
+	const memBytes = 64 << 20
+	mem := copies.at(2*memBytes, memBytes/4)
+	fmt.Printf("memory copy:    %.1f GB/s, spread %s (copy() of 64 MiB by %s, read + write counted, median of %d)\n\n",
+		2*memBytes/mem.median, strings.TrimSpace(spreadCell(mem)), goroutines(cfg.workers), cfg.reps)
 	if cfg.png != "" || cfg.svg != "" {
-		if err := plotCurve(os.Stdout, cfg, copyGBs); err != nil {
+		if err := plotCurve(os.Stdout, cfg, copies); err != nil {
 			fmt.Fprintln(os.Stderr, "elembench:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	report(os.Stdout, cfg, append(kernelWorkloads(cfg), broadcastWorkloads(cfg)...), copyGBs)
+	if cfg.reduce {
+		reportReduce(os.Stdout, cfg)
+		return
+	}
+	kernels := kernelWorkloads(cfg)
+	var kinds []string
+	if len(kernels) > 0 {
+		kinds = cfg.kinds
+	}
+	fmt.Println(legend(cfg, kinds))
+	report(os.Stdout, cfg, append(kernels, broadcastWorkloads(cfg)...), copies)
 }
 
 type config struct {
@@ -66,12 +90,15 @@ type config struct {
 	png, svg  string // files to draw the curve in, instead of printing the table
 	curve     curveSpec
 	broadcast []workloads.Broadcast
+	reduce    bool // time the reductions instead of the elementwise table
+	tune      bool // -tune: crossovers of implementations and store modes on this machine
+	check     bool // -tune -check: the automatic choice against every forced one on the bar's calls
 }
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("elembench", flag.ContinueOnError)
-	ops := fs.String("ops", "add,sub,mul,div,min,max", "operations")
-	types := fs.String("types", "float32,float64", "element types")
+	ops := fs.String("ops", strings.Join(opNames(), ","), "operations")
+	types := fs.String("types", "float32,float64", "element types: "+strings.Join(typeNames, ", "))
 	kinds := fs.String("kinds", "vv,vs,sv", "kernel kinds: vv = a op b, vs = a op scalar, sv = scalar op a")
 	sizes := fs.String("sizes", "8,1000,262144", "element counts")
 	impls := fs.String("impl", strings.Join(elem.Implementations(), ","), "implementations to time")
@@ -83,15 +110,34 @@ func parseFlags(args []string) (config, error) {
 	svg := fs.String("svg", "", "the same in this SVG file (both may be given)")
 	plotSpec := fs.String("plot", "add/float32/vv", "the workload -png and -svg draw: op/type/kind")
 	plotMax := fs.Int("plot-max", 1<<24, "the largest size -png and -svg draw, in elements (from 8, in steps of sqrt(2))")
+	plotY := fs.String("plot-y", "gbs", "what -png and -svg draw up the y axis: gbs (GB/s) or ns (ns per element)")
+	plotLogY := fs.Bool("plot-logy", false, "draw -png and -svg with a log-scale y axis")
+	reduce := fs.Bool("reduce", false, "time Sum, Dot, MaxOf, ArgMax (at -sizes 1000,16000,262144 unless given) and broadcast.ReduceSum row and column sums against the plain Go loops, gonum's floats and vek, instead of the elementwise table")
 	bcast := fs.String("broadcast", "all", "broadcast workloads to time (float32; R, R-narrow, K, K-narrow, T3, T3-big, O, G4, G3, S-16K), all, or none")
+	tuneFlag := fs.Bool("tune", false, "measure which implementation is fastest at which size, and from which size streaming stores pay, on this machine; print the crossovers beside the library's and the ELEM_IMPL / ELEM_STREAM_MIN lines to paste where they disagree (-reps rounds, -time each)")
+	check := fs.Bool("check", false, "with -tune: time the automatic choice against every forced implementation and store mode for float32 and float64 add, mul, div, max, vv and vs at n = 8 to 16M, ending with the line `tune: worst auto/best = R`")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
+	}
+	if *check && !*tuneFlag {
+		return config{}, fmt.Errorf("-check needs -tune")
+	}
+	if *tuneFlag {
+		// -tune compares modes round by round: many short timings.
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["time"] {
+			*minTime = tuneMinTime
+		}
+		if !set["reps"] {
+			*reps = tuneRounds
+		}
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg := config{types: split(*types), kinds: split(*kinds), impls: split(*impls), minTime: *minTime, reps: *reps, listImpls: *list,
-		workers: *workers, png: *png, svg: *svg}
+		workers: *workers, png: *png, svg: *svg, reduce: *reduce, tune: *tuneFlag, check: *check}
 	if cfg.workers < -1 {
 		return config{}, fmt.Errorf("bad -workers %d: want 0, N > 0 or -1", cfg.workers)
 	}
@@ -99,7 +145,7 @@ func parseFlags(args []string) (config, error) {
 		return config{}, fmt.Errorf("bad -reps %d", cfg.reps)
 	}
 	var err error
-	if cfg.curve, err = parseCurveSpec(*plotSpec, *plotMax); err != nil {
+	if cfg.curve, err = parseCurveSpec(*plotSpec, *plotMax, *plotY, *plotLogY); err != nil {
 		return config{}, err
 	}
 	if cfg.broadcast, err = pickBroadcasts(*bcast); err != nil {
@@ -111,6 +157,9 @@ func parseFlags(args []string) (config, error) {
 			return config{}, err
 		}
 		cfg.ops = append(cfg.ops, op)
+	}
+	if *reduce && !flagSet(fs, "sizes") {
+		*sizes = "1000,16000,262144"
 	}
 	for _, s := range split(*sizes) {
 		n, err := strconv.Atoi(s)
@@ -137,6 +186,22 @@ func parseFlags(args []string) (config, error) {
 	return cfg, nil
 }
 
+// flagSet reports whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// opNames lists every operation elem has, by name: the default of -ops.
+func opNames() []string {
+	var names []string
+	for _, op := range elem.Ops() {
+		names = append(names, op.String())
+	}
+	return names
+}
+
 func parseOp(name string) (elem.Op, error) {
 	i := slices.IndexFunc(elem.Ops(), func(o elem.Op) bool { return o.String() == name })
 	if i < 0 {
@@ -146,14 +211,35 @@ func parseOp(name string) (elem.Op, error) {
 }
 
 func checkType(t string) error {
-	if t != "float32" && t != "float64" {
-		return fmt.Errorf("unknown type %q", t)
+	if _, ok := elemTypes[t]; !ok {
+		return fmt.Errorf("unknown type %q (want one of %s)", t, strings.Join(typeNames, ", "))
 	}
 	return nil
 }
 
+// elemType is an element type elembench times: whether an op is defined on
+// it, and its typed setups.
+type elemType struct {
+	defined func(elem.Op) bool
+	kernel  func(op elem.Op, kind string, n, workers int) func()
+	curve   func(w io.Writer, cfg config, sizes []int, copies *copyRefs) curveTimings
+}
+
+func typeOf[T elem.Number]() elemType {
+	return elemType{elem.DefinedOn[T], kernelCall[T], measureCurve[T]}
+}
+
+// typeNames are the -types names, in order.
+var typeNames = []string{"float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+
+var elemTypes = map[string]elemType{
+	"float32": typeOf[float32](), "float64": typeOf[float64](),
+	"int8": typeOf[int8](), "int16": typeOf[int16](), "int32": typeOf[int32](), "int64": typeOf[int64](),
+	"uint8": typeOf[uint8](), "uint16": typeOf[uint16](), "uint32": typeOf[uint32](), "uint64": typeOf[uint64](),
+}
+
 func checkKind(k string) error {
-	if k != "vv" && k != "vs" && k != "sv" {
+	if _, ok := kindFormulas[k]; !ok {
 		return fmt.Errorf("unknown kind %q", k)
 	}
 	return nil
@@ -184,14 +270,12 @@ func kernelWorkloads(cfg config) []workload {
 	for _, op := range cfg.ops {
 		for _, t := range cfg.types {
 			for _, k := range cfg.kinds {
+				if !elemTypes[t].defined(op) {
+					continue // div on the integers
+				}
 				for _, n := range cfg.sizes {
-					w := workload{name: fmt.Sprintf("%s/%s/%s/n=%d", op, t, k, n), elems: n, bytes: bytesMoved(t, k, n)}
-					if t == "float32" {
-						w.setup = func() func() { return kernelCall[float32](op, k, n, cfg.workers) }
-					} else {
-						w.setup = func() func() { return kernelCall[float64](op, k, n, cfg.workers) }
-					}
-					ws = append(ws, w)
+					ws = append(ws, workload{name: fmt.Sprintf("%s/%s/%s/n=%d", op, t, k, n), elems: n, bytes: bytesMoved(t, k, n),
+						setup: func() func() { return elemTypes[t].kernel(op, k, n, cfg.workers) }})
 				}
 			}
 		}
@@ -252,10 +336,8 @@ func broadcastWorkloads(cfg config) []workload {
 // bytesMoved is the number of bytes a call of kind reads and writes: three
 // slices for vv, two for vs and sv.
 func bytesMoved(typ, kind string, n int) int64 {
-	size := int64(4)
-	if typ == "float64" {
-		size = 8
-	}
+	bits, _ := strconv.Atoi(strings.TrimLeft(typ, "abcdefghijklmnopqrstuvwxyz")) // "float32": 32
+	size := int64(bits / 8)
 	if kind == "vv" {
 		return 3 * int64(n) * size
 	}
@@ -264,18 +346,24 @@ func bytesMoved(typ, kind string, n int) int64 {
 
 // kernelCall allocates and fills placed buffers of n elements and returns the
 // call of op and kind on them.
-func kernelCall[T elem.Float](op elem.Op, kind string, n, workers int) func() {
+func kernelCall[T elem.Number](op elem.Op, kind string, n, workers int) func() {
 	bufs := bufplace.Three[T](n)
-	for i := range bufs[0] {
-		bufs[0][i], bufs[1][i] = T(i%97)+1.5, T(i%89)+0.25
-	}
+	fill(bufs[0], bufs[1])
 	return call(op, kind, workers, bufs[2], bufs[0], bufs[1])
+}
+
+// fill writes ordinary values into a and b: no page stays the shared zero
+// page, no divisor is zero, and the floats have fractions.
+func fill[T elem.Number](a, b []T) {
+	for i := range a {
+		a[i], b[i] = T(i%97)+T(3)/2, T(i%89)+1+T(1)/4
+	}
 }
 
 // call returns the call of op and kind that writes dst from a and b (b[0] is
 // the scalar of vs and sv): the single-threaded one for workers 0, otherwise
 // the Parallel one, where -1 (every core) is the API's 0.
-func call[T elem.Float](op elem.Op, kind string, workers int, dst, a, b []T) func() {
+func call[T elem.Number](op elem.Op, kind string, workers int, dst, a, b []T) func() {
 	s, w := b[0], max(workers, 0)
 	switch {
 	case kind == "vv" && workers == 0:
@@ -307,7 +395,10 @@ func goroutines(workers int) string {
 func printMachine(w io.Writer, cfg config) {
 	fmt.Fprintf(w, "CPU:            %s (%s/%s, %d CPUs, Go %s)\n", cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Fprintf(w, "CPU features:   %s\n", strings.Join(cpuFeatures(), " "))
+	cs := elem.CacheSizes()
+	fmt.Fprintf(w, "caches:         %s (elem.CacheSizes, from %s)\n", describeCaches(dataCaches(cs)), cs.Source)
 	fmt.Fprintf(w, "elem uses:      %s (available: %s; force one with ELEM_IMPL)\n", elem.Implementation(), strings.Join(elem.Implementations(), ", "))
+	fmt.Fprintf(w, "dispatch:       %s\n", elem.Dispatch())
 	fmt.Fprintf(w, "buffers:        a, b, dst at %v bytes after page boundaries; medians of repeated timings\n", bufplace.Offsets)
 	calls := "the single-threaded calls (elem.Apply, ...)"
 	if cfg.workers != 0 {
@@ -328,74 +419,26 @@ func cpuModel() string {
 	return "unknown model"
 }
 
-// report times every workload with every implementation and prints one row
-// per workload as soon as it is measured; copyGBs is the reference of the
-// "of copy" column.
-func report(w io.Writer, cfg config, ws []workload, copyGBs float64) {
+// report times every workload with every implementation and the copy of
+// the same bytes, and prints one row per workload as soon as it is measured.
+func report(w io.Writer, cfg config, ws []workload, copies *copyRefs) {
 	width := len("workload")
 	for _, wl := range ws {
 		width = max(width, len(wl.name))
 	}
-	fmt.Fprintf(w, "%-*s", width, "workload")
-	for _, impl := range cfg.impls {
-		fmt.Fprintf(w, "  %16s", impl+" ns/elem GB/s")
-	}
-	fmt.Fprintf(w, "  %s  %s\n", "of copy", "speedup over generic")
-	defer elem.SetImplementation(elem.Implementation())
+	cs := tableColumns(cfg.impls)
+	printHeader(w, width, cs)
+	defer elem.SetImplementation(elem.Auto)
 	for _, wl := range ws {
-		fmt.Fprintf(w, "%-*s", width, wl.name)
 		run := wl.setup()
-		perImpl := map[string]float64{}
+		runtime.GC() // the last workload's buffers: collect them now rather than during the timings
+		ts := map[string]timing{}
 		for _, impl := range cfg.impls {
 			if err := elem.SetImplementation(impl); err != nil {
 				panic(err) // parseFlags checked availability
 			}
-			ns := measure(run, cfg.minTime, cfg.reps)
-			perImpl[impl] = ns
-			fmt.Fprintf(w, "  %9.3f %6.1f", ns/float64(wl.elems), float64(wl.bytes)/ns)
+			ts[impl] = measure(run, cfg.minTime, cfg.reps)
 		}
-		fmt.Fprintf(w, "  %7.2f  %s\n", float64(wl.bytes)/slices.Min(slices.Collect(maps.Values(perImpl)))/copyGBs, speedup(perImpl))
+		printRow(w, width, wl.name, cs, rowCells(wl, cfg.impls, ts, copies.at(wl.bytes, wl.elems)))
 	}
-}
-
-// speedup is how much faster the best non-generic implementation is than the
-// generic kernels.
-func speedup(ns map[string]float64) string {
-	g, ok := ns["generic"]
-	if !ok {
-		return "-"
-	}
-	best := g
-	for impl, v := range ns {
-		if impl != "generic" && v < best {
-			best = v
-		}
-	}
-	return fmt.Sprintf("%.1fx", g/best)
-}
-
-// measure returns the median time of one call of f in nanoseconds.
-func measure(f func(), minTime time.Duration, reps int) float64 {
-	iters := 1
-	for {
-		start := time.Now()
-		for range iters {
-			f()
-		}
-		if d := time.Since(start); d >= minTime/4 || iters >= 1<<30 {
-			iters = max(1, int(float64(iters)*float64(minTime)/float64(max(d, time.Microsecond))))
-			break
-		}
-		iters *= 4
-	}
-	times := make([]float64, reps)
-	for i := range times {
-		start := time.Now()
-		for range iters {
-			f()
-		}
-		times[i] = float64(time.Since(start).Nanoseconds()) / float64(iters)
-	}
-	slices.Sort(times)
-	return times[len(times)/2]
 }

@@ -34,6 +34,33 @@ func Sized[T any](lengths [3]int) [3][]T {
 	return out
 }
 
+// Operands returns byte buffers of the given lengths for the operands of a
+// call, the output last, sharing no page: the inputs start 0, 1024 and 2048
+// bytes after a page boundary, the output 3072 bytes after one, so that no
+// input is 4 KiB-aliased with the output. It takes up to four lengths.
+func Operands(lengths ...int) [][]byte {
+	offsets := []int{0, 1024, 2048}[:len(lengths)-1]
+	offsets = append(offsets, 3072)
+	total, starts := 0, make([]int, len(lengths))
+	for i, n := range lengths {
+		starts[i] = total + offsets[i]
+		total += (n + offsets[i] + page - 1) / page * page
+	}
+	buf := make([]byte, total+page)
+	base := (page - int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))))%page) % page
+	out := make([][]byte, len(lengths))
+	for i, n := range lengths {
+		out[i] = buf[base+starts[i] : base+starts[i]+n : base+starts[i]+n]
+	}
+	return out
+}
+
+// As views b as a slice of T.
+func As[T any](b []byte) []T {
+	size := int(unsafe.Sizeof(*new(T)))
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size)
+}
+
 // ThreeFrom is Three with each buffer taken from its own allocation by
 // alloc, for comparing allocators: alloc(k) must return at least k elements,
 // and the caller releases the three allocations, which ThreeFrom returns

@@ -17,7 +17,7 @@ type Broadcast struct {
 	A, B broadcast.Shape
 }
 
-// Broadcasts are the workloads of the broadcast issue: row (R), column (K),
+// Broadcasts are the broadcast workloads: row (R), column (K),
 // channel (T3), outer-product (O) and general (G) broadcasts, and a scalar.
 var Broadcasts = []Broadcast{
 	{"R", elem.OpAdd, broadcast.Shape{1024, 1024}, broadcast.Shape{1024}},

@@ -1,0 +1,223 @@
+package broadcast
+
+import (
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// exec is one run of a validated plan, or one goroutine's part of a parallel
+// run: the columns c0..c1 of every block. It calls the trusted kernel entry
+// directly: the plan's checks have made every offset it computes valid.
+type exec[T kernel.Float] struct {
+	p        *Plan
+	op       kernel.Op
+	ops      [maxOperands][]T // dst, then the inputs
+	strategy strategy
+	stream   bool // decided once for the whole plan
+	c0, c1   int
+}
+
+// newExec prepares a run of p over the given operands.
+func newExec[T kernel.Float](p *Plan, op kernel.Op, dst, a, b []T) exec[T] {
+	i := sizeIndex[T]()
+	return exec[T]{p: p, op: op, ops: [maxOperands][]T{dst, a, b}, strategy: p.strategy[i],
+		stream: p.stream[i], c1: p.block.n}
+}
+
+// run computes the whole plan on the calling goroutine.
+func (e *exec[T]) run() {
+	switch e.strategy {
+	case runEmpty:
+	case runFlat:
+		var at [maxOperands]int
+		e.block(&at, 0, 1, nil)
+	default:
+		e.walk(0, e.p.block.rows)
+	}
+}
+
+// walk computes rows lo..hi of the whole computation (see block.rows).
+func (e *exec[T]) walk(lo, hi int) {
+	if e.strategy == runTile {
+		e.walkTiled(lo, hi)
+		return
+	}
+	e.walkWith(nil, lo, hi)
+}
+
+// walkTiled is walk with a tile for a short repeated row: a separate function
+// so that only such plans pay for clearing the tile's stack space.
+func (e *exec[T]) walkTiled(lo, hi int) {
+	var buf [tileCap]T
+	t := tile[T]{buf: buf[:tileLen(e.p.block.n)], offset: -1}
+	e.walkWith(&t, lo, hi)
+}
+
+// walkWith runs rows lo..hi block by block: a seek to lo, then the
+// odometer. The odometer's index lives on the stack, in a small array unless
+// the nest is deep.
+func (e *exec[T]) walkWith(t *tile[T], lo, hi int) {
+	size, stride := e.p.axes()
+	outer := len(size) - min(2, len(size))
+	o := odometer{size: size[:outer]}
+	for k := range stride {
+		o.stride[k] = stride[k][:outer]
+	}
+	if outer <= inlineAxes {
+		var idx [inlineAxes]int
+		o.idx = idx[:outer]
+		e.steps(&o, t, lo, hi)
+		return
+	}
+	var idx [maxAxes]int
+	o.idx = idx[:outer]
+	e.steps(&o, t, lo, hi)
+}
+
+// steps runs rows lo..hi from the odometer's start.
+func (e *exec[T]) steps(o *odometer, t *tile[T], lo, hi int) {
+	m := e.p.block.m
+	r := 0
+	if lo > 0 { // a part of a parallel run: divisions find where it starts
+		o.seek(lo / m)
+		r = lo % m
+	}
+	for ; lo < hi; r = 0 {
+		r1 := min(m, r+hi-lo)
+		e.block(&o.at, r, r1, t)
+		lo += r1 - r
+		if !o.next() {
+			return
+		}
+	}
+}
+
+// odometer walks the outer axes of a nest (outermost first), keeping each
+// operand's offset at the current index.
+type odometer struct {
+	size   []int
+	stride [maxOperands][]int
+	idx    []int
+	at     [maxOperands]int
+}
+
+// seek moves the odometer to step q, counting the outer indices in
+// row-major order from 0.
+func (o *odometer) seek(q int) {
+	o.at = [maxOperands]int{}
+	for i := len(o.size) - 1; i >= 0; i-- {
+		o.idx[i] = q % o.size[i]
+		q /= o.size[i]
+		for k := range o.at {
+			o.at[k] += o.idx[i] * o.stride[k][i]
+		}
+	}
+}
+
+// next advances the odometer by one step and reports false past the last.
+func (o *odometer) next() bool {
+	for i := len(o.size) - 1; i >= 0; i-- {
+		for k := range o.at {
+			o.at[k] += o.stride[k][i]
+		}
+		if o.idx[i]++; o.idx[i] < o.size[i] {
+			return true
+		}
+		o.idx[i] = 0
+		for k := range o.at {
+			o.at[k] -= o.stride[k][i] * o.size[i]
+		}
+	}
+	return false
+}
+
+// block computes rows r0..r1 and columns c0..c1 of the block at the given
+// operand offsets, as the strategy says.
+func (e *exec[T]) block(at *[maxOperands]int, r0, r1 int, t *tile[T]) {
+	b := &e.p.block
+	od := at[0] + r0*b.ld[0] + e.c0
+	oa := at[1] + r0*b.ld[1] + e.c0*b.inc[1]
+	m, n := r1-r0, e.c1-e.c0
+	dst, a := e.ops[0][od:], e.ops[1][oa:]
+	if e.strategy == runCopy {
+		copyRows(m, n, dst, b.ld[0], a, b.ld[1], b.inc[1])
+		return
+	}
+	ob := at[2] + r0*b.ld[2] + e.c0*b.inc[2]
+	y := e.ops[2][ob:]
+	switch e.strategy {
+	case runTiny:
+		kernel.Reference(b.kind, e.op, m, n, dst, b.ld[0], a, b.ld[1], y, b.ld[2])
+	case runTile:
+		if b.repeated == 2 {
+			t.fill(e.ops[2], ob, n)
+			e.tiled(dst, a, t.buf, false, m*n)
+		} else {
+			t.fill(e.ops[1], oa, n)
+			e.tiled(dst, t.buf, y, true, m*n)
+		}
+	default:
+		kernel.Binary(b.kind, e.op, m, n, dst, b.ld[0], a, b.ld[1], y, b.ld[2], e.stream)
+	}
+}
+
+// copyRows copies m rows of n elements into dst (leading stride ldd) from x,
+// whose rows have leading stride ld and are either n elements (inc 1) or one
+// value to repeat (inc 0).
+func copyRows[T kernel.Float](m, n int, dst []T, ldd int, x []T, ld, inc int) {
+	for r := range m {
+		row := dst[r*ldd:][:n]
+		if inc == 1 {
+			copy(row, x[r*ld:])
+			continue
+		}
+		v := x[r*ld]
+		for j := range row {
+			row[j] = v
+		}
+	}
+}
+
+// tiled computes a dense block of total elements against a repeated row as
+// a flat run: whole tiles (the row repeated to a length that is a multiple of
+// n and of the vector width) as the rows of one kernel call, then the
+// remainder. The tile is x when tileIsA, else y; the other operand is the
+// dense block.
+func (e *exec[T]) tiled(dst, x, y []T, tileIsA bool, total int) {
+	l := len(y)
+	ldx, ldy := l, 0
+	if tileIsA {
+		l = len(x)
+		ldx, ldy = 0, l
+	}
+	full := total / l
+	if full > 0 {
+		kernel.Binary(kernel.VV, e.op, full, l, dst, l, x, ldx, y, ldy, e.stream)
+	}
+	if rem := total - full*l; rem > 0 {
+		if tileIsA {
+			y = y[full*l:]
+		} else {
+			x = x[full*l:]
+		}
+		kernel.Binary(kernel.VV, e.op, 1, rem, dst[full*l:], 0, x, 0, y, 0, e.stream)
+	}
+}
+
+// tile is the repeated row of a tiled plan, expanded on the stack.
+type tile[T kernel.Float] struct {
+	buf    []T
+	offset int // offset in its input of the row buf holds, or -1
+}
+
+// fill expands the n-element row at offset off of src into the tile, unless
+// the tile already holds it.
+func (t *tile[T]) fill(src []T, off, n int) {
+	if t.offset == off {
+		return
+	}
+	copy(t.buf, src[off:off+n])
+	for filled := n; filled < len(t.buf); filled *= 2 {
+		copy(t.buf[filled:], t.buf[:filled])
+	}
+	t.offset = off
+}

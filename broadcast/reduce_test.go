@@ -1,0 +1,160 @@
+package broadcast
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/testkit"
+)
+
+// refReduceSum is ReduceSum by its definition: each output element is
+// elem.Sum of its values gathered in index order.
+func refReduceSum[T elem.Float](a []T, aShape Shape, reduced []bool) []T {
+	var outLen = 1
+	for i, d := range aShape {
+		if !reduced[i] {
+			outLen *= d
+		}
+	}
+	values := make([][]T, outLen)
+	idx := make([]int, len(aShape))
+	for _, x := range a {
+		o := 0
+		for i, d := range aShape {
+			if !reduced[i] {
+				o = o*d + idx[i]
+			}
+		}
+		values[o] = append(values[o], x)
+		for i := len(idx) - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < aShape[i] {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	out := make([]T, outLen)
+	for o, v := range values {
+		out[o] = elem.Sum(v)
+	}
+	return out
+}
+
+// reduceCase is one reduction: a's shape, the axes, and the reduced axes
+// they name.
+type reduceCase struct {
+	shape Shape
+	axes  []int
+}
+
+func (c reduceCase) reduced() []bool {
+	r := make([]bool, len(c.shape))
+	for _, ax := range c.axes {
+		r[(ax+len(c.shape))%max(1, len(c.shape))] = true
+	}
+	if len(c.axes) == 0 {
+		for i := range r {
+			r[i] = true
+		}
+	}
+	return r
+}
+
+// reduceCases covers row sums and column sums of every kind of width
+// (around the vector widths, the accumulator rows and the column tile),
+// middle and mixed axes, size-1 and size-0 axes, rank 0, and random
+// shapes.
+func reduceCases(rng *rand.Rand) []reduceCase {
+	cs := []reduceCase{
+		{S(), nil}, {S(5), nil}, {S(1, 1), []int{0}}, {S(3, 1, 4), []int{1}}, {S(3, 0, 4), []int{1}}, {S(3, 0, 4), []int{0}},
+		{S(2, 3, 4, 5), []int{1, 3}}, {S(2, 3, 4, 5), []int{0, 2}}, {S(2, 3, 4, 5), []int{-1, -4}}, {S(2, 3, 4, 5), nil},
+		{S(7, 1030), []int{0}}, {S(70, 1030), []int{0}}, {S(3, 33, 2100), []int{1}}, {S(1030, 3), []int{0}},
+	}
+	for _, n := range []int{1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 300} {
+		cs = append(cs, reduceCase{S(37, n), []int{1}}, reduceCase{S(n, 37), []int{0}}, reduceCase{S(n, 5, 9), []int{0, 2}})
+	}
+	for range 60 {
+		rank := 1 + rng.IntN(4)
+		var c reduceCase
+		for i := range rank {
+			c.shape = append(c.shape, 1+rng.IntN(12))
+			if rng.IntN(2) == 0 {
+				c.axes = append(c.axes, i-rank*rng.IntN(2))
+			}
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+func TestReduceSum(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testReduceSum[float32])
+		t.Run("float64", testReduceSum[float64])
+	})
+}
+
+func testReduceSum[T elem.Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, c := range reduceCases(rng) {
+		n, err := c.shape.Size()
+		require.NoError(t, err)
+		for _, pool := range testkit.Pools[T](rng, n) {
+			what := fmt.Sprintf("%T %v axes %v %s", T(0), c.shape, c.axes, pool.Name)
+			reduced := c.reduced()
+			want := refReduceSum(pool.Data, c.shape, reduced)
+			var keep, squeeze Shape
+			for i, d := range c.shape {
+				if reduced[i] {
+					keep = append(keep, 1)
+				} else {
+					keep, squeeze = append(keep, d), append(squeeze, d)
+				}
+			}
+			for _, dstShape := range []Shape{keep, squeeze} {
+				dst := make([]T, len(want))
+				require.NoError(t, ReduceSum(dst, dstShape, pool.Data, c.shape, c.axes...), what)
+				testkit.RequireSameBits(t, want, dst, fmt.Sprintf("%s into %v", what, dstShape))
+			}
+		}
+	}
+}
+
+func TestReduceSumErrors(t *testing.T) {
+	a := make([]float32, 24)
+	tests := []struct {
+		name     string
+		dst      []float32
+		dstShape Shape
+		a        []float32
+		aShape   Shape
+		axes     []int
+		kinds    []error
+		mentions []string
+	}{
+		{"axis out of range", make([]float32, 6), S(2, 3), a, S(2, 3, 4), []int{3}, errs(ErrAxis), []string{"axis 3", "(2,3,4)"}},
+		{"negative axis out of range", make([]float32, 6), S(2, 3), a, S(2, 3, 4), []int{-4}, errs(ErrAxis), []string{"axis -4"}},
+		{"axis twice", make([]float32, 6), S(2, 3), a, S(2, 3, 4), []int{2, -1}, errs(ErrAxis), []string{"twice"}},
+		{"wrong dst shape", make([]float32, 6), S(3, 2), a, S(2, 3, 4), []int{2}, errs(ErrIncompatible), []string{"(3,2)", "(2,3,1)", "(2,3)"}},
+		{"a's length", make([]float32, 6), S(2, 3), a[:23], S(2, 3, 4), []int{2}, errs(ErrDataLength), []string{"23"}},
+		{"dst's length", make([]float32, 5), S(2, 3), a, S(2, 3, 4), []int{2}, errs(ErrDataLength), []string{"dst", "5"}},
+		{"negative dim", make([]float32, 6), S(2, 3), a, S(2, -3, 4), []int{2}, errs(ErrInvalidShape, ErrNegativeDim), []string{"-3"}},
+		{"overlap", a[18:], S(2, 3), a, S(2, 3, 4), []int{2}, errs(ErrOverlap), []string{"shares memory"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.dst {
+				tt.dst[i] = float32(math.Pi)
+			}
+			before := append([]float32(nil), tt.dst...)
+			err := ReduceSum(tt.dst, tt.dstShape, tt.a, tt.aShape, tt.axes...)
+			requireErr(t, err, tt.kinds, tt.mentions...)
+			require.Equal(t, before, tt.dst, "nothing written")
+		})
+	}
+}

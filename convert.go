@@ -1,0 +1,17 @@
+package elem
+
+import "github.com/simdkit/elem/internal/kernel"
+
+// Convert sets dst[i] = D(src[i]), between any two element types: Go's
+// conversion, bit for bit, except where Go leaves it implementation-defined
+// (a float that does not fit the integer type D), where elem defines it the
+// same on every CPU: the float is truncated toward zero, NaN gives 0, and a
+// value below or above D's range gives D's minimum or maximum. dst may be
+// exactly src (same memory) when both types have the same size; any other
+// overlap panics, as do different lengths.
+func Convert[D, S Number](dst []D, src []S) {
+	if !fitsAny(dst, src) {
+		mustFit("Convert", in("dst", dst), in("src", src))
+	}
+	kernel.Convert(1, len(dst), dst, 0, src, 0, kernel.StreamFlat[D](len(dst), 2))
+}

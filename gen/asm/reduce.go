@@ -1,0 +1,126 @@
+package asm
+
+import "strings"
+
+// Reductions are the registry's fourth arity beside the elementwise
+// families: operations that fold one or two vectors into one value (or an
+// index). Their kernels do not write an output row; they fold a piece of
+// the input into a small state that the caller keeps across pieces (so that
+// a long reduction can be split for preemption and still be one fold), or
+// search a piece for an index.
+
+// Fold is how a reduction combines its terms.
+type Fold uint8
+
+const (
+	// FoldSum adds terms in elem's canonical order: the state has
+	// ReduceLanes accumulators, term i goes to accumulator i mod
+	// ReduceLanes (each accumulator a left-to-right sum), and the caller
+	// combines the accumulators with one fixed pairwise tree. Every kernel
+	// keeps exactly these accumulators, lane j of its accumulator registers
+	// being accumulator j, so every implementation gives the same bits.
+	FoldSum Fold = iota
+	// FoldMin and FoldMax fold with Go's builtin min or max. The result does
+	// not depend on the order (NaN wins, -0 < +0, and no two other values
+	// compare equal), so kernels may fold in any order; which NaN the caller
+	// returns is decided by the caller (see FindNaN).
+	FoldMin
+	FoldMax
+	// FindBits returns the first index whose element has exactly the bits
+	// of a given value, or the length when there is none.
+	FindBits
+	// FindNaN returns the first index of a NaN, or the length.
+	FindNaN
+)
+
+// Finds reports whether f searches for an index rather than folding.
+func (f Fold) Finds() bool { return f == FindBits || f == FindNaN }
+
+// Reduction is one reduction operation of the registry.
+type Reduction struct {
+	Name string // lower case, in kernel names: "dot"
+	// Inputs are the vector operands, in the order of Term's {a}, {b}.
+	Inputs []string
+	Fold   Fold
+	// Term is the Go expression of element i's contribution on the
+	// operands {a}, {b} of type {T}; a product is converted to {T}
+	// explicitly, which rounds it and so forbids the compiler to fuse it
+	// into the accumulation (Go fuses x*y + z into an FMA on arm64).
+	Term string
+	// Entry is the trusted entry's name in internal/kernel: "Dot".
+	Entry string
+	Doc   string // what the entry computes, for its doc comment
+}
+
+// ReduceLanes is the number of accumulators of a fold, whatever the
+// element type: 128 bytes of float32 or 256 of float64, whole registers on
+// every instruction set (two or four zmm, four or eight ymm, eight or
+// sixteen NEON q registers), and as many independent chains of additions.
+const ReduceLanes = 32
+
+// ReduceTypes are the element types the reductions are defined on.
+var ReduceTypes = Floats
+
+// Reductions lists every reduction.
+var Reductions = []Reduction{
+	{Name: "sum", Inputs: []string{"a"}, Fold: FoldSum, Term: "{a}", Entry: "Sum",
+		Doc: "adds a into the accumulators acc in the canonical order"},
+	{Name: "dot", Inputs: []string{"a", "b"}, Fold: FoldSum, Term: "{T}({a} * {b})", Entry: "Dot",
+		Doc: "adds the products a[i]*b[i], each rounded to T, into acc in the canonical order"},
+	{Name: "sumsq", Inputs: []string{"a"}, Fold: FoldSum, Term: "{T}({a} * {a})", Entry: "SumSq",
+		Doc: "adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order"},
+	{Name: "minof", Inputs: []string{"a"}, Fold: FoldMin, Term: "{a}", Entry: "MinOf",
+		Doc: "folds a into acc with Go's min (a NaN wins, -0 < +0)"},
+	{Name: "maxof", Inputs: []string{"a"}, Fold: FoldMax, Term: "{a}", Entry: "MaxOf",
+		Doc: "folds a into acc with Go's max (a NaN wins, -0 < +0)"},
+	{Name: "findbits", Inputs: []string{"a"}, Fold: FindBits, Entry: "FindBits",
+		Doc: "returns the first index i with the bits of a[i] equal to those of v, or len(a)"},
+	{Name: "findnan", Inputs: []string{"a"}, Fold: FindNaN, Entry: "FindNaN",
+		Doc: "returns the first index of a NaN in a, or len(a)"},
+}
+
+// ReduceKernelName is the name of the kernel of r on t for isa:
+// "dotF32AVX2".
+func ReduceKernelName(r Reduction, t Type, isa *ISA) string {
+	return r.Name + t.Short + isa.Name
+}
+
+// ReduceParams lists a kernel's parameters, every one 8 bytes: n, then the
+// state (acc) of a fold, the inputs, and the value (v) of FindBits; a find
+// returns an int after them.
+func ReduceParams(r Reduction, t Type) []Param {
+	ps := []Param{{"n", "int"}}
+	if !r.Fold.Finds() {
+		ps = append(ps, Param{"acc", "*" + t.GoName})
+	}
+	for _, in := range r.Inputs {
+		ps = append(ps, Param{in, "*" + t.GoName})
+	}
+	if r.Fold == FindBits {
+		ps = append(ps, Param{"v", "*" + t.GoName})
+	}
+	return ps
+}
+
+// ReduceSignature is the Go signature of a kernel stub of r on t.
+func ReduceSignature(r Reduction, t Type) string {
+	var parts []string
+	for _, p := range ReduceParams(r, t) {
+		parts = append(parts, p.Name+" "+p.GoType)
+	}
+	sig := "func(" + strings.Join(parts, ", ") + ")"
+	if r.Fold.Finds() {
+		sig += " int"
+	}
+	return sig
+}
+
+// TermOf is r's term on the given operand expressions for element type
+// name typ.
+func (r Reduction) TermOf(typ string, operands ...string) string {
+	pairs := []string{"{T}", typ}
+	for i, x := range operands {
+		pairs = append(pairs, "{"+r.Inputs[i]+"}", x)
+	}
+	return strings.NewReplacer(pairs...).Replace(r.Term)
+}

@@ -1,0 +1,385 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/simdkit/elem/gen/asm"
+)
+
+// This file writes internal/kernel's implementation table (from the ISA
+// rows) and, per architecture, the switches from each op's entry to its
+// assembly kernels.
+
+// archEmitter tells, for one architecture, whether an op has a vector form
+// for element type t and which CPU features beyond its level's it needs.
+type archEmitter func(o asm.Op, t asm.Type) (vector bool, features []string)
+
+// archEmitters are the back ends' emitter tables, by GOARCH.
+var archEmitters = map[string]archEmitter{
+	"amd64": func(o asm.Op, t asm.Type) (bool, []string) {
+		em, vector, _ := x86EmitterFor(o, t)
+		return vector, em.features
+	},
+	"arm64": func(o asm.Op, t asm.Type) (bool, []string) {
+		_, vector, _ := neonEmitterFor(o, t)
+		return vector, nil
+	},
+}
+
+// writeImpls writes impl_generated.go (the implementation constants and
+// names) and, per architecture, what is available and preferred.
+func writeImpls(dir string) error {
+	g := newGoFile(filepath.Join(dir, "impl_generated.go"), "", "kernel")
+	g.doc("The implementations: the generic Go kernels, then every assembly level of\nevery architecture (a build has those of its GOARCH).")
+	g.p("const (")
+	g.p("Generic Impl = iota // the portable Go kernels, everywhere")
+	for _, isa := range asm.ISAs {
+		g.p("%s // %s on %s", isa.Name, isa.Doc, isa.Arch)
+	}
+	g.p("numImpls")
+	g.p(")")
+	g.p("")
+	names := []string{`"generic"`}
+	for _, isa := range asm.ISAs {
+		names = append(names, fmt.Sprintf("%q", isa.Env()))
+	}
+	g.p("var implNames = [numImpls]string{%s}", strings.Join(names, ", "))
+	g.p("")
+	var compute []string
+	for _, o := range asm.Ops {
+		if o.Compute {
+			compute = append(compute, fmt.Sprintf("%q", o.Name))
+		}
+	}
+	g.doc("computeOps names the ops of classCompute, whose speed is their arithmetic\nunit's rather than the memory traffic's, for descriptions of the dispatch.")
+	g.p("var computeOps = []string{%s}", strings.Join(compute, ", "))
+	if err := g.write(); err != nil {
+		return err
+	}
+	for _, arch := range asm.Archs() {
+		if err := writeArchImpls(dir, arch); err != nil {
+			return err
+		}
+	}
+	return writeNoAsm(dir)
+}
+
+// writeArchImpls writes impl_<arch>.go: Available, Default, HasStreaming.
+func writeArchImpls(dir, arch string) error {
+	isas := asm.ISAsOf(arch)
+	g := newGoFile(filepath.Join(dir, "impl_"+arch+".go"), "!purego", "kernel", "golang.org/x/sys/cpu")
+	g.doc("Available lists the implementations this CPU can run, Generic first: a level\nneeds every CPU feature of its instructions (x/sys/cpu also checks that the\nOS saves the registers).")
+	g.p("func Available() []Impl {")
+	g.p("impls := []Impl{Generic}")
+	for _, isa := range isas {
+		g.p("if %s { impls = append(impls, %s) }", features(isa.Features), isa.Name)
+	}
+	g.p("return impls")
+	g.p("}")
+	g.p("")
+	byRank := slices.Clone(isas)
+	slices.SortStableFunc(byRank, func(a, b *asm.ISA) int { return b.Rank - a.Rank })
+	var order []string
+	for _, isa := range byRank {
+		order = append(order, isa.Name)
+	}
+	g.doc(fmt.Sprintf("Default is the implementation used unless ELEM_IMPL or SetImplementation\nsays otherwise: the first available of %s, else Generic.", strings.Join(order, ", ")))
+	g.p("func Default() Impl {")
+	g.p("for _, i := range []Impl{%s} {", strings.Join(order, ", "))
+	g.p("if Has(i) { return i }")
+	g.p("}")
+	g.p("return Generic")
+	g.p("}")
+	g.p("")
+	stream := false
+	for _, isa := range isas {
+		stream = stream || isa.Stream
+	}
+	g.p("// HasStreaming reports whether kernels here have non-temporal-store forms.")
+	g.p("const HasStreaming = %v", stream)
+	if err := g.write(); err != nil {
+		return err
+	}
+	return writeArchSwitch(dir, arch)
+}
+
+// writeArchSwitch writes dispatch_<arch>.go: every op's entry, which runs
+// its kernel for the implementation in use, or the generic row loop when
+// there is none (Generic, a type or level the op has no kernel for, or a
+// CPU without the op's extra features).
+func writeArchSwitch(dir, arch string) error {
+	var imports []string
+	for _, o := range asm.Ops {
+		if len(vectorTypes(arch, o)) > 0 {
+			if _, extra := archEmitters[arch](o, o.Types[0]); len(extra) > 0 {
+				imports = []string{"golang.org/x/sys/cpu"}
+			}
+		}
+	}
+	g := newGoFile(filepath.Join(dir, "dispatch_"+arch+".go"), "!purego", "kernel", imports...)
+	isas := asm.ISAsOf(arch)
+	for _, o := range asm.Ops {
+		f := o.Family
+		types := vectorTypes(arch, o)
+		entryDoc(g, o)
+		g.p("func %s[T %s](k Kind, %s, stream bool) {", entryName(o), familyConstraint(f), blockParams(f))
+		entryPrologue(g, o)
+		if len(types) == 0 {
+			g.p("// No vector form on %s: the generic row loop runs.", arch)
+		} else {
+			_, extra := archEmitters[arch](o, types[0])
+			writeKernelSwitch(g, o, isas, types, extra)
+		}
+		g.p("%sGeneric(k, %s)", o.Name, blockArgs(f))
+		g.p("}")
+		g.p("")
+	}
+	writeConvertEntry(g, arch)
+	return g.write()
+}
+
+// convertKernels lists the conversions with kernels on arch, with the
+// implementations that have them.
+var convertKernels = map[string]func(asm.Conversion, *asm.ISA) bool{
+	"amd64": func(c asm.Conversion, isa *asm.ISA) bool {
+		conv, ok := x86Conversions[c.Key()]
+		return ok && (!conv.avx512Only || isa.Vector == 64)
+	},
+	"arm64": func(asm.Conversion, *asm.ISA) bool { return false },
+	"":      func(asm.Conversion, *asm.ISA) bool { return false },
+}
+
+// writeConvertEntry writes Convert, the entry of the conversions: a switch
+// on the pair of element types (folded at compile time) to the kernels
+// arch has, else the generic loop. arch "" writes the entry of builds
+// without assembly.
+func writeConvertEntry(g *goFile, arch string) {
+	g.doc("Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the\nimplementation in use (see convertGeneric for the rule of float to integer\nconversions): the trusted entry, which checks nothing.")
+	g.p("func Convert[D, S Number](m, n int, dst []D, ldd int, src []S, ldsrc int, stream bool) {")
+	g.p("if raceEnabled { raceConvert(m, n, dst, ldd, src, ldsrc) }")
+	g.p("if m*n > chunkElems[D]() {")
+	g.p("convertChunked(m, n, dst, ldd, src, ldsrc, stream)")
+	g.p("return")
+	g.p("}")
+	var cases []string
+	for _, c := range asm.Conversions() {
+		var isas []*asm.ISA
+		for _, isa := range asm.ISAsOf(arch) {
+			if convertKernels[arch](c, isa) {
+				isas = append(isas, isa)
+			}
+		}
+		if len(isas) == 0 {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "case %s<<4 | %s:\n", typeConst(c.From), typeConst(c.To))
+		fmt.Fprintf(&b, "pdst, psrc := ptr[%s](dst), ptr[%s](src)\n", c.To.GoName, c.From.GoName)
+		if len(isas) == len(asm.ISAsOf(arch)) {
+			fmt.Fprintf(&b, "switch implFor(classMemory, m*n*%d, stream) {\n", c.From.Size()+c.To.Size())
+		} else {
+			var has []string
+			for _, isa := range isas {
+				has = append(has, "1<<"+isa.Name)
+			}
+			fmt.Fprintf(&b, "switch implAmong(classMemory, m*n*%d, stream, %s) {\n", c.From.Size()+c.To.Size(), strings.Join(has, "|"))
+		}
+		for _, isa := range isas {
+			name := c.KernelName(isa)
+			fmt.Fprintf(&b, "case %s:\n", isa.Name)
+			if isa.Stream && c.To.Size() >= c.From.Size() {
+				fmt.Fprintf(&b, "if stream { %s%s(m, n, pdst, ldd, psrc, ldsrc) } else { %s(m, n, pdst, ldd, psrc, ldsrc) }\n", name, streamSuffix, name)
+			} else {
+				fmt.Fprintf(&b, "%s(m, n, pdst, ldd, psrc, ldsrc)\n", name)
+			}
+			b.WriteString("return\n")
+		}
+		b.WriteString("}")
+		cases = append(cases, b.String())
+	}
+	if len(cases) > 0 {
+		g.p("switch typeOf[S]()<<4 | typeOf[D]() {")
+		for _, c := range cases {
+			g.p("%s", c)
+		}
+		g.p("}")
+	}
+	g.p("convertGeneric(m, n, dst, ldd, src, ldsrc)")
+	g.p("}")
+	g.p("")
+}
+
+// vectorTypes lists the element types op o has kernels for on arch.
+func vectorTypes(arch string, o asm.Op) []asm.Type {
+	var ts []asm.Type
+	for _, t := range asm.Types {
+		if vector, _ := archEmitters[arch](o, t); vector && o.Supports(t) {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// entryDoc documents an op's entry.
+func entryDoc(g *goFile, o asm.Op) {
+	g.doc(fmt.Sprintf("%s computes the m x n block of kind k of %s with the implementation in\nuse, writing with non-temporal stores when stream is set and the kernel has\nthem: the trusted entry, which checks nothing. A block of more than\nchunkBytes of output runs as pieces, so that the goroutine can be preempted\nbetween them.", entryName(o), o.Name))
+}
+
+// entryPrologue writes the start of an op's entry: race annotations and
+// the preemption split.
+func entryPrologue(g *goFile, o asm.Op) {
+	f := o.Family
+	g.p("if raceEnabled { race%s(k, %s) }", opValuedEntry(f), blockArgs(f))
+	g.p("if m*n > chunkElems[T]() {")
+	g.p("%sChunked(k, %s, stream)", o.Name, blockArgs(f))
+	g.p("return")
+	g.p("}")
+}
+
+// writeKernelSwitch writes the switch from an op's entry to its kernels:
+// on the element type (folded at compile time), the kind, and the
+// implementation that implFor picks for the op's class, the bytes the call
+// reads and writes and its store mode. A kernel call returns; anything else
+// falls through to the generic row loop.
+func writeKernelSwitch(g *goFile, o asm.Op, isas []*asm.ISA, types []asm.Type, extra []string) {
+	f := o.Family
+	if len(extra) > 0 {
+		g.p("if %s {", features(extra))
+	}
+	g.p("switch typeOf[T]() {")
+	for _, t := range types {
+		g.p("case %s:", typeConst(t))
+		var vars, ptrs []string
+		for _, s := range slots(f) {
+			vars = append(vars, "p"+s.name)
+			ptrs = append(ptrs, fmt.Sprintf("ptr[%s](%s)", goElem(s.typ, t), s.name))
+		}
+		g.p("%s := %s", strings.Join(vars, ", "), strings.Join(ptrs, ", "))
+		class := "classMemory"
+		if o.Compute {
+			class = "classCompute"
+		}
+		g.p("switch k {")
+		for _, kd := range f.Kinds {
+			g.p("case %s:", kd.Const())
+			g.p("switch implFor(%s, m*n*%d, stream) {", class, t.Size()*kindArrays(kd))
+			for _, isa := range isas {
+				name := asm.KernelName(o, kd, t, isa)
+				args := kernelArgs(f)
+				g.p("case %s:", isa.Name)
+				if f.Stream && isa.Stream {
+					g.p("if stream { %s%s(%s) } else { %s(%s) }", name, streamSuffix, args, name, args)
+				} else {
+					g.p("%s(%s)", name, args)
+				}
+				g.p("return")
+			}
+			g.p("}")
+		}
+		g.p("}")
+	}
+	g.p("}")
+	if len(extra) > 0 {
+		g.p("}")
+	}
+}
+
+// kindArrays counts the arrays of n values a row of kind kd reads or
+// writes: dst and each vector input. A call's bytes are m*n elements
+// times that (a scalar per row, and a row repeated on every row of a 2-D
+// call, are counted as if they were full rows: they are both rare and
+// small).
+func kindArrays(kd asm.Kind) int {
+	n := 1
+	for _, v := range kd.Vector {
+		if v {
+			n++
+		}
+	}
+	return n
+}
+
+// writeNoAsm writes dispatch_noasm.go for builds without assembly.
+func writeNoAsm(dir string) error {
+	g := newGoFile(filepath.Join(dir, "dispatch_noasm.go"), noAsmConstraint(), "kernel")
+	g.p("// Available lists what this build can run: without assembly, Generic alone.")
+	g.p("func Available() []Impl { return []Impl{Generic} }")
+	g.p("")
+	g.p("// Default is Generic, the only implementation without assembly.")
+	g.p("func Default() Impl { return Generic }")
+	g.p("")
+	g.p("// HasStreaming reports whether kernels here have non-temporal-store forms.")
+	g.p("const HasStreaming = false")
+	g.p("")
+	for _, o := range asm.Ops {
+		entryDoc(g, o)
+		g.p("func %s[T %s](k Kind, %s, stream bool) {", entryName(o), familyConstraint(o.Family), blockParams(o.Family))
+		entryPrologue(g, o)
+		g.p("%sGeneric(k, %s)", o.Name, blockArgs(o.Family))
+		g.p("}")
+		g.p("")
+	}
+	writeConvertEntry(g, "")
+	return g.write()
+}
+
+// noAsmConstraint selects the builds without assembly.
+func noAsmConstraint() string {
+	return "purego || !(" + strings.Join(asm.Archs(), " || ") + ")"
+}
+
+// kernelArgs are the stub arguments after the pointers were taken.
+func kernelArgs(f *asm.Family) string {
+	as := []string{"m, n"}
+	for _, s := range slots(f) {
+		as = append(as, "p"+s.name+", "+s.ld)
+	}
+	return strings.Join(as, ", ")
+}
+
+// goElem resolves an operand type for element type t.
+func goElem(typ string, t asm.Type) string {
+	if typ == "T" {
+		return t.GoName
+	}
+	return typ
+}
+
+// typeConst is internal/kernel's constant for element type t: "tFloat32".
+func typeConst(t asm.Type) string { return "t" + strings.ToUpper(t.GoName[:1]) + t.GoName[1:] }
+
+// writeTypes writes types_generated.go: a constant per element type and
+// typeOf, which the compiler folds to one constant per instantiation, so
+// that the switches on it vanish.
+func writeTypes(dir string) error {
+	g := newGoFile(filepath.Join(dir, "types_generated.go"), "", "kernel", "unsafe")
+	g.p("// elemType identifies the underlying type of an element type.")
+	g.p("type elemType uint8")
+	g.p("")
+	g.p("const (")
+	for i, t := range asm.Types {
+		if i == 0 {
+			g.p("%s elemType = iota + 1 // from 1, so that a pair of types packs into one nonzero key", typeConst(t))
+		} else {
+			g.p("%s", typeConst(t))
+		}
+	}
+	g.p(")")
+	g.p("")
+	g.doc("typeOf returns T's element type: from its size, whether it has fractions\n(1/2 is not 0) and whether it is signed (0-1 is below 0), all constants for\neach instantiation.")
+	g.p("func typeOf[T Number]() elemType {")
+	g.p("var zero, one, two T = 0, 1, 2")
+	g.p("size, float, signed := unsafe.Sizeof(zero), one/two != 0, zero-one < zero")
+	for _, t := range asm.Types[:len(asm.Types)-1] {
+		g.p("if size == %d && float == %v && signed == %v { return %s }", t.Size(), t.Float, t.Signed || t.Float, typeConst(t))
+	}
+	g.p("return %s", typeConst(asm.Types[len(asm.Types)-1]))
+	g.p("}")
+	g.p("")
+	g.p("// isFloat32 reports whether T is float32-based.")
+	g.p("func isFloat32[T Number]() bool { return typeOf[T]() == %s }", typeConst(asm.Float32))
+	return g.write()
+}

@@ -1,0 +1,419 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/simdkit/elem/gen/asm"
+)
+
+// x86Reducer is the amd64 form of one reduction: for a fold, how the term
+// of one vector of each input is computed. An entry with none set runs the
+// generic kernel on amd64.
+type x86Reducer struct {
+	none bool
+	// term emits the term of the inputs at m (one address per input) into
+	// a register of width w and returns it; load loads an input, and where
+	// mem is set an instruction may read one from memory itself.
+	term func(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op
+}
+
+// x86Reducers maps every reduction of the registry to its amd64 form; the
+// generator refuses a reduction without an entry. The finds need no term.
+var x86Reducers = map[string]x86Reducer{
+	"sum":      {term: x86Load},
+	"dot":      {term: x86Product(0, 1)},
+	"sumsq":    {term: x86Product(0, 0)},
+	"minof":    {term: x86Load},
+	"maxof":    {term: x86Load},
+	"findbits": {},
+	"findnan":  {},
+}
+
+// x86Load is the term of a plain sum: the element itself.
+func x86Load(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op { return load(m[0]) }
+
+// x86Product is the term x*y of inputs i and j, rounded (a separate
+// multiply: the sum adds it with its own rounding, on every CPU).
+func x86Product(i, j int) func(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op {
+	return func(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op {
+		x := load(m[i])
+		var y Op = x
+		switch {
+		case i != j && mem:
+			y = m[j]
+		case i != j:
+			y = load(m[j])
+		}
+		r := narrow(k.vec(w), w)
+		pick(k.t, k.VMULPS, k.VMULPD)(y, x, r)
+		return r
+	}
+}
+
+// x86Reduce is one reduction kernel being generated. It borrows the
+// elementwise kernel's helpers (registers, bitwise ops, Go's min).
+type x86Reduce struct {
+	*x86Kernel
+	r     asm.Reduction
+	rd    x86Reducer
+	lanes int // elements per register
+	n     reg.Register
+	j     reg.GPVirtual // element index
+	ins   []reg.Register
+	acc   []reg.VecVirtual
+}
+
+// generateReduceAMD64 writes every reduction kernel of every amd64 level
+// into dir/reduce_amd64.s and its stubs into dir/reduce_amd64.go.
+func generateReduceAMD64(dir string) error {
+	c := build.NewContext()
+	c.ConstraintExpr("!purego")
+	addTailMask(c)
+	laneMask := c.StaticGlobal("lanemask")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := range 16 {
+		c.AddDatum(4*i, U32(map[bool]uint32{true: 0xffffffff}[i < 8]))
+	}
+	needs := map[string][]string{}
+	for _, isa := range x86ISAs() {
+		for _, t := range asm.ReduceTypes {
+			for _, r := range asm.Reductions {
+				rd, ok := x86Reducers[r.Name]
+				if !ok {
+					return fmt.Errorf("reduction %s has no amd64 form (give it one, or x86Reducer{none: true})", r.Name)
+				}
+				if rd.none {
+					continue
+				}
+				k := &x86Reduce{x86Kernel: &x86Kernel{Context: c, isa: isa, t: t}, r: r, rd: rd, lanes: isa.Vector / t.Size()}
+				k.name = asm.ReduceKernelName(r, t, isa.ISA)
+				k.generate(laneMask)
+				needs[k.name] = isa.Features
+			}
+		}
+	}
+	return writeAvo(c, dir, "reduce", needs)
+}
+
+// generate emits the kernel.
+func (k *x86Reduce) generate(laneMask Mem) {
+	k.Function(k.name)
+	k.Attributes(attr.NOSPLIT)
+	k.SignatureExpr(asm.ReduceSignature(k.r, k.t))
+	k.Pragma("noescape")
+	k.Doc(fmt.Sprintf("%s %s with %s.", k.name, k.r.Doc, k.isa.Name))
+	k.n = k.Load(k.Param("n"), k.GP64())
+	for _, in := range k.r.Inputs {
+		k.ins = append(k.ins, k.Load(k.Param(in), k.GP64()))
+	}
+	k.j = k.GP64()
+	k.XORQ(k.j, k.j)
+	if k.r.Fold.Finds() {
+		k.find()
+		return
+	}
+	k.fold(laneMask)
+}
+
+// at addresses element j + disp of input i.
+func (k *x86Reduce) at(i, disp int) Mem {
+	return Mem{Base: k.ins[i], Index: k.j, Scale: uint8(k.t.Size()), Disp: disp * k.t.Size()}
+}
+
+// ats addresses element j + disp of every input.
+func (k *x86Reduce) ats(disp int) []Mem {
+	var ms []Mem
+	for i := range k.ins {
+		ms = append(ms, k.at(i, disp))
+	}
+	return ms
+}
+
+// fold emits a fold: the accumulators in registers (lane j of the
+// registers in order is accumulator j), whole rounds of them, then the
+// last partial round under lane masks, so that element i always meets
+// accumulator i mod ReduceLanes.
+func (k *x86Reduce) fold(laneMask Mem) {
+	w := k.isa.Vector
+	state := k.Load(k.Param("acc"), k.GP64())
+	if k.r.Fold == asm.FoldMax {
+		k.consts = signConsts(k.x86Kernel)
+	}
+	for q := range asm.ReduceLanes * k.t.Size() / w {
+		a := k.vec(w)
+		k.acc = append(k.acc, a)
+		pick(k.t, k.VMOVUPS, k.VMOVUPD)(Mem{Base: state, Disp: q * w}, a)
+		k.flip(a)
+	}
+	round := asm.ReduceLanes
+	// Min and max take twice the rounds per iteration: their terms are
+	// combined with one another first, off the accumulators' chains.
+	unroll := 8 / len(k.acc)
+	if k.r.Fold != asm.FoldSum {
+		unroll *= 2
+	}
+	steps := []int{unroll}
+	if unroll > 1 {
+		steps = append(steps, 1)
+	}
+	for _, rounds := range steps {
+		loop, next := fmt.Sprintf("%s_loop%d", k.name, rounds), fmt.Sprintf("%s_after%d", k.name, rounds)
+		k.Label(loop)
+		cnt := k.GP64()
+		k.MOVQ(k.n, cnt)
+		k.SUBQ(k.j, cnt)
+		k.CMPQ(cnt, U32(uint32(rounds*round)))
+		k.JB(LabelRef(next))
+		load := func(m Mem) Op {
+			x := k.vec(w)
+			pick(k.t, k.VMOVUPS, k.VMOVUPD)(m, x)
+			return x
+		}
+		for q, a := range k.acc {
+			var terms []Op
+			for u := range rounds {
+				terms = append(terms, k.rd.term(k, k.ats(u*round+q*k.lanes), load, w, true))
+			}
+			k.combineAll(a, terms, w)
+		}
+		k.ADDQ(U32(uint32(rounds*round)), k.j)
+		k.JMP(LabelRef(loop))
+		k.Label(next)
+	}
+	k.lastRound(laneMask)
+	for q, a := range k.acc {
+		k.flip(a)
+		pick(k.t, k.VMOVUPS, k.VMOVUPD)(a, Mem{Base: state, Disp: q * w})
+	}
+	k.VZEROUPPER()
+	k.RET()
+}
+
+// flip negates an accumulator of a max, which runs as the min of the
+// negated values (Go's own max is -min(-x, -y)), on loading and storing.
+func (k *x86Reduce) flip(a reg.VecVirtual) {
+	if k.r.Fold == asm.FoldMax {
+		k.negate(narrow(a, k.isa.Vector), narrow(a, k.isa.Vector), k.isa.Vector)
+	}
+}
+
+// combine emits acc = fold(acc, x).
+func (k *x86Reduce) combine(acc reg.VecVirtual, x Op, w int) {
+	a := narrow(acc, w)
+	if k.r.Fold == asm.FoldSum {
+		pick(k.t, k.VADDPS, k.VADDPD)(x, a, a)
+		return
+	}
+	k.goMin(a, k.prepared(x, w), a, w)
+}
+
+// prepared is x as a min or max folds it: negated for a max.
+func (k *x86Reduce) prepared(x Op, w int) Op {
+	if k.r.Fold != asm.FoldMax {
+		return x
+	}
+	nx := narrow(k.vec(w), w)
+	k.negate(x, nx, w)
+	return nx
+}
+
+// combineAll folds the terms of one accumulator register: in order for a
+// sum; for a min or max, whose order does not matter, with one another in
+// a tree first, so that the accumulator waits for one Go min a step.
+func (k *x86Reduce) combineAll(acc reg.VecVirtual, terms []Op, w int) {
+	if k.r.Fold == asm.FoldSum {
+		for _, x := range terms {
+			k.combine(acc, x, w)
+		}
+		return
+	}
+	var ps []Op
+	for _, x := range terms {
+		ps = append(ps, k.prepared(x, w))
+	}
+	for len(ps) > 1 {
+		var next []Op
+		for i := 0; i+1 < len(ps); i += 2 {
+			r := narrow(k.vec(w), w)
+			k.goMin(ps[i], ps[i+1], r, w)
+			next = append(next, r)
+		}
+		if len(ps)%2 == 1 {
+			next = append(next, ps[len(ps)-1])
+		}
+		ps = next
+	}
+	k.goMin(narrow(acc, w), ps[0], narrow(acc, w), w)
+}
+
+// lastRound folds the cnt = n - j < ReduceLanes elements left into the
+// first cnt accumulators: for each register, a mask of its lanes that get
+// an element, masked loads (which read nothing, and so never fault, under
+// a clear lane), the fold computed on the whole register, and the result
+// kept in the masked lanes only.
+func (k *x86Reduce) lastRound(laneMask Mem) {
+	w := k.isa.Vector
+	rem, c, full := k.GP64(), k.GP64(), k.GP64()
+	k.MOVQ(k.n, rem)
+	k.SUBQ(k.j, rem)
+	k.JZ(LabelRef(k.name + "_store"))
+	k.MOVQ(U32(uint32(k.lanes)), full)
+	table := k.GP64()
+	for q, a := range k.acc {
+		k.MOVQ(rem, c)
+		k.CMPQ(c, full)
+		k.CMOVQGT(full, c)
+		if q > 0 {
+			k.TESTQ(c, c)
+			k.JZ(LabelRef(k.name + "_store")) // so do all later registers
+		}
+		k.SUBQ(c, rem)
+		var load func(Mem) Op
+		var keep func(x Op)
+		if k.isa.masked {
+			mask := k.K()
+			k.LEAQ(x86TailMask, table)
+			k.KMOVQ(Mem{Base: table, Index: c, Scale: 8}, mask)
+			load = func(m Mem) Op {
+				x := k.vec(w)
+				x86ElemOf(k.t).loadMasked(k.Context, m, mask, x)
+				return x
+			}
+			keep = func(x Op) { pick(k.t, k.VMOVAPS, k.VMOVAPD)(x, mask, a) }
+		} else {
+			// lanemask is 8 lanes of ones then 8 of zeros: the c*size bytes
+			// of ones end at offset 32.
+			mask := k.vec(w)
+			k.LEAQ(laneMask, table)
+			k.SHLQ(U8(log2(k.t.Size())), c)
+			k.SUBQ(c, table)
+			k.VMOVDQU(Mem{Base: table, Disp: 32}, mask)
+			load = func(m Mem) Op {
+				x := k.vec(w)
+				if k.t.Bits == 32 {
+					k.VMASKMOVPS(m, mask, x)
+				} else {
+					k.VMASKMOVPD(m, mask, x)
+				}
+				return x
+			}
+			keep = func(x Op) { k.blendv(mask, x, a, a) }
+		}
+		t := k.vec(w)
+		pick(k.t, k.VMOVUPS, k.VMOVUPD)(a, t)
+		k.combine(t, k.rd.term(k, k.ats(q*k.lanes), load, w, false), w)
+		keep(t)
+	}
+	k.Label(k.name + "_store")
+}
+
+// find emits a search: blocks of four registers, each compared into a lane
+// mask, the masks combined and tested once; then single registers; a block
+// with a hit, and the last elements, go to the scalar loop, which stops at
+// the first hit.
+func (k *x86Reduce) find() {
+	w := k.isa.Vector
+	var bc reg.VecVirtual
+	var vbits reg.GPVirtual
+	if k.r.Fold == asm.FindBits {
+		vbits = k.GP64()
+		v := k.Load(k.Param("v"), k.GP64())
+		bc = k.vec(w)
+		x86ElemOf(k.t).broadcast(k.Context, Mem{Base: v}, bc)
+		if k.t.Bits == 32 {
+			k.MOVL(Mem{Base: v}, vbits.As32())
+		} else {
+			k.MOVQ(Mem{Base: v}, vbits)
+		}
+	}
+	scalar := k.name + "_scalar"
+	for _, count := range []int{4, 1} {
+		loop, next := fmt.Sprintf("%s_loop%d", k.name, count), fmt.Sprintf("%s_after%d", k.name, count)
+		k.Label(loop)
+		cnt := k.GP64()
+		k.MOVQ(k.n, cnt)
+		k.SUBQ(k.j, cnt)
+		k.CMPQ(cnt, U32(uint32(count*k.lanes)))
+		k.JB(LabelRef(next))
+		var hits []Op
+		for v := range count {
+			hits = append(hits, k.hits(k.at(0, v*k.lanes), bc))
+		}
+		k.anyHit(hits, scalar)
+		k.ADDQ(U32(uint32(count*k.lanes)), k.j)
+		k.JMP(LabelRef(loop))
+		k.Label(next)
+	}
+	k.Label(scalar)
+	k.CMPQ(k.j, k.n)
+	k.JAE(LabelRef(k.name + "_none"))
+	found := LabelRef(k.name + "_found")
+	switch {
+	case k.r.Fold == asm.FindNaN:
+		x := k.XMM()
+		x86ElemOf(k.t).load(k.Context, k.t.Size(), k.at(0, 0), x)
+		if k.t.Bits == 32 {
+			k.UCOMISS(x, x)
+		} else {
+			k.UCOMISD(x, x)
+		}
+		k.JPS(found) // unordered: x is NaN
+	case k.t.Bits == 32:
+		k.CMPL(k.at(0, 0), vbits.As32())
+		k.JEQ(found)
+	default:
+		k.CMPQ(k.at(0, 0), vbits)
+		k.JEQ(found)
+	}
+	k.INCQ(k.j)
+	k.JMP(LabelRef(scalar))
+	k.Label(k.name + "_none")
+	k.Store(k.n, k.ReturnIndex(0))
+	k.VZEROUPPER()
+	k.RET()
+	k.Label(k.name + "_found")
+	k.Store(k.j, k.ReturnIndex(0))
+	k.VZEROUPPER()
+	k.RET()
+}
+
+// hits compares one register of elements at m: an opmask (AVX-512) or a
+// lane mask of ones where the element has v's bits, or is NaN.
+func (k *x86Reduce) hits(m Mem, bc reg.VecVirtual) Op {
+	w := k.isa.Vector
+	var h Op = k.vec(w)
+	if k.isa.masked {
+		h = k.K()
+	}
+	if k.r.Fold == asm.FindNaN {
+		x := k.vec(w)
+		pick(k.t, k.VMOVUPS, k.VMOVUPD)(m, x)
+		pick(k.t, k.VCMPPS, k.VCMPPD)(U8(0x03), x, x, h) // UNORD_Q
+		return h
+	}
+	pick(k.t, k.VPCMPEQD, k.VPCMPEQQ)(m, bc, h)
+	return h
+}
+
+// anyHit jumps to label when any of the hit masks has a lane set.
+func (k *x86Reduce) anyHit(hits []Op, label string) {
+	all := hits[0]
+	for _, h := range hits[1:] {
+		if k.isa.masked {
+			k.KORW(h, all, all)
+		} else {
+			k.VPOR(h, all, all)
+		}
+	}
+	if k.isa.masked {
+		k.KORTESTW(all, all)
+	} else {
+		k.VPTEST(all, all)
+	}
+	k.JNE(LabelRef(label))
+}

@@ -1,0 +1,107 @@
+package kernel
+
+import (
+	"math"
+	"unsafe"
+)
+
+// This file holds what every implementation of the reductions shares: the
+// accumulators' starting values and the combination of the accumulators
+// into one value. A fold's kernels (reduce_generated.go) only update the
+// accumulators, so the order of every addition after them is this Go code,
+// the same on every CPU.
+
+// SumStart returns st set to -0, the additive identity that keeps every
+// value's bits (+0 + -0 is +0, -0 + -0 is -0): the state of a sum before
+// its first element.
+func SumStart[T Float](st *[Lanes]T) []T {
+	return fill(st, T(math.Copysign(0, -1)))
+}
+
+// MinStart returns the state of a MinOf before its first element: +Inf,
+// which every value but a NaN is at most.
+func MinStart[T Float](st *[Lanes]T) []T { return fill(st, T(math.Inf(1))) }
+
+// MaxStart returns the state of a MaxOf before its first element: -Inf.
+func MaxStart[T Float](st *[Lanes]T) []T { return fill(st, T(math.Inf(-1))) }
+
+func fill[T Float](st *[Lanes]T, x T) []T {
+	for i := range st {
+		st[i] = x
+	}
+	return st[:]
+}
+
+// SumTree combines a sum's accumulators by the canonical pairwise tree and
+// returns the result: while more than one is left, the first half becomes
+// acc[j] + acc[j+h], h being half the count (j + 16, then j + 8, j + 4,
+// j + 2, j + 1). The generated sumTree computes exactly that, in
+// registers.
+func SumTree[T Float](acc []T) T { return sumTree((*[Lanes]T)(acc)) }
+
+// MinTree returns the min of the accumulators of a MinOf (Go's min: a NaN
+// if any is one, -0 below +0; the order does not matter).
+func MinTree[T Float](acc []T) T {
+	m := acc[0]
+	for _, x := range acc[1:] {
+		m = min(m, x)
+	}
+	return m
+}
+
+// MaxTree returns the max of the accumulators of a MaxOf.
+func MaxTree[T Float](acc []T) T {
+	m := acc[0]
+	for _, x := range acc[1:] {
+		m = max(m, x)
+	}
+	return m
+}
+
+// SumResult returns the result of a sum s (of a, or of the products of a
+// and b when b is not nil) as elem defines it: s itself unless it is a NaN,
+// which it replaces by the first NaN element (at the lowest index, a's
+// before b's at one index) made quiet, or, when no element is a NaN (Inf -
+// Inf, 0 * Inf), by DefaultNaN. CPUs differ in the NaN an addition
+// returns (the first or the second operand's, or for Inf - Inf a negative
+// or a positive one), so this is what makes a NaN sum the same everywhere;
+// it costs a search only when the sum is a NaN.
+func SumResult[T Float](s T, a, b []T) T {
+	if s == s {
+		return s
+	}
+	i, x := FindNaN(a), a
+	if b != nil {
+		if j := FindNaN(b[:i]); j < i {
+			i, x = j, b
+		}
+	}
+	if i == len(a) {
+		return DefaultNaN[T]()
+	}
+	return Quiet(x[i])
+}
+
+// is32 says whether T is 32 bits wide, a constant for each instantiation.
+func is32[T Float]() bool { return unsafe.Sizeof(T(0)) == 4 }
+
+// DefaultNaN is the positive quiet NaN with no payload.
+func DefaultNaN[T Float]() T {
+	if is32[T]() {
+		return T(math.Float32frombits(0x7fc00000))
+	}
+	return T(math.Float64frombits(0x7ff8000000000000))
+}
+
+// Quiet returns x with its quiet bit set: a signalling NaN becomes the
+// quiet NaN an arithmetic operation would return for it, payload and sign
+// kept; any other value is returned as it is.
+func Quiet[T Float](x T) T {
+	if x == x {
+		return x
+	}
+	if is32[T]() {
+		return T(math.Float32frombits(math.Float32bits(float32(x)) | 1<<22))
+	}
+	return T(math.Float64frombits(math.Float64bits(float64(x)) | 1<<51))
+}

@@ -1,0 +1,179 @@
+package kernel_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
+)
+
+// reduction describes one reduction to the tests (see
+// reductions_generated_test.go): its entry and generic kernel on one
+// signature (a fold returns 0, a find ignores acc).
+type reduction[T kernel.Float] struct {
+	name     string
+	inputs   int
+	fold     string // "sum", "min", "max", "findbits", "findnan"
+	run, ref func(acc []T, in [][]T, v T) int
+}
+
+// start returns a fold's state before its first element, or, when random
+// is set, accumulators holding values already, as after earlier pieces.
+func (r reduction[T]) start(rng *rand.Rand, random bool) []T {
+	st := new([kernel.Lanes]T)
+	var acc []T
+	switch r.fold {
+	case "min":
+		acc = kernel.MinStart(st)
+	case "max":
+		acc = kernel.MaxStart(st)
+	default:
+		acc = kernel.SumStart(st)
+	}
+	if random {
+		for i := range acc {
+			acc[i] = T(rng.NormFloat64())
+		}
+	}
+	return acc
+}
+
+// reduceLengths covers every round and register boundary up to 300, runs
+// of a few rounds, and a run past one preemption piece (chunkBytes).
+func reduceLengths[T kernel.Float]() []int {
+	var ls []int
+	for n := 0; n <= 300; n++ {
+		ls = append(ls, n)
+	}
+	chunk := (256 << 10) / int(unsafe.Sizeof(T(0)))
+	return append(ls, 1023, 1024, 1025, 4099, chunk-1, chunk, chunk+37, 2*chunk+5)
+}
+
+// atOffset copies data into a fresh buffer at element offset off, so that
+// the kernels see every alignment.
+func atOffset[T kernel.Float](data []T, off int) []T {
+	buf := make([]T, len(data)+off)
+	copy(buf[off:], data)
+	return buf[off:]
+}
+
+func TestReductionsMatchGeneric(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testReductionsMatchGeneric[float32])
+		t.Run("float64", testReductionsMatchGeneric[float64])
+	})
+}
+
+func testReductionsMatchGeneric[T kernel.Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	lengths := reduceLengths[T]()
+	pools := testkit.Pools[T](rng, 2*lengths[len(lengths)-1]+64)
+	for _, r := range reductions[T]() {
+		for pi, pool := range pools {
+			for li, n := range lengths {
+				if n > 300 && pi%2 != li%2 {
+					continue // the long runs take half the pools each
+				}
+				off := (7*n + pi) % testOffsets()
+				from := rng.IntN(len(pool.Data) - 2*n + 1)
+				in := [][]T{atOffset(pool.Data[from:from+n], off)}
+				if r.inputs == 2 {
+					in = append(in, atOffset(pool.Data[from+n:from+2*n], (off+5)%16))
+				}
+				checkReduction(t, r, in, rng, fmt.Sprintf("%s %T %s n=%d off=%d", r.name, T(0), pool.Name, n, off))
+			}
+		}
+	}
+}
+
+// requireSameOrNaN compares accumulators bit for bit, except that a NaN
+// matches any NaN: which payload an accumulator carries depends on how the
+// compiler ordered the generic kernel's operands, and the callers replace a
+// NaN result by a canonical NaN.
+func requireSameOrNaN[T kernel.Float](t *testing.T, want, got []T, what string) {
+	t.Helper()
+	for i := range want {
+		if want[i] != want[i] && got[i] != got[i] {
+			want[i], got[i] = 0, 0
+		}
+	}
+	testkit.RequireSameBits(t, want, got, what)
+}
+
+// checkReduction runs r on in with the implementation in use and with the
+// generic kernel and compares them bit for bit: every accumulator of a
+// fold, from the start state and from random ones; for FindBits the index
+// of an element at a random place, of the last, and of a value that is not
+// there; for FindNaN the index of the first NaN.
+func checkReduction[T kernel.Float](t *testing.T, r reduction[T], in [][]T, rng *rand.Rand, what string) {
+	t.Helper()
+	n := len(in[0])
+	switch r.fold {
+	case "findbits":
+		vs := []T{T(math.Pi)}
+		if n > 0 {
+			vs = append(vs, in[0][rng.IntN(n)], in[0][n-1])
+		}
+		for _, v := range vs {
+			require.Equal(t, r.ref(nil, in, v), r.run(nil, in, v), "%s v=%#x", what, testkit.Bits(v))
+		}
+	case "findnan":
+		require.Equal(t, r.ref(nil, in, 0), r.run(nil, in, 0), what)
+	default:
+		for _, random := range []bool{false, true} {
+			want, got := r.start(rng, random), r.start(rng, random)
+			copy(got, want)
+			r.ref(want, in, 0)
+			r.run(got, in, 0)
+			requireSameOrNaN(t, want, got, fmt.Sprintf("%s random start %v", what, random))
+		}
+	}
+}
+
+// TestFindNaNEveryPosition puts one NaN at every position of every length
+// up to 200, where a search meets it in a block, a single register or the
+// scalar loop.
+func TestFindNaNEveryPosition(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testFindEveryPosition[float32])
+		t.Run("float64", testFindEveryPosition[float64])
+	})
+}
+
+func testFindEveryPosition[T kernel.Float](t *testing.T) {
+	nan := testkit.FromBits[T](testkit.SignBit[T]() | testkit.Bits(T(math.NaN())) | 5)
+	for n := 1; n <= 200; n++ {
+		a := make([]T, n)
+		for i := range a {
+			a[i] = T(i) + 0.5
+		}
+		for p := range n {
+			a[p] = nan
+			require.Equal(t, p, kernel.FindNaN(a), "NaN at %d of %d", p, n)
+			require.Equal(t, p, kernel.FindBits(a, nan), "NaN's bits at %d of %d", p, n)
+			a[p] = T(p) + 0.5
+			require.Equal(t, p, kernel.FindBits(a, T(p)+0.5), "%d at %d of %d", p, p, n)
+		}
+		require.Equal(t, n, kernel.FindNaN(a))
+		require.Equal(t, n, kernel.FindBits(a, T(math.Copysign(0, -1))), "-0 is not +0 nor any value here")
+	}
+}
+
+// TestSumTree pins the tree: the pairs are (j, j+h) for h = 16, 8, 4, 2, 1.
+func TestSumTree(t *testing.T) {
+	acc := make([]float64, kernel.Lanes)
+	// Lane 0 huge, lane 16 its negation, everything else 1: the tree pairs
+	// 0 with 16 at the first level, so the ones survive (a left-to-right
+	// sum would absorb them into 2^60 and lose them).
+	for i := range acc {
+		acc[i] = 1
+	}
+	acc[0], acc[16] = 1<<60, -(1 << 60)
+	require.Equal(t, 30.0, kernel.SumTree(acc))
+}

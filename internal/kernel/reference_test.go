@@ -1,0 +1,343 @@
+package kernel_test
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
+)
+
+// The generic kernels are the reference every implementation must equal;
+// these tests pin the reference itself to independent definitions: Go's
+// operators and builtins, package math, and math/big for float32 FMA.
+
+// sameValue reports whether x and y are the same value: both NaN, or equal
+// with the same sign (NaN payloads are the kernels' business, pinned by
+// the cross-implementation tests).
+func sameValue(x, y float64) bool {
+	if x != x || y != y {
+		return x != x && y != y
+	}
+	return x == y && math.Signbit(x) == math.Signbit(y)
+}
+
+// oracles define every op on float64 values, written out independently of
+// the registry.
+var oracles = map[string]func(x []float64) float64{
+	"add": func(x []float64) float64 { return x[0] + x[1] },
+	"sub": func(x []float64) float64 { return x[0] - x[1] },
+	"mul": func(x []float64) float64 { return x[0] * x[1] },
+	"div": func(x []float64) float64 { return x[0] / x[1] },
+	"min": func(x []float64) float64 { return min(x[0], x[1]) },
+	"max": func(x []float64) float64 { return max(x[0], x[1]) },
+
+	"neg":       func(x []float64) float64 { return -x[0] },
+	"abs":       func(x []float64) float64 { return math.Abs(x[0]) },
+	"sqrt":      func(x []float64) float64 { return math.Sqrt(x[0]) },
+	"floor":     func(x []float64) float64 { return math.Floor(x[0]) },
+	"ceil":      func(x []float64) float64 { return math.Ceil(x[0]) },
+	"trunc":     func(x []float64) float64 { return math.Trunc(x[0]) },
+	"roundeven": func(x []float64) float64 { return math.RoundToEven(x[0]) },
+	"round":     func(x []float64) float64 { return math.Round(x[0]) },
+
+	"eq": func(x []float64) float64 { return b2f(x[0] == x[1]) },
+	"ne": func(x []float64) float64 { return b2f(x[0] != x[1]) },
+	"lt": func(x []float64) float64 { return b2f(x[0] < x[1]) },
+	"le": func(x []float64) float64 { return b2f(x[0] <= x[1]) },
+	"gt": func(x []float64) float64 { return b2f(x[0] > x[1]) },
+	"ge": func(x []float64) float64 { return b2f(x[0] >= x[1]) },
+
+	"fma":   func(x []float64) float64 { return math.FMA(x[0], x[1], x[2]) },
+	"clamp": func(x []float64) float64 { return min(max(x[0], x[1]), x[2]) },
+	// The select oracle takes the condition as its first value, nonzero
+	// for true.
+	"select": func(x []float64) float64 {
+		if x[0] != 0 {
+			return x[1]
+		}
+		return x[2]
+	},
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestReferenceIsGo checks the reference of every op, on every combination
+// of special values, against its oracle: for float64 exactly as Go computes
+// it; for float32 as Go computes it on the float32 values, which for every
+// op but FMA is the float64 result rounded once (FMA has its own test).
+func TestReferenceIsGo(t *testing.T) {
+	t.Run("float32", testReferenceIsGo[float32])
+	t.Run("float64", testReferenceIsGo[float64])
+}
+
+func testReferenceIsGo[T kernel.Float](t *testing.T) {
+	sp := testkit.Specials[T]()
+	var tuples [][3]T
+	for i, x := range sp {
+		for j, y := range sp {
+			tuples = append(tuples, [3]T{x, y, sp[(i+j)%len(sp)]})
+		}
+	}
+	for _, f := range families[T]() {
+		for op, name := range f.ops {
+			oracle, ok := oracles[name]
+			require.True(t, ok, "no oracle for %s", name)
+			if name == "fma" && testkit.Is32[T]() {
+				continue // TestFMA32 checks it against math/big
+			}
+			n := len(tuples)
+			ins := make([]any, len(f.inputs))
+			for i, typ := range f.inputs {
+				if typ == "bool" {
+					b := make([]bool, n)
+					for j := range b {
+						b[j] = j%3 == 0
+					}
+					ins[i] = b
+					continue
+				}
+				col := make([]T, n)
+				for j := range col {
+					col[j] = tuples[j][i]
+				}
+				ins[i] = col
+			}
+			var got any = make([]T, n)
+			if f.out == "bool" {
+				got = make([]bool, n)
+			}
+			f.ref(op, f.kinds[0], 1, n, got, 0, ins, make([]int, len(ins)))
+			for j := range n {
+				x := make([]float64, len(ins))
+				for i := range ins {
+					if b, ok := ins[i].([]bool); ok {
+						x[i] = b2f(b[j])
+					} else {
+						x[i] = float64(ins[i].([]T)[j])
+					}
+				}
+				want := oracle(x)
+				if testkit.Is32[T]() {
+					want = float64(float32(want))
+				}
+				var g float64
+				if b, ok := got.([]bool); ok {
+					g = b2f(b[j])
+				} else {
+					g = float64(got.([]T)[j])
+				}
+				require.True(t, sameValue(want, g), "%s %s%v: reference %v, Go %v", f.name, name, x, g, want)
+			}
+		}
+	}
+}
+
+// intOracles define the integer ops on int64 or uint64 operands; a result is
+// then truncated to the element type, which for wrap-around arithmetic and
+// bitwise ops is the narrow type's own result.
+var intOracles = map[string]func(x, y int64, s uint, signed bool) int64{
+	"add":    func(x, y int64, _ uint, _ bool) int64 { return x + y },
+	"sub":    func(x, y int64, _ uint, _ bool) int64 { return x - y },
+	"mul":    func(x, y int64, _ uint, _ bool) int64 { return x * y },
+	"and":    func(x, y int64, _ uint, _ bool) int64 { return x & y },
+	"or":     func(x, y int64, _ uint, _ bool) int64 { return x | y },
+	"xor":    func(x, y int64, _ uint, _ bool) int64 { return x ^ y },
+	"andnot": func(x, y int64, _ uint, _ bool) int64 { return x &^ y },
+	"min": func(x, y int64, _ uint, signed bool) int64 {
+		if signed {
+			return min(x, y)
+		}
+		return int64(min(uint64(x), uint64(y)))
+	},
+	"max": func(x, y int64, _ uint, signed bool) int64 {
+		if signed {
+			return max(x, y)
+		}
+		return int64(max(uint64(x), uint64(y)))
+	},
+	"shl": func(x, _ int64, s uint, _ bool) int64 { return x << s },
+	"shr": func(x, _ int64, s uint, signed bool) int64 {
+		if signed {
+			return x >> s
+		}
+		return int64(uint64(x) >> s)
+	},
+}
+
+// TestIntReferenceIsGo checks the integer references against their
+// oracles on every pair of special values and every shift count.
+func TestIntReferenceIsGo(t *testing.T) {
+	t.Run("int8", testIntReference[int8])
+	t.Run("int16", testIntReference[int16])
+	t.Run("int32", testIntReference[int32])
+	t.Run("int64", testIntReference[int64])
+	t.Run("uint8", testIntReference[uint8])
+	t.Run("uint16", testIntReference[uint16])
+	t.Run("uint32", testIntReference[uint32])
+	t.Run("uint64", testIntReference[uint64])
+}
+
+func testIntReference[T kernel.Integer](t *testing.T) {
+	var zero T
+	signed := zero-1 < zero
+	sp := testkit.IntSpecials[T]()
+	counts := testkit.ShiftCounts()
+	widen := func(v T) int64 {
+		if signed {
+			return int64(v)
+		}
+		return int64(uint64(v))
+	}
+	for _, f := range intFamilies[T]() {
+		for op, name := range f.ops {
+			oracle, ok := intOracles[name]
+			require.True(t, ok, "no oracle for %s", name)
+			for _, x := range sp {
+				for yi, y := range sp {
+					s := counts[yi%len(counts)]
+					var second any = []T{y}
+					if f.inputs[1] == "uint" {
+						second = []uint{s}
+					}
+					got := []T{0}
+					f.ref(op, f.kinds[0], 1, 1, got, 0, []any{[]T{x}, second}, []int{0, 0})
+					want := T(oracle(widen(x), widen(y), s, signed))
+					require.Equal(t, want, got[0], "%s(%v, %v, s=%d)", name, x, y, s)
+				}
+			}
+		}
+	}
+}
+
+// TestFMA32 checks the float32 FMA reference against the exact product and
+// sum in math/big, rounded once to float32, on random operands of every
+// magnitude and on operands built so that rounding the exact result to
+// float64 first lands on a float32 rounding midpoint: there
+// float32(math.FMA(...)) rounds twice and goes wrong.
+func TestFMA32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var ops [][3]float32
+	for range 200000 {
+		ops = append(ops, [3]float32{randFloat32(rng), randFloat32(rng), randFloat32(rng)})
+	}
+	doubleRounded := 0
+	for range 100000 {
+		x, ok := midpointCase(rng)
+		if ok {
+			ops = append(ops, x)
+			if float32(math.FMA(float64(x[0]), float64(x[1]), float64(x[2]))) != exactFMA32(x) {
+				doubleRounded++
+			}
+		}
+	}
+	require.Greater(t, doubleRounded, 100, "the adversarial cases must defeat float32(math.FMA(...))")
+	a, b, c := make([]float32, len(ops)), make([]float32, len(ops)), make([]float32, len(ops))
+	for i, x := range ops {
+		a[i], b[i], c[i] = x[0], x[1], x[2]
+	}
+	got := make([]float32, len(ops))
+	kernel.ReferenceTernary(kernel.VVV, kernel.OpFMA, 1, len(ops), got, 0, a, 0, b, 0, c, 0)
+	for i, x := range ops {
+		if want := exactFMA32(x); math.Float32bits(want) != math.Float32bits(got[i]) {
+			require.Failf(t, "float32 FMA not correctly rounded", "fma(%g, %g, %g) = %g (%#x), want %g (%#x)",
+				x[0], x[1], x[2], got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
+		}
+	}
+	t.Logf("%d cases, %d where float32(math.FMA(...)) rounds twice", len(ops), doubleRounded)
+}
+
+// exactFMA32 is a*b + c computed exactly and rounded once to float32 (ties
+// to even, with subnormals and overflow to infinity), for finite operands.
+func exactFMA32(x [3]float32) float32 {
+	prod := new(big.Float).SetPrec(2000).Mul(big.NewFloat(float64(x[0])), big.NewFloat(float64(x[1])))
+	sum := new(big.Float).SetPrec(2000).Add(prod, big.NewFloat(float64(x[2])))
+	if sum.Sign() == 0 {
+		return float32(math.FMA(float64(x[0]), float64(x[1]), float64(x[2]))) // an exact zero: IEEE's sign rules
+	}
+	r, _ := sum.Float32()
+	return r
+}
+
+// randFloat32 is a random finite float32 of any magnitude and sign,
+// subnormals included.
+func randFloat32(rng *rand.Rand) float32 {
+	for {
+		f := math.Float32frombits(rng.Uint32())
+		if !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) {
+			return f
+		}
+	}
+}
+
+// midpointCase builds a, b, c whose exact a*b + c lies a hair off a
+// float32 rounding midpoint M, close enough to round to M in float64: c is
+// a float32 m beside M, and a*b = d(1 ± 2^-2k) with d = M - m (half an ulp
+// of m), from a = 2^i(1 ± 2^-k) and b = 2^j(1 ∓ 2^-k). Rounding M to
+// float32 then goes to the even neighbour, the wrong one half the time.
+// m runs over normal and subnormal float32s.
+func midpointCase(rng *rand.Rand) ([3]float32, bool) {
+	m := float32(math.Abs(float64(randFloat32(rng))))
+	if m == 0 || m == math.MaxFloat32 {
+		return [3]float32{}, false
+	}
+	up := rng.IntN(2) == 0
+	next := math.Nextafter32(m, float32(math.Inf(map[bool]int{true: 1, false: -1}[up])))
+	d := (float64(next) - float64(m)) / 2 // exact: a power of two
+	_, e := math.Frexp(d)
+	k := 15 + rng.IntN(9)
+	sign := float64(1 - 2*rng.IntN(2))
+	i := (e - 1) / 2
+	a := float32(math.Ldexp(1+sign*math.Ldexp(1, -k), i))
+	b := float32(math.Ldexp(1-sign*math.Ldexp(1, -k), e-1-i))
+	if rng.IntN(2) == 0 {
+		return [3]float32{-a, b, -m}, true // the mirror image
+	}
+	return [3]float32{a, b, m}, true
+}
+
+// TestFMA32NaN pins the NaN rules of the float32 FMA reference to those of
+// float64 math.FMA on this architecture, whose FMA instruction the kernels
+// use, for every combination of quiet NaN payloads. (Converting a
+// signalling NaN to float64 quiets it, and arm64 ranks signalling NaNs
+// first, so for those the kernels' own comparison with the reference is
+// the test.)
+func TestFMA32NaN(t *testing.T) {
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("elsewhere float32 FMA has no kernels to match, and math.FMA's NaNs follow the CPU (RISC-V gives the canonical NaN)")
+	}
+	var sp []float32
+	for _, x := range testkit.Specials[float32]() {
+		if x == x || math.Float32bits(x)&(1<<22) != 0 {
+			sp = append(sp, x)
+		}
+	}
+	for _, x := range sp {
+		for _, y := range sp {
+			for _, z := range sp {
+				got := []float32{0}
+				kernel.ReferenceTernary(kernel.VVV, kernel.OpFMA, 1, 1, got, 0, []float32{x}, 0, []float32{y}, 0, []float32{z}, 0)
+				if x == x && y == y && z == z {
+					continue // no NaN operand: TestFMA32
+				}
+				want := math.FMA(float64(x), float64(y), float64(z))
+				what := fmt.Sprintf("fma(%#x, %#x, %#x)", math.Float32bits(x), math.Float32bits(y), math.Float32bits(z))
+				require.True(t, math.IsNaN(float64(got[0])), what)
+				// A float32 NaN's payload is the float64 NaN's, shifted; the
+				// conversion quiets a signalling NaN, as the instruction does.
+				require.Equal(t, math.Float32bits(float32(want)), math.Float32bits(got[0]), what)
+			}
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/simdkit/elem/internal/cpuinfo"
+)
+
+// cacheLevel names a cache whose size a rule scales.
+type cacheLevel uint8
+
+const (
+	noCache   cacheLevel = iota // no size: the rule's fast implementation never runs, it never streams
+	levelL1d                    // the level-1 data cache of one core
+	levelL2                     // the level-2 cache
+	levelLast                   // the last-level cache, whole
+)
+
+var levelNames = [...]string{noCache: "none", levelL1d: "L1d", levelL2: "L2", levelLast: "last-level cache"}
+
+// size is the size of cache l in cs.
+func (l cacheLevel) size(cs cpuinfo.Caches) int {
+	switch l {
+	case levelL1d:
+		return cs.L1d
+	case levelL2:
+		return cs.L2
+	case levelLast:
+		return cs.LastLevel()
+	}
+	return -1
+}
+
+// A rule is the automatic dispatch on one kind of CPU: which implementation
+// runs which calls, and from how many bytes calls write with streaming
+// stores, both relative to the CPU's cache sizes. The rows of rules come
+// from `elembench -tune` on the CPU they name; every other CPU gets the
+// last row, safe defaults.
+type rule struct {
+	// cpu names the CPU measured and when, or what a default row covers.
+	cpu string
+	// vendor, family and models select the CPUs the rule is for: Unknown,
+	// 0 and nil match any.
+	vendor cpuinfo.Vendor
+	family int
+	models []int
+	// fast runs the calls of memory-bound ops whose bytes (output and
+	// every input row) fit in the fastUpTo cache, and with fastStream
+	// those that write with streaming stores, and the calls of
+	// compute-bound ops (div) of at most fastComputeUpTo bytes (0: none);
+	// Default() runs every other call. The rule is skipped on a CPU or
+	// build without fast.
+	fast            Impl
+	fastUpTo        cacheLevel
+	fastComputeUpTo int
+	fastStream      bool
+	// Streaming stores start at streamPercent percent of the streamAt
+	// cache's size, and at streamCap bytes at the latest when it is set.
+	streamAt      cacheLevel
+	streamPercent int
+	streamCap     int
+	// streamGap, where set, are the bytes [from, to) of calls that do
+	// not stream after all: measured where the last-level cache holds
+	// them better than memory takes their streaming stores.
+	streamGap [2]int
+}
+
+// rules are tried in order; the last matches every CPU.
+var rules = []rule{
+	{
+		// From elembench -tune and -tune -check (float32 and float64
+		// add, mul, div, max), fastest of interleaved rounds: AVX-512
+		// 1.25-1.6x faster than AVX2 while a call's bytes fit in the 48
+		// KiB L1d (crossover at exactly that size: vv at n = 4096
+		// float32s against 5793, vs at 6144 against 8689), 5-9% slower
+		// in the L2, the same beyond. div: AVX-512 6-8% slower from 544
+		// bytes on (vs at 68 float32s 19%), 3-9% faster up to 384 bytes
+		// and at vv n = 64 (768 bytes). Streaming stores: 1.2-1.3x
+		// faster than ordinary ones from 2.8 MiB (1.4x the 2 MiB L2; at
+		// 2.25 MiB even, at 2 MiB 0.7x), 5-9% slower for vs and even for
+		// vv from 8 to 45 MiB while the machine was quiet (with busy
+		// neighbours on the host they won there too), 1.2-1.5x faster
+		// from 64 MiB; with AVX-512's full-line stores max runs 5-15%
+		// faster than with AVX2's at 64-256 MiB, add and mul the same
+		// within noise, div f64 6% slower (so not div).
+		cpu:    "Intel Xeon family 6 model 167 (AVX-512 F/BW/DQ/VL/FP16, 48 KiB L1d, 2 MiB L2; 2-core KVM guest), measured 2026-11-23",
+		vendor: cpuinfo.Intel, family: 6, models: []int{167},
+		fast: AVX512, fastUpTo: levelL1d, fastComputeUpTo: 384, fastStream: true,
+		streamAt: levelL2, streamPercent: 125, streamGap: [2]int{6 << 20, 48 << 20},
+	},
+	{
+		// Streaming stores: measured on a 32 MiB-L3 Zen 3 (float32,
+		// ns/elem, ordinary vs streaming): Add at 1M elements (12 MiB)
+		// 0.188 vs 0.202, at 2M (24 MiB) 0.342 vs 0.254; AddScalar at 2M
+		// (16 MiB) 0.189 vs 0.187, at 4M 0.247 vs 0.195: from half its
+		// last-level cache. 16 MiB, the constant used before any CPU was
+		// told apart, caps it where the last level is huge or unknown.
+		cpu:      "any other CPU: safe defaults (Default() for every call; streaming from half the last-level cache as on Zen 3, at most 16 MiB)",
+		streamAt: levelLast, streamPercent: 50, streamCap: 16 << 20,
+	},
+}
+
+// matches reports whether r is for CPU c on a build that can run the
+// implementations available (has).
+func (r *rule) matches(c cpuinfo.CPU, has func(Impl) bool) bool {
+	return (r.vendor == cpuinfo.Unknown || r.vendor == c.Vendor) &&
+		(r.family == 0 || r.family == c.Family) &&
+		(len(r.models) == 0 || slices.Contains(r.models, c.Model)) &&
+		(!r.usesFast() || has(r.fast))
+}
+
+// usesFast reports whether r gives any call to its fast implementation.
+func (r *rule) usesFast() bool { return r.fastUpTo != noCache || r.fastComputeUpTo > 0 || r.fastStream }
+
+// ruleFor returns the first rule for CPU c.
+func ruleFor(c cpuinfo.CPU, has func(Impl) bool) *rule {
+	for i := range rules {
+		if rules[i].matches(c, has) {
+			return &rules[i]
+		}
+	}
+	panic("kernel: the last rule matches every CPU")
+}
+
+// dispatchFor is the automatic dispatch of rule r on caches cs, with base
+// running every call r does not give to its fast implementation.
+func (r *rule) dispatchFor(cs cpuinfo.Caches, base Impl) dispatch {
+	d := dispatch{fast: base, base: base, fastMax: [numClasses]int{-1, -1}}
+	if !r.usesFast() {
+		return d
+	}
+	d.fast, d.fastStream[classMemory] = r.fast, r.fastStream
+	if r.fastUpTo != noCache {
+		d.fastMax[classMemory] = r.fastUpTo.size(cs)
+	}
+	if r.fastComputeUpTo > 0 {
+		d.fastMax[classCompute] = r.fastComputeUpTo
+	}
+	return d
+}
+
+// streaming is the streaming policy of rule r on caches cs: never
+// (math.MaxInt) for a rule without streamAt.
+func (r *rule) streaming(cs cpuinfo.Caches) StreamPolicy {
+	if r.streamAt == noCache {
+		return StreamPolicy{Min: math.MaxInt}
+	}
+	n := int(int64(r.streamAt.size(cs)) * int64(r.streamPercent) / 100)
+	if r.streamCap > 0 {
+		n = min(n, r.streamCap)
+	}
+	return StreamPolicy{Min: n, Gap: r.streamGap}
+}
+
+// The automatic choice on this CPU, worked out once.
+var (
+	autoRule     = ruleFor(cpuinfo.Get(), Has)
+	autoDispatch = autoRule.dispatchFor(cpuinfo.Get().Caches, Default())
+	autoStream   = autoRule.streaming(cpuinfo.Get().Caches)
+)
+
+// AutoImplFor returns the implementation that the automatic dispatch on
+// this CPU gives a call moving bytes bytes, of a compute-bound op (div)
+// or, for compute false, of a memory-bound one, writing with streaming
+// stores or not: what elembench -tune compares its measurements with.
+func AutoImplFor(compute bool, bytes int, stream bool) Impl {
+	c := classMemory
+	if compute {
+		c = classCompute
+	}
+	return autoDispatch.pick(c, bytes, stream)
+}
+
+// Describe says what runs which calls, and from what size calls stream,
+// and on what grounds: the text of elem.Dispatch.
+func Describe() string {
+	d := active.Load()
+	var b strings.Builder
+	switch {
+	case d.forced:
+		fmt.Fprintf(&b, "%s for every call (%s)", d.base, d.why)
+	case d.fast == d.base:
+		fmt.Fprintf(&b, "%s for every call", d.base)
+	default:
+		var parts []string
+		compute := "not " + strings.Join(computeOps, ", ")
+		if n := d.fastMax[classCompute]; n >= 0 {
+			compute = strings.Join(computeOps, ", ") + " up to " + cpuinfo.Bytes(n)
+		}
+		if n := d.fastMax[classMemory]; n >= 0 {
+			parts = append(parts, fmt.Sprintf("calls moving up to %s (the %s; %s)", cpuinfo.Bytes(n), levelNames[autoRule.fastUpTo], compute))
+		} else if d.fastMax[classCompute] >= 0 {
+			parts = append(parts, compute)
+		}
+		if d.fastStream[classMemory] {
+			parts = append(parts, "calls with streaming stores (not "+strings.Join(computeOps, ", ")+")")
+		}
+		fmt.Fprintf(&b, "%s for %s; %s for the rest", d.fast, strings.Join(parts, " and "), d.base)
+	}
+	if HasStreaming {
+		fmt.Fprintf(&b, "; streaming stores %s", streaming)
+		if streamWhy != ruleStreamWhy {
+			fmt.Fprintf(&b, " (%s)", streamWhy)
+		}
+	}
+	fmt.Fprintf(&b, "; rule for %s; this CPU: %s, %s", autoRule.cpu, cpuinfo.Get(), cpuinfo.Get().Caches)
+	return b.String()
+}

@@ -1,0 +1,76 @@
+package elem
+
+import "github.com/simdkit/elem/internal/kernel"
+
+// The op-valued calls of the families beyond the binary ops (Apply,
+// ApplyScalar and ScalarApply are in elem.go): they check as the named calls
+// do and run the same kernels.
+
+// ApplyUnary sets dst[i] = op(a[i]).
+func ApplyUnary[T Float](op UnaryOp, dst, a []T) {
+	if !op.Valid() {
+		panic("elem: invalid " + op.String())
+	}
+	if !fits(dst, a) {
+		mustFit(op.String(), in("dst", dst), in("a", a))
+	}
+	kernel.Unary(kernel.V, kernel.UnaryOp(op), 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+}
+
+// Compare sets dst[i] = a[i] op b[i], with Go's comparison operators.
+func Compare[T Float](op CompareOp, dst []bool, a, b []T) {
+	if !op.Valid() {
+		panic("elem: invalid " + op.String())
+	}
+	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Compare(kernel.VV, kernel.CompareOp(op), 1, len(dst), dst, 0, a, 0, b, 0, false)
+}
+
+// CompareScalar sets dst[i] = a[i] op s, with Go's comparison operators.
+func CompareScalar[T Float](op CompareOp, dst []bool, a []T, s T) {
+	if !op.Valid() {
+		panic("elem: invalid " + op.String())
+	}
+	if !fitsAny(dst, a) {
+		mustFit(op.String(), in("dst", dst), in("a", a))
+	}
+	kernel.Compare(kernel.VS, kernel.CompareOp(op), 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
+}
+
+// ApplyTernary sets dst[i] = op(a[i], b[i], c[i]): OpFMA is a[i]*b[i] +
+// c[i] with one rounding, OpClamp is min(max(a[i], b[i]), c[i]).
+func ApplyTernary[T Float](op TernaryOp, dst, a, b, c []T) {
+	if !op.Valid() {
+		panic("elem: invalid " + op.String())
+	}
+	if !fits(dst, a) || !fits(dst, b) || !fits(dst, c) {
+		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b), in("c", c))
+	}
+	kernel.Ternary(kernel.VVV, kernel.TernaryOp(op), 1, len(dst), dst, 0, a, 0, b, 0, c, 0, kernel.StreamFlat[T](len(dst), 4))
+}
+
+// ApplyBitwise sets dst[i] = a[i] op b[i] for a bitwise op.
+func ApplyBitwise[T Integer](op BitOp, dst, a, b []T) {
+	if !op.Valid() {
+		panic("elem: invalid " + op.String())
+	}
+	if !fits(dst, a) || !fits(dst, b) {
+		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
+	}
+	kernel.Bitwise(kernel.VV, kernel.BitOp(op), 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+}
+
+// ApplyShift sets dst[i] = a[i] op s: Go's << or >> (arithmetic for signed
+// types, logical for unsigned; a count at or beyond the width gives 0, or
+// -1 for a negative signed value shifted right).
+func ApplyShift[T Integer](op ShiftOp, dst, a []T, s uint) {
+	if !op.Valid() {
+		panic("elem: invalid " + op.String())
+	}
+	if !fits(dst, a) {
+		mustFit(op.String(), in("dst", dst), in("a", a))
+	}
+	kernel.Shift(kernel.VS, kernel.ShiftOp(op), 1, len(dst), dst, 0, a, 0, []uint{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+}

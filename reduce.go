@@ -1,0 +1,120 @@
+package elem
+
+import (
+	"fmt"
+
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// Sum returns the sum of a's elements in the canonical order (see
+// "Reductions" in the package documentation): the same bits on every CPU
+// and implementation. The sum of no elements is +0.
+func Sum[T Float](a []T) T {
+	if len(a) == 0 {
+		return 0
+	}
+	var st [kernel.Lanes]T
+	acc := kernel.SumStart(&st)
+	kernel.Sum(acc, a)
+	return kernel.SumResult(kernel.SumTree(acc), a, nil)
+}
+
+// Dot returns the sum of the products a[i]*b[i], each rounded to T (never
+// fused into a multiply-add), in the canonical order. It panics if the
+// lengths differ. The dot product of empty slices is +0.
+func Dot[T Float](a, b []T) T {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("elem: Dot: slice lengths differ: len(a) = %d, len(b) = %d", len(a), len(b)))
+	}
+	if len(a) == 0 {
+		return 0
+	}
+	var st [kernel.Lanes]T
+	acc := kernel.SumStart(&st)
+	kernel.Dot(acc, a, b)
+	return kernel.SumResult(kernel.SumTree(acc), a, b)
+}
+
+// SumSq returns the sum of the squares a[i]*a[i], each rounded to T, in the
+// canonical order: the square of the Euclidean norm. The sum of no
+// elements is +0.
+func SumSq[T Float](a []T) T {
+	if len(a) == 0 {
+		return 0
+	}
+	var st [kernel.Lanes]T
+	acc := kernel.SumStart(&st)
+	kernel.SumSq(acc, a)
+	return kernel.SumResult(kernel.SumTree(acc), a, nil)
+}
+
+// MinOf returns the least element of a by Go's min: -0 is below +0, and if
+// any element is a NaN the result is the first NaN, exactly as it is in a.
+// It panics if a is empty.
+func MinOf[T Float](a []T) T {
+	mustNotEmpty("MinOf", len(a))
+	if m := minOf(a); m == m {
+		return m
+	}
+	return a[kernel.FindNaN(a)]
+}
+
+// MaxOf returns the greatest element of a by Go's max: +0 is above -0, and
+// if any element is a NaN the result is the first NaN, exactly as it is in
+// a. It panics if a is empty.
+func MaxOf[T Float](a []T) T {
+	mustNotEmpty("MaxOf", len(a))
+	if m := maxOf(a); m == m {
+		return m
+	}
+	return a[kernel.FindNaN(a)]
+}
+
+// ArgMin returns the index of MinOf(a) in a: the first index of the least
+// element (-0 below +0), or the first index of a NaN if there is one. It
+// panics if a is empty.
+func ArgMin[T Float](a []T) int {
+	mustNotEmpty("ArgMin", len(a))
+	return indexOf(a, minOf(a))
+}
+
+// ArgMax returns the index of MaxOf(a) in a: the first index of the
+// greatest element (+0 above -0), or the first index of a NaN if there is
+// one. It panics if a is empty.
+func ArgMax[T Float](a []T) int {
+	mustNotEmpty("ArgMax", len(a))
+	return indexOf(a, maxOf(a))
+}
+
+// minOf is Go's min over a: a NaN (any) when a has one.
+func minOf[T Float](a []T) T {
+	var st [kernel.Lanes]T
+	acc := kernel.MinStart(&st)
+	kernel.MinOf(acc, a)
+	return kernel.MinTree(acc)
+}
+
+// maxOf is Go's max over a: a NaN (any) when a has one.
+func maxOf[T Float](a []T) T {
+	var st [kernel.Lanes]T
+	acc := kernel.MaxStart(&st)
+	kernel.MaxOf(acc, a)
+	return kernel.MaxTree(acc)
+}
+
+// indexOf returns the first index of a NaN when m is one, else the first
+// index of m's bits (so -0 and +0 are told apart).
+func indexOf[T Float](a []T, m T) int {
+	if m != m {
+		return kernel.FindNaN(a)
+	}
+	return kernel.FindBits(a, m)
+}
+
+// mustNotEmpty panics, naming the call, for an empty slice: a least or
+// greatest element of nothing does not exist.
+func mustNotEmpty(call string, n int) {
+	if n == 0 {
+		panic("elem: " + call + " of an empty slice")
+	}
+}

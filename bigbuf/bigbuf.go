@@ -1,4 +1,4 @@
-// Package bigbuf allocates the large float32 and float64 buffers that elem's
+// Package bigbuf allocates the large buffers (of any element type) that elem's
 // kernels stream through: every slice starts on a 64-byte (cache line)
 // boundary, and on Linux a buffer of Threshold bytes or more is an anonymous
 // private mapping of its own, aligned to 2 MiB and advised for transparent
@@ -70,7 +70,7 @@ const Align = 64
 // instead). See the package documentation for the lifetime rules, which
 // require a call to Free. Make panics if n is negative or n elements do not
 // fit in the address space.
-func Make[T elem.Float](n int) []T {
+func Make[T elem.Number](n int) []T {
 	s, err := alloc[T]("Make", n, true)
 	if err != nil {
 		panic(err.Error())
@@ -85,10 +85,10 @@ func Make[T elem.Float](n int) []T {
 // back to the Go heap for such a buffer. Smaller buffers, and every buffer on
 // other systems, come from the Go heap, which cannot report a refusal: there
 // a request the machine cannot hold still fails as it does with make.
-func TryMake[T elem.Float](n int) ([]T, error) { return alloc[T]("TryMake", n, false) }
+func TryMake[T elem.Number](n int) ([]T, error) { return alloc[T]("TryMake", n, false) }
 
 // alloc is Make (heapIfRefused) or TryMake, named caller in errors.
-func alloc[T elem.Float](caller string, n int, heapIfRefused bool) ([]T, error) {
+func alloc[T elem.Number](caller string, n int, heapIfRefused bool) ([]T, error) {
 	size := int(unsafe.Sizeof(T(0)))
 	switch {
 	case n < 0:
@@ -119,6 +119,6 @@ func alloc[T elem.Float](caller string, n int, heapIfRefused bool) ([]T, error) 
 // reslice), or a slice of a freed buffer whose range is still reserved. After
 // Free neither s nor any slice of the same buffer may be used, nor freed
 // again; the package documentation says what happens if one is.
-func Free[T elem.Float](s []T) {
+func Free[T elem.Number](s []T) {
 	release(unsafe.Pointer(unsafe.SliceData(s)), len(s), cap(s), int(unsafe.Sizeof(T(0))))
 }

@@ -25,12 +25,14 @@ const (
 func TestMake(t *testing.T) {
 	t.Run("float32", testMake[float32])
 	t.Run("float64", testMake[float64])
+	t.Run("uint8", testMake[uint8])
+	t.Run("int64", testMake[int64])
 	t.Run("named", testMake[celsius])
 }
 
 type celsius float32
 
-func testMake[T interface{ ~float32 | ~float64 }](t *testing.T) {
+func testMake[T elem.Number](t *testing.T) {
 	size := int(unsafe.Sizeof(T(0)))
 	constructors := []struct {
 		name string
@@ -94,7 +96,7 @@ func TestMakeRejects(t *testing.T) {
 
 // rejects checks that Make[T](n) panics and TryMake[T](n) fails, both with
 // msg, in which %s stands for the function's name.
-func rejects[T elem.Float](t *testing.T, n int, msg string) {
+func rejects[T elem.Number](t *testing.T, n int, msg string) {
 	require.PanicsWithValue(t, fmt.Sprintf(msg, "Make"), func() { Make[T](n) })
 	s, err := TryMake[T](n)
 	require.EqualError(t, err, fmt.Sprintf(msg, "TryMake"))

@@ -10,9 +10,11 @@ import (
 
 // kindFormulas spells out the kernel kinds the -kinds flag names.
 var kindFormulas = map[string]string{
-	"vv": "dst = a op b",
-	"vs": "dst = a op scalar",
-	"sv": "dst = scalar op a",
+	"vv":  "dst = a op b",
+	"vs":  "dst = a op scalar",
+	"sv":  "dst = scalar op a",
+	"v":   "dst = op a (the unary ops)",
+	"vvv": "dst = op(a, b, c) (fma: a*b + c; clamp: min(max(a, b), c))",
 }
 
 // broadcastKinds says what each workload of internal/workloads is; the

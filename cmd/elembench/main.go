@@ -11,6 +11,7 @@
 //	go run ./cmd/elembench -ops add -types float32 -kinds vv -sizes 8,1000,16000,262144,16777216
 //	go run ./cmd/elembench -workers -1 -ops add -types float32 -sizes 16777216   # elem.Parallel* on every core
 //	go run ./cmd/elembench -types uint8,int16,int32,int64 -ops add,mul,max -broadcast none   # the integer types
+//	go run ./cmd/elembench -ops sqrt,abs,fma,lt,select -sizes 1000,16000 -broadcast none   # the other families (-ops all: every op)
 //	go run ./cmd/elembench -png add.png -svg add.svg   # throughput against size, 8 to 16M elements
 //	go run ./cmd/elembench -png add.png -plot-y ns -plot-logy   # ns/elem on a log scale instead
 //	go run ./cmd/elembench -reduce               # Sum, Dot, MaxOf, ArgMax, axis sums against the loops, gonum and vek
@@ -78,7 +79,7 @@ func main() {
 }
 
 type config struct {
-	ops       []elem.Op
+	ops       []benchOp
 	types     []string
 	kinds     []string
 	sizes     []int
@@ -97,9 +98,9 @@ type config struct {
 
 func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("elembench", flag.ContinueOnError)
-	ops := fs.String("ops", strings.Join(opNames(), ","), "operations")
+	ops := fs.String("ops", strings.Join(opNames(elem.Ops()), ","), "operations: any of "+strings.Join(opNames(benchOps()), ",")+", or all")
 	types := fs.String("types", "float32,float64", "element types: "+strings.Join(typeNames, ", "))
-	kinds := fs.String("kinds", "vv,vs,sv", "kernel kinds: vv = a op b, vs = a op scalar, sv = scalar op a")
+	kinds := fs.String("kinds", "vv,vs,sv,v,vvv", "kernel kinds, each op timed in those it has: vv = a op b, vs = a op scalar, sv = scalar op a, v = op a, vvv = op(a, b, c)")
 	sizes := fs.String("sizes", "8,1000,262144", "element counts")
 	impls := fs.String("impl", strings.Join(elem.Implementations(), ","), "implementations to time")
 	minTime := fs.Duration("time", 15*time.Millisecond, "minimum duration of one timing")
@@ -151,10 +152,19 @@ func parseFlags(args []string) (config, error) {
 	if cfg.broadcast, err = pickBroadcasts(*bcast); err != nil {
 		return config{}, err
 	}
+	if *ops == "all" {
+		cfg.ops = benchOps()
+	}
 	for _, name := range split(*ops) {
+		if name == "all" {
+			break
+		}
 		op, err := parseOp(name)
 		if err != nil {
 			return config{}, err
+		}
+		if _, binary := op.op.(elem.Op); !binary && cfg.workers != 0 {
+			return config{}, fmt.Errorf("-workers times the binary ops only, not %s", name)
 		}
 		cfg.ops = append(cfg.ops, op)
 	}
@@ -193,21 +203,25 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// opNames lists every operation elem has, by name: the default of -ops.
-func opNames() []string {
+// opNames lists ops by name.
+func opNames[O interface{ String() string }](ops []O) []string {
 	var names []string
-	for _, op := range elem.Ops() {
+	for _, op := range ops {
 		names = append(names, op.String())
 	}
 	return names
 }
 
-func parseOp(name string) (elem.Op, error) {
-	i := slices.IndexFunc(elem.Ops(), func(o elem.Op) bool { return o.String() == name })
+// String names the op as -ops does.
+func (o benchOp) String() string { return o.name }
+
+func parseOp(name string) (benchOp, error) {
+	ops := benchOps()
+	i := slices.IndexFunc(ops, func(o benchOp) bool { return o.name == name })
 	if i < 0 {
-		return 0, fmt.Errorf("unknown op %q", name)
+		return benchOp{}, fmt.Errorf("unknown op %q", name)
 	}
-	return elem.Ops()[i], nil
+	return ops[i], nil
 }
 
 func checkType(t string) error {
@@ -217,25 +231,30 @@ func checkType(t string) error {
 	return nil
 }
 
-// elemType is an element type elembench times: whether an op is defined on
-// it, and its typed setups.
+// elemType is an element type elembench times: whether a binary op is
+// defined on it, and its typed setups.
 type elemType struct {
 	defined func(elem.Op) bool
 	kernel  func(op elem.Op, kind string, n, workers int) func()
+	family  func(o benchOp, kind string, n int) func() // the non-binary ops
 	curve   func(w io.Writer, cfg config, sizes []int, copies *copyRefs) curveTimings
 }
 
-func typeOf[T elem.Number]() elemType {
-	return elemType{elem.DefinedOn[T], kernelCall[T], measureCurve[T]}
+func floatType[T elem.Float]() elemType {
+	return elemType{elem.DefinedOn[T], kernelCall[T], floatFamilyCall[T], measureCurve[T]}
+}
+
+func intType[T elem.Integer]() elemType {
+	return elemType{elem.DefinedOn[T], kernelCall[T], intFamilyCall[T], measureCurve[T]}
 }
 
 // typeNames are the -types names, in order.
 var typeNames = []string{"float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 
 var elemTypes = map[string]elemType{
-	"float32": typeOf[float32](), "float64": typeOf[float64](),
-	"int8": typeOf[int8](), "int16": typeOf[int16](), "int32": typeOf[int32](), "int64": typeOf[int64](),
-	"uint8": typeOf[uint8](), "uint16": typeOf[uint16](), "uint32": typeOf[uint32](), "uint64": typeOf[uint64](),
+	"float32": floatType[float32](), "float64": floatType[float64](),
+	"int8": intType[int8](), "int16": intType[int16](), "int32": intType[int32](), "int64": intType[int64](),
+	"uint8": intType[uint8](), "uint16": intType[uint16](), "uint32": intType[uint32](), "uint64": intType[uint64](),
 }
 
 func checkKind(k string) error {
@@ -267,15 +286,19 @@ type workload struct {
 
 func kernelWorkloads(cfg config) []workload {
 	var ws []workload
-	for _, op := range cfg.ops {
+	for _, o := range cfg.ops {
 		for _, t := range cfg.types {
 			for _, k := range cfg.kinds {
-				if !elemTypes[t].defined(op) {
-					continue // div on the integers
+				if _, has := o.kinds[k]; !has || !o.definedOn(t) {
+					continue // add has no kind v; div and sqrt are not defined on the integers
 				}
 				for _, n := range cfg.sizes {
-					ws = append(ws, workload{name: fmt.Sprintf("%s/%s/%s/n=%d", op, t, k, n), elems: n, bytes: bytesMoved(t, k, n),
-						setup: func() func() { return elemTypes[t].kernel(op, k, n, cfg.workers) }})
+					setup := func() func() { return elemTypes[t].family(o, k, n) }
+					if op, binary := o.op.(elem.Op); binary {
+						setup = func() func() { return elemTypes[t].kernel(op, k, n, cfg.workers) }
+					}
+					ws = append(ws, workload{name: fmt.Sprintf("%s/%s/%s/n=%d", o.name, t, k, n), elems: n, bytes: o.bytes(t, k, n),
+						setup: setup})
 				}
 			}
 		}
@@ -333,15 +356,19 @@ func broadcastWorkloads(cfg config) []workload {
 	return ws
 }
 
-// bytesMoved is the number of bytes a call of kind reads and writes: three
-// slices for vv, two for vs and sv.
+// bytesMoved is the number of bytes a binary call of kind reads and writes:
+// three slices for vv, two for vs and sv.
 func bytesMoved(typ, kind string, n int) int64 {
-	bits, _ := strconv.Atoi(strings.TrimLeft(typ, "abcdefghijklmnopqrstuvwxyz")) // "float32": 32
-	size := int64(bits / 8)
 	if kind == "vv" {
-		return 3 * int64(n) * size
+		return 3 * int64(n) * elemSize(typ)
 	}
-	return 2 * int64(n) * size
+	return 2 * int64(n) * elemSize(typ)
+}
+
+// elemSize is the size in bytes of the element type named typ.
+func elemSize(typ string) int64 {
+	bits, _ := strconv.Atoi(strings.TrimLeft(typ, "abcdefghijklmnopqrstuvwxyz")) // "float32": 32
+	return int64(bits / 8)
 }
 
 // kernelCall allocates and fills placed buffers of n elements and returns the

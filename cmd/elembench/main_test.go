@@ -73,6 +73,37 @@ func TestKernelWorkloadsSkipUndefined(t *testing.T) {
 	require.Equal(t, int64(20), bytesMoved("int8", "vs", 10))
 }
 
+// TestFamilyWorkloads checks that -ops reaches every family, each op in
+// the kinds it has and on the types it is defined on, with its own bytes.
+func TestFamilyWorkloads(t *testing.T) {
+	cfg, err := parseFlags([]string{"-ops", "sqrt,lt,fma,select,and,shl", "-types", "float64,int8", "-sizes", "10"})
+	require.NoError(t, err)
+	got := map[string]int64{}
+	for _, w := range kernelWorkloads(cfg) {
+		got[w.name] = w.bytes
+	}
+	require.Equal(t, map[string]int64{
+		"sqrt/float64/v/n=10":    160,
+		"lt/float64/vv/n=10":     170,
+		"lt/float64/vs/n=10":     90,
+		"fma/float64/vvv/n=10":   320,
+		"select/float64/vv/n=10": 250,
+		"select/float64/vs/n=10": 170,
+		"and/int8/vv/n=10":       30,
+		"shl/int8/vs/n=10":       20,
+	}, got)
+	for _, w := range kernelWorkloads(cfg) {
+		require.NotPanics(t, func() { w.setup()() }, w.name)
+	}
+	all, err := parseFlags([]string{"-ops", "all"})
+	require.NoError(t, err)
+	require.Len(t, all.ops, len(benchOps()))
+	_, err = parseFlags([]string{"-ops", "sqrt", "-workers", "2"})
+	require.ErrorContains(t, err, "-workers times the binary ops only, not sqrt")
+	_, err = parseFlags([]string{"-plot", "sqrt/float32/v"})
+	require.ErrorContains(t, err, "the curve draws a binary op")
+}
+
 func TestCurveSizes(t *testing.T) {
 	require.Equal(t, []int{8, 11, 16, 23, 32, 45, 64}, curveSizes(64))
 	sizes := curveSizes(1 << 24)

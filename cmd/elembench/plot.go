@@ -43,7 +43,11 @@ func parseCurveSpec(spec string, maxN int, y string, logY bool) (curveSpec, erro
 	if len(f) != 3 {
 		return curveSpec{}, fmt.Errorf("bad -plot %q: want op/type/kind, such as add/float32/vv", spec)
 	}
-	op, err := parseOp(f[0])
+	o, err := parseOp(f[0])
+	op, binary := o.op.(elem.Op)
+	if err == nil && !binary {
+		err = fmt.Errorf("bad -plot %q: the curve draws a binary op (%s)", spec, strings.Join(opNames(elem.Ops()), ", "))
+	}
 	if err == nil {
 		err = checkType(f[1])
 	}

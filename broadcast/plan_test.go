@@ -2,7 +2,6 @@ package broadcast
 
 import (
 	"fmt"
-	"github.com/simdkit/elem/internal/coalesce"
 	"math/rand/v2"
 	"slices"
 	"testing"

@@ -86,7 +86,8 @@ type Plan[T elem.Number] struct {
 	// array input, each once; the streaming decision is taken from it at
 	// every run, as the policy in effect may change.
 	streamBytes int
-	block       [2]int // elements per block, without and with streaming stores
+	block       [2]int      // elements per block, without and with streaming stores
+	geom        [2]geometry // the blocks of a run, without and with streaming stores
 
 	pool sync.Pool // *scratch[T]
 }
@@ -158,6 +159,7 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 	if block > 0 {
 		p.block = [2]int{block, block}
 	}
+	p.geom = [2]geometry{p.newGeometry(p.block[0], false), p.newGeometry(p.block[1], true)}
 	maxBlock := max(p.block[0], p.block[1])
 	p.pool.New = func() any { return newScratch(p, maxBlock) }
 	return p, nil

@@ -36,6 +36,9 @@ type scratch[T elem.Number] struct {
 	temps [][]T
 	bools [][]bool
 	off   []int // per array input, then dst: the block's first element
+	base  []int // the same at the block row and column 0
+	idx   []int // the odometer over the outer axes
+	sink  byte  // what touch read, so that its loads stay
 }
 
 func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
@@ -46,14 +49,30 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 		temps: make([][]T, p.ntemps),
 		bools: make([][]bool, p.nbools),
 		off:   make([]int, len(p.arrays)+1),
+		base:  make([]int, len(p.arrays)+1),
+		idx:   make([]int, len(p.size)),
 	}
-	for i := range s.temps {
-		s.temps[i] = make([]T, block)
-	}
+	placeTemps(s.temps, block)
 	for i := range s.bools {
 		s.bools[i] = make([]bool, block)
 	}
 	return s
+}
+
+// placeTemps allocates the temporaries in one buffer, temporary i starting
+// (i+1)*576 bytes past a page boundary: never at one, where large buffers
+// from make start, nor at one another's offset, since a store and a load
+// 4 KiB apart alias in the L1 and stall.
+func placeTemps[T elem.Number](temps [][]T, block int) {
+	const page, step = 4096, 576
+	size := int(unsafe.Sizeof(T(0)))
+	span := (block*size+page-1)/page*page + page
+	buf := make([]byte, len(temps)*span+page)
+	start := (page - int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))))%page) % page
+	for i := range temps {
+		at := start + i*span + (i+1)*step%page
+		temps[i] = unsafe.Slice((*T)(unsafe.Pointer(&buf[at])), block)
+	}
 }
 
 // Run computes the expression into dst, which must have Len elements,
@@ -63,13 +82,13 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 // is an error. On any error nothing is written.
 func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
 	s := p.pool.Get().(*scratch[T])
-	defer p.put(s)
-	if err := p.bind(s, dst, args); err != nil {
-		return err
+	err := p.bind(s, dst, args)
+	if err == nil {
+		g := p.geometry()
+		p.blocks(s, s, dst, g, 0, g.total)
 	}
-	g := p.geometry()
-	p.blocks(s, s, dst, g, 0, g.total)
-	return nil
+	p.put(s)
+	return err
 }
 
 // parallelGrain is the least number of output elements worth a goroutine,
@@ -203,6 +222,7 @@ func (p *Plan[T]) overlap(s *scratch[T], dst []T) error {
 
 // geometry is how a run cuts the output into blocks: m rows of n elements
 // of the two innermost coalesced axes, with outer positions over the rest.
+// A plan works it out for both store modes when it is compiled.
 type geometry struct {
 	stream    bool
 	n, m      int // a block's columns and rows
@@ -214,15 +234,9 @@ type geometry struct {
 	dstLd     int
 }
 
-// geometry works out the blocks of a run under the streaming policy in
-// effect.
-func (p *Plan[T]) geometry() geometry {
-	var g geometry
-	g.stream = kernel.ShouldStream(p.streamBytes)
-	be := p.block[0]
-	if g.stream {
-		be = p.block[1]
-	}
+// newGeometry cuts p's output into blocks of about be elements.
+func (p *Plan[T]) newGeometry(be int, stream bool) geometry {
+	g := geometry{stream: stream}
 	r := len(p.size)
 	g.n0, g.d1 = p.size[r-1], 1
 	if r >= 2 {
@@ -247,48 +261,88 @@ func (p *Plan[T]) geometry() geometry {
 	return g
 }
 
-// blocks computes blocks lo..hi, with the inputs bound in b and the
-// temporaries of t.
-func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g geometry, lo, hi int) {
+// geometry returns the blocks of a run under the streaming policy in
+// effect.
+func (p *Plan[T]) geometry() *geometry {
+	if kernel.ShouldStream(p.streamBytes) {
+		return &p.geom[1]
+	}
+	return &p.geom[0]
+}
+
+// blocks computes blocks lo..hi, in order, with the inputs bound in b and
+// the temporaries of t: a seek to lo, then an odometer over the column
+// blocks, the row blocks and the outer axes, innermost first.
+func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
 	r := len(p.size)
 	nd := len(p.arrays)
+	base, idx := t.base, t.idx
+	clear(base)
+	clear(idx)
+	c, rb := 0, 0
+	if lo > 0 {
+		c, rb = lo%g.colBlocks, lo/g.colBlocks%g.rowBlocks
+		rest := lo / g.colBlocks / g.rowBlocks
+		for d := g.outer - 1; d >= 0; d-- {
+			idx[d] = rest % p.size[d]
+			rest /= p.size[d]
+		}
+		for d := range g.outer {
+			for k := range nd {
+				base[k] += idx[d] * p.arrays[k].stride[d]
+			}
+			base[nd] += idx[d] * p.dstStride[d]
+		}
+	}
 	off := t.off
 	for blk := lo; blk < hi; blk++ {
-		c := blk % g.colBlocks
-		rest := blk / g.colBlocks
-		rb := rest % g.rowBlocks
-		rest /= g.rowBlocks
-		clear(off)
-		for d := g.outer - 1; d >= 0; d-- {
-			i := rest % p.size[d]
-			rest /= p.size[d]
-			for k := range nd {
-				off[k] += i * p.arrays[k].stride[d]
-			}
-			off[nd] += i * p.dstStride[d]
-		}
 		row, col := rb*g.m, c*g.n
 		for k := range nd {
 			st := p.arrays[k].stride
-			off[k] += col * st[r-1]
+			off[k] = base[k] + col*st[r-1]
 			if r >= 2 {
 				off[k] += row * st[r-2]
 			}
 		}
-		off[nd] += col * p.dstStride[r-1]
+		off[nd] = base[nd] + col
 		if r >= 2 {
 			off[nd] += row * p.dstStride[r-2]
 		}
 		m, n := min(g.m, g.d1-row), min(g.n, g.n0-col)
+		if g.stream {
+			p.touch(b, t, m, n)
+		}
 		for i := range p.steps {
 			p.step(&p.steps[i], b, t, dst, g, m, n)
+		}
+		if c++; c < g.colBlocks {
+			continue
+		}
+		if c, rb = 0, rb+1; rb < g.rowBlocks {
+			continue
+		}
+		rb = 0
+		for d := g.outer - 1; d >= 0; d-- {
+			idx[d]++
+			for k := range nd {
+				base[k] += p.arrays[k].stride[d]
+			}
+			base[nd] += p.dstStride[d]
+			if idx[d] < p.size[d] {
+				break
+			}
+			for k := range nd {
+				base[k] -= p.size[d] * p.arrays[k].stride[d]
+			}
+			base[nd] -= p.size[d] * p.dstStride[d]
+			idx[d] = 0
 		}
 	}
 }
 
 // arg is an operand's memory in the current block: a slice from its first
 // element and its leading stride.
-func (p *Plan[T]) arg(o operand, b, t *scratch[T], dst []T, g geometry, n int) ([]T, int) {
+func (p *Plan[T]) arg(o operand, b, t *scratch[T], dst []T, g *geometry, n int) ([]T, int) {
 	switch o.at {
 	case inArray:
 		st := p.arrays[o.idx].stride
@@ -319,7 +373,7 @@ func tempLd(o operand, n int) int {
 }
 
 // step runs one step on the current block of m x n elements.
-func (p *Plan[T]) step(s *step[T], b, t *scratch[T], dst []T, g geometry, m, n int) {
+func (p *Plan[T]) step(s *step[T], b, t *scratch[T], dst []T, g *geometry, m, n int) {
 	nd := s.node
 	mm, nn := 1, 1
 	if s.out.vout {
@@ -361,4 +415,39 @@ func (p *Plan[T]) step(s *step[T], b, t *scratch[T], dst []T, g geometry, m, n i
 		c, ldc := p.arg(s.in[2], b, t, dst, g, n)
 		nd.pick(k, kernel.OpSelect, mm, nn, d, ldd, cond, ldcond, a, lda, c, ldc, stream)
 	}
+}
+
+// touch reads one byte of every cache line of the block in each array
+// input that streams from memory, the inputs interleaved, before the
+// block's ops run. Each op reads one input; alone, it would wait on that one
+// stream, where touching keeps the misses of all of them in flight at once,
+// as a kernel reading two inputs does.
+func (p *Plan[T]) touch(b, t *scratch[T], m, n int) {
+	const line = 64
+	size := int(unsafe.Sizeof(T(0)))
+	var base [4]unsafe.Pointer
+	var ld [4]int
+	k := 0
+	r := len(p.size)
+	for i := range p.arrays {
+		st := p.arrays[i].stride
+		if st[r-1] == 0 || m > 1 && (r < 2 || st[r-2] == 0) || k == len(base) {
+			continue // repeated values, or rows: in cache after the first block
+		}
+		base[k] = unsafe.Pointer(&b.data[i][t.off[i]])
+		if r >= 2 {
+			ld[k] = st[r-2] * size
+		}
+		k++
+	}
+	var acc byte
+	rowBytes := n * size
+	for row := range m {
+		for j := 0; j < rowBytes; j += line {
+			for i := range k {
+				acc |= *(*byte)(unsafe.Add(base[i], row*ld[i]+j))
+			}
+		}
+	}
+	t.sink = acc
 }

@@ -16,13 +16,12 @@ import (
 // Errors that Compile, Parse and Run wrap, for errors.Is; the messages name
 // the input and the shapes involved.
 var (
-	ErrShape    = errors.New("expr: shapes do not broadcast")
-	ErrInput    = errors.New("expr: bad input")
-	ErrLength   = errors.New("expr: data length does not match shape")
-	ErrOverlap  = errors.New("expr: dst overlaps an input")
-	ErrSyntax   = errors.New("expr: syntax error")
-	ErrNoOp     = errors.New("expr: the expression has no operation")
-	errBadBlock = errors.New("expr: block size")
+	ErrShape   = errors.New("expr: shapes do not broadcast")
+	ErrInput   = errors.New("expr: bad input")
+	ErrLength  = errors.New("expr: data length does not match shape")
+	ErrOverlap = errors.New("expr: dst overlaps an input")
+	ErrSyntax  = errors.New("expr: syntax error")
+	ErrNoOp    = errors.New("expr: the expression has no operation")
 )
 
 // where says where an operand of a step lives during a block.
@@ -135,7 +134,8 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 		return nil, fmt.Errorf("%w: it is a bare %s", ErrNoOp, leafWord[root.n.kind])
 	}
 	p := &Plan[T]{}
-	c := compiler[T]{p: p, uses: map[*node[T]]int{}, arrayIdx: map[string]int{}, scalarIdx: map[string]int{}}
+	c := compiler[T]{p: p, uses: map[*node[T]]int{}, arrayIdx: map[string]int{}, scalarIdx: map[string]int{},
+		constIdx: map[*node[T]]int{}, pattern: map[*node[T]]operand{}}
 	if err := c.collect(root.n); err != nil {
 		return nil, err
 	}
@@ -274,8 +274,6 @@ func (p *Plan[T]) layout() error {
 // vals numbers the constants after walking the expression, so that vals
 // holds the constants and then the scalars.
 func (c *compiler[T]) vals(root *node[T]) {
-	c.constIdx = map[*node[T]]int{}
-	c.pattern = map[*node[T]]operand{}
 	var walk func(n *node[T])
 	walk = func(n *node[T]) {
 		if n.kind == kindConst {

@@ -59,18 +59,25 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 	return s
 }
 
-// placeTemps allocates the temporaries in one buffer, temporary i starting
-// (i+1)*576 bytes past a page boundary: never at one, where large buffers
-// from make start, nor at one another's offset, since a store and a load
-// 4 KiB apart alias in the L1 and stall.
+// tempOffsets are where in a page the temporaries start. A load that
+// follows a store whose address matches it in the low 12 bits stalls as if
+// it depended on it (4 KiB aliasing): a kernel writing temporary t while
+// reading input a stalls on every vector when t starts a little past a in
+// the page. Large buffers from make start on a page boundary and elem's
+// benchmark buffers 1024 and 3072 bytes past one; these offsets are at
+// least 768 bytes from those and from one another, both ways.
+var tempOffsets = [...]int{2048, 3328, 768, 2688}
+
+// placeTemps allocates the temporaries in one buffer, each at its offset
+// in a page (past the fourth, the offsets again a line further on).
 func placeTemps[T elem.Number](temps [][]T, block int) {
-	const page, step = 4096, 576
+	const page, line = 4096, 64
 	size := int(unsafe.Sizeof(T(0)))
 	span := (block*size+page-1)/page*page + page
 	buf := make([]byte, len(temps)*span+page)
 	start := (page - int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))))%page) % page
 	for i := range temps {
-		at := start + i*span + (i+1)*step%page
+		at := start + i*span + (tempOffsets[i%len(tempOffsets)]+i/len(tempOffsets)*line)%page
 		temps[i] = unsafe.Slice((*T)(unsafe.Pointer(&buf[at])), block)
 	}
 }

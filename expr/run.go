@@ -169,22 +169,29 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 }
 
 // find returns the binding index of a's name and kind (arrays first, then
-// scalars), or -1.
+// scalars), or -1. Names are compared by length and first byte before the
+// bytes: a call to the runtime's comparison per name costs more than the
+// rest of binding.
 func (p *Plan[T]) find(a *Arg[T]) int {
 	if a.scalar {
 		for i, n := range p.scalars {
-			if n == a.name {
+			if sameName(n, a.name) {
 				return len(p.arrays) + i
 			}
 		}
 		return -1
 	}
 	for i := range p.arrays {
-		if p.arrays[i].name == a.name {
+		if sameName(p.arrays[i].name, a.name) {
 			return i
 		}
 	}
 	return -1
+}
+
+// sameName is x == y, deciding most pairs inline.
+func sameName(x, y string) bool {
+	return len(x) == len(y) && (len(x) == 0 || x[0] == y[0] && (len(x) == 1 || x == y))
 }
 
 // unknown is the error for an argument that binds no input.

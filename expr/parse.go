@@ -11,9 +11,9 @@ import (
 
 // ParseError is a syntax error of Parse: where, and what was wrong.
 type ParseError struct {
-	Src string
-	Col int // 1-based byte column of the offending token
-	Msg string
+	Src string // the text given to Parse
+	Col int    // 1-based byte column of the offending token
+	Msg string // what was wrong there
 }
 
 // Error quotes the source with a caret under the column.

@@ -456,3 +456,33 @@ func TestAccessors(t *testing.T) {
 	require.Positive(t, p.BlockLen(true))
 	require.True(t, strings.HasPrefix(ErrShape.Error(), "expr:"))
 }
+
+// TestRunParallelSplits checks a RunParallel big enough to split (the
+// random tests' outputs run on one goroutine), with blocks that cut rows,
+// over a 3-D output with every operand pattern, streaming or not.
+func TestRunParallelSplits(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(11, 12))
+		g := &gen[float32]{rng: rng, env: env[float32]{arrays: map[string][]float32{}, scalars: map[string]float32{"s": 1.5}}}
+		for _, in := range []struct {
+			name  string
+			shape []int
+		}{{"x", []int{3, 170, 190}}, {"row", []int{190}}, {"col", []int{170, 1}}} {
+			size, _ := broadcast.Shape(in.shape).Size()
+			g.env.arrays[in.name] = testkit.RandomData[float32](rng, size)
+			g.inputs = append(g.inputs, Input[float32](in.name, in.shape...))
+		}
+		x, row, col := g.inputs[0], g.inputs[1], g.inputs[2]
+		root := Where(Gt(x, col), FMA(x, row, Scalar[float32]("s")), Sqrt(Abs(Sub(x, row))))
+		for _, block := range []int{1000, 0} {
+			p, err := compile(root, block)
+			require.NoError(t, err)
+			want := reference(root.n, p.Shape(), g.env)
+			for _, workers := range []int{2, 3, 7} {
+				got := make([]float32, p.Len())
+				require.NoError(t, p.RunParallel(workers, got, g.env.args(p)...))
+				testkit.RequireSameBits(t, want, got, fmt.Sprintf("block %d, %d workers", block, workers))
+			}
+		}
+	})
+}

@@ -1,6 +1,10 @@
 package broadcast
 
-import "math"
+import (
+	"math"
+
+	"github.com/simdkit/elem/internal/coalesce"
+)
 
 // The capacities of a plan's loop nest.
 const (
@@ -330,7 +334,7 @@ func (p *Plan) build(out []int, in []placed) {
 	for k := range ops {
 		stride[k] = stride[k][:len(out)]
 	}
-	rank := coalesce(size, stride[:ops])
+	rank := coalesce.Nest(size, stride[:ops])
 	if rank == 0 { // a scalar: one element of each operand
 		rank, size = 1, size[:1]
 		size[0] = 1

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/coalesce"
 	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/testkit"
 )
@@ -55,7 +56,7 @@ func TestCoalesce(t *testing.T) {
 			for k := range stride {
 				stride[k] = slices.Clone(c.stride[k])
 			}
-			r := coalesce(size, stride)
+			r := coalesce.Nest(size, stride)
 			require.Equal(t, c.wantSize, size[:r])
 			for k := range stride {
 				require.Equal(t, c.wantStride[k], stride[k][:r], "operand %d", k)
@@ -95,7 +96,7 @@ func TestCoalesceRandom(t *testing.T) {
 		}
 		want := visits(size, stride)
 		what := fmt.Sprintf("iteration %d: size %v strides %v", iter, size, stride)
-		r := coalesce(size, stride)
+		r := coalesce.Nest(size, stride)
 		for k := range stride {
 			stride[k] = stride[k][:r]
 		}

@@ -15,6 +15,7 @@
 //	go run ./cmd/elembench -png add.png -svg add.svg   # throughput against size, 8 to 16M elements
 //	go run ./cmd/elembench -png add.png -plot-y ns -plot-logy   # ns/elem on a log scale instead
 //	go run ./cmd/elembench -reduce               # Sum, Dot, MaxOf, ArgMax, axis sums against the loops, gonum and vek
+//	go run ./cmd/elembench -expr                 # fused expressions (package expr) against op by op and one Add
 //	go run ./cmd/elembench -impls                # list the implementations and exit
 //	go run ./cmd/elembench -tune                 # crossovers on this machine beside the library's, overrides to paste
 //	go run ./cmd/elembench -tune -check          # the automatic choice against every forced one: tune: worst auto/best = R
@@ -51,6 +52,14 @@ func main() {
 	if cfg.tune {
 		fmt.Println()
 		tune(os.Stdout, cfg)
+		return
+	}
+	if cfg.expr {
+		fmt.Println()
+		if err := reportExpr(os.Stdout, cfg); err != nil {
+			fmt.Fprintln(os.Stderr, "elembench:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	copies := newCopyRefs(cfg.workers, cfg.minTime, cfg.reps)
@@ -94,6 +103,7 @@ type config struct {
 	reduce    bool // time the reductions instead of the elementwise table
 	tune      bool // -tune: crossovers of implementations and store modes on this machine
 	check     bool // -tune -check: the automatic choice against every forced one on the bar's calls
+	expr      bool // -expr: the fused expressions against op by op and Add
 }
 
 func parseFlags(args []string) (config, error) {
@@ -117,6 +127,7 @@ func parseFlags(args []string) (config, error) {
 	bcast := fs.String("broadcast", "all", "broadcast workloads to time (float32; R, R-narrow, K, K-narrow, T3, T3-big, O, G4, G3, S-16K), all, or none")
 	tuneFlag := fs.Bool("tune", false, "measure which implementation is fastest at which size, and from which size streaming stores pay, on this machine; print the crossovers beside the library's and the ELEM_IMPL / ELEM_STREAM_MIN lines to paste where they disagree (-reps rounds, -time each)")
 	check := fs.Bool("check", false, "with -tune: time the automatic choice against every forced implementation and store mode for float32 and float64 add, mul, div, max, vv and vs at n = 8 to 16M, ending with the line `tune: worst auto/best = R`")
+	exprFlag := fs.Bool("expr", false, "time the fused expressions of package expr (N, B, A at 16M, 16000 and 1000 elements) against the same ops one at a time and one elem.Add, ending with the line `expr: worst 16M fused/Add = R`")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -138,7 +149,7 @@ func parseFlags(args []string) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg := config{types: split(*types), kinds: split(*kinds), impls: split(*impls), minTime: *minTime, reps: *reps, listImpls: *list,
-		workers: *workers, png: *png, svg: *svg, reduce: *reduce, tune: *tuneFlag, check: *check}
+		workers: *workers, png: *png, svg: *svg, reduce: *reduce, tune: *tuneFlag, check: *check, expr: *exprFlag}
 	if cfg.workers < -1 {
 		return config{}, fmt.Errorf("bad -workers %d: want 0, N > 0 or -1", cfg.workers)
 	}

@@ -1,6 +1,8 @@
-package broadcast
+// Package coalesce simplifies loop nests over strided operands: the one
+// implementation behind broadcast's plans and expr's fused runs.
+package coalesce
 
-// coalesce simplifies a loop nest in place and returns its new rank: the
+// Nest simplifies a loop nest in place and returns its new rank: the
 // nest's axes are size[i], outermost first, and operand k (dst and every
 // input) moves stride[k][i] elements along axis i. It
 //
@@ -14,7 +16,7 @@ package broadcast
 // number of operands: the result visits exactly the elements of the original
 // nest, for every operand, in the same order. The kept axes are moved to the
 // front of size and of each stride[k]; the rest is left undefined.
-func coalesce(size []int, stride [][]int) int {
+func Nest(size []int, stride [][]int) int {
 	for _, n := range size {
 		if n == 0 {
 			size[0] = 0

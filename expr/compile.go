@@ -1,0 +1,422 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/broadcast"
+	"github.com/simdkit/elem/internal/coalesce"
+	"github.com/simdkit/elem/internal/cpuinfo"
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// Errors that Compile, Parse and Run wrap, for errors.Is; the messages name
+// the input and the shapes involved.
+var (
+	ErrShape   = errors.New("expr: shapes do not broadcast")
+	ErrInput   = errors.New("expr: bad input")
+	ErrLength  = errors.New("expr: data length does not match shape")
+	ErrOverlap = errors.New("expr: dst overlaps an input")
+	ErrSyntax  = errors.New("expr: syntax error")
+	ErrNoOp    = errors.New("expr: the expression has no operation")
+)
+
+// where says where an operand of a step lives during a block.
+type where uint8
+
+const (
+	inArray where = iota // an array input: its slot's data at the block's offset
+	inValue              // a scalar or constant: one value in the run's vals
+	inTemp               // a block-sized temporary of T
+	inBools              // a block-sized temporary of bool (a comparison)
+	inDst                // the output
+)
+
+// operand is one argument or result of a step, and how it varies over a
+// block: along the inner axis (a row of n values) and along the outer one
+// (one row, or one value, per block row). Whatever does not vary is
+// repeated by the kernels' strides, never materialised.
+type operand struct {
+	at        where
+	idx       int
+	vin, vout bool
+}
+
+// step is one kernel call per block: an op node of the expression.
+type step[T elem.Number] struct {
+	node *node[T]
+	in   [3]operand
+	out  operand
+	// kind has a row (v) for every argument that varies along the inner
+	// axis, one value per row (s) for the others; when the result does not
+	// vary along it either, every argument is a row of one.
+	kind kernel.Kind
+}
+
+// slot is an array input: its name and shape, and its strides along the
+// coalesced axes of the output.
+type slot struct {
+	name   string
+	shape  broadcast.Shape
+	length int
+	stride []int
+}
+
+// Plan is a compiled expression: the output shape, the inputs, the kernel
+// calls of one block and the loop over the blocks. It is immutable and safe
+// for concurrent use; Run allocates nothing once the plan's scratch pool is
+// warm.
+type Plan[T elem.Number] struct {
+	out     broadcast.Shape
+	outLen  int
+	arrays  []slot
+	scalars []string
+	consts  []T // vals holds consts, then scalars
+	steps   []step[T]
+	ntemps  int
+	nbools  int
+
+	size      []int // coalesced output axes, outermost first
+	dstStride []int
+	// streamBytes is what a run streams through: the output and every
+	// array input, each once; the streaming decision is taken from it at
+	// every run, as the policy in effect may change.
+	streamBytes int
+	block       [2]int      // elements per block, without and with streaming stores
+	geom        [2]geometry // the blocks of a run, without and with streaming stores
+
+	pool sync.Pool // *scratch[T]
+}
+
+// blockCap is the largest block: bigger ones gain nothing and cost scratch.
+const blockCap = 1 << 16
+
+// blockMin is the smallest block worth the per-block overhead of a call per
+// op.
+const blockMin = 512
+
+// blockFor returns the block size, in elements, for live block-sized
+// arrays of T: an L1d's worth when the data comes from cache, where every
+// temporary must stay in L1 between ops; half an L2's worth when the output
+// streams, where long blocks keep the prefetchers and the streaming stores
+// running while the temporaries still stay in L2.
+func blockFor(caches cpuinfo.Caches, live, size int, stream bool) int {
+	l1, l2 := caches.L1d, caches.L2
+	if l1 <= 0 {
+		l1 = 32 << 10
+	}
+	if l2 <= 0 {
+		l2 = 1 << 20
+	}
+	bytes := l1
+	if stream {
+		bytes = l2 / 2
+	}
+	e := bytes / (live * size)
+	return max(blockMin, min(blockCap, e&^63))
+}
+
+// Compile plans the expression root. It fails when two uses of one name
+// disagree (shapes, or array and scalar), when the shapes do not broadcast,
+// or when root is a bare input or constant (nothing to compute).
+func Compile[T elem.Number](root Node[T]) (*Plan[T], error) { return compile(root, 0) }
+
+// compile is Compile; block > 0 forces the block size (for the tests,
+// which need many blocks on small arrays).
+func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
+	if root.n == nil {
+		return nil, fmt.Errorf("%w: an empty Node", ErrNoOp)
+	}
+	if root.n.kind <= kindConst {
+		return nil, fmt.Errorf("%w: it is a bare %s", ErrNoOp, leafWord[root.n.kind])
+	}
+	p := &Plan[T]{}
+	c := compiler[T]{p: p, uses: map[*node[T]]int{}, arrayIdx: map[string]int{}, scalarIdx: map[string]int{},
+		constIdx: map[*node[T]]int{}, pattern: map[*node[T]]operand{}}
+	if err := c.collect(root.n); err != nil {
+		return nil, err
+	}
+	if err := p.layout(); err != nil {
+		return nil, err
+	}
+	c.vals(root.n)
+	c.emit(root.n, true)
+	size := int(unsafe.Sizeof(T(0)))
+	p.streamBytes = p.outLen * size
+	vin := 0
+	for _, s := range p.arrays {
+		p.streamBytes += s.length * size
+		if s.stride[len(s.stride)-1] != 0 {
+			vin++
+		}
+	}
+	live := 1 + vin + p.ntemps + (p.nbools+size-1)/size
+	caches := cpuinfo.Get().Caches
+	p.block = [2]int{blockFor(caches, live, size, false), blockFor(caches, live, size, true)}
+	if block > 0 {
+		p.block = [2]int{block, block}
+	}
+	p.geom = [2]geometry{p.newGeometry(p.block[0], false), p.newGeometry(p.block[1], true)}
+	maxBlock := max(p.block[0], p.block[1])
+	p.pool.New = func() any { return newScratch(p, maxBlock) }
+	return p, nil
+}
+
+var leafWord = [...]string{kindInput: "input", kindScalar: "scalar", kindConst: "constant"}
+
+// compiler is the state of one Compile.
+type compiler[T elem.Number] struct {
+	p         *Plan[T]
+	uses      map[*node[T]]int // consumers of each op node not yet emitted
+	arrayIdx  map[string]int
+	scalarIdx map[string]int
+	constIdx  map[*node[T]]int
+	pattern   map[*node[T]]operand
+	freeT     []int
+	freeB     []int
+}
+
+// collect numbers the leaves, in the order of a left-to-right walk, checks
+// that names are used consistently, and counts each op node's consumers.
+func (c *compiler[T]) collect(n *node[T]) error {
+	switch n.kind {
+	case kindInput:
+		if _, ok := c.scalarIdx[n.name]; ok {
+			return fmt.Errorf("%w: %q is used both as a scalar and as an array of shape %v", ErrInput, n.name, broadcast.Shape(n.shape))
+		}
+		if i, ok := c.arrayIdx[n.name]; ok {
+			if !c.p.arrays[i].shape.Equal(n.shape) {
+				return fmt.Errorf("%w: input %q is used with shapes %v and %v", ErrInput, n.name, c.p.arrays[i].shape, broadcast.Shape(n.shape))
+			}
+			return nil
+		}
+		s := broadcast.Shape(n.shape)
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("%w: input %q: %w", ErrInput, n.name, err)
+		}
+		length, _ := s.Size()
+		c.arrayIdx[n.name] = len(c.p.arrays)
+		c.p.arrays = append(c.p.arrays, slot{name: n.name, shape: s.Clone(), length: length})
+		return nil
+	case kindScalar:
+		if i, ok := c.arrayIdx[n.name]; ok {
+			return fmt.Errorf("%w: %q is used both as a scalar and as an array of shape %v", ErrInput, n.name, c.p.arrays[i].shape)
+		}
+		if _, ok := c.scalarIdx[n.name]; !ok {
+			c.scalarIdx[n.name] = len(c.p.scalars)
+			c.p.scalars = append(c.p.scalars, n.name)
+		}
+		return nil
+	case kindConst:
+		return nil
+	}
+	c.uses[n]++
+	if c.uses[n] > 1 {
+		return nil // its arguments are counted already
+	}
+	for _, a := range n.args[:n.nargs] {
+		if a == nil {
+			return fmt.Errorf("%w: an operation has an empty Node argument", ErrInput)
+		}
+		if err := c.collect(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// layout works out the output shape and coalesces the loop nest of the
+// output and every array input.
+func (p *Plan[T]) layout() error {
+	shapes := make([]broadcast.Shape, len(p.arrays))
+	var acc broadcast.Shape
+	for i, s := range p.arrays {
+		shapes[i] = s.shape
+		l, err := broadcast.NumpyLayout(acc, s.shape)
+		if err != nil {
+			return fmt.Errorf("%w: input %q of shape %v does not broadcast with shape %v of the inputs before it: %w",
+				ErrShape, s.name, s.shape, acc, err)
+		}
+		acc = l.Out
+	}
+	l, err := broadcast.NumpyLayout(shapes...)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrShape, err)
+	}
+	p.out = l.Out.Clone()
+	p.outLen, _ = p.out.Size()
+	size := append([]int{}, l.Out...)
+	stride := append([][]int{l.OutStrides}, l.Strides...)
+	if len(size) == 0 { // every input is rank 0: one element
+		size = []int{1}
+		for k := range stride {
+			stride[k] = []int{0}
+		}
+	}
+	rank := coalesce.Nest(size, stride)
+	if rank == 0 { // every axis of size 1
+		rank, size[0] = 1, 1
+		for k := range stride {
+			stride[k][0] = 0
+		}
+	}
+	p.size = size[:rank]
+	p.dstStride = stride[0][:rank]
+	for i := range p.arrays {
+		p.arrays[i].stride = stride[i+1][:rank]
+	}
+	return nil
+}
+
+// vals numbers the constants after walking the expression, so that vals
+// holds the constants and then the scalars.
+func (c *compiler[T]) vals(root *node[T]) {
+	var walk func(n *node[T])
+	walk = func(n *node[T]) {
+		if n.kind == kindConst {
+			if _, ok := c.constIdx[n]; !ok {
+				c.constIdx[n] = len(c.p.consts)
+				c.p.consts = append(c.p.consts, n.val)
+			}
+		}
+		for _, a := range n.args[:n.nargs] {
+			walk(a)
+		}
+	}
+	walk(root)
+}
+
+// leaf returns the operand of leaf n.
+func (c *compiler[T]) leaf(n *node[T]) operand {
+	switch n.kind {
+	case kindInput:
+		i := c.arrayIdx[n.name]
+		st := c.p.arrays[i].stride
+		r := len(st)
+		return operand{at: inArray, idx: i, vin: st[r-1] != 0, vout: r >= 2 && st[r-2] != 0}
+	case kindScalar:
+		return operand{at: inValue, idx: len(c.p.consts) + c.scalarIdx[n.name]}
+	}
+	return operand{at: inValue, idx: c.constIdx[n]}
+}
+
+// emit appends the steps that compute n, after those of its arguments, and
+// returns where n's value is. Temporaries are reused as soon as their last
+// consumer has run; a step writes in place over an argument's temporary
+// only when that has the same shape in the block, since the kernels allow
+// dst to be exactly an input and nothing else.
+func (c *compiler[T]) emit(n *node[T], root bool) operand {
+	if n.kind <= kindConst {
+		return c.leaf(n)
+	}
+	if o, ok := c.pattern[n]; ok { // a shared node, computed already
+		return o
+	}
+	var s step[T]
+	s.node = n
+	var out operand
+	for i, a := range n.args[:n.nargs] {
+		s.in[i] = c.emit(a, false)
+		out.vin = out.vin || s.in[i].vin
+		out.vout = out.vout || s.in[i].vout
+	}
+	bools := n.kind == kindCompare
+	// Free the arguments that may be overwritten in place first.
+	for i := range n.nargs {
+		if o := s.in[i]; (o.at == inTemp || o.at == inBools) && o.vin == out.vin && o.vout == out.vout {
+			c.releaseArg(n.args[i], o)
+		}
+	}
+	switch {
+	case root:
+		out.at = inDst
+	case bools:
+		out.at, out.idx = inBools, c.alloc(&c.freeB, &c.p.nbools)
+	default:
+		out.at, out.idx = inTemp, c.alloc(&c.freeT, &c.p.ntemps)
+	}
+	for i := range n.nargs {
+		if o := s.in[i]; (o.at == inTemp || o.at == inBools) && (o.vin != out.vin || o.vout != out.vout) {
+			c.releaseArg(n.args[i], o)
+		}
+	}
+	s.out = out
+	mask := 0
+	for i := range n.nargs {
+		if s.in[i].vin || !out.vin {
+			mask |= 1 << i
+		}
+	}
+	s.kind, _ = kernel.KindFor(n.nargs, mask)
+	c.p.steps = append(c.p.steps, s)
+	c.pattern[n] = out
+	return out
+}
+
+// releaseArg records that one consumer of argument a (at o) has run.
+func (c *compiler[T]) releaseArg(a *node[T], o operand) {
+	if a.kind > kindConst {
+		c.release(a, o)
+	}
+}
+
+// release counts one use of op node n, whose value is at o, and frees its
+// temporary after the last.
+func (c *compiler[T]) release(n *node[T], o operand) {
+	c.uses[n]--
+	if c.uses[n] > 0 {
+		return
+	}
+	switch o.at {
+	case inTemp:
+		c.freeT = append(c.freeT, o.idx)
+	case inBools:
+		c.freeB = append(c.freeB, o.idx)
+	}
+}
+
+// alloc returns a free temporary, or a new one.
+func (c *compiler[T]) alloc(free *[]int, count *int) int {
+	if k := len(*free); k > 0 {
+		i := (*free)[k-1]
+		*free = (*free)[:k-1]
+		return i
+	}
+	*count++
+	return *count - 1
+}
+
+// Shape returns the output shape.
+func (p *Plan[T]) Shape() []int { return p.out.Clone() }
+
+// Len returns the number of output elements, the length dst must have.
+func (p *Plan[T]) Len() int { return p.outLen }
+
+// Inputs returns the names of the array inputs, in order of first use.
+func (p *Plan[T]) Inputs() []string {
+	names := make([]string, len(p.arrays))
+	for i, s := range p.arrays {
+		names[i] = s.name
+	}
+	return names
+}
+
+// Scalars returns the names of the scalar inputs, in order of first use.
+func (p *Plan[T]) Scalars() []string { return append([]string(nil), p.scalars...) }
+
+// BlockLen returns the number of output elements a block computes, the
+// length of each temporary: with streaming stores (output and inputs past
+// the caches) or without.
+func (p *Plan[T]) BlockLen(stream bool) int {
+	if stream {
+		return p.block[1]
+	}
+	return p.block[0]
+}
+
+// Streams reports whether a run writes dst with streaming stores under the
+// policy in effect (see elem.Dispatch).
+func (p *Plan[T]) Streams() bool { return kernel.ShouldStream(p.streamBytes) }

@@ -1,0 +1,29 @@
+// Package expr evaluates chains of elementwise operations over broadcast
+// operands in one pass over memory.
+//
+// Run op by op, (x - mean) / std reads and writes the whole array twice,
+// and max(x*w + b, 0) three times, with a temporary per step; past the
+// caches every step costs as much memory traffic as the whole expression
+// needs. A Plan instead walks the output in blocks that fit a cache (sized
+// from the CPU's L1d, or from its L2 when the output streams past the
+// caches) and runs every op of the expression on the block, as calls of
+// elem's kernels on block-sized temporaries, before it moves on: each input
+// is read once and the output written once, with streaming stores where
+// elem.Add would use them.
+//
+// Expressions are built with the generic functions of this package (Add,
+// Mul, Max, Sqrt, FMA, Where, ...), which are checked by the compiler: the
+// ops defined on floats only take a float Node. Parse reads the same
+// expressions from text. Inputs are arrays with shapes, which broadcast
+// against each other under the NumPy rule, and scalars bound at every run.
+//
+// Results are bit for bit those of running the same ops one at a time
+// through elem: no contraction of a*b + c into an FMA (write FMA for that),
+// no reassociation, and NaN payloads as elem's kernels give them. Broadcast
+// operands (scalars, rows, columns) go to the kernels' scalar and 2-D forms
+// directly; nothing is materialised at the output's size.
+//
+// A Plan is immutable and safe for concurrent use. Run allocates nothing
+// once warm: the temporaries come from a pool in the plan. Bad input is an
+// error naming the input and the shapes, and nothing is written then.
+package expr

@@ -1,0 +1,81 @@
+package expr_test
+
+import (
+	"fmt"
+
+	"github.com/simdkit/elem/expr"
+)
+
+// Normalisation, (x - mean) / std, over 2 x 4 values with the mean and the
+// standard deviation bound at run time: one pass over x instead of two.
+func Example_normalise() {
+	root, err := expr.Parse[float32]("(x - mean) / std", map[string][]int{"x": {2, 4}})
+	if err != nil {
+		panic(err)
+	}
+	p, err := expr.Compile(root)
+	if err != nil {
+		panic(err)
+	}
+	x := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+	dst := make([]float32, p.Len())
+	if err := p.Run(dst, expr.Array("x", x), expr.Value[float32]("mean", 4.5), expr.Value[float32]("std", 2)); err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Shape(), dst)
+	// Output: [2 4] [-1.75 -1.25 -0.75 -0.25 0.25 0.75 1.25 1.75]
+}
+
+// A dense layer's bias and ReLU, max(x*w + b, 0), with the builder: x is a
+// batch of 3 rows of 4 features, w and b rows of 4 that the kernels repeat
+// for every row of x without copying them.
+func Example_denseReLU() {
+	x, w, b := expr.Input[float32]("x", 3, 4), expr.Input[float32]("w", 4), expr.Input[float32]("b", 4)
+	p, err := expr.Compile(expr.Max(expr.Add(expr.Mul(x, w), b), expr.Const[float32](0)))
+	if err != nil {
+		panic(err)
+	}
+	dst := make([]float32, p.Len())
+	err = p.Run(dst,
+		expr.Array("x", []float32{1, 2, 3, 4, -1, -2, -3, -4, 0.5, 0, -0.5, 1}),
+		expr.Array("w", []float32{1, 0.5, 2, -1}),
+		expr.Array("b", []float32{0, 1, -1, 2}))
+	if err != nil {
+		panic(err)
+	}
+	for r := range 3 {
+		fmt.Println(dst[4*r : 4*r+4])
+	}
+	// Output:
+	// [1 2 5 0]
+	// [0 0 0 6]
+	// [0.5 1 0 1]
+}
+
+// Errors name the input and the shapes, and point at the column of a
+// syntax error.
+func ExampleParse_error() {
+	_, err := expr.Parse[float64]("max(x, ) + 1", nil)
+	fmt.Println(err)
+	// Output:
+	// expr: column 8: expected an operand, found ")"
+	// 	max(x, ) + 1
+	// 	       ^
+}
+
+// RunParallel splits the blocks of a big output among goroutines.
+func ExamplePlan_RunParallel() {
+	const n = 1 << 20
+	a, b := expr.Input[float64]("a", n), expr.Input[float64]("b", n)
+	p, err := expr.Compile(expr.Add(expr.Mul(a, expr.Scalar[float64]("s")), expr.Mul(b, expr.Scalar[float64]("t"))))
+	if err != nil {
+		panic(err)
+	}
+	xs, ys, dst := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range xs {
+		xs[i], ys[i] = float64(i), 1
+	}
+	err = p.RunParallel(0, dst, expr.Array("a", xs), expr.Array("b", ys), expr.Value("s", 0.5), expr.Value("t", 2.0))
+	fmt.Println(dst[:3], dst[n-1], err)
+	// Output: [2 2.5 3] 524289.5 <nil>
+}

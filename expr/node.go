@@ -1,0 +1,164 @@
+package expr
+
+import (
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// kind is what a node computes.
+type kind uint8
+
+const (
+	kindInput   kind = iota // an array input
+	kindScalar              // a scalar input, bound at run time
+	kindConst               // a constant
+	kindBinary              // one of elem's six binary ops
+	kindUnary               // one of elem's unary ops
+	kindTernary             // FMA or Clamp
+	kindCompare             // a comparison, feeding a Where
+	kindSelect              // Where
+)
+
+// node is one vertex of an expression: a leaf (input, scalar, constant) or
+// an op over up to three argument nodes. The kernels that only exist for
+// floats are captured as function values where the element type is known
+// to be a float, so that the executor, generic over every element type,
+// can call them.
+type node[T elem.Number] struct {
+	kind  kind
+	op    uint8 // a kernel.Op, UnaryOp, TernaryOp or CompareOp
+	args  [3]*node[T]
+	nargs int
+	name  string // input and scalar
+	shape []int  // input
+	val   T      // constant
+
+	unary   func(k kernel.Kind, op kernel.UnaryOp, m, n int, dst []T, ldd int, a []T, lda int, stream bool)
+	ternary func(k kernel.Kind, op kernel.TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool)
+	compare func(k kernel.Kind, op kernel.CompareOp, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool)
+	pick    func(k kernel.Kind, op kernel.SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
+}
+
+// Node is an expression whose value is an array of T: an input, a scalar, a
+// constant or an operation on other nodes. Nodes are immutable values; one
+// node may feed several operations, and is then computed once.
+type Node[T elem.Number] struct{ n *node[T] }
+
+// Cond is a comparison: an array of booleans that only Where consumes, as
+// elem's comparisons feed elem.Select.
+type Cond[T elem.Float] struct{ n *node[T] }
+
+// Input is an array input of the given shape (outermost dimension first; no
+// sizes for a rank-0 array of one element). The shapes of all the inputs of
+// an expression broadcast against each other under the NumPy rule to the
+// output's shape. Every use of one name must give the same shape.
+func Input[T elem.Number](name string, shape ...int) Node[T] {
+	return Node[T]{&node[T]{kind: kindInput, name: name, shape: append([]int{}, shape...)}}
+}
+
+// Scalar is a scalar input, one value bound at every run (see Value).
+func Scalar[T elem.Number](name string) Node[T] {
+	return Node[T]{&node[T]{kind: kindScalar, name: name}}
+}
+
+// Const is the constant v.
+func Const[T elem.Number](v T) Node[T] { return Node[T]{&node[T]{kind: kindConst, val: v}} }
+
+func binary[T elem.Number](op elem.Op, a, b Node[T]) Node[T] {
+	return Node[T]{&node[T]{kind: kindBinary, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2}}
+}
+
+// Add is a + b, as elem.Add.
+func Add[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpAdd, a, b) }
+
+// Sub is a - b, as elem.Sub.
+func Sub[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpSub, a, b) }
+
+// Mul is a * b, as elem.Mul.
+func Mul[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMul, a, b) }
+
+// Div is a / b, as elem.Div (floats only, as there).
+func Div[T elem.Float](a, b Node[T]) Node[T] { return binary(elem.OpDiv, a, b) }
+
+// Min is min(a, b), as elem.Min: Go's builtin min.
+func Min[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMin, a, b) }
+
+// Max is max(a, b), as elem.Max: Go's builtin max.
+func Max[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMax, a, b) }
+
+// Apply is a op b for an op chosen at run time; it reports false, and
+// returns no node, for an op that elem does not define on T.
+func Apply[T elem.Number](op elem.Op, a, b Node[T]) (Node[T], bool) {
+	if !op.Valid() || !elem.DefinedOn[T](op) {
+		return Node[T]{}, false
+	}
+	return binary(op, a, b), true
+}
+
+// Unary is op(a) for one of elem's unary ops, as elem.ApplyUnary.
+func Unary[T elem.Float](op elem.UnaryOp, a Node[T]) Node[T] {
+	return Node[T]{&node[T]{kind: kindUnary, op: uint8(op), args: [3]*node[T]{a.n}, nargs: 1, unary: kernel.Unary[T]}}
+}
+
+// Neg is -a, as elem.Neg.
+func Neg[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpNeg, a) }
+
+// Abs is |a|, as elem.Abs.
+func Abs[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpAbs, a) }
+
+// Sqrt is the square root of a, as elem.Sqrt.
+func Sqrt[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpSqrt, a) }
+
+// Floor is a rounded down, as elem.Floor.
+func Floor[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpFloor, a) }
+
+// Ceil is a rounded up, as elem.Ceil.
+func Ceil[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpCeil, a) }
+
+// Trunc is a rounded toward zero, as elem.Trunc.
+func Trunc[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpTrunc, a) }
+
+// RoundToEven is a rounded half to even, as elem.RoundToEven.
+func RoundToEven[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpRoundToEven, a) }
+
+// Round is a rounded half away from zero, as elem.Round.
+func Round[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpRound, a) }
+
+func ternary[T elem.Float](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
+	return Node[T]{&node[T]{kind: kindTernary, op: uint8(op), args: [3]*node[T]{a.n, b.n, c.n}, nargs: 3, ternary: kernel.Ternary[T]}}
+}
+
+// FMA is a*b + c with one rounding, as elem.FMA; a*b + c written with Mul
+// and Add rounds twice, and stays so: expr never contracts.
+func FMA[T elem.Float](a, b, c Node[T]) Node[T] { return ternary(elem.OpFMA, a, b, c) }
+
+// Clamp is a limited to [lo, hi], as elem.Clamp.
+func Clamp[T elem.Float](a, lo, hi Node[T]) Node[T] { return ternary(elem.OpClamp, a, lo, hi) }
+
+// Compare is a op b, as elem.Compare.
+func Compare[T elem.Float](op elem.CompareOp, a, b Node[T]) Cond[T] {
+	return Cond[T]{&node[T]{kind: kindCompare, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2, compare: kernel.Compare[T]}}
+}
+
+// Eq is a == b.
+func Eq[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpEq, a, b) }
+
+// Ne is a != b.
+func Ne[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpNe, a, b) }
+
+// Lt is a < b.
+func Lt[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpLt, a, b) }
+
+// Le is a <= b.
+func Le[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpLe, a, b) }
+
+// Gt is a > b.
+func Gt[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpGt, a, b) }
+
+// Ge is a >= b.
+func Ge[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpGe, a, b) }
+
+// Where is a where c holds and b elsewhere, as elem.Select.
+func Where[T elem.Float](c Cond[T], a, b Node[T]) Node[T] {
+	return Node[T]{&node[T]{kind: kindSelect, args: [3]*node[T]{c.n, a.n, b.n}, nargs: 3, pick: kernel.Selection[T]}}
+}

@@ -1,0 +1,467 @@
+package expr
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/alias"
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/split"
+)
+
+// Arg binds one input of a plan for a run: an array's data (Array) or a
+// scalar's value (Value).
+type Arg[T elem.Number] struct {
+	name   string
+	data   []T
+	val    T
+	scalar bool
+}
+
+// Array binds the array input name to data, stored contiguously in
+// row-major order with the shape the input was declared with.
+func Array[T elem.Number](name string, data []T) Arg[T] { return Arg[T]{name: name, data: data} }
+
+// Value binds the scalar input name to v.
+func Value[T elem.Number](name string, v T) Arg[T] { return Arg[T]{name: name, val: v, scalar: true} }
+
+// scratch is one run's memory: the bound inputs and the block temporaries.
+// Plans keep them in a pool, so that runs allocate nothing and concurrent
+// runs share nothing.
+type scratch[T elem.Number] struct {
+	data  [][]T
+	vals  []T
+	bound []bool
+	temps [][]T
+	bools [][]bool
+	off   []int // per array input, then dst: the block's first element
+	base  []int // the same at the block row and column 0
+	idx   []int // the odometer over the outer axes
+	sink  byte  // what touch read, so that its loads stay
+}
+
+func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
+	s := &scratch[T]{
+		data:  make([][]T, len(p.arrays)),
+		vals:  make([]T, len(p.consts)+len(p.scalars)),
+		bound: make([]bool, len(p.arrays)+len(p.scalars)),
+		temps: make([][]T, p.ntemps),
+		bools: make([][]bool, p.nbools),
+		off:   make([]int, len(p.arrays)+1),
+		base:  make([]int, len(p.arrays)+1),
+		idx:   make([]int, len(p.size)),
+	}
+	placeTemps(s.temps, block)
+	for i := range s.bools {
+		s.bools[i] = make([]bool, block)
+	}
+	return s
+}
+
+// tempOffsets are where in a page the temporaries start. A load that
+// follows a store whose address matches it in the low 12 bits stalls as if
+// it depended on it (4 KiB aliasing): a kernel writing temporary t while
+// reading input a stalls on every vector when t starts a little past a in
+// the page. Large buffers from make start on a page boundary and elem's
+// benchmark buffers 1024 and 3072 bytes past one; these offsets are at
+// least 768 bytes from those and from one another, both ways.
+var tempOffsets = [...]int{2048, 3328, 768, 2688}
+
+// placeTemps allocates the temporaries in one buffer, each at its offset
+// in a page (past the fourth, the offsets again a line further on).
+func placeTemps[T elem.Number](temps [][]T, block int) {
+	const page, line = 4096, 64
+	size := int(unsafe.Sizeof(T(0)))
+	span := (block*size+page-1)/page*page + page
+	buf := make([]byte, len(temps)*span+page)
+	start := (page - int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))))%page) % page
+	for i := range temps {
+		at := start + i*span + (tempOffsets[i%len(tempOffsets)]+i/len(tempOffsets)*line)%page
+		temps[i] = unsafe.Slice((*T)(unsafe.Pointer(&buf[at])), block)
+	}
+}
+
+// Run computes the expression into dst, which must have Len elements,
+// with the inputs bound by args: every array and scalar input exactly
+// once. dst may be exactly one array input whose shape is the output's (the
+// computation then runs in place); any other overlap of dst with an input
+// is an error. On any error nothing is written.
+func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
+	s := p.pool.Get().(*scratch[T])
+	err := p.bind(s, dst, args)
+	if err == nil {
+		g := p.geometry()
+		p.blocks(s, s, dst, g, 0, g.total)
+	}
+	p.put(s)
+	return err
+}
+
+// parallelGrain is the least number of output elements worth a goroutine,
+// as in broadcast.RunParallel.
+const parallelGrain = 1 << 15
+
+// RunParallel is Run on up to workers goroutines (GOMAXPROCS when workers
+// <= 0), each computing a range of whole blocks; calls too small to gain run
+// on the calling goroutine alone. The result is bit for bit that of Run,
+// errors included.
+func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Arg[T]) error {
+	s := p.pool.Get().(*scratch[T])
+	defer p.put(s)
+	if err := p.bind(s, dst, args); err != nil {
+		return err
+	}
+	g := p.geometry()
+	parts := split.Count(workers, p.outLen, 1, parallelGrain)
+	if parts <= 1 || g.total < 2 {
+		p.blocks(s, s, dst, g, 0, g.total)
+		return nil
+	}
+	split.Even(parts, g.total, 0, 1).Run(func(lo, hi int) {
+		w := p.pool.Get().(*scratch[T])
+		p.blocks(s, w, dst, g, lo, hi)
+		p.pool.Put(w)
+	})
+	return nil
+}
+
+// put returns s to the pool without the caller's slices, which it must not
+// keep alive.
+func (p *Plan[T]) put(s *scratch[T]) {
+	clear(s.data)
+	p.pool.Put(s)
+}
+
+// bind checks dst and args against the plan and stores the inputs in s.
+func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
+	if len(dst) != p.outLen {
+		return fmt.Errorf("%w: dst has length %d, the output shape %v needs %d", ErrLength, len(dst), p.out, p.outLen)
+	}
+	clear(s.bound)
+	nc := len(p.consts)
+	copy(s.vals, p.consts)
+	for i := range args {
+		a := &args[i]
+		k := p.find(a)
+		if k < 0 {
+			return p.unknown(a)
+		}
+		if s.bound[k] {
+			return fmt.Errorf("%w: input %q is bound twice", ErrInput, a.name)
+		}
+		s.bound[k] = true
+		if a.scalar {
+			s.vals[nc+k-len(p.arrays)] = a.val
+			continue
+		}
+		if sl := &p.arrays[k]; len(a.data) != sl.length {
+			return fmt.Errorf("%w: input %q has %d elements, its shape %v has %d", ErrLength, a.name, len(a.data), sl.shape, sl.length)
+		}
+		s.data[k] = a.data
+	}
+	for k, ok := range s.bound {
+		if !ok {
+			return p.missing(k)
+		}
+	}
+	return p.overlap(s, dst)
+}
+
+// find returns the binding index of a's name and kind (arrays first, then
+// scalars), or -1. Names are compared by length and first byte before the
+// bytes: a call to the runtime's comparison per name costs more than the
+// rest of binding.
+func (p *Plan[T]) find(a *Arg[T]) int {
+	if a.scalar {
+		for i, n := range p.scalars {
+			if sameName(n, a.name) {
+				return len(p.arrays) + i
+			}
+		}
+		return -1
+	}
+	for i := range p.arrays {
+		if sameName(p.arrays[i].name, a.name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameName is x == y, deciding most pairs inline.
+func sameName(x, y string) bool {
+	return len(x) == len(y) && (len(x) == 0 || x[0] == y[0] && (len(x) == 1 || x == y))
+}
+
+// unknown is the error for an argument that binds no input.
+func (p *Plan[T]) unknown(a *Arg[T]) error {
+	for _, n := range p.scalars {
+		if n == a.name {
+			return fmt.Errorf("%w: %q is a scalar input; bind it with Value, not Array", ErrInput, a.name)
+		}
+	}
+	for _, s := range p.arrays {
+		if s.name == a.name {
+			return fmt.Errorf("%w: %q is an array input of shape %v; bind it with Array, not Value", ErrInput, a.name, s.shape)
+		}
+	}
+	return fmt.Errorf("%w: unknown input %q (arrays %q, scalars %q)", ErrInput, a.name, p.Inputs(), p.scalars)
+}
+
+// missing is the error for binding index k left unbound.
+func (p *Plan[T]) missing(k int) error {
+	if k < len(p.arrays) {
+		return fmt.Errorf("%w: missing array input %q of shape %v", ErrInput, p.arrays[k].name, p.arrays[k].shape)
+	}
+	return fmt.Errorf("%w: missing scalar input %q", ErrInput, p.scalars[k-len(p.arrays)])
+}
+
+// overlap checks that dst shares no memory with an array input, unless it
+// is exactly that input and the input has the output's shape.
+func (p *Plan[T]) overlap(s *scratch[T], dst []T) error {
+	size := unsafe.Sizeof(T(0))
+	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	dn := uintptr(len(dst)) * size
+	for k, a := range s.data {
+		x, xn := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(len(a))*size
+		if alias.SameOrDisjointRuns(d, dn, x, xn) {
+			continue
+		}
+		return fmt.Errorf("%w: dst (shape %v) and input %q (shape %v) share memory without being the same array",
+			ErrOverlap, p.out, p.arrays[k].name, p.arrays[k].shape)
+	}
+	return nil
+}
+
+// geometry is how a run cuts the output into blocks: m rows of n elements
+// of the two innermost coalesced axes, with outer positions over the rest.
+// A plan works it out for both store modes when it is compiled.
+type geometry struct {
+	stream    bool
+	n, m      int // a block's columns and rows
+	n0, d1    int // the inner axis and the one outside it
+	colBlocks int
+	rowBlocks int
+	total     int // blocks
+	outer     int // rank of the axes outside the block
+	dstLd     int
+}
+
+// newGeometry cuts p's output into blocks of about be elements.
+func (p *Plan[T]) newGeometry(be int, stream bool) geometry {
+	g := geometry{stream: stream}
+	r := len(p.size)
+	g.n0, g.d1 = p.size[r-1], 1
+	if r >= 2 {
+		g.d1 = p.size[r-2]
+		g.dstLd = p.dstStride[r-2]
+	}
+	g.outer = max(0, r-2)
+	if g.n0 >= be {
+		g.n, g.m = be, 1
+	} else {
+		g.n, g.m = g.n0, max(1, min(g.d1, be/max(1, g.n0)))
+	}
+	if p.outLen == 0 {
+		return g
+	}
+	g.colBlocks = (g.n0 + g.n - 1) / g.n
+	g.rowBlocks = (g.d1 + g.m - 1) / g.m
+	g.total = g.colBlocks * g.rowBlocks
+	for _, sz := range p.size[:g.outer] {
+		g.total *= sz
+	}
+	return g
+}
+
+// geometry returns the blocks of a run under the streaming policy in
+// effect.
+func (p *Plan[T]) geometry() *geometry {
+	if kernel.ShouldStream(p.streamBytes) {
+		return &p.geom[1]
+	}
+	return &p.geom[0]
+}
+
+// blocks computes blocks lo..hi, in order, with the inputs bound in b and
+// the temporaries of t: a seek to lo, then an odometer over the column
+// blocks, the row blocks and the outer axes, innermost first.
+func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
+	r := len(p.size)
+	nd := len(p.arrays)
+	base, idx := t.base, t.idx
+	clear(base)
+	clear(idx)
+	c, rb := 0, 0
+	if lo > 0 {
+		c, rb = lo%g.colBlocks, lo/g.colBlocks%g.rowBlocks
+		rest := lo / g.colBlocks / g.rowBlocks
+		for d := g.outer - 1; d >= 0; d-- {
+			idx[d] = rest % p.size[d]
+			rest /= p.size[d]
+		}
+		for d := range g.outer {
+			for k := range nd {
+				base[k] += idx[d] * p.arrays[k].stride[d]
+			}
+			base[nd] += idx[d] * p.dstStride[d]
+		}
+	}
+	off := t.off
+	for blk := lo; blk < hi; blk++ {
+		row, col := rb*g.m, c*g.n
+		for k := range nd {
+			st := p.arrays[k].stride
+			off[k] = base[k] + col*st[r-1]
+			if r >= 2 {
+				off[k] += row * st[r-2]
+			}
+		}
+		off[nd] = base[nd] + col
+		if r >= 2 {
+			off[nd] += row * p.dstStride[r-2]
+		}
+		m, n := min(g.m, g.d1-row), min(g.n, g.n0-col)
+		if g.stream {
+			p.touch(b, t, m, n)
+		}
+		for i := range p.steps {
+			p.step(&p.steps[i], b, t, dst, g, m, n)
+		}
+		if c++; c < g.colBlocks {
+			continue
+		}
+		if c, rb = 0, rb+1; rb < g.rowBlocks {
+			continue
+		}
+		rb = 0
+		for d := g.outer - 1; d >= 0; d-- {
+			idx[d]++
+			for k := range nd {
+				base[k] += p.arrays[k].stride[d]
+			}
+			base[nd] += p.dstStride[d]
+			if idx[d] < p.size[d] {
+				break
+			}
+			for k := range nd {
+				base[k] -= p.size[d] * p.arrays[k].stride[d]
+			}
+			base[nd] -= p.size[d] * p.dstStride[d]
+			idx[d] = 0
+		}
+	}
+}
+
+// arg is an operand's memory in the current block: a slice from its first
+// element and its leading stride.
+func (p *Plan[T]) arg(o operand, b, t *scratch[T], dst []T, g *geometry, n int) ([]T, int) {
+	switch o.at {
+	case inArray:
+		st := p.arrays[o.idx].stride
+		ld := 0
+		if len(st) >= 2 {
+			ld = st[len(st)-2]
+		}
+		return b.data[o.idx][t.off[o.idx]:], ld
+	case inValue:
+		return b.vals[o.idx : o.idx+1], 0
+	case inTemp:
+		return t.temps[o.idx], tempLd(o, n)
+	}
+	return dst[t.off[len(p.arrays)]:], g.dstLd
+}
+
+// tempLd is the leading stride of a temporary holding o in a block of n
+// columns: a row per block row, one value per block row, or (0) one row or
+// value repeated for every block row.
+func tempLd(o operand, n int) int {
+	switch {
+	case !o.vout:
+		return 0
+	case o.vin:
+		return n
+	}
+	return 1
+}
+
+// step runs one step on the current block of m x n elements.
+func (p *Plan[T]) step(s *step[T], b, t *scratch[T], dst []T, g *geometry, m, n int) {
+	nd := s.node
+	mm, nn := 1, 1
+	if s.out.vout {
+		mm = m
+	}
+	if s.out.vin {
+		nn = n
+	}
+	k := s.kind
+	stream := s.out.at == inDst && g.stream
+	var d []T
+	var ldd int
+	var bd []bool
+	if s.out.at == inBools {
+		bd, ldd = t.bools[s.out.idx], tempLd(s.out, n)
+	} else {
+		d, ldd = p.arg(s.out, b, t, dst, g, n)
+	}
+	switch nd.kind {
+	case kindBinary:
+		a, lda := p.arg(s.in[0], b, t, dst, g, n)
+		c, ldc := p.arg(s.in[1], b, t, dst, g, n)
+		kernel.Binary(k, kernel.Op(nd.op), mm, nn, d, ldd, a, lda, c, ldc, stream)
+	case kindUnary:
+		a, lda := p.arg(s.in[0], b, t, dst, g, n)
+		nd.unary(k, kernel.UnaryOp(nd.op), mm, nn, d, ldd, a, lda, stream)
+	case kindTernary:
+		a, lda := p.arg(s.in[0], b, t, dst, g, n)
+		x, ldx := p.arg(s.in[1], b, t, dst, g, n)
+		c, ldc := p.arg(s.in[2], b, t, dst, g, n)
+		nd.ternary(k, kernel.TernaryOp(nd.op), mm, nn, d, ldd, a, lda, x, ldx, c, ldc, stream)
+	case kindCompare:
+		a, lda := p.arg(s.in[0], b, t, dst, g, n)
+		c, ldc := p.arg(s.in[1], b, t, dst, g, n)
+		nd.compare(k, kernel.CompareOp(nd.op), mm, nn, bd, ldd, a, lda, c, ldc, stream)
+	case kindSelect:
+		cond, ldcond := t.bools[s.in[0].idx], tempLd(s.in[0], n)
+		a, lda := p.arg(s.in[1], b, t, dst, g, n)
+		c, ldc := p.arg(s.in[2], b, t, dst, g, n)
+		nd.pick(k, kernel.OpSelect, mm, nn, d, ldd, cond, ldcond, a, lda, c, ldc, stream)
+	}
+}
+
+// touch reads one byte of every cache line of the block in each array
+// input that streams from memory, the inputs interleaved, before the
+// block's ops run. Each op reads one input; alone, it would wait on that one
+// stream, where touching keeps the misses of all of them in flight at once,
+// as a kernel reading two inputs does.
+func (p *Plan[T]) touch(b, t *scratch[T], m, n int) {
+	const line = 64
+	size := int(unsafe.Sizeof(T(0)))
+	var base [4]unsafe.Pointer
+	var ld [4]int
+	k := 0
+	r := len(p.size)
+	for i := range p.arrays {
+		st := p.arrays[i].stride
+		if st[r-1] == 0 || m > 1 && (r < 2 || st[r-2] == 0) || k == len(base) {
+			continue // repeated values, or rows: in cache after the first block
+		}
+		base[k] = unsafe.Pointer(&b.data[i][t.off[i]])
+		if r >= 2 {
+			ld[k] = st[r-2] * size
+		}
+		k++
+	}
+	var acc byte
+	rowBytes := n * size
+	for row := range m {
+		for j := 0; j < rowBytes; j += line {
+			for i := range k {
+				acc |= *(*byte)(unsafe.Add(base[i], row*ld[i]+j))
+			}
+		}
+	}
+	t.sink = acc
+}

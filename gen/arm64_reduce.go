@@ -33,6 +33,11 @@ var neonReducers = map[string]neonReducer{
 	"findnan":  {},
 }
 
+// neonReduceEmitted tells whether r has a NEON kernel on t.
+func neonReduceEmitted(r asm.Reduction, t asm.Type) bool {
+	return !neonReducers[r.Name].none && r.Supports(t) && t.Float
+}
+
 // neonMul emits d = n * m, a vector or (for a scalar step, arr 0) a
 // scalar multiply.
 func neonMul(p *asm.Program, arr asm.Arrangement, d, n, m asm.VReg) {
@@ -108,7 +113,7 @@ func generateReduceARM64(dir string) error {
 				if !ok {
 					return fmt.Errorf("reduction %s has no arm64 form (give it one, or neonReducer{none: true})", r.Name)
 				}
-				if rd.none {
+				if !neonReduceEmitted(r, t) {
 					continue
 				}
 				name := asm.ReduceKernelName(r, t, isa)

@@ -34,6 +34,11 @@ var x86Reducers = map[string]x86Reducer{
 	"findnan":  {},
 }
 
+// x86ReduceEmitted tells whether r has an amd64 kernel on t.
+func x86ReduceEmitted(r asm.Reduction, t asm.Type) bool {
+	return !x86Reducers[r.Name].none && r.Supports(t) && t.Float
+}
+
 // x86Load is the term of a plain sum: the element itself.
 func x86Load(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op { return load(m[0]) }
 
@@ -87,7 +92,7 @@ func generateReduceAMD64(dir string) error {
 				if !ok {
 					return fmt.Errorf("reduction %s has no amd64 form (give it one, or x86Reducer{none: true})", r.Name)
 				}
-				if rd.none {
+				if !x86ReduceEmitted(r, t) {
 					continue
 				}
 				k := &x86Reduce{x86Kernel: &x86Kernel{Context: c, isa: isa, t: t}, r: r, rd: rd, lanes: isa.Vector / t.Size()}

@@ -19,17 +19,17 @@ func dotF32AVX2(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32AVX2(n int, acc *float32, a *float32)
 
-// minofF32AVX2 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX2.
+// minofF32AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func minofF32AVX2(n int, acc *float32, a *float32)
 
-// maxofF32AVX2 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX2.
+// maxofF32AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func maxofF32AVX2(n int, acc *float32, a *float32)
 
-// findbitsF32AVX2 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX2.
+// findbitsF32AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
 //
 //go:noescape
 func findbitsF32AVX2(n int, a *float32, v *float32) int
@@ -54,17 +54,17 @@ func dotF64AVX2(n int, acc *float64, a *float64, b *float64)
 //go:noescape
 func sumsqF64AVX2(n int, acc *float64, a *float64)
 
-// minofF64AVX2 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX2.
+// minofF64AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func minofF64AVX2(n int, acc *float64, a *float64)
 
-// maxofF64AVX2 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX2.
+// maxofF64AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func maxofF64AVX2(n int, acc *float64, a *float64)
 
-// findbitsF64AVX2 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX2.
+// findbitsF64AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
 //
 //go:noescape
 func findbitsF64AVX2(n int, a *float64, v *float64) int
@@ -89,17 +89,17 @@ func dotF32AVX512(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32AVX512(n int, acc *float32, a *float32)
 
-// minofF32AVX512 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX512.
+// minofF32AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func minofF32AVX512(n int, acc *float32, a *float32)
 
-// maxofF32AVX512 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX512.
+// maxofF32AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func maxofF32AVX512(n int, acc *float32, a *float32)
 
-// findbitsF32AVX512 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX512.
+// findbitsF32AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
 //
 //go:noescape
 func findbitsF32AVX512(n int, a *float32, v *float32) int
@@ -124,17 +124,17 @@ func dotF64AVX512(n int, acc *float64, a *float64, b *float64)
 //go:noescape
 func sumsqF64AVX512(n int, acc *float64, a *float64)
 
-// minofF64AVX512 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX512.
+// minofF64AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func minofF64AVX512(n int, acc *float64, a *float64)
 
-// maxofF64AVX512 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX512.
+// maxofF64AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func maxofF64AVX512(n int, acc *float64, a *float64)
 
-// findbitsF64AVX512 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX512.
+// findbitsF64AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
 //
 //go:noescape
 func findbitsF64AVX512(n int, a *float64, v *float64) int

@@ -19,17 +19,17 @@ func dotF32NEON(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32NEON(n int, acc *float32, a *float32)
 
-// minofF32NEON folds a into acc with Go's min (a NaN wins, -0 < +0) with NEON.
+// minofF32NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func minofF32NEON(n int, acc *float32, a *float32)
 
-// maxofF32NEON folds a into acc with Go's max (a NaN wins, -0 < +0) with NEON.
+// maxofF32NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func maxofF32NEON(n int, acc *float32, a *float32)
 
-// findbitsF32NEON returns the first index i with the bits of a[i] equal to those of v, or len(a) with NEON.
+// findbitsF32NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
 //
 //go:noescape
 func findbitsF32NEON(n int, a *float32, v *float32) int
@@ -54,17 +54,17 @@ func dotF64NEON(n int, acc *float64, a *float64, b *float64)
 //go:noescape
 func sumsqF64NEON(n int, acc *float64, a *float64)
 
-// minofF64NEON folds a into acc with Go's min (a NaN wins, -0 < +0) with NEON.
+// minofF64NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func minofF64NEON(n int, acc *float64, a *float64)
 
-// maxofF64NEON folds a into acc with Go's max (a NaN wins, -0 < +0) with NEON.
+// maxofF64NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func maxofF64NEON(n int, acc *float64, a *float64)
 
-// findbitsF64NEON returns the first index i with the bits of a[i] equal to those of v, or len(a) with NEON.
+// findbitsF64NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
 //
 //go:noescape
 func findbitsF64NEON(n int, a *float64, v *float64) int

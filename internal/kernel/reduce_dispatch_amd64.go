@@ -9,7 +9,7 @@ import (
 )
 
 // sumPiece runs Sum on one piece.
-func sumPiece[T Float](acc, a []T) {
+func sumPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -34,7 +34,7 @@ func sumPiece[T Float](acc, a []T) {
 }
 
 // dotPiece runs Dot on one piece.
-func dotPiece[T Float](acc, a, b []T) {
+func dotPiece[T Number](acc, a, b []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*8, false) {
@@ -59,7 +59,7 @@ func dotPiece[T Float](acc, a, b []T) {
 }
 
 // sumsqPiece runs SumSq on one piece.
-func sumsqPiece[T Float](acc, a []T) {
+func sumsqPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -84,7 +84,7 @@ func sumsqPiece[T Float](acc, a []T) {
 }
 
 // minofPiece runs MinOf on one piece.
-func minofPiece[T Float](acc, a []T) {
+func minofPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -109,7 +109,7 @@ func minofPiece[T Float](acc, a []T) {
 }
 
 // maxofPiece runs MaxOf on one piece.
-func maxofPiece[T Float](acc, a []T) {
+func maxofPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -134,7 +134,7 @@ func maxofPiece[T Float](acc, a []T) {
 }
 
 // findbitsPiece runs FindBits on one piece.
-func findbitsPiece[T Float](a []T, v T) int {
+func findbitsPiece[T Number](a []T, v T) int {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -155,7 +155,7 @@ func findbitsPiece[T Float](a []T, v T) int {
 }
 
 // findnanPiece runs FindNaN on one piece.
-func findnanPiece[T Float](a []T) int {
+func findnanPiece[T Number](a []T) int {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {

@@ -38,6 +38,10 @@ func neonReduceEmitted(r asm.Reduction, t asm.Type) bool {
 	return !neonReducers[r.Name].none && r.Supports(t) && t.Float
 }
 
+// neonWholeRounds tells whether a NEON fold on t takes whole rounds only
+// (see reduceWholeRounds).
+func neonWholeRounds(t asm.Type, _ *asm.ISA) bool { return false }
+
 // neonMul emits d = n * m, a vector or (for a scalar step, arr 0) a
 // scalar multiply.
 func neonMul(p *asm.Program, arr asm.Arrangement, d, n, m asm.VReg) {

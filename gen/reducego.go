@@ -21,6 +21,14 @@ var reduceEmitted = map[string]func(r asm.Reduction, t asm.Type) bool{
 	"arm64": neonReduceEmitted,
 }
 
+// reduceWholeRounds tells, per GOARCH, whether a fold's kernel on a type
+// for a level takes whole rounds of the accumulators only: its piece folds
+// the last partial round with the generic kernel.
+var reduceWholeRounds = map[string]func(t asm.Type, isa *asm.ISA) bool{
+	"amd64": x86WholeRounds,
+	"arm64": neonWholeRounds,
+}
+
 // reduceOperands is the parameter list of a reduction's Go functions:
 // "acc, a, b []T" for a fold, "a []T, v T" for FindBits.
 func reduceOperands(r asm.Reduction) string {
@@ -285,6 +293,18 @@ func writeReduceKernelSwitch(g *goFile, r asm.Reduction, arch string) {
 		g.p("switch implFor(classMemory, len(a)*%d, false) {", t.Size()*len(r.Inputs))
 		for _, isa := range asm.ISAsOf(arch) {
 			call := fmt.Sprintf("%s(%s)", asm.ReduceKernelName(r, t, isa), strings.Join(args, ", "))
+			if !r.Fold.Finds() && reduceWholeRounds[arch](t, isa) {
+				var rest []string
+				for _, in := range r.Inputs {
+					rest = append(rest, in+"[m:]")
+				}
+				g.p("case %s:", isa.Name)
+				g.p("m := len(a) &^ (Lanes - 1)")
+				g.p("%s", strings.Replace(call, "(len(a), ", "(m, ", 1))
+				g.p("%sGeneric(acc, %s)", r.Entry, strings.Join(rest, ", "))
+				g.p("return")
+				continue
+			}
 			if r.Fold.Finds() {
 				g.p("case %s: return %s", isa.Name, call)
 			} else {

@@ -93,37 +93,45 @@ func TestReductions(t *testing.T) {
 	})
 }
 
-func testReductions[T Float](t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
+// eachReduceInput calls f on inputs a and b of every length up to 300 and
+// a few long ones, at every start offset modulo 16, from each of the pools
+// that makePools gives.
+func eachReduceInput[T Number](rng *rand.Rand, makePools func(*rand.Rand, int) []testkit.Pool[T], f func(a, b []T, what string)) {
 	lengths := []int{}
 	for n := range 301 {
 		lengths = append(lengths, n)
 	}
 	lengths = append(lengths, 1000, 4099, 70000)
-	for _, pool := range testkit.Pools[T](rng, 2*70000+32) {
+	for _, pool := range makePools(rng, 2*70000+32) {
 		for _, n := range lengths {
 			off := n % 16
 			from := rng.IntN(len(pool.Data) - 2*n + 1)
 			a := atOffset(pool.Data[from:from+n], off)
 			b := atOffset(pool.Data[from+n:from+2*n], (off+3)%16)
-			what := fmt.Sprintf("%T %s n=%d", T(0), pool.Name, n)
-			prods, squares := make([]T, n), make([]T, n)
-			for i := range a {
-				prods[i], squares[i] = T(a[i]*b[i]), T(a[i]*a[i])
-			}
-			requireBits(t, refSum(a, a), Sum(a), "Sum "+what)
-			requireBits(t, refSum(prods, a, b), Dot(a, b), "Dot "+what)
-			requireBits(t, refSum(squares, a), SumSq(a), "SumSq "+what)
-			if n == 0 {
-				continue
-			}
-			lo, hi := refArg(a, below[T]), refArg(a, above[T])
-			require.Equal(t, lo, ArgMin(a), "ArgMin "+what)
-			require.Equal(t, hi, ArgMax(a), "ArgMax "+what)
-			requireBits(t, a[lo], MinOf(a), "MinOf "+what)
-			requireBits(t, a[hi], MaxOf(a), "MaxOf "+what)
+			f(a, b, fmt.Sprintf("%T %s n=%d", T(0), pool.Name, n))
 		}
 	}
+}
+
+func testReductions[T Float](t *testing.T) {
+	eachReduceInput(rand.New(rand.NewPCG(11, 12)), testkit.Pools[T], func(a, b []T, what string) {
+		n := len(a)
+		prods, squares := make([]T, n), make([]T, n)
+		for i := range a {
+			prods[i], squares[i] = T(a[i]*b[i]), T(a[i]*a[i])
+		}
+		requireBits(t, refSum(a, a), Sum(a), "Sum "+what)
+		requireBits(t, refSum(prods, a, b), Dot(a, b), "Dot "+what)
+		requireBits(t, refSum(squares, a), SumSq(a), "SumSq "+what)
+		if n == 0 {
+			return
+		}
+		lo, hi := refArg(a, below[T]), refArg(a, above[T])
+		require.Equal(t, lo, ArgMin(a), "ArgMin "+what)
+		require.Equal(t, hi, ArgMax(a), "ArgMax "+what)
+		requireBits(t, a[lo], MinOf(a), "MinOf "+what)
+		requireBits(t, a[hi], MaxOf(a), "MaxOf "+what)
+	})
 }
 
 func TestIntReductions(t *testing.T) {
@@ -147,46 +155,33 @@ type pixel uint8
 // loop a user would write, on every length up to 300 and a few long ones,
 // at every start offset modulo 16, on each of testkit.IntPools.
 func testIntReductions[T Integer](t *testing.T) {
-	rng := rand.New(rand.NewPCG(15, 16))
-	lengths := []int{}
-	for n := range 301 {
-		lengths = append(lengths, n)
-	}
-	lengths = append(lengths, 1000, 4099, 70000)
-	for _, pool := range testkit.IntPools[T](rng, 2*70000+32) {
-		for _, n := range lengths {
-			off := n % 16
-			from := rng.IntN(len(pool.Data) - 2*n + 1)
-			a := atOffset(pool.Data[from:from+n], off)
-			b := atOffset(pool.Data[from+n:from+2*n], (off+3)%16)
-			what := fmt.Sprintf("%T %s n=%d", T(0), pool.Name, n)
-			var sum, dot, sq T
-			for i := range a {
-				sum += a[i]
-				dot += a[i] * b[i]
-				sq += a[i] * a[i]
-			}
-			require.Equal(t, sum, Sum(a), "Sum "+what)
-			require.Equal(t, dot, Dot(a, b), "Dot "+what)
-			require.Equal(t, sq, SumSq(a), "SumSq "+what)
-			if n == 0 {
-				continue
-			}
-			lo, hi := 0, 0
-			for i, x := range a {
-				if x < a[lo] {
-					lo = i
-				}
-				if x > a[hi] {
-					hi = i
-				}
-			}
-			require.Equal(t, lo, ArgMin(a), "ArgMin "+what)
-			require.Equal(t, hi, ArgMax(a), "ArgMax "+what)
-			require.Equal(t, a[lo], MinOf(a), "MinOf "+what)
-			require.Equal(t, a[hi], MaxOf(a), "MaxOf "+what)
+	eachReduceInput(rand.New(rand.NewPCG(15, 16)), testkit.IntPools[T], func(a, b []T, what string) {
+		var sum, dot, sq T
+		for i := range a {
+			sum += a[i]
+			dot += a[i] * b[i]
+			sq += a[i] * a[i]
 		}
-	}
+		require.Equal(t, sum, Sum(a), "Sum "+what)
+		require.Equal(t, dot, Dot(a, b), "Dot "+what)
+		require.Equal(t, sq, SumSq(a), "SumSq "+what)
+		if len(a) == 0 {
+			return
+		}
+		lo, hi := 0, 0
+		for i, x := range a {
+			if x < a[lo] {
+				lo = i
+			}
+			if x > a[hi] {
+				hi = i
+			}
+		}
+		require.Equal(t, lo, ArgMin(a), "ArgMin "+what)
+		require.Equal(t, hi, ArgMax(a), "ArgMax "+what)
+		require.Equal(t, a[lo], MinOf(a), "MinOf "+what)
+		require.Equal(t, a[hi], MaxOf(a), "MaxOf "+what)
+	})
 }
 
 // TestIntReductionEdges pins wrap-around and the extremes.

@@ -123,9 +123,9 @@ func writeSumTrees(g *goFile) {
 	g.p("")
 }
 
-// writeReduceGeneric writes the generic kernel of r: a fold walks a in
-// rounds of len(acc) elements, element j of a round into accumulator j; a
-// find is a plain loop.
+// writeReduceGeneric writes the generic kernel of r: a float fold walks a
+// in rounds of len(acc) elements, element j of a round into accumulator j;
+// an integer fold and a find are plain loops.
 func writeReduceGeneric(g *goFile, r asm.Reduction) {
 	name := r.Entry + "Generic"
 	g.doc(fmt.Sprintf("%s %s with the generic Go loop: the reference.", name, r.Doc))
@@ -160,6 +160,17 @@ func writeReduceGeneric(g *goFile, r asm.Reduction) {
 		for _, in := range r.Inputs[1:] {
 			g.p("%s = %s[:len(a)]", in, in)
 		}
+		var elems []string
+		for _, in := range r.Inputs {
+			elems = append(elems, in+"[i]")
+		}
+		g.p("if !isFloat[T]() {")
+		g.p("// The order does not matter: one accumulator, the plain loop.")
+		g.p("s := acc[0]")
+		g.p("for i := range a { s = %s }", combine(r.Fold, "s", r.TermOf("T", elems...)))
+		g.p("acc[0] = s")
+		g.p("return")
+		g.p("}")
 		var roundElems []string
 		for _, x := range round {
 			roundElems = append(roundElems, x+"[j]")

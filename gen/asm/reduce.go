@@ -19,6 +19,10 @@ const (
 	// combines the accumulators with one fixed pairwise tree. Every kernel
 	// keeps exactly these accumulators, lane j of its accumulator registers
 	// being accumulator j, so every implementation gives the same bits.
+	// Integer folds (sums wrap around, and min and max) do not depend on the
+	// order: there a kernel only keeps the sum (min, max) of the
+	// accumulators and the terms; the generic kernel folds every term into
+	// the first accumulator, the plain loop.
 	FoldSum Fold = iota
 	// FoldMin and FoldMax fold with Go's builtin min or max. The result does
 	// not depend on the order (NaN wins, -0 < +0, and no two other values

@@ -17,6 +17,15 @@ func sumTree[T Number](acc *[Lanes]T) T {
 
 // SumGeneric adds a into the accumulators acc in the canonical order with the generic Go loop: the reference.
 func SumGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = s + a[i]
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {
@@ -48,6 +57,15 @@ func Sum[T Number](acc, a []T) {
 // DotGeneric adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with the generic Go loop: the reference.
 func DotGeneric[T Number](acc, a, b []T) {
 	b = b[:len(a)]
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = s + T(a[i]*b[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra, rb := a[:len(acc)], b[:len(acc)]
 		for j := range acc {
@@ -79,6 +97,15 @@ func Dot[T Number](acc, a, b []T) {
 
 // SumSqGeneric adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with the generic Go loop: the reference.
 func SumSqGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = s + T(a[i]*a[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {
@@ -109,6 +136,15 @@ func SumSq[T Number](acc, a []T) {
 
 // MinOfGeneric folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with the generic Go loop: the reference.
 func MinOfGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = min(s, a[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {
@@ -139,6 +175,15 @@ func MinOf[T Number](acc, a []T) {
 
 // MaxOfGeneric folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with the generic Go loop: the reference.
 func MaxOfGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = max(s, a[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {

@@ -8,7 +8,7 @@
 //   - FMA with one rounding (FMA, MulScalarAdd, MulAddScalar), Clamp,
 //     Select (NumPy's where), comparisons into []bool (Eq ... Ge);
 //   - Convert between any two element types;
-//   - reductions on floats (Sum, Dot, SumSq, MinOf, MaxOf, ArgMin, ArgMax)
+//   - reductions on floats and integers (Sum, Dot, SumSq, MinOf, MaxOf, ArgMin, ArgMax)
 //     with one summation order, the same bits on every CPU.
 //
 // Each op has an op-valued form (Apply, ApplyUnary, Compare, ApplyTernary,
@@ -76,6 +76,12 @@
 // index of the least (greatest) value, or of the first NaN. These four
 // panic on an empty slice; Sum, Dot and SumSq of nothing are +0, and Dot
 // panics when the lengths differ.
+//
+// On the integer types Sum, Dot and SumSq wrap around in T as Go's + and *
+// do, and give exactly the bits of the plain loop (s += a[i], s +=
+// a[i]*b[i], s += a[i]*a[i]): wrap-around addition is associative, so the
+// canonical order, or any other, cannot change them. MinOf and MaxOf are
+// the least and greatest value, ArgMin and ArgMax its first index.
 //
 // broadcast.ReduceSum sums over axes with the same order for each output
 // element.

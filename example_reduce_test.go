@@ -23,6 +23,18 @@ func ExampleSum() {
 	// 0
 }
 
+func ExampleSum_integers() {
+	// Integer sums wrap around in T as Go's + does: exactly the plain
+	// loop's result, whatever the order (wrap-around addition is
+	// associative).
+	px := []uint8{200, 100, 7}
+	fmt.Println(elem.Sum(px), elem.Sum([]int32{1 << 30, 1 << 30, 5}))
+	fmt.Println(elem.Dot([]int16{300, 2}, []int16{200, 3}), elem.ArgMax([]int64{-5, 9, 9}))
+	// Output:
+	// 51 -2147483643
+	// -5530 1
+}
+
 func ExampleDot() {
 	a := []float64{1, 2, 3}
 	b := []float64{4, 5, 6}

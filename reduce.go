@@ -8,8 +8,10 @@ import (
 
 // Sum returns the sum of a's elements in the canonical order (see
 // "Reductions" in the package documentation): the same bits on every CPU
-// and implementation. The sum of no elements is +0.
-func Sum[T Float](a []T) T {
+// and implementation. On an integer type the sum wraps around in T: exactly
+// the bits of the plain loop s += a[i] (wrap-around addition is
+// associative, so no order changes them). The sum of no elements is +0.
+func Sum[T Number](a []T) T {
 	if len(a) == 0 {
 		return 0
 	}
@@ -20,9 +22,11 @@ func Sum[T Float](a []T) T {
 }
 
 // Dot returns the sum of the products a[i]*b[i], each rounded to T (never
-// fused into a multiply-add), in the canonical order. It panics if the
-// lengths differ. The dot product of empty slices is +0.
-func Dot[T Float](a, b []T) T {
+// fused into a multiply-add), in the canonical order; on an integer type,
+// products and sum wrap around in T: the bits of the plain loop
+// s += a[i]*b[i]. It panics if the lengths differ. The dot product of empty
+// slices is +0.
+func Dot[T Number](a, b []T) T {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("elem: Dot: slice lengths differ: len(a) = %d, len(b) = %d", len(a), len(b)))
 	}
@@ -36,9 +40,10 @@ func Dot[T Float](a, b []T) T {
 }
 
 // SumSq returns the sum of the squares a[i]*a[i], each rounded to T, in the
-// canonical order: the square of the Euclidean norm. The sum of no
-// elements is +0.
-func SumSq[T Float](a []T) T {
+// canonical order: the square of the Euclidean norm. On an integer type it
+// wraps around in T: the bits of the plain loop s += a[i]*a[i]. The sum of
+// no elements is +0.
+func SumSq[T Number](a []T) T {
 	if len(a) == 0 {
 		return 0
 	}
@@ -50,8 +55,8 @@ func SumSq[T Float](a []T) T {
 
 // MinOf returns the least element of a by Go's min: -0 is below +0, and if
 // any element is a NaN the result is the first NaN, exactly as it is in a.
-// It panics if a is empty.
-func MinOf[T Float](a []T) T {
+// On an integer type it is the least value. It panics if a is empty.
+func MinOf[T Number](a []T) T {
 	mustNotEmpty("MinOf", len(a))
 	if m := minOf(a); m == m {
 		return m
@@ -61,8 +66,8 @@ func MinOf[T Float](a []T) T {
 
 // MaxOf returns the greatest element of a by Go's max: +0 is above -0, and
 // if any element is a NaN the result is the first NaN, exactly as it is in
-// a. It panics if a is empty.
-func MaxOf[T Float](a []T) T {
+// a. On an integer type it is the greatest value. It panics if a is empty.
+func MaxOf[T Number](a []T) T {
 	mustNotEmpty("MaxOf", len(a))
 	if m := maxOf(a); m == m {
 		return m
@@ -73,7 +78,7 @@ func MaxOf[T Float](a []T) T {
 // ArgMin returns the index of MinOf(a) in a: the first index of the least
 // element (-0 below +0), or the first index of a NaN if there is one. It
 // panics if a is empty.
-func ArgMin[T Float](a []T) int {
+func ArgMin[T Number](a []T) int {
 	mustNotEmpty("ArgMin", len(a))
 	return indexOf(a, minOf(a))
 }
@@ -81,13 +86,13 @@ func ArgMin[T Float](a []T) int {
 // ArgMax returns the index of MaxOf(a) in a: the first index of the
 // greatest element (+0 above -0), or the first index of a NaN if there is
 // one. It panics if a is empty.
-func ArgMax[T Float](a []T) int {
+func ArgMax[T Number](a []T) int {
 	mustNotEmpty("ArgMax", len(a))
 	return indexOf(a, maxOf(a))
 }
 
 // minOf is Go's min over a: a NaN (any) when a has one.
-func minOf[T Float](a []T) T {
+func minOf[T Number](a []T) T {
 	var st [kernel.Lanes]T
 	acc := kernel.MinStart(&st)
 	kernel.MinOf(acc, a)
@@ -95,7 +100,7 @@ func minOf[T Float](a []T) T {
 }
 
 // maxOf is Go's max over a: a NaN (any) when a has one.
-func maxOf[T Float](a []T) T {
+func maxOf[T Number](a []T) T {
 	var st [kernel.Lanes]T
 	acc := kernel.MaxStart(&st)
 	kernel.MaxOf(acc, a)
@@ -104,7 +109,7 @@ func maxOf[T Float](a []T) T {
 
 // indexOf returns the first index of a NaN when m is one, else the first
 // index of m's bits (so -0 and +0 are told apart).
-func indexOf[T Float](a []T, m T) int {
+func indexOf[T Number](a []T, m T) int {
 	if m != m {
 		return kernel.FindNaN(a)
 	}

@@ -12,22 +12,30 @@ import (
 var sink float64
 
 // BenchmarkReduce times Sum, Dot, MaxOf and ArgMax
-// (BenchmarkReduce/call/type/n=N/impl) against "loop", the plain Go loop
+// (BenchmarkReduce/type/call/n=N/impl) on every element type against "loop", the plain Go loop
 // a user would write instead: s += a[i], s += a[i]*b[i], m = max(m, a[i]),
 // and if a[i] > best { best, at = a[i], i }. Buffers: a and b start 0 and
 // 1024 bytes after a page boundary (package bufplace).
 func BenchmarkReduce(b *testing.B) {
 	b.Run("float32", benchReduce[float32])
 	b.Run("float64", benchReduce[float64])
+	b.Run("int8", benchReduce[int8])
+	b.Run("int16", benchReduce[int16])
+	b.Run("int32", benchReduce[int32])
+	b.Run("int64", benchReduce[int64])
+	b.Run("uint8", benchReduce[uint8])
+	b.Run("uint16", benchReduce[uint16])
+	b.Run("uint32", benchReduce[uint32])
+	b.Run("uint64", benchReduce[uint64])
 }
 
 // reduceBench is one timed reduction: the library call and its plain loop.
-type reduceBench[T Float] struct {
+type reduceBench[T Number] struct {
 	name       string
 	call, loop func(a, b []T) float64
 }
 
-func reduceBenches[T Float]() []reduceBench[T] {
+func reduceBenches[T Number]() []reduceBench[T] {
 	return []reduceBench[T]{
 		{"Sum", func(a, _ []T) float64 { return float64(Sum(a)) }, func(a, _ []T) float64 {
 			var s T
@@ -63,14 +71,14 @@ func reduceBenches[T Float]() []reduceBench[T] {
 	}
 }
 
-func benchReduce[T Float](b *testing.B) {
+func benchReduce[T Number](b *testing.B) {
 	for _, rb := range reduceBenches[T]() {
 		b.Run(rb.name, func(b *testing.B) {
 			for _, n := range []int{1000, 16000, 262144} {
 				bufs := bufplace.Three[T](n)
 				x, y := bufs[0], bufs[1]
 				for i := range x {
-					x[i], y[i] = T(i%97)+1.5, T(i%89)+0.25
+					x[i], y[i] = T(float64(i%97)+1.5), T(float64(i%89)+0.25) // integers truncate
 				}
 				b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 					b.Run("loop", func(b *testing.B) {

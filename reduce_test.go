@@ -93,40 +93,115 @@ func TestReductions(t *testing.T) {
 	})
 }
 
-func testReductions[T Float](t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
+// eachReduceInput calls f on inputs a and b of every length up to 300 and
+// a few long ones, at every start offset modulo 16, from each of the pools
+// that makePools gives.
+func eachReduceInput[T Number](rng *rand.Rand, makePools func(*rand.Rand, int) []testkit.Pool[T], f func(a, b []T, what string)) {
 	lengths := []int{}
 	for n := range 301 {
 		lengths = append(lengths, n)
 	}
 	lengths = append(lengths, 1000, 4099, 70000)
-	for _, pool := range testkit.Pools[T](rng, 2*70000+32) {
+	for _, pool := range makePools(rng, 2*70000+32) {
 		for _, n := range lengths {
 			off := n % 16
 			from := rng.IntN(len(pool.Data) - 2*n + 1)
 			a := atOffset(pool.Data[from:from+n], off)
 			b := atOffset(pool.Data[from+n:from+2*n], (off+3)%16)
-			what := fmt.Sprintf("%T %s n=%d", T(0), pool.Name, n)
-			prods, squares := make([]T, n), make([]T, n)
-			for i := range a {
-				prods[i], squares[i] = T(a[i]*b[i]), T(a[i]*a[i])
-			}
-			requireBits(t, refSum(a, a), Sum(a), "Sum "+what)
-			requireBits(t, refSum(prods, a, b), Dot(a, b), "Dot "+what)
-			requireBits(t, refSum(squares, a), SumSq(a), "SumSq "+what)
-			if n == 0 {
-				continue
-			}
-			lo, hi := refArg(a, below[T]), refArg(a, above[T])
-			require.Equal(t, lo, ArgMin(a), "ArgMin "+what)
-			require.Equal(t, hi, ArgMax(a), "ArgMax "+what)
-			requireBits(t, a[lo], MinOf(a), "MinOf "+what)
-			requireBits(t, a[hi], MaxOf(a), "MaxOf "+what)
+			f(a, b, fmt.Sprintf("%T %s n=%d", T(0), pool.Name, n))
 		}
 	}
 }
 
-func atOffset[T Float](data []T, off int) []T {
+func testReductions[T Float](t *testing.T) {
+	eachReduceInput(rand.New(rand.NewPCG(11, 12)), testkit.Pools[T], func(a, b []T, what string) {
+		n := len(a)
+		prods, squares := make([]T, n), make([]T, n)
+		for i := range a {
+			prods[i], squares[i] = T(a[i]*b[i]), T(a[i]*a[i])
+		}
+		requireBits(t, refSum(a, a), Sum(a), "Sum "+what)
+		requireBits(t, refSum(prods, a, b), Dot(a, b), "Dot "+what)
+		requireBits(t, refSum(squares, a), SumSq(a), "SumSq "+what)
+		if n == 0 {
+			return
+		}
+		lo, hi := refArg(a, below[T]), refArg(a, above[T])
+		require.Equal(t, lo, ArgMin(a), "ArgMin "+what)
+		require.Equal(t, hi, ArgMax(a), "ArgMax "+what)
+		requireBits(t, a[lo], MinOf(a), "MinOf "+what)
+		requireBits(t, a[hi], MaxOf(a), "MaxOf "+what)
+	})
+}
+
+func TestIntReductions(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("int8", testIntReductions[int8])
+		t.Run("int16", testIntReductions[int16])
+		t.Run("int32", testIntReductions[int32])
+		t.Run("int64", testIntReductions[int64])
+		t.Run("uint8", testIntReductions[uint8])
+		t.Run("uint16", testIntReductions[uint16])
+		t.Run("uint32", testIntReductions[uint32])
+		t.Run("uint64", testIntReductions[uint64])
+		t.Run("named", testIntReductions[pixel])
+	})
+}
+
+// pixel is a named integer type: the calls take it as they take uint8.
+type pixel uint8
+
+// testIntReductions compares every reduction on integers with the plain
+// loop a user would write, on every length up to 300 and a few long ones,
+// at every start offset modulo 16, on each of testkit.IntPools.
+func testIntReductions[T Integer](t *testing.T) {
+	eachReduceInput(rand.New(rand.NewPCG(15, 16)), testkit.IntPools[T], func(a, b []T, what string) {
+		var sum, dot, sq T
+		for i := range a {
+			sum += a[i]
+			dot += a[i] * b[i]
+			sq += a[i] * a[i]
+		}
+		require.Equal(t, sum, Sum(a), "Sum "+what)
+		require.Equal(t, dot, Dot(a, b), "Dot "+what)
+		require.Equal(t, sq, SumSq(a), "SumSq "+what)
+		if len(a) == 0 {
+			return
+		}
+		lo, hi := 0, 0
+		for i, x := range a {
+			if x < a[lo] {
+				lo = i
+			}
+			if x > a[hi] {
+				hi = i
+			}
+		}
+		require.Equal(t, lo, ArgMin(a), "ArgMin "+what)
+		require.Equal(t, hi, ArgMax(a), "ArgMax "+what)
+		require.Equal(t, a[lo], MinOf(a), "MinOf "+what)
+		require.Equal(t, a[hi], MaxOf(a), "MaxOf "+what)
+	})
+}
+
+// TestIntReductionEdges pins wrap-around and the extremes.
+func TestIntReductionEdges(t *testing.T) {
+	require.Equal(t, int8(-128), Sum([]int8{127, 1}), "127 + 1 wraps")
+	require.Equal(t, uint8(0), Sum([]uint8{255, 1}), "255 + 1 wraps")
+	require.Equal(t, int32(0), Sum[int32](nil))
+	require.Equal(t, int16(-32768), Dot([]int16{256, 1}, []int16{128, 0}), "256*128 wraps to the least int16")
+	require.Equal(t, uint64(1), SumSq([]uint64{1 << 32, 1}), "(2^32)^2 wraps to 0")
+	require.Equal(t, int64(math.MinInt64), MinOf([]int64{0, math.MinInt64, -1, math.MaxInt64}))
+	require.Equal(t, uint32(math.MaxUint32), MaxOf([]uint32{0, math.MaxUint32, 1 << 31}))
+	require.Equal(t, 1, ArgMin([]int8{0, -128, -128, 127}), "first index of the least")
+	require.Equal(t, 2, ArgMax([]uint16{0, 1, 65535, 65535}), "first index of the greatest")
+	testkit.RequirePanicContains(t, "elem: ArgMax of an empty slice", func() { ArgMax([]int32{}) })
+	testkit.RequirePanicContains(t, "elem: Dot: slice lengths differ: len(a) = 1, len(b) = 0", func() {
+		Dot([]uint8{1}, nil)
+	})
+}
+
+func atOffset[T Number](data []T, off int) []T {
 	buf := make([]T, len(data)+off)
 	copy(buf[off:], data)
 	return buf[off:]
@@ -219,9 +294,12 @@ func sumErrors[T Float](rng *rand.Rand, n, trials int) (canon, naive float64) {
 // stack.
 func TestReductionsDoNotAllocate(t *testing.T) {
 	a, b := make([]float32, 1000), make([]float32, 1000)
+	ia, ib := make([]int16, 1000), make([]int16, 1000)
 	allocs := testing.AllocsPerRun(10, func() {
 		_, _, _ = Sum(a), Dot(a, b), SumSq(a)
 		_, _, _, _ = MinOf(a), MaxOf(a), ArgMin(a), ArgMax(a)
+		_, _, _ = Sum(ia), Dot(ia, ib), SumSq(ia)
+		_, _, _, _ = MinOf(ia), MaxOf(ia), ArgMin(ia), ArgMax(ia)
 	})
 	require.Zero(t, allocs)
 }

@@ -16,27 +16,64 @@ import (
 // arm64.
 type neonReducer struct {
 	none bool
-	// term emits the term of register i of a step into the a register
-	// (a's loaded value, b's beside it) on arrangement arr.
-	term func(p *asm.Program, arr asm.Arrangement, a, b asm.VReg)
+	// mul says the term is a product, which on 64-bit integer lanes needs
+	// a scratch register.
+	mul bool
+	// term emits the term of register i of a step (a's loaded value, b's
+	// beside it) on arrangement arr and returns the register holding it: a,
+	// or for an emulated 64-bit product the scratch register t.
+	term func(k *neonReduce, arr asm.Arrangement, a, b, t asm.VReg) asm.VReg
 }
 
 // neonReducers maps every reduction of the registry to its NEON form; the
 // generator refuses a reduction without an entry. The finds need no term.
 var neonReducers = map[string]neonReducer{
-	"sum":      {term: func(*asm.Program, asm.Arrangement, asm.VReg, asm.VReg) {}},
-	"dot":      {term: func(p *asm.Program, arr asm.Arrangement, a, b asm.VReg) { neonMul(p, arr, a, a, b) }},
-	"sumsq":    {term: func(p *asm.Program, arr asm.Arrangement, a, _ asm.VReg) { neonMul(p, arr, a, a, a) }},
-	"minof":    {term: func(*asm.Program, asm.Arrangement, asm.VReg, asm.VReg) {}},
-	"maxof":    {term: func(*asm.Program, asm.Arrangement, asm.VReg, asm.VReg) {}},
+	"sum":      {term: neonElement},
+	"dot":      {mul: true, term: func(k *neonReduce, arr asm.Arrangement, a, b, t asm.VReg) asm.VReg { return k.mul(arr, a, b, t) }},
+	"sumsq":    {mul: true, term: func(k *neonReduce, arr asm.Arrangement, a, _, t asm.VReg) asm.VReg { return k.mul(arr, a, a, t) }},
+	"minof":    {term: neonElement},
+	"maxof":    {term: neonElement},
 	"findbits": {},
 	"findnan":  {},
 }
 
-// neonMul emits d = n * m, a vector or (for a scalar step, arr 0) a
-// scalar multiply.
-func neonMul(p *asm.Program, arr asm.Arrangement, d, n, m asm.VReg) {
-	neonOp(p, asm.FMul, arr, d, n, m)
+// neonElement is the term of a plain sum, min or max: the element.
+func neonElement(_ *neonReduce, _ asm.Arrangement, a, _, _ asm.VReg) asm.VReg { return a }
+
+// neonReduceEmitted tells whether r has a NEON kernel on t.
+func neonReduceEmitted(r asm.Reduction, t asm.Type) bool {
+	return !neonReducers[r.Name].none && r.Supports(t)
+}
+
+// neonWholeRounds tells whether a NEON fold on t takes whole rounds only
+// (see reduceWholeRounds): the integer ones do, the order of their terms
+// not mattering, so that they need no steps of halving size.
+func neonWholeRounds(t asm.Type, _ *asm.ISA) bool { return !t.Float }
+
+// mul emits the product a*b on arrangement arr into a and returns it; on
+// 64-bit integer lanes, which have no MUL, it is built in t from 32-bit
+// partial products as neonIntMul builds it (a and b are overwritten) and t
+// is returned.
+func (k *neonReduce) mul(arr asm.Arrangement, a, b, t asm.VReg) asm.VReg {
+	switch {
+	case k.t.Float: // a vector, or for a scalar step a scalar, multiply
+		neonOp(k.p, asm.FMul, arr, a, a, b)
+	case k.t.Bits < 64:
+		k.p.IntVector(asm.Mul, arr, a, a, b)
+	default:
+		p := k.p
+		p.VREV64(asm.S4, t, b)                // hi(b), lo(b) swapped in each lane
+		p.IntVector(asm.Mul, asm.S4, t, t, a) // lo(a)hi(b), hi(a)lo(b), mod 2^32
+		p.VUnary(asm.UAddLP, asm.S4, t, t)    // their sum in each 64-bit lane
+		p.VSHL(asm.D2, t, t, 32)              // moved to the high half
+		p.Vec(asm.Uzp1, asm.S4, a, a, a)      // lo(a) of both lanes, low half
+		if b != a {
+			p.Vec(asm.Uzp1, asm.S4, b, b, b) // lo(b)
+		}
+		p.UMLAL(asm.S2, t, a, b) // plus lo(a)lo(b), 64 bits
+		return t
+	}
+	return a
 }
 
 // neonOp emits d = n op m on arrangement arr, or on scalars of sz when
@@ -90,6 +127,9 @@ type neonReduce struct {
 	name string
 }
 
+// neonFull is the arrangement of a full register of lanes of each width.
+var neonFull = map[int]asm.Arrangement{8: asm.B16, 16: asm.H8, 32: asm.S4, 64: asm.D2}
+
 // generateReduceARM64 writes the NEON reduction kernels into
 // dir/reduce_arm64.s and their stubs into dir/reduce_arm64.go.
 func generateReduceARM64(dir string) error {
@@ -108,7 +148,7 @@ func generateReduceARM64(dir string) error {
 				if !ok {
 					return fmt.Errorf("reduction %s has no arm64 form (give it one, or neonReducer{none: true})", r.Name)
 				}
-				if rd.none {
+				if !neonReduceEmitted(r, t) {
 					continue
 				}
 				name := asm.ReduceKernelName(r, t, isa)
@@ -116,9 +156,9 @@ func generateReduceARM64(dir string) error {
 				fmt.Fprintf(&stubs, "\n// %s %s with %s.\n//\n//go:noescape\n%s\n", name, r.Doc, isa.Name, sig)
 				p.Blank()
 				p.Comment("%s", sig)
-				k := &neonReduce{p: p, r: r, rd: rd, t: t, name: name, q: asm.S4, sz: asm.Single}
+				k := &neonReduce{p: p, r: r, rd: rd, t: t, name: name, q: neonFull[t.Bits], sz: asm.Single}
 				if t.Bits == 64 {
-					k.q, k.sz = asm.D2, asm.Double
+					k.sz = asm.Double
 				}
 				k.generate()
 			}
@@ -182,6 +222,10 @@ func (k *neonReduce) fold() {
 	p.Label("last")
 	p.MOVD(rdAcc, rdState)
 	k.state(true, nacc)
+	if neonWholeRounds(k.t, nil) {
+		p.RET()
+		return
+	}
 	p.MOVD(rdAcc, rdState)
 	var steps []int
 	for elems := round / 2; elems >= 1; elems /= 2 {
@@ -237,19 +281,26 @@ func log2i(n int) int { return int(log2(n)) }
 
 // step loads count registers of arrangement arr of each input, advancing
 // the cursors, and folds their terms into the count registers from acc.
+// It loads eight registers of each input at a time, or four where the
+// fold needs scratch registers (64-bit integer products, min and max): the
+// upper four of a's eight.
 func (k *neonReduce) step(arr asm.Arrangement, count int, acc asm.VReg) {
 	p := k.p
-	for c := 0; c < count; c += 8 { // eight registers of each input at a time
-		for i := c; i < min(c+8, count); i += 4 {
+	batch := 8
+	if !k.t.Float && k.t.Bits == 64 && (k.rd.mul || k.r.Fold != asm.FoldSum) {
+		batch = 4
+	}
+	for c := 0; c < count; c += batch {
+		for i := c; i < min(c+batch, count); i += 4 {
 			n := min(4, count-i)
 			p.VLD1P(rdA, arr, regs(vdA+asm.VReg(i-c), n)...)
 			if len(k.r.Inputs) == 2 {
 				p.VLD1P(rdB, arr, regs(vdB+asm.VReg(i-c), n)...)
 			}
 		}
-		for i := range asm.VReg(min(8, count-c)) {
-			k.rd.term(p, arr, vdA+i, vdB+i)
-			k.combine(arr, acc+asm.VReg(c)+i, vdA+i)
+		for i := range asm.VReg(min(batch, count-c)) {
+			x := k.rd.term(k, arr, vdA+i, vdB+i, vdA+4+i)
+			k.combine(arr, acc+asm.VReg(c)+i, x, vdA+4+i)
 		}
 	}
 }
@@ -267,16 +318,39 @@ func (k *neonReduce) scalarStep() {
 	if len(k.r.Inputs) == 2 {
 		p.FLoadP(k.sz, vdB, rdB)
 	}
-	k.rd.term(p, arr, vdA, vdB)
-	k.combine(arr, vdAcc, vdA)
+	k.combine(arr, vdAcc, k.rd.term(k, arr, vdA, vdB, vdA+4), vdA+4)
 	p.FStore(k.sz, vdAcc, rdState)
 }
 
 // combine emits acc = fold(acc, x): FADD, or FMIN and FMAX, which are Go's
-// min and max exactly.
-func (k *neonReduce) combine(arr asm.Arrangement, acc, x asm.VReg) {
-	op := map[asm.Fold]asm.FPOp{asm.FoldSum: asm.FAdd, asm.FoldMin: asm.FMin, asm.FoldMax: asm.FMax}[k.r.Fold]
-	neonOp(k.p, op, arr, acc, acc, x)
+// min and max exactly; on integers ADD, or SMIN, SMAX, UMIN, UMAX, which
+// 64-bit lanes lack: there the mask of the lanes where x wins, in scratch
+// register t (CMGT signed, CMHI unsigned), inserts x into acc (BIT).
+func (k *neonReduce) combine(arr asm.Arrangement, acc, x, t asm.VReg) {
+	p := k.p
+	isMax := k.r.Fold == asm.FoldMax
+	switch {
+	case k.t.Float:
+		op := map[asm.Fold]asm.FPOp{asm.FoldSum: asm.FAdd, asm.FoldMin: asm.FMin, asm.FoldMax: asm.FMax}[k.r.Fold]
+		neonOp(p, op, arr, acc, acc, x)
+	case k.r.Fold == asm.FoldSum:
+		p.Vec(asm.Add, arr, acc, acc, x)
+	case k.t.Bits < 64 && k.t.Signed:
+		p.IntVector(map[bool]asm.IntOp{false: asm.SMin, true: asm.SMax}[isMax], arr, acc, acc, x)
+	case k.t.Bits < 64:
+		p.Vec(map[bool]asm.VecOp{false: asm.UMin, true: asm.UMax}[isMax], arr, acc, acc, x)
+	default:
+		gt := asm.CmHi
+		if k.t.Signed {
+			gt = asm.CmGt
+		}
+		if isMax {
+			p.IntVector(gt, arr, t, x, acc) // x > acc
+		} else {
+			p.IntVector(gt, arr, t, acc, x) // acc > x
+		}
+		p.Vec(asm.Bit, asm.B16, acc, x, t)
+	}
 }
 
 // find emits a search: blocks of four registers compared into lane masks
@@ -288,7 +362,7 @@ func (k *neonReduce) find(ret int) {
 	block := 4 * k.q.Lanes()
 	if k.r.Fold == asm.FindBits {
 		p.VLD1R(rdB, k.q, vdV)
-		p.LoadInt(k.sz, rdBits, rdB, false)
+		p.LoadInt(k.t.Size(), rdBits, rdB, false)
 	}
 	p.MOVD(rdN, rdCnt)
 	p.SUB(rdJ, rdN, rdN) // j = 0
@@ -324,8 +398,8 @@ func (k *neonReduce) find(ret int) {
 	p.Label("scalar")
 	p.CBZ(rdCnt, "none")
 	if k.r.Fold == asm.FindBits {
-		p.LoadInt(k.sz, rdTmp, rdA, true)
-		p.CMPSized(k.sz, rdTmp, rdBits)
+		p.LoadInt(k.t.Size(), rdTmp, rdA, true)
+		p.CMPSized(k.t.Size(), rdTmp, rdBits)
 		p.BCond(asm.EQ, "found")
 	} else {
 		p.FLoadP(k.sz, asm.V0, rdA)

@@ -14,10 +14,19 @@ import (
 // per architecture the switch from a piece to its assembly kernel, and the
 // test table.
 
-// reduceEmitted tells, per GOARCH, whether a reduction has kernels there.
-var reduceEmitted = map[string]func(r asm.Reduction) bool{
-	"amd64": func(r asm.Reduction) bool { return !x86Reducers[r.Name].none },
-	"arm64": func(r asm.Reduction) bool { return !neonReducers[r.Name].none },
+// reduceEmitted tells, per GOARCH, whether a reduction has a kernel for an
+// element type there.
+var reduceEmitted = map[string]func(r asm.Reduction, t asm.Type) bool{
+	"amd64": x86ReduceEmitted,
+	"arm64": neonReduceEmitted,
+}
+
+// reduceWholeRounds tells, per GOARCH, whether a fold's kernel on a type
+// for a level takes whole rounds of the accumulators only: its piece folds
+// the last partial round with the generic kernel.
+var reduceWholeRounds = map[string]func(t asm.Type, isa *asm.ISA) bool{
+	"amd64": x86WholeRounds,
+	"arm64": neonWholeRounds,
 }
 
 // reduceOperands is the parameter list of a reduction's Go functions:
@@ -108,28 +117,34 @@ func writeSumTrees(g *goFile) {
 		return fmt.Sprintf("(%s + %s)", node(2*h, j), node(2*h, j+h))
 	}
 	g.doc("sumTree combines the accumulators by the canonical tree.")
-	g.p("func sumTree[T Float](acc *[Lanes]T) T {")
+	g.p("func sumTree[T Number](acc *[Lanes]T) T {")
 	g.p("return %s", node(1, 0))
 	g.p("}")
 	g.p("")
 }
 
-// writeReduceGeneric writes the generic kernel of r: a fold walks a in
-// rounds of len(acc) elements, element j of a round into accumulator j; a
-// find is a plain loop.
+// writeReduceGeneric writes the generic kernel of r: a float fold walks a
+// in rounds of len(acc) elements, element j of a round into accumulator j;
+// an integer fold and a find are plain loops.
 func writeReduceGeneric(g *goFile, r asm.Reduction) {
 	name := r.Entry + "Generic"
 	g.doc(fmt.Sprintf("%s %s with the generic Go loop: the reference.", name, r.Doc))
-	g.p("func %s[T Float](%s)%s {", name, reduceOperands(r), reduceResult(r))
+	g.p("func %s[T Number](%s)%s {", name, reduceOperands(r), reduceResult(r))
 	switch r.Fold {
 	case asm.FindBits:
-		g.p("if is32[T]() {")
+		// Floats compare bits (-0 is not +0, a NaN is found); integers'
+		// == is a comparison of bits already.
+		g.p("switch typeOf[T]() {")
+		g.p("case tFloat32:")
 		g.p("vb := math.Float32bits(float32(v))")
 		g.p("for i, x := range a { if math.Float32bits(float32(x)) == vb { return i } }")
 		g.p("return len(a)")
-		g.p("}")
+		g.p("case tFloat64:")
 		g.p("vb := math.Float64bits(float64(v))")
 		g.p("for i, x := range a { if math.Float64bits(float64(x)) == vb { return i } }")
+		g.p("return len(a)")
+		g.p("}")
+		g.p("for i, x := range a { if x == v { return i } }")
 		g.p("return len(a)")
 	case asm.FindNaN:
 		g.p("for i, x := range a { if x != x { return i } }")
@@ -145,6 +160,17 @@ func writeReduceGeneric(g *goFile, r asm.Reduction) {
 		for _, in := range r.Inputs[1:] {
 			g.p("%s = %s[:len(a)]", in, in)
 		}
+		var elems []string
+		for _, in := range r.Inputs {
+			elems = append(elems, in+"[i]")
+		}
+		g.p("if !isFloat[T]() {")
+		g.p("// The order does not matter: one accumulator, the plain loop.")
+		g.p("s := acc[0]")
+		g.p("for i := range a { s = %s }", combine(r.Fold, "s", r.TermOf("T", elems...)))
+		g.p("acc[0] = s")
+		g.p("return")
+		g.p("}")
 		var roundElems []string
 		for _, x := range round {
 			roundElems = append(roundElems, x+"[j]")
@@ -171,7 +197,7 @@ func writeReduceEntry(g *goFile, r asm.Reduction) {
 		doc = fmt.Sprintf("%s %s with the implementation in use: the trusted entry,\nwhich checks nothing (acc has Lanes elements%s). It folds pieces of\nchunkBytes, a whole number of rounds of the accumulators each, so that the\ngoroutine can be preempted between them.", r.Entry, r.Doc, otherInputs(r))
 	}
 	g.doc(doc)
-	g.p("func %s[T Float](%s)%s {", r.Entry, reduceOperands(r), reduceResult(r))
+	g.p("func %s[T Number](%s)%s {", r.Entry, reduceOperands(r), reduceResult(r))
 	g.p("if raceEnabled {")
 	g.p("raceRead(a)")
 	for _, in := range r.Inputs[1:] {
@@ -224,17 +250,19 @@ func writeReduceSwitch(dir, arch string) error {
 	if arch != "" {
 		path, constraint = filepath.Join(dir, "reduce_dispatch_"+arch+".go"), "!purego"
 		for _, r := range asm.Reductions {
-			if r.Fold == asm.FindBits && reduceEmitted[arch](r) {
-				imports = []string{"unsafe"} // v's address
+			for _, t := range asm.ReduceTypes {
+				if r.Fold == asm.FindBits && reduceEmitted[arch](r, t) {
+					imports = []string{"unsafe"} // v's address
+				}
 			}
 		}
 	}
 	g := newGoFile(path, constraint, "kernel", imports...)
 	for _, r := range asm.Reductions {
 		g.doc(fmt.Sprintf("%sPiece runs %s on one piece.", r.Name, r.Entry))
-		g.p("func %sPiece[T Float](%s)%s {", r.Name, reduceOperands(r), reduceResult(r))
-		if arch != "" && reduceEmitted[arch](r) {
-			writeReduceKernelSwitch(g, r, asm.ISAsOf(arch))
+		g.p("func %sPiece[T Number](%s)%s {", r.Name, reduceOperands(r), reduceResult(r))
+		if arch != "" {
+			writeReduceKernelSwitch(g, r, arch)
 		}
 		ret := ""
 		if r.Fold.Finds() {
@@ -248,10 +276,20 @@ func writeReduceSwitch(dir, arch string) error {
 }
 
 // writeReduceKernelSwitch writes the switch of a piece on the element type
-// and the implementation in use; a kernel call returns.
-func writeReduceKernelSwitch(g *goFile, r asm.Reduction, isas []*asm.ISA) {
-	g.p("switch typeOf[T]() {")
+// and the implementation in use, over the types with kernels on arch; a
+// kernel call returns.
+func writeReduceKernelSwitch(g *goFile, r asm.Reduction, arch string) {
+	var ts []asm.Type
 	for _, t := range asm.ReduceTypes {
+		if reduceEmitted[arch](r, t) {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
+		return
+	}
+	g.p("switch typeOf[T]() {")
+	for _, t := range ts {
 		g.p("case %s:", typeConst(t))
 		args := []string{"len(a)"}
 		if !r.Fold.Finds() {
@@ -264,8 +302,20 @@ func writeReduceKernelSwitch(g *goFile, r asm.Reduction, isas []*asm.ISA) {
 			args = append(args, fmt.Sprintf("(*%s)(unsafe.Pointer(&v))", t.GoName))
 		}
 		g.p("switch implFor(classMemory, len(a)*%d, false) {", t.Size()*len(r.Inputs))
-		for _, isa := range isas {
+		for _, isa := range asm.ISAsOf(arch) {
 			call := fmt.Sprintf("%s(%s)", asm.ReduceKernelName(r, t, isa), strings.Join(args, ", "))
+			if !r.Fold.Finds() && reduceWholeRounds[arch](t, isa) {
+				var rest []string
+				for _, in := range r.Inputs {
+					rest = append(rest, in+"[m:]")
+				}
+				g.p("case %s:", isa.Name)
+				g.p("m := len(a) &^ (Lanes - 1)")
+				g.p("%s", strings.Replace(call, "(len(a), ", "(m, ", 1))
+				g.p("%sGeneric(acc, %s)", r.Entry, strings.Join(rest, ", "))
+				g.p("return")
+				continue
+			}
 			if r.Fold.Finds() {
 				g.p("case %s: return %s", isa.Name, call)
 			} else {
@@ -283,7 +333,7 @@ func writeReduceTests(dir string) error {
 	g := newGoFile(filepath.Join(dir, "reductions_generated_test.go"), "", "kernel_test",
 		"github.com/simdkit/elem/internal/kernel")
 	g.doc("reductions describes every reduction for element type T.")
-	g.p("func reductions[T kernel.Float]() []reduction[T] {")
+	g.p("func reductions[T kernel.Number]() []reduction[T] {")
 	g.p("return []reduction[T]{")
 	for _, r := range asm.Reductions {
 		var in []string

@@ -139,8 +139,14 @@ func (k *x86Kernel) intMul(in []x86Src, w int) Op {
 // 64-bit lanes on AVX2, which compare (VPCMPGTQ, signed; unsigned values
 // with their sign bits flipped first) and blend.
 func (k *x86Kernel) intMinMax(in []x86Src, w int, isMax bool) Op {
-	a, b := k.reg(in[0], w), in[1].v
+	a := k.reg(in[0], w)
 	r := narrow(k.vec(w), w)
+	k.intMinMaxInto(a, in[1], r, w, isMax)
+	return r
+}
+
+// intMinMaxInto emits r = min(a, b) or max(a, b) (r may be a).
+func (k *x86Kernel) intMinMaxInto(a Op, b x86Src, r Op, w int, isMax bool) {
 	if k.t.Bits < 64 || k.isa.masked {
 		var inst func(...Op)
 		switch {
@@ -153,10 +159,10 @@ func (k *x86Kernel) intMinMax(in []x86Src, w int, isMax bool) Op {
 		default:
 			inst = k.byBits(k.VPMINUB, k.VPMINUW, k.VPMINUD, k.VPMINUQ)
 		}
-		inst(b, a, r)
-		return r
+		inst(b.v, a, r)
+		return
 	}
-	bb := k.reg(in[1], w)
+	bb := k.reg(b, w)
 	x, y := a, bb
 	if !k.t.Signed {
 		x, y = narrow(k.vec(w), w), narrow(k.vec(w), w)
@@ -170,7 +176,6 @@ func (k *x86Kernel) intMinMax(in []x86Src, w int, isMax bool) Op {
 	} else {
 		k.VPBLENDVB(gt, bb, a, r) // b where a > b, else a
 	}
-	return r
 }
 
 // The shifts of shift.

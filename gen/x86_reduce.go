@@ -16,6 +16,9 @@ import (
 // generic kernel on amd64.
 type x86Reducer struct {
 	none bool
+	// mul says the term is a product: on 8-bit integers it needs the word
+	// masks of the emulated multiply.
+	mul bool
 	// term emits the term of the inputs at m (one address per input) into
 	// a register of width w and returns it; load loads an input, and where
 	// mem is set an instruction may read one from memory itself.
@@ -26,13 +29,25 @@ type x86Reducer struct {
 // generator refuses a reduction without an entry. The finds need no term.
 var x86Reducers = map[string]x86Reducer{
 	"sum":      {term: x86Load},
-	"dot":      {term: x86Product(0, 1)},
-	"sumsq":    {term: x86Product(0, 0)},
+	"dot":      {term: x86Product(0, 1), mul: true},
+	"sumsq":    {term: x86Product(0, 0), mul: true},
 	"minof":    {term: x86Load},
 	"maxof":    {term: x86Load},
 	"findbits": {},
 	"findnan":  {},
 }
+
+// x86ReduceEmitted tells whether r has an amd64 kernel on t.
+func x86ReduceEmitted(r asm.Reduction, t asm.Type) bool {
+	return !x86Reducers[r.Name].none && r.Supports(t)
+}
+
+// x86WholeRounds tells whether a fold's kernel on t for isa takes only
+// whole rounds of the accumulators, its caller folding the last partial
+// round with the generic kernel: AVX2 has masked loads of 32- and 64-bit
+// lanes only (VMASKMOVPS/PD), so 8- and 16-bit lanes cannot load a
+// partial register without reading past the slice.
+func x86WholeRounds(t asm.Type, isa *asm.ISA) bool { return isa.Vector == 32 && t.Bits < 32 }
 
 // x86Load is the term of a plain sum: the element itself.
 func x86Load(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op { return load(m[0]) }
@@ -49,6 +64,10 @@ func x86Product(i, j int) func(k *x86Reduce, m []Mem, load func(Mem) Op, w int, 
 		case i != j:
 			y = load(m[j])
 		}
+		if !k.t.Float {
+			e := k.elem()
+			return k.intMul([]x86Src{{v: x, elem: e}, {v: y, elem: e}}, w)
+		}
 		r := narrow(k.vec(w), w)
 		pick(k.t, k.VMULPS, k.VMULPD)(y, x, r)
 		return r
@@ -61,6 +80,7 @@ type x86Reduce struct {
 	*x86Kernel
 	r     asm.Reduction
 	rd    x86Reducer
+	w     int // register width in bytes
 	lanes int // elements per register
 	n     reg.Register
 	j     reg.GPVirtual // element index
@@ -87,10 +107,17 @@ func generateReduceAMD64(dir string) error {
 				if !ok {
 					return fmt.Errorf("reduction %s has no amd64 form (give it one, or x86Reducer{none: true})", r.Name)
 				}
-				if rd.none {
+				if !x86ReduceEmitted(r, t) {
 					continue
 				}
-				k := &x86Reduce{x86Kernel: &x86Kernel{Context: c, isa: isa, t: t}, r: r, rd: rd, lanes: isa.Vector / t.Size()}
+				// 8-bit integer folds run on 256-bit registers at every
+				// level: the 32 accumulators fill one, and Zen 4 splits a
+				// 512-bit operation into two 256-bit halves anyway.
+				w := isa.Vector
+				if !r.Fold.Finds() {
+					w = min(w, asm.ReduceLanes*t.Size())
+				}
+				k := &x86Reduce{x86Kernel: &x86Kernel{Context: c, isa: isa, t: t}, r: r, rd: rd, w: w, lanes: w / t.Size()}
 				k.name = asm.ReduceKernelName(r, t, isa.ISA)
 				k.generate(laneMask)
 				needs[k.name] = isa.Features
@@ -120,6 +147,41 @@ func (k *x86Reduce) generate(laneMask Mem) {
 	k.fold(laneMask)
 }
 
+// elem is T's moves at this level.
+func (k *x86Reduce) elem() x86Elem {
+	return x86Elem{Type: k.t, float: k.t.Float, evex: k.isa.masked}
+}
+
+// move copies a whole register of elements, from or to memory or between
+// registers.
+func (k *x86Reduce) move(src, dst Op) {
+	switch {
+	case k.t.Float:
+		pick(k.t, k.VMOVUPS, k.VMOVUPD)(src, dst)
+	case k.isa.masked:
+		k.VMOVDQU64(src, dst)
+	default:
+		k.VMOVDQU(src, dst)
+	}
+}
+
+// foldConsts are the constants a fold reads: the sign bit for a float max
+// (run on negated values), the word masks of an 8-bit product, the sign
+// flip of AVX2's unsigned 64-bit min and max.
+func (k *x86Reduce) foldConsts() []reg.VecVirtual {
+	switch {
+	case k.t.Float && k.r.Fold == asm.FoldMax:
+		return signConsts(k.x86Kernel)
+	case k.t.Float:
+		return nil
+	case k.rd.mul:
+		return byteMasks(k.x86Kernel)
+	case k.r.Fold != asm.FoldSum:
+		return signFlip(k.x86Kernel)
+	}
+	return nil
+}
+
 // at addresses element j + disp of input i.
 func (k *x86Reduce) at(i, disp int) Mem {
 	return Mem{Base: k.ins[i], Index: k.j, Scale: uint8(k.t.Size()), Disp: disp * k.t.Size()}
@@ -139,22 +201,21 @@ func (k *x86Reduce) ats(disp int) []Mem {
 // last partial round under lane masks, so that element i always meets
 // accumulator i mod ReduceLanes.
 func (k *x86Reduce) fold(laneMask Mem) {
-	w := k.isa.Vector
+	w := k.w
 	state := k.Load(k.Param("acc"), k.GP64())
-	if k.r.Fold == asm.FoldMax {
-		k.consts = signConsts(k.x86Kernel)
-	}
+	k.consts = k.foldConsts()
 	for q := range asm.ReduceLanes * k.t.Size() / w {
 		a := k.vec(w)
 		k.acc = append(k.acc, a)
-		pick(k.t, k.VMOVUPS, k.VMOVUPD)(Mem{Base: state, Disp: q * w}, a)
+		k.move(Mem{Base: state, Disp: q * w}, narrow(a, w))
 		k.flip(a)
 	}
 	round := asm.ReduceLanes
-	// Min and max take twice the rounds per iteration: their terms are
-	// combined with one another first, off the accumulators' chains.
+	// Float min and max take twice the rounds per iteration: their terms
+	// are combined with one another first, off the accumulators' chains.
+	// (Integer terms are too, but registers run out before the rounds.)
 	unroll := 8 / len(k.acc)
-	if k.r.Fold != asm.FoldSum {
+	if k.r.Fold != asm.FoldSum && k.t.Float {
 		unroll *= 2
 	}
 	steps := []int{unroll}
@@ -170,8 +231,8 @@ func (k *x86Reduce) fold(laneMask Mem) {
 		k.CMPQ(cnt, U32(uint32(rounds*round)))
 		k.JB(LabelRef(next))
 		load := func(m Mem) Op {
-			x := k.vec(w)
-			pick(k.t, k.VMOVUPS, k.VMOVUPD)(m, x)
+			x := narrow(k.vec(w), w)
+			k.move(m, x)
 			return x
 		}
 		for q, a := range k.acc {
@@ -185,10 +246,12 @@ func (k *x86Reduce) fold(laneMask Mem) {
 		k.JMP(LabelRef(loop))
 		k.Label(next)
 	}
-	k.lastRound(laneMask)
+	if !x86WholeRounds(k.t, k.isa.ISA) {
+		k.lastRound(laneMask)
+	}
 	for q, a := range k.acc {
 		k.flip(a)
-		pick(k.t, k.VMOVUPS, k.VMOVUPD)(a, Mem{Base: state, Disp: q * w})
+		k.move(narrow(a, w), Mem{Base: state, Disp: q * w})
 	}
 	k.VZEROUPPER()
 	k.RET()
@@ -197,7 +260,7 @@ func (k *x86Reduce) fold(laneMask Mem) {
 // flip negates an accumulator of a max, which runs as the min of the
 // negated values (Go's own max is -min(-x, -y)), on loading and storing.
 func (k *x86Reduce) flip(a reg.VecVirtual) {
-	if k.r.Fold == asm.FoldMax {
+	if k.r.Fold == asm.FoldMax && k.t.Float {
 		k.negate(narrow(a, k.isa.Vector), narrow(a, k.isa.Vector), k.isa.Vector)
 	}
 }
@@ -205,16 +268,30 @@ func (k *x86Reduce) flip(a reg.VecVirtual) {
 // combine emits acc = fold(acc, x).
 func (k *x86Reduce) combine(acc reg.VecVirtual, x Op, w int) {
 	a := narrow(acc, w)
-	if k.r.Fold == asm.FoldSum {
+	if k.r.Fold == asm.FoldSum && k.t.Float {
 		pick(k.t, k.VADDPS, k.VADDPD)(x, a, a)
 		return
 	}
-	k.goMin(a, k.prepared(x, w), a, w)
+	k.fold2(a, k.prepared(x, w), a, w)
 }
 
-// prepared is x as a min or max folds it: negated for a max.
+// fold2 emits r = fold(x, y) on prepared values: Go's min for the floats'
+// min and max (a max runs on negated values), the wrapping add, min or max
+// for the integers.
+func (k *x86Reduce) fold2(x, y, r Op, w int) {
+	switch {
+	case k.t.Float:
+		k.goMin(x, y, r, w)
+	case k.r.Fold == asm.FoldSum:
+		k.byBits(k.VPADDB, k.VPADDW, k.VPADDD, k.VPADDQ)(y, x, r)
+	default:
+		k.intMinMaxInto(x, x86Src{v: y, elem: k.elem()}, r, w, k.r.Fold == asm.FoldMax)
+	}
+}
+
+// prepared is x as a min or max folds it: negated for a float max.
 func (k *x86Reduce) prepared(x Op, w int) Op {
-	if k.r.Fold != asm.FoldMax {
+	if k.r.Fold != asm.FoldMax || !k.t.Float {
 		return x
 	}
 	nx := narrow(k.vec(w), w)
@@ -223,10 +300,11 @@ func (k *x86Reduce) prepared(x Op, w int) Op {
 }
 
 // combineAll folds the terms of one accumulator register: in order for a
-// sum; for a min or max, whose order does not matter, with one another in
-// a tree first, so that the accumulator waits for one Go min a step.
+// float sum; for a min or max, or an integer sum, whose order does not
+// matter, with one another in a tree first, so that the accumulator waits
+// for one step of the fold a round.
 func (k *x86Reduce) combineAll(acc reg.VecVirtual, terms []Op, w int) {
-	if k.r.Fold == asm.FoldSum {
+	if k.r.Fold == asm.FoldSum && k.t.Float {
 		for _, x := range terms {
 			k.combine(acc, x, w)
 		}
@@ -240,7 +318,7 @@ func (k *x86Reduce) combineAll(acc reg.VecVirtual, terms []Op, w int) {
 		var next []Op
 		for i := 0; i+1 < len(ps); i += 2 {
 			r := narrow(k.vec(w), w)
-			k.goMin(ps[i], ps[i+1], r, w)
+			k.fold2(ps[i], ps[i+1], r, w)
 			next = append(next, r)
 		}
 		if len(ps)%2 == 1 {
@@ -248,7 +326,7 @@ func (k *x86Reduce) combineAll(acc reg.VecVirtual, terms []Op, w int) {
 		}
 		ps = next
 	}
-	k.goMin(narrow(acc, w), ps[0], narrow(acc, w), w)
+	k.fold2(narrow(acc, w), ps[0], narrow(acc, w), w)
 }
 
 // lastRound folds the cnt = n - j < ReduceLanes elements left into the
@@ -257,7 +335,7 @@ func (k *x86Reduce) combineAll(acc reg.VecVirtual, terms []Op, w int) {
 // a clear lane), the fold computed on the whole register, and the result
 // kept in the masked lanes only.
 func (k *x86Reduce) lastRound(laneMask Mem) {
-	w := k.isa.Vector
+	w := k.w
 	rem, c, full := k.GP64(), k.GP64(), k.GP64()
 	k.MOVQ(k.n, rem)
 	k.SUBQ(k.j, rem)
@@ -280,11 +358,17 @@ func (k *x86Reduce) lastRound(laneMask Mem) {
 			k.LEAQ(x86TailMask, table)
 			k.KMOVQ(Mem{Base: table, Index: c, Scale: 8}, mask)
 			load = func(m Mem) Op {
-				x := k.vec(w)
+				x := narrow(k.vec(w), w)
 				x86ElemOf(k.t).loadMasked(k.Context, m, mask, x)
 				return x
 			}
-			keep = func(x Op) { pick(k.t, k.VMOVAPS, k.VMOVAPD)(x, mask, a) }
+			keep = func(x Op) {
+				if k.t.Float {
+					pick(k.t, k.VMOVAPS, k.VMOVAPD)(x, mask, a)
+				} else {
+					k.byBits(k.VMOVDQU8, k.VMOVDQU16, k.VMOVDQA32, k.VMOVDQA64)(x, mask, narrow(a, w))
+				}
+			}
 		} else {
 			// lanemask is 8 lanes of ones then 8 of zeros: the c*size bytes
 			// of ones end at offset 32.
@@ -294,7 +378,7 @@ func (k *x86Reduce) lastRound(laneMask Mem) {
 			k.SUBQ(c, table)
 			k.VMOVDQU(Mem{Base: table, Disp: 32}, mask)
 			load = func(m Mem) Op {
-				x := k.vec(w)
+				x := narrow(k.vec(w), w)
 				if k.t.Bits == 32 {
 					k.VMASKMOVPS(m, mask, x)
 				} else {
@@ -302,12 +386,12 @@ func (k *x86Reduce) lastRound(laneMask Mem) {
 				}
 				return x
 			}
-			keep = func(x Op) { k.blendv(mask, x, a, a) }
+			keep = func(x Op) { k.blendv(mask, x, narrow(a, w), narrow(a, w)) }
 		}
 		t := k.vec(w)
-		pick(k.t, k.VMOVUPS, k.VMOVUPD)(a, t)
+		k.move(narrow(a, w), narrow(t, w))
 		k.combine(t, k.rd.term(k, k.ats(q*k.lanes), load, w, false), w)
-		keep(t)
+		keep(narrow(t, w))
 	}
 	k.Label(k.name + "_store")
 }
@@ -317,7 +401,7 @@ func (k *x86Reduce) lastRound(laneMask Mem) {
 // with a hit, and the last elements, go to the scalar loop, which stops at
 // the first hit.
 func (k *x86Reduce) find() {
-	w := k.isa.Vector
+	w := k.w
 	var bc reg.VecVirtual
 	var vbits reg.GPVirtual
 	if k.r.Fold == asm.FindBits {
@@ -325,11 +409,7 @@ func (k *x86Reduce) find() {
 		v := k.Load(k.Param("v"), k.GP64())
 		bc = k.vec(w)
 		x86ElemOf(k.t).broadcast(k.Context, Mem{Base: v}, bc)
-		if k.t.Bits == 32 {
-			k.MOVL(Mem{Base: v}, vbits.As32())
-		} else {
-			k.MOVQ(Mem{Base: v}, vbits)
-		}
+		k.scalarBits(k.MOVB, k.MOVW, k.MOVL, k.MOVQ)(Mem{Base: v}, vbits)
 	}
 	scalar := k.name + "_scalar"
 	for _, count := range []int{4, 1} {
@@ -363,11 +443,8 @@ func (k *x86Reduce) find() {
 			k.UCOMISD(x, x)
 		}
 		k.JPS(found) // unordered: x is NaN
-	case k.t.Bits == 32:
-		k.CMPL(k.at(0, 0), vbits.As32())
-		k.JEQ(found)
 	default:
-		k.CMPQ(k.at(0, 0), vbits)
+		k.scalarBits(k.CMPB, k.CMPW, k.CMPL, k.CMPQ)(k.at(0, 0), vbits)
 		k.JEQ(found)
 	}
 	k.INCQ(k.j)
@@ -385,7 +462,7 @@ func (k *x86Reduce) find() {
 // hits compares one register of elements at m: an opmask (AVX-512) or a
 // lane mask of ones where the element has v's bits, or is NaN.
 func (k *x86Reduce) hits(m Mem, bc reg.VecVirtual) Op {
-	w := k.isa.Vector
+	w := k.w
 	var h Op = k.vec(w)
 	if k.isa.masked {
 		h = k.K()
@@ -396,23 +473,47 @@ func (k *x86Reduce) hits(m Mem, bc reg.VecVirtual) Op {
 		pick(k.t, k.VCMPPS, k.VCMPPD)(U8(0x03), x, x, h) // UNORD_Q
 		return h
 	}
-	pick(k.t, k.VPCMPEQD, k.VPCMPEQQ)(m, bc, h)
+	k.byBits(k.VPCMPEQB, k.VPCMPEQW, k.VPCMPEQD, k.VPCMPEQQ)(m, bc, h)
 	return h
+}
+
+// scalarBits returns inst, the instruction of T's width among the four
+// given, on a memory operand and the low bits of a register.
+func (k *x86Reduce) scalarBits(b8, b16, b32, b64 func(m, r Op)) func(m Mem, r reg.GPVirtual) {
+	return func(m Mem, r reg.GPVirtual) {
+		switch k.t.Bits {
+		case 8:
+			b8(m, r.As8())
+		case 16:
+			b16(m, r.As16())
+		case 32:
+			b32(m, r.As32())
+		default:
+			b64(m, r)
+		}
+	}
 }
 
 // anyHit jumps to label when any of the hit masks has a lane set.
 func (k *x86Reduce) anyHit(hits []Op, label string) {
 	all := hits[0]
+	wide := k.lanes > 16 // more lanes than a 16-bit opmask holds
 	for _, h := range hits[1:] {
-		if k.isa.masked {
+		switch {
+		case k.isa.masked && wide:
+			k.KORQ(h, all, all)
+		case k.isa.masked:
 			k.KORW(h, all, all)
-		} else {
+		default:
 			k.VPOR(h, all, all)
 		}
 	}
-	if k.isa.masked {
+	switch {
+	case k.isa.masked && wide:
+		k.KORTESTQ(all, all)
+	case k.isa.masked:
 		k.KORTESTW(all, all)
-	} else {
+	default:
 		k.VPTEST(all, all)
 	}
 	k.JNE(LabelRef(label))

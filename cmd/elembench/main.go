@@ -16,6 +16,7 @@
 //	go run ./cmd/elembench -png add.png -plot-y ns -plot-logy   # ns/elem on a log scale instead
 //	go run ./cmd/elembench -reduce               # Sum, Dot, MaxOf, ArgMax, axis sums against the loops, gonum and vek
 //	go run ./cmd/elembench -expr                 # fused expressions (package expr) against op by op and one Add
+//	go run ./cmd/elembench -reduce -types int32,int64,uint8 -sizes 1000,16000   # integer reductions
 //	go run ./cmd/elembench -impls                # list the implementations and exit
 //	go run ./cmd/elembench -tune                 # crossovers on this machine beside the library's, overrides to paste
 //	go run ./cmd/elembench -tune -check          # the automatic choice against every forced one: tune: worst auto/best = R
@@ -123,7 +124,7 @@ func parseFlags(args []string) (config, error) {
 	plotMax := fs.Int("plot-max", 1<<24, "the largest size -png and -svg draw, in elements (from 8, in steps of sqrt(2))")
 	plotY := fs.String("plot-y", "gbs", "what -png and -svg draw up the y axis: gbs (GB/s) or ns (ns per element)")
 	plotLogY := fs.Bool("plot-logy", false, "draw -png and -svg with a log-scale y axis")
-	reduce := fs.Bool("reduce", false, "time Sum, Dot, MaxOf, ArgMax (at -sizes 1000,16000,262144 unless given) and broadcast.ReduceSum row and column sums against the plain Go loops, gonum's floats and vek, instead of the elementwise table")
+	reduce := fs.Bool("reduce", false, "time Sum, Dot, MaxOf, ArgMax on -types (at -sizes 1000,16000,262144 unless given) and broadcast.ReduceSum row and column sums against the plain Go loops, gonum's floats and vek, instead of the elementwise table")
 	bcast := fs.String("broadcast", "all", "broadcast workloads to time (float32; R, R-narrow, K, K-narrow, T3, T3-big, O, G4, G3, S-16K), all, or none")
 	tuneFlag := fs.Bool("tune", false, "measure which implementation is fastest at which size, and from which size streaming stores pay, on this machine; print the crossovers beside the library's and the ELEM_IMPL / ELEM_STREAM_MIN lines to paste where they disagree (-reps rounds, -time each)")
 	check := fs.Bool("check", false, "with -tune: time the automatic choice against every forced implementation and store mode for float32 and float64 add, mul, div, max, vv and vs at n = 8 to 16M, ending with the line `tune: worst auto/best = R`")
@@ -249,14 +250,15 @@ type elemType struct {
 	kernel  func(op elem.Op, kind string, n, workers int) func()
 	family  func(o benchOp, kind string, n int) func() // the non-binary ops
 	curve   func(w io.Writer, cfg config, sizes []int, copies *copyRefs) curveTimings
+	reduce  func(name string, n int) (call, loop func(), peers map[string]func())
 }
 
 func floatType[T elem.Float]() elemType {
-	return elemType{elem.DefinedOn[T], kernelCall[T], floatFamilyCall[T], measureCurve[T]}
+	return elemType{elem.DefinedOn[T], kernelCall[T], floatFamilyCall[T], measureCurve[T], reduceCallsOf[T]}
 }
 
 func intType[T elem.Integer]() elemType {
-	return elemType{elem.DefinedOn[T], kernelCall[T], intFamilyCall[T], measureCurve[T]}
+	return elemType{elem.DefinedOn[T], kernelCall[T], intFamilyCall[T], measureCurve[T], reduceCallsOf[T]}
 }
 
 // typeNames are the -types names, in order.

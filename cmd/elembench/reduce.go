@@ -16,7 +16,8 @@ import (
 )
 
 // reducePeers are the libraries -reduce times beside elem: gonum's floats
-// (float64 only) and vek (vek32 for float32).
+// (float64 only) and vek (vek32 for float32); neither has integer
+// reductions.
 var reducePeers = []string{"gonum", "vek"}
 
 // reduceRow is one -reduce workload: elem's call, the plain Go loop a user
@@ -35,13 +36,8 @@ func reduceRows(cfg config) []reduceRow {
 	for _, t := range cfg.types {
 		for _, name := range []string{"Sum", "Dot", "MaxOf", "ArgMax"} {
 			for _, n := range cfg.sizes {
-				r := reduceRow{name: fmt.Sprintf("%s/%s/n=%d", name, t, n), elems: n}
-				if t == "float32" {
-					r.setup = func() (func(), func(), map[string]func()) { return reduceCalls32(name, n) }
-				} else {
-					r.setup = func() (func(), func(), map[string]func()) { return reduceCalls64(name, n) }
-				}
-				rows = append(rows, r)
+				rows = append(rows, reduceRow{name: fmt.Sprintf("%s/%s/n=%d", name, t, n), elems: n,
+					setup: func() (func(), func(), map[string]func()) { return reduceCalls(t, name, n) }})
 			}
 		}
 	}
@@ -67,17 +63,38 @@ func reduceRows(cfg config) []reduceRow {
 var sink float64
 
 // placed returns two inputs and an output of n elements at bufplace's
-// offsets, the inputs filled with ordinary values.
-func placed[T elem.Float](n int) (x, y, dst []T) {
+// offsets, the inputs filled with ordinary values (truncated for the
+// integer types).
+func placed[T elem.Number](n int) (x, y, dst []T) {
 	bufs := bufplace.Three[T](n)
 	for i := range bufs[0] {
-		bufs[0][i], bufs[1][i] = T(i%97)+1.5, T(i%89)+0.25
+		bufs[0][i], bufs[1][i] = T(float64(i%97)+1.5), T(float64(i%89)+0.25)
 	}
 	return bufs[0], bufs[1], bufs[2]
 }
 
+// reduceCalls returns elem's call of reduction name on n elements of type
+// t, the plain loop, and the peers' calls.
+func reduceCalls(t, name string, n int) (func(), func(), map[string]func()) {
+	switch t {
+	case "float32":
+		return reduceCalls32(name, n)
+	case "float64":
+		return reduceCalls64(name, n)
+	}
+	return elemTypes[t].reduce(name, n)
+}
+
+// reduceCallsOf returns elem's call and the plain loop on T, with no
+// peers: those of the integer types.
+func reduceCallsOf[T elem.Number](name string, n int) (func(), func(), map[string]func()) {
+	x, y, _ := placed[T](n)
+	call, loop := reduceCall(name, x, y)
+	return call, loop, nil
+}
+
 // reduceCall returns elem's call and the plain loop of reduction name.
-func reduceCall[T elem.Float](name string, x, y []T) (call, loop func()) {
+func reduceCall[T elem.Number](name string, x, y []T) (call, loop func()) {
 	switch name {
 	case "Sum":
 		return func() { sink += float64(elem.Sum(x)) }, func() {
@@ -176,7 +193,7 @@ func axisCalls(axis, side int) (func(), func(), map[string]func()) {
 func reportReduce(w io.Writer, cfg config) {
 	fmt.Fprintln(w, "reductions: ns per input element (speedup over the plain Go loop); medians of", cfg.reps, "timings; - where a peer has no such call")
 	fmt.Fprintln(w, "  loop: s += a[i], s += a[i]*b[i], m = max(m, a[i]), if a[i] > best {...}; row sums and column sums as nested loops")
-	fmt.Fprintln(w, "  gonum: gonum.org/v1/gonum/floats (float64 only); vek: github.com/viterin/vek (vek32 for float32)")
+	fmt.Fprintln(w, "  gonum: gonum.org/v1/gonum/floats (float64 only); vek: github.com/viterin/vek (vek32 for float32); neither has integer reductions")
 	cols := append(append([]string{"loop"}, cfg.impls...), reducePeers...)
 	rows := reduceRows(cfg)
 	width := len("workload")

@@ -35,3 +35,15 @@ func TestReportReduce(t *testing.T) {
 	require.Regexp(t, `Sum/float32/n=64 .* - `, out.String(), "gonum has no float32 Sum")
 	require.Contains(t, out.String(), "ReduceSum axis=0/float32/1024x1024")
 }
+
+// TestReportReduceInts runs the -reduce table on integer types: every
+// call on each, and no peer.
+func TestReportReduceInts(t *testing.T) {
+	cfg, err := parseFlags([]string{"-reduce", "-types", "uint8,int64", "-sizes", "64", "-reps", "1", "-time", "1us"})
+	require.NoError(t, err)
+	var out strings.Builder
+	reportReduce(&out, cfg)
+	for _, name := range []string{"Sum/uint8/n=64", "Dot/uint8/n=64", "MaxOf/int64/n=64", "ArgMax/int64/n=64"} {
+		require.Regexp(t, `(?m)`+name+` .* -  +-$`, out.String(), "no peer has %s", name)
+	}
+}

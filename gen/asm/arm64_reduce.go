@@ -32,26 +32,39 @@ func (p *Program) StoreArg(name string, off int, r Reg) {
 	p.inst("MOVD", r.String(), fmt.Sprintf("%s+%d(FP)", name, off))
 }
 
-// LoadInt loads the sz-sized integer at base into d, zero-extended, and
-// with post advances base past it: MOVWU (R2), R4; MOVD.P 8(R1), R6.
-func (p *Program) LoadInt(sz Size, d, base Reg, post bool) {
-	if !p.ok(sz.check()) || !p.ok(checkRegs(d, base)) {
+// loadIntMnemonics are the zero-extending loads by size in bytes.
+var loadIntMnemonics = map[int]string{1: "MOVBU", 2: "MOVHU", 4: "MOVWU", 8: "MOVD"}
+
+// LoadInt loads the integer of size bytes (1, 2, 4 or 8) at base into d,
+// zero-extended, and with post advances base past it: MOVWU (R2), R4;
+// MOVD.P 8(R1), R6.
+func (p *Program) LoadInt(size int, d, base Reg, post bool) {
+	mnemonic, ok := loadIntMnemonics[size]
+	if !ok {
+		p.fail(fmt.Errorf("asm: LoadInt: no %d-byte integer load", size))
 		return
 	}
-	mnemonic := map[Size]string{Single: "MOVWU", Double: "MOVD"}[sz]
+	if !p.ok(checkRegs(d, base)) {
+		return
+	}
 	addr := "(" + base.String() + ")"
 	if post {
 		mnemonic += ".P"
-		addr = fmt.Sprintf("%d(%s)", sz.Bytes(), base)
+		addr = fmt.Sprintf("%d(%s)", size, base)
 	}
 	p.inst(mnemonic, addr, d.String())
 }
 
-// CMPSized compares n with m as sz-sized integers: CMPW R4, R6 sets the
-// flags of R6 - R4 for n = R6, m = R4.
-func (p *Program) CMPSized(sz Size, n, m Reg) {
-	if p.ok(sz.check()) && p.ok(checkRegs(n, m)) {
-		p.inst(map[Size]string{Single: "CMPW", Double: "CMP"}[sz], m.String(), n.String())
+// CMPSized compares n with m as integers of size bytes, zero-extended
+// (LoadInt's) to 32 bits below 8 bytes: CMPW R4, R6 sets the flags of
+// R6 - R4 for n = R6, m = R4.
+func (p *Program) CMPSized(size int, n, m Reg) {
+	if _, ok := loadIntMnemonics[size]; !ok {
+		p.fail(fmt.Errorf("asm: CMPSized: no %d-byte integer compare", size))
+		return
+	}
+	if p.ok(checkRegs(n, m)) {
+		p.inst(map[bool]string{true: "CMP", false: "CMPW"}[size == 8], m.String(), n.String())
 	}
 }
 

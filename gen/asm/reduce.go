@@ -19,6 +19,10 @@ const (
 	// combines the accumulators with one fixed pairwise tree. Every kernel
 	// keeps exactly these accumulators, lane j of its accumulator registers
 	// being accumulator j, so every implementation gives the same bits.
+	// Integer folds (sums wrap around, and min and max) do not depend on the
+	// order: there a kernel only keeps the sum (min, max) of the
+	// accumulators and the terms; the generic kernel folds every term into
+	// the first accumulator, the plain loop.
 	FoldSum Fold = iota
 	// FoldMin and FoldMax fold with Go's builtin min or max. The result does
 	// not depend on the order (NaN wins, -0 < +0, and no two other values
@@ -58,8 +62,15 @@ type Reduction struct {
 // sixteen NEON q registers), and as many independent chains of additions.
 const ReduceLanes = 32
 
-// ReduceTypes are the element types the reductions are defined on.
-var ReduceTypes = Floats
+// ReduceTypes are the element types the reductions are defined on. On the
+// integer types a sum wraps around in T as Go's + and * do; wrap-around
+// addition is associative, so every order, the canonical one included,
+// gives the bits of the plain left-to-right loop.
+var ReduceTypes = Numbers
+
+// Supports reports whether r is defined on t: FindNaN only on the floats
+// (an integer is never a NaN, and its generic kernel returns len(a)).
+func (r Reduction) Supports(t Type) bool { return t.Float || r.Fold != FindNaN }
 
 // Reductions lists every reduction.
 var Reductions = []Reduction{
@@ -70,11 +81,11 @@ var Reductions = []Reduction{
 	{Name: "sumsq", Inputs: []string{"a"}, Fold: FoldSum, Term: "{T}({a} * {a})", Entry: "SumSq",
 		Doc: "adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order"},
 	{Name: "minof", Inputs: []string{"a"}, Fold: FoldMin, Term: "{a}", Entry: "MinOf",
-		Doc: "folds a into acc with Go's min (a NaN wins, -0 < +0)"},
+		Doc: "folds a into acc with Go's min (on floats a NaN wins, -0 < +0)"},
 	{Name: "maxof", Inputs: []string{"a"}, Fold: FoldMax, Term: "{a}", Entry: "MaxOf",
-		Doc: "folds a into acc with Go's max (a NaN wins, -0 < +0)"},
+		Doc: "folds a into acc with Go's max (on floats a NaN wins, -0 < +0)"},
 	{Name: "findbits", Inputs: []string{"a"}, Fold: FindBits, Entry: "FindBits",
-		Doc: "returns the first index i with the bits of a[i] equal to those of v, or len(a)"},
+		Doc: "returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a)"},
 	{Name: "findnan", Inputs: []string{"a"}, Fold: FindNaN, Entry: "FindNaN",
 		Doc: "returns the first index of a NaN in a, or len(a)"},
 }

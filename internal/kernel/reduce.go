@@ -13,19 +13,48 @@ import (
 
 // SumStart returns st set to -0, the additive identity that keeps every
 // value's bits (+0 + -0 is +0, -0 + -0 is -0): the state of a sum before
-// its first element.
-func SumStart[T Float](st *[Lanes]T) []T {
+// its first element. For an integer type it is 0.
+func SumStart[T Number](st *[Lanes]T) []T {
 	return fill(st, T(math.Copysign(0, -1)))
 }
 
 // MinStart returns the state of a MinOf before its first element: +Inf,
-// which every value but a NaN is at most.
-func MinStart[T Float](st *[Lanes]T) []T { return fill(st, T(math.Inf(1))) }
+// which every value but a NaN is at most, or an integer type's largest
+// value.
+func MinStart[T Number](st *[Lanes]T) []T {
+	if isFloat[T]() {
+		return fill(st, T(math.Inf(1)))
+	}
+	return fill(st, largest[T]())
+}
 
-// MaxStart returns the state of a MaxOf before its first element: -Inf.
-func MaxStart[T Float](st *[Lanes]T) []T { return fill(st, T(math.Inf(-1))) }
+// MaxStart returns the state of a MaxOf before its first element: -Inf,
+// or an integer type's least value.
+func MaxStart[T Number](st *[Lanes]T) []T {
+	if isFloat[T]() {
+		return fill(st, T(math.Inf(-1)))
+	}
+	return fill(st, -largest[T]()-1) // wraps to 0 for an unsigned type
 
-func fill[T Float](st *[Lanes]T, x T) []T {
+}
+
+// isFloat reports whether T is a floating-point type, a constant for each
+// instantiation.
+func isFloat[T Number]() bool { return typeOf[T]() <= tFloat64 }
+
+// largest is the greatest value of the integer type T: all ones for an
+// unsigned type, all ones but the sign bit for a signed one.
+func largest[T Number]() T {
+	bits := 8 * unsafe.Sizeof(T(0))
+	ones := ^uint64(0) >> (64 - bits)
+	var m1 T = 0
+	if m1--; m1 > 0 {
+		return T(ones)
+	}
+	return T(ones >> 1)
+}
+
+func fill[T Number](st *[Lanes]T, x T) []T {
 	for i := range st {
 		st[i] = x
 	}
@@ -37,11 +66,11 @@ func fill[T Float](st *[Lanes]T, x T) []T {
 // acc[j] + acc[j+h], h being half the count (j + 16, then j + 8, j + 4,
 // j + 2, j + 1). The generated sumTree computes exactly that, in
 // registers.
-func SumTree[T Float](acc []T) T { return sumTree((*[Lanes]T)(acc)) }
+func SumTree[T Number](acc []T) T { return sumTree((*[Lanes]T)(acc)) }
 
 // MinTree returns the min of the accumulators of a MinOf (Go's min: a NaN
 // if any is one, -0 below +0; the order does not matter).
-func MinTree[T Float](acc []T) T {
+func MinTree[T Number](acc []T) T {
 	m := acc[0]
 	for _, x := range acc[1:] {
 		m = min(m, x)
@@ -50,7 +79,7 @@ func MinTree[T Float](acc []T) T {
 }
 
 // MaxTree returns the max of the accumulators of a MaxOf.
-func MaxTree[T Float](acc []T) T {
+func MaxTree[T Number](acc []T) T {
 	m := acc[0]
 	for _, x := range acc[1:] {
 		m = max(m, x)
@@ -65,8 +94,9 @@ func MaxTree[T Float](acc []T) T {
 // Inf, 0 * Inf), by DefaultNaN. CPUs differ in the NaN an addition
 // returns (the first or the second operand's, or for Inf - Inf a negative
 // or a positive one), so this is what makes a NaN sum the same everywhere;
-// it costs a search only when the sum is a NaN.
-func SumResult[T Float](s T, a, b []T) T {
+// it costs a search only when the sum is a NaN. An integer sum is never
+// one: it is s.
+func SumResult[T Number](s T, a, b []T) T {
 	if s == s {
 		return s
 	}
@@ -83,10 +113,11 @@ func SumResult[T Float](s T, a, b []T) T {
 }
 
 // is32 says whether T is 32 bits wide, a constant for each instantiation.
-func is32[T Float]() bool { return unsafe.Sizeof(T(0)) == 4 }
+func is32[T Number]() bool { return unsafe.Sizeof(T(0)) == 4 }
 
-// DefaultNaN is the positive quiet NaN with no payload.
-func DefaultNaN[T Float]() T {
+// DefaultNaN is the positive quiet NaN with no payload (for float T;
+// SumResult never asks for it on an integer type).
+func DefaultNaN[T Number]() T {
 	if is32[T]() {
 		return T(math.Float32frombits(0x7fc00000))
 	}
@@ -96,7 +127,7 @@ func DefaultNaN[T Float]() T {
 // Quiet returns x with its quiet bit set: a signalling NaN becomes the
 // quiet NaN an arithmetic operation would return for it, payload and sign
 // kept; any other value is returned as it is.
-func Quiet[T Float](x T) T {
+func Quiet[T Number](x T) T {
 	if x == x {
 		return x
 	}

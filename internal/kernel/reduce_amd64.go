@@ -19,17 +19,17 @@ func dotF32AVX2(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32AVX2(n int, acc *float32, a *float32)
 
-// minofF32AVX2 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX2.
+// minofF32AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func minofF32AVX2(n int, acc *float32, a *float32)
 
-// maxofF32AVX2 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX2.
+// maxofF32AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func maxofF32AVX2(n int, acc *float32, a *float32)
 
-// findbitsF32AVX2 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX2.
+// findbitsF32AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
 //
 //go:noescape
 func findbitsF32AVX2(n int, a *float32, v *float32) int
@@ -54,17 +54,17 @@ func dotF64AVX2(n int, acc *float64, a *float64, b *float64)
 //go:noescape
 func sumsqF64AVX2(n int, acc *float64, a *float64)
 
-// minofF64AVX2 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX2.
+// minofF64AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func minofF64AVX2(n int, acc *float64, a *float64)
 
-// maxofF64AVX2 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX2.
+// maxofF64AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
 //
 //go:noescape
 func maxofF64AVX2(n int, acc *float64, a *float64)
 
-// findbitsF64AVX2 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX2.
+// findbitsF64AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
 //
 //go:noescape
 func findbitsF64AVX2(n int, a *float64, v *float64) int
@@ -73,6 +73,246 @@ func findbitsF64AVX2(n int, a *float64, v *float64) int
 //
 //go:noescape
 func findnanF64AVX2(n int, a *float64) int
+
+// sumI8AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumI8AVX2(n int, acc *int8, a *int8)
+
+// dotI8AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotI8AVX2(n int, acc *int8, a *int8, b *int8)
+
+// sumsqI8AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqI8AVX2(n int, acc *int8, a *int8)
+
+// minofI8AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofI8AVX2(n int, acc *int8, a *int8)
+
+// maxofI8AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofI8AVX2(n int, acc *int8, a *int8)
+
+// findbitsI8AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsI8AVX2(n int, a *int8, v *int8) int
+
+// sumI16AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumI16AVX2(n int, acc *int16, a *int16)
+
+// dotI16AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotI16AVX2(n int, acc *int16, a *int16, b *int16)
+
+// sumsqI16AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqI16AVX2(n int, acc *int16, a *int16)
+
+// minofI16AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofI16AVX2(n int, acc *int16, a *int16)
+
+// maxofI16AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofI16AVX2(n int, acc *int16, a *int16)
+
+// findbitsI16AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsI16AVX2(n int, a *int16, v *int16) int
+
+// sumI32AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumI32AVX2(n int, acc *int32, a *int32)
+
+// dotI32AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotI32AVX2(n int, acc *int32, a *int32, b *int32)
+
+// sumsqI32AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqI32AVX2(n int, acc *int32, a *int32)
+
+// minofI32AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofI32AVX2(n int, acc *int32, a *int32)
+
+// maxofI32AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofI32AVX2(n int, acc *int32, a *int32)
+
+// findbitsI32AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsI32AVX2(n int, a *int32, v *int32) int
+
+// sumI64AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumI64AVX2(n int, acc *int64, a *int64)
+
+// dotI64AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotI64AVX2(n int, acc *int64, a *int64, b *int64)
+
+// sumsqI64AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqI64AVX2(n int, acc *int64, a *int64)
+
+// minofI64AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofI64AVX2(n int, acc *int64, a *int64)
+
+// maxofI64AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofI64AVX2(n int, acc *int64, a *int64)
+
+// findbitsI64AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsI64AVX2(n int, a *int64, v *int64) int
+
+// sumU8AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumU8AVX2(n int, acc *uint8, a *uint8)
+
+// dotU8AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotU8AVX2(n int, acc *uint8, a *uint8, b *uint8)
+
+// sumsqU8AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqU8AVX2(n int, acc *uint8, a *uint8)
+
+// minofU8AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofU8AVX2(n int, acc *uint8, a *uint8)
+
+// maxofU8AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofU8AVX2(n int, acc *uint8, a *uint8)
+
+// findbitsU8AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsU8AVX2(n int, a *uint8, v *uint8) int
+
+// sumU16AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumU16AVX2(n int, acc *uint16, a *uint16)
+
+// dotU16AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotU16AVX2(n int, acc *uint16, a *uint16, b *uint16)
+
+// sumsqU16AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqU16AVX2(n int, acc *uint16, a *uint16)
+
+// minofU16AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofU16AVX2(n int, acc *uint16, a *uint16)
+
+// maxofU16AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofU16AVX2(n int, acc *uint16, a *uint16)
+
+// findbitsU16AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsU16AVX2(n int, a *uint16, v *uint16) int
+
+// sumU32AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumU32AVX2(n int, acc *uint32, a *uint32)
+
+// dotU32AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotU32AVX2(n int, acc *uint32, a *uint32, b *uint32)
+
+// sumsqU32AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqU32AVX2(n int, acc *uint32, a *uint32)
+
+// minofU32AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofU32AVX2(n int, acc *uint32, a *uint32)
+
+// maxofU32AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofU32AVX2(n int, acc *uint32, a *uint32)
+
+// findbitsU32AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsU32AVX2(n int, a *uint32, v *uint32) int
+
+// sumU64AVX2 adds a into the accumulators acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumU64AVX2(n int, acc *uint64, a *uint64)
+
+// dotU64AVX2 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func dotU64AVX2(n int, acc *uint64, a *uint64, b *uint64)
+
+// sumsqU64AVX2 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX2.
+//
+//go:noescape
+func sumsqU64AVX2(n int, acc *uint64, a *uint64)
+
+// minofU64AVX2 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func minofU64AVX2(n int, acc *uint64, a *uint64)
+
+// maxofU64AVX2 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX2.
+//
+//go:noescape
+func maxofU64AVX2(n int, acc *uint64, a *uint64)
+
+// findbitsU64AVX2 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX2.
+//
+//go:noescape
+func findbitsU64AVX2(n int, a *uint64, v *uint64) int
 
 // sumF32AVX512 adds a into the accumulators acc in the canonical order with AVX512.
 //
@@ -89,17 +329,17 @@ func dotF32AVX512(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32AVX512(n int, acc *float32, a *float32)
 
-// minofF32AVX512 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX512.
+// minofF32AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func minofF32AVX512(n int, acc *float32, a *float32)
 
-// maxofF32AVX512 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX512.
+// maxofF32AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func maxofF32AVX512(n int, acc *float32, a *float32)
 
-// findbitsF32AVX512 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX512.
+// findbitsF32AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
 //
 //go:noescape
 func findbitsF32AVX512(n int, a *float32, v *float32) int
@@ -124,17 +364,17 @@ func dotF64AVX512(n int, acc *float64, a *float64, b *float64)
 //go:noescape
 func sumsqF64AVX512(n int, acc *float64, a *float64)
 
-// minofF64AVX512 folds a into acc with Go's min (a NaN wins, -0 < +0) with AVX512.
+// minofF64AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func minofF64AVX512(n int, acc *float64, a *float64)
 
-// maxofF64AVX512 folds a into acc with Go's max (a NaN wins, -0 < +0) with AVX512.
+// maxofF64AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
 //
 //go:noescape
 func maxofF64AVX512(n int, acc *float64, a *float64)
 
-// findbitsF64AVX512 returns the first index i with the bits of a[i] equal to those of v, or len(a) with AVX512.
+// findbitsF64AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
 //
 //go:noescape
 func findbitsF64AVX512(n int, a *float64, v *float64) int
@@ -143,3 +383,243 @@ func findbitsF64AVX512(n int, a *float64, v *float64) int
 //
 //go:noescape
 func findnanF64AVX512(n int, a *float64) int
+
+// sumI8AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumI8AVX512(n int, acc *int8, a *int8)
+
+// dotI8AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotI8AVX512(n int, acc *int8, a *int8, b *int8)
+
+// sumsqI8AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqI8AVX512(n int, acc *int8, a *int8)
+
+// minofI8AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofI8AVX512(n int, acc *int8, a *int8)
+
+// maxofI8AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofI8AVX512(n int, acc *int8, a *int8)
+
+// findbitsI8AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsI8AVX512(n int, a *int8, v *int8) int
+
+// sumI16AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumI16AVX512(n int, acc *int16, a *int16)
+
+// dotI16AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotI16AVX512(n int, acc *int16, a *int16, b *int16)
+
+// sumsqI16AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqI16AVX512(n int, acc *int16, a *int16)
+
+// minofI16AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofI16AVX512(n int, acc *int16, a *int16)
+
+// maxofI16AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofI16AVX512(n int, acc *int16, a *int16)
+
+// findbitsI16AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsI16AVX512(n int, a *int16, v *int16) int
+
+// sumI32AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumI32AVX512(n int, acc *int32, a *int32)
+
+// dotI32AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotI32AVX512(n int, acc *int32, a *int32, b *int32)
+
+// sumsqI32AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqI32AVX512(n int, acc *int32, a *int32)
+
+// minofI32AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofI32AVX512(n int, acc *int32, a *int32)
+
+// maxofI32AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofI32AVX512(n int, acc *int32, a *int32)
+
+// findbitsI32AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsI32AVX512(n int, a *int32, v *int32) int
+
+// sumI64AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumI64AVX512(n int, acc *int64, a *int64)
+
+// dotI64AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotI64AVX512(n int, acc *int64, a *int64, b *int64)
+
+// sumsqI64AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqI64AVX512(n int, acc *int64, a *int64)
+
+// minofI64AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofI64AVX512(n int, acc *int64, a *int64)
+
+// maxofI64AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofI64AVX512(n int, acc *int64, a *int64)
+
+// findbitsI64AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsI64AVX512(n int, a *int64, v *int64) int
+
+// sumU8AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumU8AVX512(n int, acc *uint8, a *uint8)
+
+// dotU8AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotU8AVX512(n int, acc *uint8, a *uint8, b *uint8)
+
+// sumsqU8AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqU8AVX512(n int, acc *uint8, a *uint8)
+
+// minofU8AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofU8AVX512(n int, acc *uint8, a *uint8)
+
+// maxofU8AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofU8AVX512(n int, acc *uint8, a *uint8)
+
+// findbitsU8AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsU8AVX512(n int, a *uint8, v *uint8) int
+
+// sumU16AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumU16AVX512(n int, acc *uint16, a *uint16)
+
+// dotU16AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotU16AVX512(n int, acc *uint16, a *uint16, b *uint16)
+
+// sumsqU16AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqU16AVX512(n int, acc *uint16, a *uint16)
+
+// minofU16AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofU16AVX512(n int, acc *uint16, a *uint16)
+
+// maxofU16AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofU16AVX512(n int, acc *uint16, a *uint16)
+
+// findbitsU16AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsU16AVX512(n int, a *uint16, v *uint16) int
+
+// sumU32AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumU32AVX512(n int, acc *uint32, a *uint32)
+
+// dotU32AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotU32AVX512(n int, acc *uint32, a *uint32, b *uint32)
+
+// sumsqU32AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqU32AVX512(n int, acc *uint32, a *uint32)
+
+// minofU32AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofU32AVX512(n int, acc *uint32, a *uint32)
+
+// maxofU32AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofU32AVX512(n int, acc *uint32, a *uint32)
+
+// findbitsU32AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsU32AVX512(n int, a *uint32, v *uint32) int
+
+// sumU64AVX512 adds a into the accumulators acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumU64AVX512(n int, acc *uint64, a *uint64)
+
+// dotU64AVX512 adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func dotU64AVX512(n int, acc *uint64, a *uint64, b *uint64)
+
+// sumsqU64AVX512 adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with AVX512.
+//
+//go:noescape
+func sumsqU64AVX512(n int, acc *uint64, a *uint64)
+
+// minofU64AVX512 folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func minofU64AVX512(n int, acc *uint64, a *uint64)
+
+// maxofU64AVX512 folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with AVX512.
+//
+//go:noescape
+func maxofU64AVX512(n int, acc *uint64, a *uint64)
+
+// findbitsU64AVX512 returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with AVX512.
+//
+//go:noescape
+func findbitsU64AVX512(n int, a *uint64, v *uint64) int

@@ -2264,6 +2264,5416 @@ findnanF64AVX2_found:
 	VZEROUPPER
 	RET
 
+// func sumI8AVX2(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2
+TEXT ·sumI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+
+sumI8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      sumI8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y1
+	VMOVDQU 32(CX)(DX*1), Y2
+	VMOVDQU 64(CX)(DX*1), Y3
+	VMOVDQU 96(CX)(DX*1), Y4
+	VMOVDQU 128(CX)(DX*1), Y5
+	VMOVDQU 160(CX)(DX*1), Y6
+	VMOVDQU 192(CX)(DX*1), Y7
+	VMOVDQU 224(CX)(DX*1), Y8
+	VPADDB  Y2, Y1, Y1
+	VPADDB  Y4, Y3, Y2
+	VPADDB  Y6, Y5, Y3
+	VPADDB  Y8, Y7, Y4
+	VPADDB  Y2, Y1, Y1
+	VPADDB  Y4, Y3, Y2
+	VPADDB  Y2, Y1, Y1
+	VPADDB  Y1, Y0, Y0
+	ADDQ    $0x00000100, DX
+	JMP     sumI8AVX2_loop8
+
+sumI8AVX2_after8:
+sumI8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumI8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y1
+	VPADDB  Y1, Y0, Y0
+	ADDQ    $0x00000020, DX
+	JMP     sumI8AVX2_loop1
+
+sumI8AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func dotI8AVX2(n int, acc *int8, a *int8, b *int8)
+// Requires: AVX, AVX2
+TEXT ·dotI8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         b+24(FP), DX
+	XORQ         BX, BX
+	MOVQ         acc+8(FP), SI
+	MOVQ         $0x00ff00ff00ff00ff, DI
+	VMOVQ        DI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0xff00ff00ff00ff00, DI
+	VMOVQ        DI, X1
+	VPBROADCASTQ X1, Y1
+	VMOVDQU      (SI), Y2
+
+dotI8AVX2_loop8:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000100
+	JB      dotI8AVX2_after8
+	VMOVDQU (CX)(BX*1), Y3
+	VMOVDQU (DX)(BX*1), Y4
+	VPMULLW Y4, Y3, Y5
+	VPAND   Y0, Y5, Y5
+	VPSRLW  $0x08, Y3, Y3
+	VPAND   Y1, Y4, Y4
+	VPMULLW Y4, Y3, Y3
+	VPOR    Y3, Y5, Y3
+	VMOVDQU 32(CX)(BX*1), Y4
+	VMOVDQU 32(DX)(BX*1), Y5
+	VPMULLW Y5, Y4, Y6
+	VPAND   Y0, Y6, Y6
+	VPSRLW  $0x08, Y4, Y4
+	VPAND   Y1, Y5, Y5
+	VPMULLW Y5, Y4, Y4
+	VPOR    Y4, Y6, Y4
+	VMOVDQU 64(CX)(BX*1), Y5
+	VMOVDQU 64(DX)(BX*1), Y6
+	VPMULLW Y6, Y5, Y7
+	VPAND   Y0, Y7, Y7
+	VPSRLW  $0x08, Y5, Y5
+	VPAND   Y1, Y6, Y6
+	VPMULLW Y6, Y5, Y5
+	VPOR    Y5, Y7, Y5
+	VMOVDQU 96(CX)(BX*1), Y6
+	VMOVDQU 96(DX)(BX*1), Y7
+	VPMULLW Y7, Y6, Y8
+	VPAND   Y0, Y8, Y8
+	VPSRLW  $0x08, Y6, Y6
+	VPAND   Y1, Y7, Y7
+	VPMULLW Y7, Y6, Y6
+	VPOR    Y6, Y8, Y6
+	VMOVDQU 128(CX)(BX*1), Y7
+	VMOVDQU 128(DX)(BX*1), Y8
+	VPMULLW Y8, Y7, Y9
+	VPAND   Y0, Y9, Y9
+	VPSRLW  $0x08, Y7, Y7
+	VPAND   Y1, Y8, Y8
+	VPMULLW Y8, Y7, Y7
+	VPOR    Y7, Y9, Y7
+	VMOVDQU 160(CX)(BX*1), Y8
+	VMOVDQU 160(DX)(BX*1), Y9
+	VPMULLW Y9, Y8, Y10
+	VPAND   Y0, Y10, Y10
+	VPSRLW  $0x08, Y8, Y8
+	VPAND   Y1, Y9, Y9
+	VPMULLW Y9, Y8, Y8
+	VPOR    Y8, Y10, Y8
+	VMOVDQU 192(CX)(BX*1), Y9
+	VMOVDQU 192(DX)(BX*1), Y10
+	VPMULLW Y10, Y9, Y11
+	VPAND   Y0, Y11, Y11
+	VPSRLW  $0x08, Y9, Y9
+	VPAND   Y1, Y10, Y10
+	VPMULLW Y10, Y9, Y9
+	VPOR    Y9, Y11, Y9
+	VMOVDQU 224(CX)(BX*1), Y10
+	VMOVDQU 224(DX)(BX*1), Y11
+	VPMULLW Y11, Y10, Y12
+	VPAND   Y0, Y12, Y12
+	VPSRLW  $0x08, Y10, Y10
+	VPAND   Y1, Y11, Y11
+	VPMULLW Y11, Y10, Y10
+	VPOR    Y10, Y12, Y10
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y8, Y7, Y5
+	VPADDB  Y10, Y9, Y6
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000100, BX
+	JMP     dotI8AVX2_loop8
+
+dotI8AVX2_after8:
+dotI8AVX2_loop1:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000020
+	JB      dotI8AVX2_after1
+	VMOVDQU (CX)(BX*1), Y3
+	VMOVDQU (DX)(BX*1), Y4
+	VPMULLW Y4, Y3, Y5
+	VPAND   Y0, Y5, Y5
+	VPSRLW  $0x08, Y3, Y3
+	VPAND   Y1, Y4, Y4
+	VPMULLW Y4, Y3, Y3
+	VPOR    Y3, Y5, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000020, BX
+	JMP     dotI8AVX2_loop1
+
+dotI8AVX2_after1:
+	VMOVDQU Y2, (SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI8AVX2(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2
+TEXT ·sumsqI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         $0x00ff00ff00ff00ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0xff00ff00ff00ff00, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VMOVDQU      (BX), Y2
+
+sumsqI8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      sumsqI8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y3
+	VPMULLW Y3, Y3, Y4
+	VPAND   Y0, Y4, Y4
+	VPSRLW  $0x08, Y3, Y5
+	VPAND   Y1, Y3, Y3
+	VPMULLW Y3, Y5, Y5
+	VPOR    Y5, Y4, Y3
+	VMOVDQU 32(CX)(DX*1), Y4
+	VPMULLW Y4, Y4, Y5
+	VPAND   Y0, Y5, Y5
+	VPSRLW  $0x08, Y4, Y6
+	VPAND   Y1, Y4, Y4
+	VPMULLW Y4, Y6, Y6
+	VPOR    Y6, Y5, Y4
+	VMOVDQU 64(CX)(DX*1), Y5
+	VPMULLW Y5, Y5, Y6
+	VPAND   Y0, Y6, Y6
+	VPSRLW  $0x08, Y5, Y7
+	VPAND   Y1, Y5, Y5
+	VPMULLW Y5, Y7, Y7
+	VPOR    Y7, Y6, Y5
+	VMOVDQU 96(CX)(DX*1), Y6
+	VPMULLW Y6, Y6, Y7
+	VPAND   Y0, Y7, Y7
+	VPSRLW  $0x08, Y6, Y8
+	VPAND   Y1, Y6, Y6
+	VPMULLW Y6, Y8, Y8
+	VPOR    Y8, Y7, Y6
+	VMOVDQU 128(CX)(DX*1), Y7
+	VPMULLW Y7, Y7, Y8
+	VPAND   Y0, Y8, Y8
+	VPSRLW  $0x08, Y7, Y9
+	VPAND   Y1, Y7, Y7
+	VPMULLW Y7, Y9, Y9
+	VPOR    Y9, Y8, Y7
+	VMOVDQU 160(CX)(DX*1), Y8
+	VPMULLW Y8, Y8, Y9
+	VPAND   Y0, Y9, Y9
+	VPSRLW  $0x08, Y8, Y10
+	VPAND   Y1, Y8, Y8
+	VPMULLW Y8, Y10, Y10
+	VPOR    Y10, Y9, Y8
+	VMOVDQU 192(CX)(DX*1), Y9
+	VPMULLW Y9, Y9, Y10
+	VPAND   Y0, Y10, Y10
+	VPSRLW  $0x08, Y9, Y11
+	VPAND   Y1, Y9, Y9
+	VPMULLW Y9, Y11, Y11
+	VPOR    Y11, Y10, Y9
+	VMOVDQU 224(CX)(DX*1), Y10
+	VPMULLW Y10, Y10, Y11
+	VPAND   Y0, Y11, Y11
+	VPSRLW  $0x08, Y10, Y12
+	VPAND   Y1, Y10, Y10
+	VPMULLW Y10, Y12, Y12
+	VPOR    Y12, Y11, Y10
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y8, Y7, Y5
+	VPADDB  Y10, Y9, Y6
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000100, DX
+	JMP     sumsqI8AVX2_loop8
+
+sumsqI8AVX2_after8:
+sumsqI8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumsqI8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y3
+	VPMULLW Y3, Y3, Y4
+	VPAND   Y0, Y4, Y4
+	VPSRLW  $0x08, Y3, Y5
+	VPAND   Y1, Y3, Y3
+	VPMULLW Y3, Y5, Y5
+	VPOR    Y5, Y4, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000020, DX
+	JMP     sumsqI8AVX2_loop1
+
+sumsqI8AVX2_after1:
+	VMOVDQU Y2, (BX)
+	VZEROUPPER
+	RET
+
+// func minofI8AVX2(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2
+TEXT ·minofI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+
+minofI8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      minofI8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y1
+	VMOVDQU 32(CX)(DX*1), Y2
+	VMOVDQU 64(CX)(DX*1), Y3
+	VMOVDQU 96(CX)(DX*1), Y4
+	VMOVDQU 128(CX)(DX*1), Y5
+	VMOVDQU 160(CX)(DX*1), Y6
+	VMOVDQU 192(CX)(DX*1), Y7
+	VMOVDQU 224(CX)(DX*1), Y8
+	VPMINSB Y2, Y1, Y1
+	VPMINSB Y4, Y3, Y2
+	VPMINSB Y6, Y5, Y3
+	VPMINSB Y8, Y7, Y4
+	VPMINSB Y2, Y1, Y1
+	VPMINSB Y4, Y3, Y2
+	VPMINSB Y2, Y1, Y1
+	VPMINSB Y1, Y0, Y0
+	ADDQ    $0x00000100, DX
+	JMP     minofI8AVX2_loop8
+
+minofI8AVX2_after8:
+minofI8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      minofI8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y1
+	VPMINSB Y1, Y0, Y0
+	ADDQ    $0x00000020, DX
+	JMP     minofI8AVX2_loop1
+
+minofI8AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func maxofI8AVX2(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2
+TEXT ·maxofI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+
+maxofI8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      maxofI8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y1
+	VMOVDQU 32(CX)(DX*1), Y2
+	VMOVDQU 64(CX)(DX*1), Y3
+	VMOVDQU 96(CX)(DX*1), Y4
+	VMOVDQU 128(CX)(DX*1), Y5
+	VMOVDQU 160(CX)(DX*1), Y6
+	VMOVDQU 192(CX)(DX*1), Y7
+	VMOVDQU 224(CX)(DX*1), Y8
+	VPMAXSB Y2, Y1, Y1
+	VPMAXSB Y4, Y3, Y2
+	VPMAXSB Y6, Y5, Y3
+	VPMAXSB Y8, Y7, Y4
+	VPMAXSB Y2, Y1, Y1
+	VPMAXSB Y4, Y3, Y2
+	VPMAXSB Y2, Y1, Y1
+	VPMAXSB Y1, Y0, Y0
+	ADDQ    $0x00000100, DX
+	JMP     maxofI8AVX2_loop8
+
+maxofI8AVX2_after8:
+maxofI8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      maxofI8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	ADDQ    $0x00000020, DX
+	JMP     maxofI8AVX2_loop1
+
+maxofI8AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI8AVX2(n int, a *int8, v *int8) int
+// Requires: AVX, AVX2
+TEXT ·findbitsI8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTB (BX), Y0
+	MOVB         (BX), BL
+
+findbitsI8AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000080
+	JB       findbitsI8AVX2_after4
+	VPCMPEQB (CX)(DX*1), Y0, Y1
+	VPCMPEQB 32(CX)(DX*1), Y0, Y2
+	VPCMPEQB 64(CX)(DX*1), Y0, Y3
+	VPCMPEQB 96(CX)(DX*1), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI8AVX2_scalar
+	ADDQ     $0x00000080, DX
+	JMP      findbitsI8AVX2_loop4
+
+findbitsI8AVX2_after4:
+findbitsI8AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsI8AVX2_after1
+	VPCMPEQB (CX)(DX*1), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI8AVX2_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsI8AVX2_loop1
+
+findbitsI8AVX2_after1:
+findbitsI8AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI8AVX2_none
+	CMPB (CX)(DX*1), BL
+	JEQ  findbitsI8AVX2_found
+	INCQ DX
+	JMP  findbitsI8AVX2_scalar
+
+findbitsI8AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI8AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumI16AVX2(n int, acc *int16, a *int16)
+// Requires: AVX, AVX2
+TEXT ·sumI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+sumI16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      sumI16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     sumI16AVX2_loop4
+
+sumI16AVX2_after4:
+sumI16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumI16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     sumI16AVX2_loop1
+
+sumI16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func dotI16AVX2(n int, acc *int16, a *int16, b *int16)
+// Requires: AVX, AVX2
+TEXT ·dotI16AVX2(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	MOVQ    b+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    acc+8(FP), SI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+
+dotI16AVX2_loop4:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000080
+	JB      dotI16AVX2_after4
+	VMOVDQU (CX)(BX*2), Y2
+	VPMULLW (DX)(BX*2), Y2, Y2
+	VMOVDQU 64(CX)(BX*2), Y3
+	VPMULLW 64(DX)(BX*2), Y3, Y3
+	VMOVDQU 128(CX)(BX*2), Y4
+	VPMULLW 128(DX)(BX*2), Y4, Y4
+	VMOVDQU 192(CX)(BX*2), Y5
+	VPMULLW 192(DX)(BX*2), Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(BX*2), Y2
+	VPMULLW 32(DX)(BX*2), Y2, Y2
+	VMOVDQU 96(CX)(BX*2), Y3
+	VPMULLW 96(DX)(BX*2), Y3, Y3
+	VMOVDQU 160(CX)(BX*2), Y4
+	VPMULLW 160(DX)(BX*2), Y4, Y4
+	VMOVDQU 224(CX)(BX*2), Y5
+	VPMULLW 224(DX)(BX*2), Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000080, BX
+	JMP     dotI16AVX2_loop4
+
+dotI16AVX2_after4:
+dotI16AVX2_loop1:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000020
+	JB      dotI16AVX2_after1
+	VMOVDQU (CX)(BX*2), Y2
+	VPMULLW (DX)(BX*2), Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(BX*2), Y2
+	VPMULLW 32(DX)(BX*2), Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000020, BX
+	JMP     dotI16AVX2_loop1
+
+dotI16AVX2_after1:
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI16AVX2(n int, acc *int16, a *int16)
+// Requires: AVX, AVX2
+TEXT ·sumsqI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+sumsqI16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      sumsqI16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VPMULLW Y3, Y3, Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VPMULLW Y4, Y4, Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPMULLW Y5, Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VPMULLW Y3, Y3, Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VPMULLW Y4, Y4, Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPMULLW Y5, Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     sumsqI16AVX2_loop4
+
+sumsqI16AVX2_after4:
+sumsqI16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumsqI16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     sumsqI16AVX2_loop1
+
+sumsqI16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func minofI16AVX2(n int, acc *int16, a *int16)
+// Requires: AVX, AVX2
+TEXT ·minofI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+minofI16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      minofI16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPMINSW Y3, Y2, Y2
+	VPMINSW Y5, Y4, Y3
+	VPMINSW Y3, Y2, Y2
+	VPMINSW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPMINSW Y3, Y2, Y2
+	VPMINSW Y5, Y4, Y3
+	VPMINSW Y3, Y2, Y2
+	VPMINSW Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     minofI16AVX2_loop4
+
+minofI16AVX2_after4:
+minofI16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      minofI16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPMINSW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMINSW Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     minofI16AVX2_loop1
+
+minofI16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func maxofI16AVX2(n int, acc *int16, a *int16)
+// Requires: AVX, AVX2
+TEXT ·maxofI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+maxofI16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      maxofI16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPMAXSW Y3, Y2, Y2
+	VPMAXSW Y5, Y4, Y3
+	VPMAXSW Y3, Y2, Y2
+	VPMAXSW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPMAXSW Y3, Y2, Y2
+	VPMAXSW Y5, Y4, Y3
+	VPMAXSW Y3, Y2, Y2
+	VPMAXSW Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     maxofI16AVX2_loop4
+
+maxofI16AVX2_after4:
+maxofI16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      maxofI16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPMAXSW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMAXSW Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     maxofI16AVX2_loop1
+
+maxofI16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI16AVX2(n int, a *int16, v *int16) int
+// Requires: AVX, AVX2
+TEXT ·findbitsI16AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTW (BX), Y0
+	MOVW         (BX), BX
+
+findbitsI16AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000040
+	JB       findbitsI16AVX2_after4
+	VPCMPEQW (CX)(DX*2), Y0, Y1
+	VPCMPEQW 32(CX)(DX*2), Y0, Y2
+	VPCMPEQW 64(CX)(DX*2), Y0, Y3
+	VPCMPEQW 96(CX)(DX*2), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI16AVX2_scalar
+	ADDQ     $0x00000040, DX
+	JMP      findbitsI16AVX2_loop4
+
+findbitsI16AVX2_after4:
+findbitsI16AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000010
+	JB       findbitsI16AVX2_after1
+	VPCMPEQW (CX)(DX*2), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI16AVX2_scalar
+	ADDQ     $0x00000010, DX
+	JMP      findbitsI16AVX2_loop1
+
+findbitsI16AVX2_after1:
+findbitsI16AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI16AVX2_none
+	CMPW (CX)(DX*2), BX
+	JEQ  findbitsI16AVX2_found
+	INCQ DX
+	JMP  findbitsI16AVX2_scalar
+
+findbitsI16AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI16AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumI32AVX2(n int, acc *int32, a *int32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+sumI32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      sumI32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     sumI32AVX2_loop2
+
+sumI32AVX2_after2:
+sumI32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumI32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     sumI32AVX2_loop1
+
+sumI32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumI32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+sumI32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func dotI32AVX2(n int, acc *int32, a *int32, b *int32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·dotI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	MOVQ    b+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    acc+8(FP), SI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+
+dotI32AVX2_loop2:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000040
+	JB      dotI32AVX2_after2
+	VMOVDQU (CX)(BX*4), Y4
+	VPMULLD (DX)(BX*4), Y4, Y4
+	VMOVDQU 128(CX)(BX*4), Y5
+	VPMULLD 128(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(BX*4), Y4
+	VPMULLD 32(DX)(BX*4), Y4, Y4
+	VMOVDQU 160(CX)(BX*4), Y5
+	VPMULLD 160(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(BX*4), Y4
+	VPMULLD 64(DX)(BX*4), Y4, Y4
+	VMOVDQU 192(CX)(BX*4), Y5
+	VPMULLD 192(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(BX*4), Y4
+	VPMULLD 96(DX)(BX*4), Y4, Y4
+	VMOVDQU 224(CX)(BX*4), Y5
+	VPMULLD 224(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000040, BX
+	JMP     dotI32AVX2_loop2
+
+dotI32AVX2_after2:
+dotI32AVX2_loop1:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000020
+	JB      dotI32AVX2_after1
+	VMOVDQU (CX)(BX*4), Y4
+	VPMULLD (DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(BX*4), Y4
+	VPMULLD 32(DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(BX*4), Y4
+	VPMULLD 64(DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(BX*4), Y4
+	VPMULLD 96(DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000020, BX
+	JMP     dotI32AVX2_loop1
+
+dotI32AVX2_after1:
+	SUBQ       BX, AX
+	JZ         dotI32AVX2_store
+	MOVQ       $0x00000008, R8
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(BX*4), Y4, Y6
+	VMASKMOVPS (DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI32AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(BX*4), Y4, Y6
+	VMASKMOVPS 32(DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI32AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(BX*4), Y4, Y6
+	VMASKMOVPS 64(DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI32AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(BX*4), Y4, Y6
+	VMASKMOVPS 96(DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+dotI32AVX2_store:
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VMOVDQU Y2, 64(SI)
+	VMOVDQU Y3, 96(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI32AVX2(n int, acc *int32, a *int32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumsqI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+sumsqI32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      sumsqI32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     sumsqI32AVX2_loop2
+
+sumsqI32AVX2_after2:
+sumsqI32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumsqI32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     sumsqI32AVX2_loop1
+
+sumsqI32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumsqI32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+sumsqI32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func minofI32AVX2(n int, acc *int32, a *int32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·minofI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+minofI32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      minofI32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPMINSD Y5, Y4, Y4
+	VPMINSD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPMINSD Y5, Y4, Y4
+	VPMINSD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPMINSD Y5, Y4, Y4
+	VPMINSD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPMINSD Y5, Y4, Y4
+	VPMINSD Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     minofI32AVX2_loop2
+
+minofI32AVX2_after2:
+minofI32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      minofI32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPMINSD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMINSD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMINSD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMINSD Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     minofI32AVX2_loop1
+
+minofI32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         minofI32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPMINSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPMINSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPMINSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPMINSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+minofI32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func maxofI32AVX2(n int, acc *int32, a *int32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·maxofI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+maxofI32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      maxofI32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPMAXSD Y5, Y4, Y4
+	VPMAXSD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPMAXSD Y5, Y4, Y4
+	VPMAXSD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPMAXSD Y5, Y4, Y4
+	VPMAXSD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPMAXSD Y5, Y4, Y4
+	VPMAXSD Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     maxofI32AVX2_loop2
+
+maxofI32AVX2_after2:
+maxofI32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      maxofI32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPMAXSD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMAXSD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMAXSD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMAXSD Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     maxofI32AVX2_loop1
+
+maxofI32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         maxofI32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPMAXSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPMAXSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPMAXSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPMAXSD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+maxofI32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI32AVX2(n int, a *int32, v *int32) int
+// Requires: AVX, AVX2
+TEXT ·findbitsI32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTD (BX), Y0
+	MOVL         (BX), BX
+
+findbitsI32AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsI32AVX2_after4
+	VPCMPEQD (CX)(DX*4), Y0, Y1
+	VPCMPEQD 32(CX)(DX*4), Y0, Y2
+	VPCMPEQD 64(CX)(DX*4), Y0, Y3
+	VPCMPEQD 96(CX)(DX*4), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI32AVX2_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsI32AVX2_loop4
+
+findbitsI32AVX2_after4:
+findbitsI32AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000008
+	JB       findbitsI32AVX2_after1
+	VPCMPEQD (CX)(DX*4), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI32AVX2_scalar
+	ADDQ     $0x00000008, DX
+	JMP      findbitsI32AVX2_loop1
+
+findbitsI32AVX2_after1:
+findbitsI32AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI32AVX2_none
+	CMPL (CX)(DX*4), BX
+	JEQ  findbitsI32AVX2_found
+	INCQ DX
+	JMP  findbitsI32AVX2_scalar
+
+findbitsI32AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI32AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumI64AVX2(n int, acc *int64, a *int64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+	VMOVDQU 128(BX), Y4
+	VMOVDQU 160(BX), Y5
+	VMOVDQU 192(BX), Y6
+	VMOVDQU 224(BX), Y7
+
+sumI64AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumI64AVX2_after1
+	VMOVDQU (CX)(DX*8), Y8
+	VPADDQ  Y8, Y0, Y0
+	VMOVDQU 32(CX)(DX*8), Y8
+	VPADDQ  Y8, Y1, Y1
+	VMOVDQU 64(CX)(DX*8), Y8
+	VPADDQ  Y8, Y2, Y2
+	VMOVDQU 96(CX)(DX*8), Y8
+	VPADDQ  Y8, Y3, Y3
+	VMOVDQU 128(CX)(DX*8), Y8
+	VPADDQ  Y8, Y4, Y4
+	VMOVDQU 160(CX)(DX*8), Y8
+	VPADDQ  Y8, Y5, Y5
+	VMOVDQU 192(CX)(DX*8), Y8
+	VPADDQ  Y8, Y6, Y6
+	VMOVDQU 224(CX)(DX*8), Y8
+	VPADDQ  Y8, Y7, Y7
+	ADDQ    $0x00000020, DX
+	JMP     sumI64AVX2_loop1
+
+sumI64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumI64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+sumI64AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VZEROUPPER
+	RET
+
+// func dotI64AVX2(n int, acc *int64, a *int64, b *int64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·dotI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	MOVQ    b+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    acc+8(FP), SI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+
+dotI64AVX2_loop1:
+	MOVQ     AX, DI
+	SUBQ     BX, DI
+	CMPQ     DI, $0x00000020
+	JB       dotI64AVX2_after1
+	VMOVDQU  (CX)(BX*8), Y8
+	VMOVDQU  (DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y0, Y0
+	VMOVDQU  32(CX)(BX*8), Y8
+	VMOVDQU  32(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y1, Y1
+	VMOVDQU  64(CX)(BX*8), Y8
+	VMOVDQU  64(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y2, Y2
+	VMOVDQU  96(CX)(BX*8), Y8
+	VMOVDQU  96(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y3, Y3
+	VMOVDQU  128(CX)(BX*8), Y8
+	VMOVDQU  128(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y4, Y4
+	VMOVDQU  160(CX)(BX*8), Y8
+	VMOVDQU  160(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y5, Y5
+	VMOVDQU  192(CX)(BX*8), Y8
+	VMOVDQU  192(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y6, Y6
+	VMOVDQU  224(CX)(BX*8), Y8
+	VMOVDQU  224(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y7, Y7
+	ADDQ     $0x00000020, BX
+	JMP      dotI64AVX2_loop1
+
+dotI64AVX2_after1:
+	SUBQ       BX, AX
+	JZ         dotI64AVX2_store
+	MOVQ       $0x00000004, R8
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(BX*8), Y8, Y10
+	VMASKMOVPD (DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 32(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 64(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 96(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 128(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 160(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 192(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotI64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 224(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+dotI64AVX2_store:
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VMOVDQU Y2, 64(SI)
+	VMOVDQU Y3, 96(SI)
+	VMOVDQU Y4, 128(SI)
+	VMOVDQU Y5, 160(SI)
+	VMOVDQU Y6, 192(SI)
+	VMOVDQU Y7, 224(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI64AVX2(n int, acc *int64, a *int64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumsqI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+	VMOVDQU 128(BX), Y4
+	VMOVDQU 160(BX), Y5
+	VMOVDQU 192(BX), Y6
+	VMOVDQU 224(BX), Y7
+
+sumsqI64AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       sumsqI64AVX2_after1
+	VMOVDQU  (CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y0, Y0
+	VMOVDQU  32(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y1, Y1
+	VMOVDQU  64(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y2, Y2
+	VMOVDQU  96(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y3, Y3
+	VMOVDQU  128(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y4, Y4
+	VMOVDQU  160(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y5, Y5
+	VMOVDQU  192(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y6, Y6
+	VMOVDQU  224(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y7, Y7
+	ADDQ     $0x00000020, DX
+	JMP      sumsqI64AVX2_loop1
+
+sumsqI64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumsqI64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+sumsqI64AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VZEROUPPER
+	RET
+
+// func minofI64AVX2(n int, acc *int64, a *int64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·minofI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+	VMOVDQU 128(BX), Y4
+	VMOVDQU 160(BX), Y5
+	VMOVDQU 192(BX), Y6
+	VMOVDQU 224(BX), Y7
+
+minofI64AVX2_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofI64AVX2_after1
+	VMOVDQU   (CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y0, Y9
+	VPBLENDVB Y9, Y8, Y0, Y0
+	VMOVDQU   32(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y1, Y9
+	VPBLENDVB Y9, Y8, Y1, Y1
+	VMOVDQU   64(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y2, Y9
+	VPBLENDVB Y9, Y8, Y2, Y2
+	VMOVDQU   96(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y3, Y9
+	VPBLENDVB Y9, Y8, Y3, Y3
+	VMOVDQU   128(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y4, Y9
+	VPBLENDVB Y9, Y8, Y4, Y4
+	VMOVDQU   160(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y5, Y9
+	VPBLENDVB Y9, Y8, Y5, Y5
+	VMOVDQU   192(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y6, Y9
+	VPBLENDVB Y9, Y8, Y6, Y6
+	VMOVDQU   224(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y7, Y9
+	VPBLENDVB Y9, Y8, Y7, Y7
+	ADDQ      $0x00000020, DX
+	JMP       minofI64AVX2_loop1
+
+minofI64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         minofI64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+minofI64AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VZEROUPPER
+	RET
+
+// func maxofI64AVX2(n int, acc *int64, a *int64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·maxofI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+	VMOVDQU 128(BX), Y4
+	VMOVDQU 160(BX), Y5
+	VMOVDQU 192(BX), Y6
+	VMOVDQU 224(BX), Y7
+
+maxofI64AVX2_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofI64AVX2_after1
+	VMOVDQU   (CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y0, Y9
+	VPBLENDVB Y9, Y0, Y8, Y0
+	VMOVDQU   32(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y1, Y9
+	VPBLENDVB Y9, Y1, Y8, Y1
+	VMOVDQU   64(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y2, Y9
+	VPBLENDVB Y9, Y2, Y8, Y2
+	VMOVDQU   96(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y3, Y9
+	VPBLENDVB Y9, Y3, Y8, Y3
+	VMOVDQU   128(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y4, Y9
+	VPBLENDVB Y9, Y4, Y8, Y4
+	VMOVDQU   160(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y5, Y9
+	VPBLENDVB Y9, Y5, Y8, Y5
+	VMOVDQU   192(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y6, Y9
+	VPBLENDVB Y9, Y6, Y8, Y6
+	VMOVDQU   224(CX)(DX*8), Y8
+	VPCMPGTQ  Y8, Y7, Y9
+	VPBLENDVB Y9, Y7, Y8, Y7
+	ADDQ      $0x00000020, DX
+	JMP       maxofI64AVX2_loop1
+
+maxofI64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         maxofI64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofI64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(DX*8), Y8, Y10
+	VPCMPGTQ   Y10, Y9, Y11
+	VPBLENDVB  Y11, Y9, Y10, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+maxofI64AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI64AVX2(n int, a *int64, v *int64) int
+// Requires: AVX, AVX2
+TEXT ·findbitsI64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTQ (BX), Y0
+	MOVQ         (BX), BX
+
+findbitsI64AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000010
+	JB       findbitsI64AVX2_after4
+	VPCMPEQQ (CX)(DX*8), Y0, Y1
+	VPCMPEQQ 32(CX)(DX*8), Y0, Y2
+	VPCMPEQQ 64(CX)(DX*8), Y0, Y3
+	VPCMPEQQ 96(CX)(DX*8), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI64AVX2_scalar
+	ADDQ     $0x00000010, DX
+	JMP      findbitsI64AVX2_loop4
+
+findbitsI64AVX2_after4:
+findbitsI64AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000004
+	JB       findbitsI64AVX2_after1
+	VPCMPEQQ (CX)(DX*8), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsI64AVX2_scalar
+	ADDQ     $0x00000004, DX
+	JMP      findbitsI64AVX2_loop1
+
+findbitsI64AVX2_after1:
+findbitsI64AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI64AVX2_none
+	CMPQ (CX)(DX*8), BX
+	JEQ  findbitsI64AVX2_found
+	INCQ DX
+	JMP  findbitsI64AVX2_scalar
+
+findbitsI64AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI64AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU8AVX2(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2
+TEXT ·sumU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+
+sumU8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      sumU8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y1
+	VMOVDQU 32(CX)(DX*1), Y2
+	VMOVDQU 64(CX)(DX*1), Y3
+	VMOVDQU 96(CX)(DX*1), Y4
+	VMOVDQU 128(CX)(DX*1), Y5
+	VMOVDQU 160(CX)(DX*1), Y6
+	VMOVDQU 192(CX)(DX*1), Y7
+	VMOVDQU 224(CX)(DX*1), Y8
+	VPADDB  Y2, Y1, Y1
+	VPADDB  Y4, Y3, Y2
+	VPADDB  Y6, Y5, Y3
+	VPADDB  Y8, Y7, Y4
+	VPADDB  Y2, Y1, Y1
+	VPADDB  Y4, Y3, Y2
+	VPADDB  Y2, Y1, Y1
+	VPADDB  Y1, Y0, Y0
+	ADDQ    $0x00000100, DX
+	JMP     sumU8AVX2_loop8
+
+sumU8AVX2_after8:
+sumU8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumU8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y1
+	VPADDB  Y1, Y0, Y0
+	ADDQ    $0x00000020, DX
+	JMP     sumU8AVX2_loop1
+
+sumU8AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func dotU8AVX2(n int, acc *uint8, a *uint8, b *uint8)
+// Requires: AVX, AVX2
+TEXT ·dotU8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         b+24(FP), DX
+	XORQ         BX, BX
+	MOVQ         acc+8(FP), SI
+	MOVQ         $0x00ff00ff00ff00ff, DI
+	VMOVQ        DI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0xff00ff00ff00ff00, DI
+	VMOVQ        DI, X1
+	VPBROADCASTQ X1, Y1
+	VMOVDQU      (SI), Y2
+
+dotU8AVX2_loop8:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000100
+	JB      dotU8AVX2_after8
+	VMOVDQU (CX)(BX*1), Y3
+	VMOVDQU (DX)(BX*1), Y4
+	VPMULLW Y4, Y3, Y5
+	VPAND   Y0, Y5, Y5
+	VPSRLW  $0x08, Y3, Y3
+	VPAND   Y1, Y4, Y4
+	VPMULLW Y4, Y3, Y3
+	VPOR    Y3, Y5, Y3
+	VMOVDQU 32(CX)(BX*1), Y4
+	VMOVDQU 32(DX)(BX*1), Y5
+	VPMULLW Y5, Y4, Y6
+	VPAND   Y0, Y6, Y6
+	VPSRLW  $0x08, Y4, Y4
+	VPAND   Y1, Y5, Y5
+	VPMULLW Y5, Y4, Y4
+	VPOR    Y4, Y6, Y4
+	VMOVDQU 64(CX)(BX*1), Y5
+	VMOVDQU 64(DX)(BX*1), Y6
+	VPMULLW Y6, Y5, Y7
+	VPAND   Y0, Y7, Y7
+	VPSRLW  $0x08, Y5, Y5
+	VPAND   Y1, Y6, Y6
+	VPMULLW Y6, Y5, Y5
+	VPOR    Y5, Y7, Y5
+	VMOVDQU 96(CX)(BX*1), Y6
+	VMOVDQU 96(DX)(BX*1), Y7
+	VPMULLW Y7, Y6, Y8
+	VPAND   Y0, Y8, Y8
+	VPSRLW  $0x08, Y6, Y6
+	VPAND   Y1, Y7, Y7
+	VPMULLW Y7, Y6, Y6
+	VPOR    Y6, Y8, Y6
+	VMOVDQU 128(CX)(BX*1), Y7
+	VMOVDQU 128(DX)(BX*1), Y8
+	VPMULLW Y8, Y7, Y9
+	VPAND   Y0, Y9, Y9
+	VPSRLW  $0x08, Y7, Y7
+	VPAND   Y1, Y8, Y8
+	VPMULLW Y8, Y7, Y7
+	VPOR    Y7, Y9, Y7
+	VMOVDQU 160(CX)(BX*1), Y8
+	VMOVDQU 160(DX)(BX*1), Y9
+	VPMULLW Y9, Y8, Y10
+	VPAND   Y0, Y10, Y10
+	VPSRLW  $0x08, Y8, Y8
+	VPAND   Y1, Y9, Y9
+	VPMULLW Y9, Y8, Y8
+	VPOR    Y8, Y10, Y8
+	VMOVDQU 192(CX)(BX*1), Y9
+	VMOVDQU 192(DX)(BX*1), Y10
+	VPMULLW Y10, Y9, Y11
+	VPAND   Y0, Y11, Y11
+	VPSRLW  $0x08, Y9, Y9
+	VPAND   Y1, Y10, Y10
+	VPMULLW Y10, Y9, Y9
+	VPOR    Y9, Y11, Y9
+	VMOVDQU 224(CX)(BX*1), Y10
+	VMOVDQU 224(DX)(BX*1), Y11
+	VPMULLW Y11, Y10, Y12
+	VPAND   Y0, Y12, Y12
+	VPSRLW  $0x08, Y10, Y10
+	VPAND   Y1, Y11, Y11
+	VPMULLW Y11, Y10, Y10
+	VPOR    Y10, Y12, Y10
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y8, Y7, Y5
+	VPADDB  Y10, Y9, Y6
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000100, BX
+	JMP     dotU8AVX2_loop8
+
+dotU8AVX2_after8:
+dotU8AVX2_loop1:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000020
+	JB      dotU8AVX2_after1
+	VMOVDQU (CX)(BX*1), Y3
+	VMOVDQU (DX)(BX*1), Y4
+	VPMULLW Y4, Y3, Y5
+	VPAND   Y0, Y5, Y5
+	VPSRLW  $0x08, Y3, Y3
+	VPAND   Y1, Y4, Y4
+	VPMULLW Y4, Y3, Y3
+	VPOR    Y3, Y5, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000020, BX
+	JMP     dotU8AVX2_loop1
+
+dotU8AVX2_after1:
+	VMOVDQU Y2, (SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU8AVX2(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2
+TEXT ·sumsqU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         $0x00ff00ff00ff00ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0xff00ff00ff00ff00, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VMOVDQU      (BX), Y2
+
+sumsqU8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      sumsqU8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y3
+	VPMULLW Y3, Y3, Y4
+	VPAND   Y0, Y4, Y4
+	VPSRLW  $0x08, Y3, Y5
+	VPAND   Y1, Y3, Y3
+	VPMULLW Y3, Y5, Y5
+	VPOR    Y5, Y4, Y3
+	VMOVDQU 32(CX)(DX*1), Y4
+	VPMULLW Y4, Y4, Y5
+	VPAND   Y0, Y5, Y5
+	VPSRLW  $0x08, Y4, Y6
+	VPAND   Y1, Y4, Y4
+	VPMULLW Y4, Y6, Y6
+	VPOR    Y6, Y5, Y4
+	VMOVDQU 64(CX)(DX*1), Y5
+	VPMULLW Y5, Y5, Y6
+	VPAND   Y0, Y6, Y6
+	VPSRLW  $0x08, Y5, Y7
+	VPAND   Y1, Y5, Y5
+	VPMULLW Y5, Y7, Y7
+	VPOR    Y7, Y6, Y5
+	VMOVDQU 96(CX)(DX*1), Y6
+	VPMULLW Y6, Y6, Y7
+	VPAND   Y0, Y7, Y7
+	VPSRLW  $0x08, Y6, Y8
+	VPAND   Y1, Y6, Y6
+	VPMULLW Y6, Y8, Y8
+	VPOR    Y8, Y7, Y6
+	VMOVDQU 128(CX)(DX*1), Y7
+	VPMULLW Y7, Y7, Y8
+	VPAND   Y0, Y8, Y8
+	VPSRLW  $0x08, Y7, Y9
+	VPAND   Y1, Y7, Y7
+	VPMULLW Y7, Y9, Y9
+	VPOR    Y9, Y8, Y7
+	VMOVDQU 160(CX)(DX*1), Y8
+	VPMULLW Y8, Y8, Y9
+	VPAND   Y0, Y9, Y9
+	VPSRLW  $0x08, Y8, Y10
+	VPAND   Y1, Y8, Y8
+	VPMULLW Y8, Y10, Y10
+	VPOR    Y10, Y9, Y8
+	VMOVDQU 192(CX)(DX*1), Y9
+	VPMULLW Y9, Y9, Y10
+	VPAND   Y0, Y10, Y10
+	VPSRLW  $0x08, Y9, Y11
+	VPAND   Y1, Y9, Y9
+	VPMULLW Y9, Y11, Y11
+	VPOR    Y11, Y10, Y9
+	VMOVDQU 224(CX)(DX*1), Y10
+	VPMULLW Y10, Y10, Y11
+	VPAND   Y0, Y11, Y11
+	VPSRLW  $0x08, Y10, Y12
+	VPAND   Y1, Y10, Y10
+	VPMULLW Y10, Y12, Y12
+	VPOR    Y12, Y11, Y10
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y8, Y7, Y5
+	VPADDB  Y10, Y9, Y6
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y6, Y5, Y4
+	VPADDB  Y4, Y3, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000100, DX
+	JMP     sumsqU8AVX2_loop8
+
+sumsqU8AVX2_after8:
+sumsqU8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumsqU8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y3
+	VPMULLW Y3, Y3, Y4
+	VPAND   Y0, Y4, Y4
+	VPSRLW  $0x08, Y3, Y5
+	VPAND   Y1, Y3, Y3
+	VPMULLW Y3, Y5, Y5
+	VPOR    Y5, Y4, Y3
+	VPADDB  Y3, Y2, Y2
+	ADDQ    $0x00000020, DX
+	JMP     sumsqU8AVX2_loop1
+
+sumsqU8AVX2_after1:
+	VMOVDQU Y2, (BX)
+	VZEROUPPER
+	RET
+
+// func minofU8AVX2(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2
+TEXT ·minofU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+
+minofU8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      minofU8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y1
+	VMOVDQU 32(CX)(DX*1), Y2
+	VMOVDQU 64(CX)(DX*1), Y3
+	VMOVDQU 96(CX)(DX*1), Y4
+	VMOVDQU 128(CX)(DX*1), Y5
+	VMOVDQU 160(CX)(DX*1), Y6
+	VMOVDQU 192(CX)(DX*1), Y7
+	VMOVDQU 224(CX)(DX*1), Y8
+	VPMINUB Y2, Y1, Y1
+	VPMINUB Y4, Y3, Y2
+	VPMINUB Y6, Y5, Y3
+	VPMINUB Y8, Y7, Y4
+	VPMINUB Y2, Y1, Y1
+	VPMINUB Y4, Y3, Y2
+	VPMINUB Y2, Y1, Y1
+	VPMINUB Y1, Y0, Y0
+	ADDQ    $0x00000100, DX
+	JMP     minofU8AVX2_loop8
+
+minofU8AVX2_after8:
+minofU8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      minofU8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y1
+	VPMINUB Y1, Y0, Y0
+	ADDQ    $0x00000020, DX
+	JMP     minofU8AVX2_loop1
+
+minofU8AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func maxofU8AVX2(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2
+TEXT ·maxofU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+
+maxofU8AVX2_loop8:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000100
+	JB      maxofU8AVX2_after8
+	VMOVDQU (CX)(DX*1), Y1
+	VMOVDQU 32(CX)(DX*1), Y2
+	VMOVDQU 64(CX)(DX*1), Y3
+	VMOVDQU 96(CX)(DX*1), Y4
+	VMOVDQU 128(CX)(DX*1), Y5
+	VMOVDQU 160(CX)(DX*1), Y6
+	VMOVDQU 192(CX)(DX*1), Y7
+	VMOVDQU 224(CX)(DX*1), Y8
+	VPMAXUB Y2, Y1, Y1
+	VPMAXUB Y4, Y3, Y2
+	VPMAXUB Y6, Y5, Y3
+	VPMAXUB Y8, Y7, Y4
+	VPMAXUB Y2, Y1, Y1
+	VPMAXUB Y4, Y3, Y2
+	VPMAXUB Y2, Y1, Y1
+	VPMAXUB Y1, Y0, Y0
+	ADDQ    $0x00000100, DX
+	JMP     maxofU8AVX2_loop8
+
+maxofU8AVX2_after8:
+maxofU8AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      maxofU8AVX2_after1
+	VMOVDQU (CX)(DX*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	ADDQ    $0x00000020, DX
+	JMP     maxofU8AVX2_loop1
+
+maxofU8AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU8AVX2(n int, a *uint8, v *uint8) int
+// Requires: AVX, AVX2
+TEXT ·findbitsU8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTB (BX), Y0
+	MOVB         (BX), BL
+
+findbitsU8AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000080
+	JB       findbitsU8AVX2_after4
+	VPCMPEQB (CX)(DX*1), Y0, Y1
+	VPCMPEQB 32(CX)(DX*1), Y0, Y2
+	VPCMPEQB 64(CX)(DX*1), Y0, Y3
+	VPCMPEQB 96(CX)(DX*1), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU8AVX2_scalar
+	ADDQ     $0x00000080, DX
+	JMP      findbitsU8AVX2_loop4
+
+findbitsU8AVX2_after4:
+findbitsU8AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsU8AVX2_after1
+	VPCMPEQB (CX)(DX*1), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU8AVX2_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsU8AVX2_loop1
+
+findbitsU8AVX2_after1:
+findbitsU8AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU8AVX2_none
+	CMPB (CX)(DX*1), BL
+	JEQ  findbitsU8AVX2_found
+	INCQ DX
+	JMP  findbitsU8AVX2_scalar
+
+findbitsU8AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU8AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU16AVX2(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX2
+TEXT ·sumU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+sumU16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      sumU16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     sumU16AVX2_loop4
+
+sumU16AVX2_after4:
+sumU16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumU16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     sumU16AVX2_loop1
+
+sumU16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func dotU16AVX2(n int, acc *uint16, a *uint16, b *uint16)
+// Requires: AVX, AVX2
+TEXT ·dotU16AVX2(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	MOVQ    b+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    acc+8(FP), SI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+
+dotU16AVX2_loop4:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000080
+	JB      dotU16AVX2_after4
+	VMOVDQU (CX)(BX*2), Y2
+	VPMULLW (DX)(BX*2), Y2, Y2
+	VMOVDQU 64(CX)(BX*2), Y3
+	VPMULLW 64(DX)(BX*2), Y3, Y3
+	VMOVDQU 128(CX)(BX*2), Y4
+	VPMULLW 128(DX)(BX*2), Y4, Y4
+	VMOVDQU 192(CX)(BX*2), Y5
+	VPMULLW 192(DX)(BX*2), Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(BX*2), Y2
+	VPMULLW 32(DX)(BX*2), Y2, Y2
+	VMOVDQU 96(CX)(BX*2), Y3
+	VPMULLW 96(DX)(BX*2), Y3, Y3
+	VMOVDQU 160(CX)(BX*2), Y4
+	VPMULLW 160(DX)(BX*2), Y4, Y4
+	VMOVDQU 224(CX)(BX*2), Y5
+	VPMULLW 224(DX)(BX*2), Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000080, BX
+	JMP     dotU16AVX2_loop4
+
+dotU16AVX2_after4:
+dotU16AVX2_loop1:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000020
+	JB      dotU16AVX2_after1
+	VMOVDQU (CX)(BX*2), Y2
+	VPMULLW (DX)(BX*2), Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(BX*2), Y2
+	VPMULLW 32(DX)(BX*2), Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000020, BX
+	JMP     dotU16AVX2_loop1
+
+dotU16AVX2_after1:
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU16AVX2(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX2
+TEXT ·sumsqU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+sumsqU16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      sumsqU16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VPMULLW Y3, Y3, Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VPMULLW Y4, Y4, Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPMULLW Y5, Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VPMULLW Y3, Y3, Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VPMULLW Y4, Y4, Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPMULLW Y5, Y5, Y5
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y5, Y4, Y3
+	VPADDW  Y3, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     sumsqU16AVX2_loop4
+
+sumsqU16AVX2_after4:
+sumsqU16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumsqU16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMULLW Y2, Y2, Y2
+	VPADDW  Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     sumsqU16AVX2_loop1
+
+sumsqU16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func minofU16AVX2(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX2
+TEXT ·minofU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+minofU16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      minofU16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPMINUW Y3, Y2, Y2
+	VPMINUW Y5, Y4, Y3
+	VPMINUW Y3, Y2, Y2
+	VPMINUW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPMINUW Y3, Y2, Y2
+	VPMINUW Y5, Y4, Y3
+	VPMINUW Y3, Y2, Y2
+	VPMINUW Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     minofU16AVX2_loop4
+
+minofU16AVX2_after4:
+minofU16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      minofU16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPMINUW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMINUW Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     minofU16AVX2_loop1
+
+minofU16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func maxofU16AVX2(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX2
+TEXT ·maxofU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+maxofU16AVX2_loop4:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000080
+	JB      maxofU16AVX2_after4
+	VMOVDQU (CX)(DX*2), Y2
+	VMOVDQU 64(CX)(DX*2), Y3
+	VMOVDQU 128(CX)(DX*2), Y4
+	VMOVDQU 192(CX)(DX*2), Y5
+	VPMAXUW Y3, Y2, Y2
+	VPMAXUW Y5, Y4, Y3
+	VPMAXUW Y3, Y2, Y2
+	VPMAXUW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VMOVDQU 96(CX)(DX*2), Y3
+	VMOVDQU 160(CX)(DX*2), Y4
+	VMOVDQU 224(CX)(DX*2), Y5
+	VPMAXUW Y3, Y2, Y2
+	VPMAXUW Y5, Y4, Y3
+	VPMAXUW Y3, Y2, Y2
+	VPMAXUW Y2, Y1, Y1
+	ADDQ    $0x00000080, DX
+	JMP     maxofU16AVX2_loop4
+
+maxofU16AVX2_after4:
+maxofU16AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      maxofU16AVX2_after1
+	VMOVDQU (CX)(DX*2), Y2
+	VPMAXUW Y2, Y0, Y0
+	VMOVDQU 32(CX)(DX*2), Y2
+	VPMAXUW Y2, Y1, Y1
+	ADDQ    $0x00000020, DX
+	JMP     maxofU16AVX2_loop1
+
+maxofU16AVX2_after1:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU16AVX2(n int, a *uint16, v *uint16) int
+// Requires: AVX, AVX2
+TEXT ·findbitsU16AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTW (BX), Y0
+	MOVW         (BX), BX
+
+findbitsU16AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000040
+	JB       findbitsU16AVX2_after4
+	VPCMPEQW (CX)(DX*2), Y0, Y1
+	VPCMPEQW 32(CX)(DX*2), Y0, Y2
+	VPCMPEQW 64(CX)(DX*2), Y0, Y3
+	VPCMPEQW 96(CX)(DX*2), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU16AVX2_scalar
+	ADDQ     $0x00000040, DX
+	JMP      findbitsU16AVX2_loop4
+
+findbitsU16AVX2_after4:
+findbitsU16AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000010
+	JB       findbitsU16AVX2_after1
+	VPCMPEQW (CX)(DX*2), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU16AVX2_scalar
+	ADDQ     $0x00000010, DX
+	JMP      findbitsU16AVX2_loop1
+
+findbitsU16AVX2_after1:
+findbitsU16AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU16AVX2_none
+	CMPW (CX)(DX*2), BX
+	JEQ  findbitsU16AVX2_found
+	INCQ DX
+	JMP  findbitsU16AVX2_scalar
+
+findbitsU16AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU16AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU32AVX2(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+sumU32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      sumU32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     sumU32AVX2_loop2
+
+sumU32AVX2_after2:
+sumU32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumU32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     sumU32AVX2_loop1
+
+sumU32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumU32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+sumU32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func dotU32AVX2(n int, acc *uint32, a *uint32, b *uint32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·dotU32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	MOVQ    b+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    acc+8(FP), SI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+
+dotU32AVX2_loop2:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000040
+	JB      dotU32AVX2_after2
+	VMOVDQU (CX)(BX*4), Y4
+	VPMULLD (DX)(BX*4), Y4, Y4
+	VMOVDQU 128(CX)(BX*4), Y5
+	VPMULLD 128(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(BX*4), Y4
+	VPMULLD 32(DX)(BX*4), Y4, Y4
+	VMOVDQU 160(CX)(BX*4), Y5
+	VPMULLD 160(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(BX*4), Y4
+	VPMULLD 64(DX)(BX*4), Y4, Y4
+	VMOVDQU 192(CX)(BX*4), Y5
+	VPMULLD 192(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(BX*4), Y4
+	VPMULLD 96(DX)(BX*4), Y4, Y4
+	VMOVDQU 224(CX)(BX*4), Y5
+	VPMULLD 224(DX)(BX*4), Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000040, BX
+	JMP     dotU32AVX2_loop2
+
+dotU32AVX2_after2:
+dotU32AVX2_loop1:
+	MOVQ    AX, DI
+	SUBQ    BX, DI
+	CMPQ    DI, $0x00000020
+	JB      dotU32AVX2_after1
+	VMOVDQU (CX)(BX*4), Y4
+	VPMULLD (DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(BX*4), Y4
+	VPMULLD 32(DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(BX*4), Y4
+	VPMULLD 64(DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(BX*4), Y4
+	VPMULLD 96(DX)(BX*4), Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000020, BX
+	JMP     dotU32AVX2_loop1
+
+dotU32AVX2_after1:
+	SUBQ       BX, AX
+	JZ         dotU32AVX2_store
+	MOVQ       $0x00000008, R8
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(BX*4), Y4, Y6
+	VMASKMOVPS (DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU32AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(BX*4), Y4, Y6
+	VMASKMOVPS 32(DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU32AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(BX*4), Y4, Y6
+	VMASKMOVPS 64(DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU32AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x02, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(BX*4), Y4, Y6
+	VMASKMOVPS 96(DX)(BX*4), Y4, Y7
+	VPMULLD    Y7, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+dotU32AVX2_store:
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VMOVDQU Y2, 64(SI)
+	VMOVDQU Y3, 96(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU32AVX2(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumsqU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+sumsqU32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      sumsqU32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPMULLD Y5, Y5, Y5
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     sumsqU32AVX2_loop2
+
+sumsqU32AVX2_after2:
+sumsqU32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumsqU32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMULLD Y4, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     sumsqU32AVX2_loop1
+
+sumsqU32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumsqU32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPMULLD    Y6, Y6, Y6
+	VPADDD     Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+sumsqU32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func minofU32AVX2(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·minofU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+minofU32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      minofU32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPMINUD Y5, Y4, Y4
+	VPMINUD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPMINUD Y5, Y4, Y4
+	VPMINUD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPMINUD Y5, Y4, Y4
+	VPMINUD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPMINUD Y5, Y4, Y4
+	VPMINUD Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     minofU32AVX2_loop2
+
+minofU32AVX2_after2:
+minofU32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      minofU32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPMINUD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMINUD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMINUD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMINUD Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     minofU32AVX2_loop1
+
+minofU32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         minofU32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPMINUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPMINUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPMINUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPMINUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+minofU32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func maxofU32AVX2(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·maxofU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+
+maxofU32AVX2_loop2:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000040
+	JB      maxofU32AVX2_after2
+	VMOVDQU (CX)(DX*4), Y4
+	VMOVDQU 128(CX)(DX*4), Y5
+	VPMAXUD Y5, Y4, Y4
+	VPMAXUD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VMOVDQU 160(CX)(DX*4), Y5
+	VPMAXUD Y5, Y4, Y4
+	VPMAXUD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VMOVDQU 192(CX)(DX*4), Y5
+	VPMAXUD Y5, Y4, Y4
+	VPMAXUD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VMOVDQU 224(CX)(DX*4), Y5
+	VPMAXUD Y5, Y4, Y4
+	VPMAXUD Y4, Y3, Y3
+	ADDQ    $0x00000040, DX
+	JMP     maxofU32AVX2_loop2
+
+maxofU32AVX2_after2:
+maxofU32AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      maxofU32AVX2_after1
+	VMOVDQU (CX)(DX*4), Y4
+	VPMAXUD Y4, Y0, Y0
+	VMOVDQU 32(CX)(DX*4), Y4
+	VPMAXUD Y4, Y1, Y1
+	VMOVDQU 64(CX)(DX*4), Y4
+	VPMAXUD Y4, Y2, Y2
+	VMOVDQU 96(CX)(DX*4), Y4
+	VPMAXUD Y4, Y3, Y3
+	ADDQ    $0x00000020, DX
+	JMP     maxofU32AVX2_loop1
+
+maxofU32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         maxofU32AVX2_store
+	MOVQ       $0x00000008, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y0, Y5
+	VMASKMOVPS (CX)(DX*4), Y4, Y6
+	VPMAXUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y1, Y5
+	VMASKMOVPS 32(CX)(DX*4), Y4, Y6
+	VPMAXUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y2, Y5
+	VMASKMOVPS 64(CX)(DX*4), Y4, Y6
+	VPMAXUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU32AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x02, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y4
+	VMOVDQU    Y3, Y5
+	VMASKMOVPS 96(CX)(DX*4), Y4, Y6
+	VPMAXUD    Y6, Y5, Y5
+	VBLENDVPS  Y4, Y5, Y3, Y3
+
+maxofU32AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU32AVX2(n int, a *uint32, v *uint32) int
+// Requires: AVX, AVX2
+TEXT ·findbitsU32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTD (BX), Y0
+	MOVL         (BX), BX
+
+findbitsU32AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsU32AVX2_after4
+	VPCMPEQD (CX)(DX*4), Y0, Y1
+	VPCMPEQD 32(CX)(DX*4), Y0, Y2
+	VPCMPEQD 64(CX)(DX*4), Y0, Y3
+	VPCMPEQD 96(CX)(DX*4), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU32AVX2_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsU32AVX2_loop4
+
+findbitsU32AVX2_after4:
+findbitsU32AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000008
+	JB       findbitsU32AVX2_after1
+	VPCMPEQD (CX)(DX*4), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU32AVX2_scalar
+	ADDQ     $0x00000008, DX
+	JMP      findbitsU32AVX2_loop1
+
+findbitsU32AVX2_after1:
+findbitsU32AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU32AVX2_none
+	CMPL (CX)(DX*4), BX
+	JEQ  findbitsU32AVX2_found
+	INCQ DX
+	JMP  findbitsU32AVX2_scalar
+
+findbitsU32AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU32AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU64AVX2(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+	VMOVDQU 128(BX), Y4
+	VMOVDQU 160(BX), Y5
+	VMOVDQU 192(BX), Y6
+	VMOVDQU 224(BX), Y7
+
+sumU64AVX2_loop1:
+	MOVQ    AX, SI
+	SUBQ    DX, SI
+	CMPQ    SI, $0x00000020
+	JB      sumU64AVX2_after1
+	VMOVDQU (CX)(DX*8), Y8
+	VPADDQ  Y8, Y0, Y0
+	VMOVDQU 32(CX)(DX*8), Y8
+	VPADDQ  Y8, Y1, Y1
+	VMOVDQU 64(CX)(DX*8), Y8
+	VPADDQ  Y8, Y2, Y2
+	VMOVDQU 96(CX)(DX*8), Y8
+	VPADDQ  Y8, Y3, Y3
+	VMOVDQU 128(CX)(DX*8), Y8
+	VPADDQ  Y8, Y4, Y4
+	VMOVDQU 160(CX)(DX*8), Y8
+	VPADDQ  Y8, Y5, Y5
+	VMOVDQU 192(CX)(DX*8), Y8
+	VPADDQ  Y8, Y6, Y6
+	VMOVDQU 224(CX)(DX*8), Y8
+	VPADDQ  Y8, Y7, Y7
+	ADDQ    $0x00000020, DX
+	JMP     sumU64AVX2_loop1
+
+sumU64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumU64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(DX*8), Y8, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+sumU64AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VZEROUPPER
+	RET
+
+// func dotU64AVX2(n int, acc *uint64, a *uint64, b *uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·dotU64AVX2(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	MOVQ    b+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    acc+8(FP), SI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+
+dotU64AVX2_loop1:
+	MOVQ     AX, DI
+	SUBQ     BX, DI
+	CMPQ     DI, $0x00000020
+	JB       dotU64AVX2_after1
+	VMOVDQU  (CX)(BX*8), Y8
+	VMOVDQU  (DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y0, Y0
+	VMOVDQU  32(CX)(BX*8), Y8
+	VMOVDQU  32(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y1, Y1
+	VMOVDQU  64(CX)(BX*8), Y8
+	VMOVDQU  64(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y2, Y2
+	VMOVDQU  96(CX)(BX*8), Y8
+	VMOVDQU  96(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y3, Y3
+	VMOVDQU  128(CX)(BX*8), Y8
+	VMOVDQU  128(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y4, Y4
+	VMOVDQU  160(CX)(BX*8), Y8
+	VMOVDQU  160(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y5, Y5
+	VMOVDQU  192(CX)(BX*8), Y8
+	VMOVDQU  192(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y6, Y6
+	VMOVDQU  224(CX)(BX*8), Y8
+	VMOVDQU  224(DX)(BX*8), Y9
+	VPMULUDQ Y9, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPSRLQ   $0x20, Y9, Y12
+	VPMULUDQ Y9, Y11, Y11
+	VPMULUDQ Y12, Y8, Y12
+	VPADDQ   Y12, Y11, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y10, Y8
+	VPADDQ   Y8, Y7, Y7
+	ADDQ     $0x00000020, BX
+	JMP      dotU64AVX2_loop1
+
+dotU64AVX2_after1:
+	SUBQ       BX, AX
+	JZ         dotU64AVX2_store
+	MOVQ       $0x00000004, R8
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(BX*8), Y8, Y10
+	VMASKMOVPD (DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 32(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 64(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 96(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 128(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 160(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 192(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	TESTQ      DI, DI
+	JZ         dotU64AVX2_store
+	SUBQ       DI, AX
+	LEAQ       lanemask<>+0(SB), R9
+	SHLQ       $0x03, DI
+	SUBQ       DI, R9
+	VMOVDQU    32(R9), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(BX*8), Y8, Y10
+	VMASKMOVPD 224(DX)(BX*8), Y8, Y11
+	VPMULUDQ   Y11, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPSRLQ     $0x20, Y11, Y14
+	VPMULUDQ   Y11, Y13, Y13
+	VPMULUDQ   Y14, Y10, Y14
+	VPADDQ     Y14, Y13, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y12, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+dotU64AVX2_store:
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VMOVDQU Y2, 64(SI)
+	VMOVDQU Y3, 96(SI)
+	VMOVDQU Y4, 128(SI)
+	VMOVDQU Y5, 160(SI)
+	VMOVDQU Y6, 192(SI)
+	VMOVDQU Y7, 224(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU64AVX2(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·sumsqU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    a+16(FP), CX
+	XORQ    DX, DX
+	MOVQ    acc+8(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+	VMOVDQU 64(BX), Y2
+	VMOVDQU 96(BX), Y3
+	VMOVDQU 128(BX), Y4
+	VMOVDQU 160(BX), Y5
+	VMOVDQU 192(BX), Y6
+	VMOVDQU 224(BX), Y7
+
+sumsqU64AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       sumsqU64AVX2_after1
+	VMOVDQU  (CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y0, Y0
+	VMOVDQU  32(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y1, Y1
+	VMOVDQU  64(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y2, Y2
+	VMOVDQU  96(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y3, Y3
+	VMOVDQU  128(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y4, Y4
+	VMOVDQU  160(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y5, Y5
+	VMOVDQU  192(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y6, Y6
+	VMOVDQU  224(CX)(DX*8), Y8
+	VPMULUDQ Y8, Y8, Y9
+	VPSRLQ   $0x20, Y8, Y10
+	VPSRLQ   $0x20, Y8, Y11
+	VPMULUDQ Y8, Y10, Y10
+	VPMULUDQ Y11, Y8, Y11
+	VPADDQ   Y11, Y10, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y8
+	VPADDQ   Y8, Y7, Y7
+	ADDQ     $0x00000020, DX
+	JMP      sumsqU64AVX2_loop1
+
+sumsqU64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         sumsqU64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y0, Y9
+	VMASKMOVPD (CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y0, Y0
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y1, Y9
+	VMASKMOVPD 32(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y2, Y9
+	VMASKMOVPD 64(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y3, Y9
+	VMASKMOVPD 96(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y4, Y9
+	VMASKMOVPD 128(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y5, Y9
+	VMASKMOVPD 160(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y6, Y9
+	VMASKMOVPD 192(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         sumsqU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y8
+	VMOVDQU    Y7, Y9
+	VMASKMOVPD 224(CX)(DX*8), Y8, Y10
+	VPMULUDQ   Y10, Y10, Y11
+	VPSRLQ     $0x20, Y10, Y12
+	VPSRLQ     $0x20, Y10, Y13
+	VPMULUDQ   Y10, Y12, Y12
+	VPMULUDQ   Y13, Y10, Y13
+	VPADDQ     Y13, Y12, Y10
+	VPSLLQ     $0x20, Y10, Y10
+	VPADDQ     Y10, Y11, Y10
+	VPADDQ     Y10, Y9, Y9
+	VBLENDVPD  Y8, Y9, Y7, Y7
+
+sumsqU64AVX2_store:
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VZEROUPPER
+	RET
+
+// func minofU64AVX2(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·minofU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VMOVDQU      (BX), Y1
+	VMOVDQU      32(BX), Y2
+	VMOVDQU      64(BX), Y3
+	VMOVDQU      96(BX), Y4
+	VMOVDQU      128(BX), Y5
+	VMOVDQU      160(BX), Y6
+	VMOVDQU      192(BX), Y7
+	VMOVDQU      224(BX), Y8
+
+minofU64AVX2_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofU64AVX2_after1
+	VMOVDQU   (CX)(DX*8), Y9
+	VPXOR     Y0, Y1, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y1, Y1
+	VMOVDQU   32(CX)(DX*8), Y9
+	VPXOR     Y0, Y2, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y2, Y2
+	VMOVDQU   64(CX)(DX*8), Y9
+	VPXOR     Y0, Y3, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y3, Y3
+	VMOVDQU   96(CX)(DX*8), Y9
+	VPXOR     Y0, Y4, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y4, Y4
+	VMOVDQU   128(CX)(DX*8), Y9
+	VPXOR     Y0, Y5, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y5, Y5
+	VMOVDQU   160(CX)(DX*8), Y9
+	VPXOR     Y0, Y6, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y6, Y6
+	VMOVDQU   192(CX)(DX*8), Y9
+	VPXOR     Y0, Y7, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y7, Y7
+	VMOVDQU   224(CX)(DX*8), Y9
+	VPXOR     Y0, Y8, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y9, Y8, Y8
+	ADDQ      $0x00000020, DX
+	JMP       minofU64AVX2_loop1
+
+minofU64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         minofU64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y1, Y10
+	VMASKMOVPD (CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y2, Y10
+	VMASKMOVPD 32(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y3, Y10
+	VMASKMOVPD 64(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y4, Y10
+	VMASKMOVPD 96(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y5, Y10
+	VMASKMOVPD 128(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y6, Y10
+	VMASKMOVPD 160(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y7, Y10
+	VMASKMOVPD 192(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y7, Y7
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         minofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y8, Y10
+	VMASKMOVPD 224(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y0
+	VPCMPGTQ   Y0, Y12, Y0
+	VPBLENDVB  Y0, Y11, Y10, Y10
+	VBLENDVPD  Y9, Y10, Y8, Y8
+
+minofU64AVX2_store:
+	VMOVDQU Y1, (BX)
+	VMOVDQU Y2, 32(BX)
+	VMOVDQU Y3, 64(BX)
+	VMOVDQU Y4, 96(BX)
+	VMOVDQU Y5, 128(BX)
+	VMOVDQU Y6, 160(BX)
+	VMOVDQU Y7, 192(BX)
+	VMOVDQU Y8, 224(BX)
+	VZEROUPPER
+	RET
+
+// func maxofU64AVX2(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX2, CMOV
+TEXT ·maxofU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         $0x8000000000000000, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VMOVDQU      (BX), Y1
+	VMOVDQU      32(BX), Y2
+	VMOVDQU      64(BX), Y3
+	VMOVDQU      96(BX), Y4
+	VMOVDQU      128(BX), Y5
+	VMOVDQU      160(BX), Y6
+	VMOVDQU      192(BX), Y7
+	VMOVDQU      224(BX), Y8
+
+maxofU64AVX2_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofU64AVX2_after1
+	VMOVDQU   (CX)(DX*8), Y9
+	VPXOR     Y0, Y1, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y1, Y9, Y1
+	VMOVDQU   32(CX)(DX*8), Y9
+	VPXOR     Y0, Y2, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y2, Y9, Y2
+	VMOVDQU   64(CX)(DX*8), Y9
+	VPXOR     Y0, Y3, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y3, Y9, Y3
+	VMOVDQU   96(CX)(DX*8), Y9
+	VPXOR     Y0, Y4, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y4, Y9, Y4
+	VMOVDQU   128(CX)(DX*8), Y9
+	VPXOR     Y0, Y5, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y5, Y9, Y5
+	VMOVDQU   160(CX)(DX*8), Y9
+	VPXOR     Y0, Y6, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y6, Y9, Y6
+	VMOVDQU   192(CX)(DX*8), Y9
+	VPXOR     Y0, Y7, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y7, Y9, Y7
+	VMOVDQU   224(CX)(DX*8), Y9
+	VPXOR     Y0, Y8, Y10
+	VPXOR     Y0, Y9, Y11
+	VPCMPGTQ  Y11, Y10, Y10
+	VPBLENDVB Y10, Y8, Y9, Y8
+	ADDQ      $0x00000020, DX
+	JMP       maxofU64AVX2_loop1
+
+maxofU64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         maxofU64AVX2_store
+	MOVQ       $0x00000004, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y1, Y10
+	VMASKMOVPD (CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y1, Y1
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y2, Y10
+	VMASKMOVPD 32(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y2, Y2
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y3, Y10
+	VMASKMOVPD 64(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y3, Y3
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y4, Y10
+	VMASKMOVPD 96(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y4, Y4
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y5, Y10
+	VMASKMOVPD 128(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y5, Y5
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y6, Y10
+	VMASKMOVPD 160(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y6, Y6
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y7, Y10
+	VMASKMOVPD 192(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y13
+	VPCMPGTQ   Y13, Y12, Y12
+	VPBLENDVB  Y12, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y7, Y7
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	TESTQ      SI, SI
+	JZ         maxofU64AVX2_store
+	SUBQ       SI, AX
+	LEAQ       lanemask<>+0(SB), R8
+	SHLQ       $0x03, SI
+	SUBQ       SI, R8
+	VMOVDQU    32(R8), Y9
+	VMOVDQU    Y8, Y10
+	VMASKMOVPD 224(CX)(DX*8), Y9, Y11
+	VPXOR      Y0, Y10, Y12
+	VPXOR      Y0, Y11, Y0
+	VPCMPGTQ   Y0, Y12, Y0
+	VPBLENDVB  Y0, Y10, Y11, Y10
+	VBLENDVPD  Y9, Y10, Y8, Y8
+
+maxofU64AVX2_store:
+	VMOVDQU Y1, (BX)
+	VMOVDQU Y2, 32(BX)
+	VMOVDQU Y3, 64(BX)
+	VMOVDQU Y4, 96(BX)
+	VMOVDQU Y5, 128(BX)
+	VMOVDQU Y6, 160(BX)
+	VMOVDQU Y7, 192(BX)
+	VMOVDQU Y8, 224(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU64AVX2(n int, a *uint64, v *uint64) int
+// Requires: AVX, AVX2
+TEXT ·findbitsU64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTQ (BX), Y0
+	MOVQ         (BX), BX
+
+findbitsU64AVX2_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000010
+	JB       findbitsU64AVX2_after4
+	VPCMPEQQ (CX)(DX*8), Y0, Y1
+	VPCMPEQQ 32(CX)(DX*8), Y0, Y2
+	VPCMPEQQ 64(CX)(DX*8), Y0, Y3
+	VPCMPEQQ 96(CX)(DX*8), Y0, Y4
+	VPOR     Y2, Y1, Y1
+	VPOR     Y3, Y1, Y1
+	VPOR     Y4, Y1, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU64AVX2_scalar
+	ADDQ     $0x00000010, DX
+	JMP      findbitsU64AVX2_loop4
+
+findbitsU64AVX2_after4:
+findbitsU64AVX2_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000004
+	JB       findbitsU64AVX2_after1
+	VPCMPEQQ (CX)(DX*8), Y0, Y1
+	VPTEST   Y1, Y1
+	JNE      findbitsU64AVX2_scalar
+	ADDQ     $0x00000004, DX
+	JMP      findbitsU64AVX2_loop1
+
+findbitsU64AVX2_after1:
+findbitsU64AVX2_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU64AVX2_none
+	CMPQ (CX)(DX*8), BX
+	JEQ  findbitsU64AVX2_found
+	INCQ DX
+	JMP  findbitsU64AVX2_scalar
+
+findbitsU64AVX2_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU64AVX2_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func sumF32AVX512(n int, acc *float32, a *float32)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·sumF32AVX512(SB), NOSPLIT, $0-24
@@ -3825,5 +9235,4127 @@ findnanF64AVX512_none:
 
 findnanF64AVX512_found:
 	MOVQ DX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func sumI8AVX512(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·sumI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Y0
+
+sumI8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumI8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y1
+	VMOVDQU64 32(CX)(DX*1), Y2
+	VMOVDQU64 64(CX)(DX*1), Y3
+	VMOVDQU64 96(CX)(DX*1), Y4
+	VMOVDQU64 128(CX)(DX*1), Y5
+	VMOVDQU64 160(CX)(DX*1), Y6
+	VMOVDQU64 192(CX)(DX*1), Y7
+	VMOVDQU64 224(CX)(DX*1), Y8
+	VPADDB    Y2, Y1, Y1
+	VPADDB    Y4, Y3, Y2
+	VPADDB    Y6, Y5, Y3
+	VPADDB    Y8, Y7, Y4
+	VPADDB    Y2, Y1, Y1
+	VPADDB    Y4, Y3, Y2
+	VPADDB    Y2, Y1, Y1
+	VPADDB    Y1, Y0, Y0
+	ADDQ      $0x00000100, DX
+	JMP       sumI8AVX512_loop8
+
+sumI8AVX512_after8:
+sumI8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumI8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y1
+	VPADDB    Y1, Y0, Y0
+	ADDQ      $0x00000020, DX
+	JMP       sumI8AVX512_loop1
+
+sumI8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         sumI8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y0, Y1
+	VMOVDQU8.Z (CX)(DX*1), K1, Y2
+	VPADDB     Y2, Y1, Y1
+	VMOVDQU8   Y1, K1, Y0
+
+sumI8AVX512_store:
+	VMOVDQU64 Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func dotI8AVX512(n int, acc *int8, a *int8, b *int8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·dotI8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         b+24(FP), DX
+	XORQ         BX, BX
+	MOVQ         acc+8(FP), SI
+	MOVQ         $0x00ff00ff00ff00ff, DI
+	VMOVQ        DI, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0xff00ff00ff00ff00, DI
+	VMOVQ        DI, X1
+	VPBROADCASTQ X1, Z1
+	VMOVDQU64    (SI), Y2
+
+dotI8AVX512_loop8:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000100
+	JB        dotI8AVX512_after8
+	VMOVDQU64 (CX)(BX*1), Y3
+	VMOVDQU64 (DX)(BX*1), Y4
+	VPMULLW   Y4, Y3, Y5
+	VPAND     Y0, Y5, Y5
+	VPSRLW    $0x08, Y3, Y3
+	VPAND     Y1, Y4, Y4
+	VPMULLW   Y4, Y3, Y3
+	VPOR      Y3, Y5, Y3
+	VMOVDQU64 32(CX)(BX*1), Y4
+	VMOVDQU64 32(DX)(BX*1), Y5
+	VPMULLW   Y5, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPSRLW    $0x08, Y4, Y4
+	VPAND     Y1, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPOR      Y4, Y6, Y4
+	VMOVDQU64 64(CX)(BX*1), Y5
+	VMOVDQU64 64(DX)(BX*1), Y6
+	VPMULLW   Y6, Y5, Y7
+	VPAND     Y0, Y7, Y7
+	VPSRLW    $0x08, Y5, Y5
+	VPAND     Y1, Y6, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPOR      Y5, Y7, Y5
+	VMOVDQU64 96(CX)(BX*1), Y6
+	VMOVDQU64 96(DX)(BX*1), Y7
+	VPMULLW   Y7, Y6, Y8
+	VPAND     Y0, Y8, Y8
+	VPSRLW    $0x08, Y6, Y6
+	VPAND     Y1, Y7, Y7
+	VPMULLW   Y7, Y6, Y6
+	VPOR      Y6, Y8, Y6
+	VMOVDQU64 128(CX)(BX*1), Y7
+	VMOVDQU64 128(DX)(BX*1), Y8
+	VPMULLW   Y8, Y7, Y9
+	VPAND     Y0, Y9, Y9
+	VPSRLW    $0x08, Y7, Y7
+	VPAND     Y1, Y8, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPOR      Y7, Y9, Y7
+	VMOVDQU64 160(CX)(BX*1), Y8
+	VMOVDQU64 160(DX)(BX*1), Y9
+	VPMULLW   Y9, Y8, Y10
+	VPAND     Y0, Y10, Y10
+	VPSRLW    $0x08, Y8, Y8
+	VPAND     Y1, Y9, Y9
+	VPMULLW   Y9, Y8, Y8
+	VPOR      Y8, Y10, Y8
+	VMOVDQU64 192(CX)(BX*1), Y9
+	VMOVDQU64 192(DX)(BX*1), Y10
+	VPMULLW   Y10, Y9, Y11
+	VPAND     Y0, Y11, Y11
+	VPSRLW    $0x08, Y9, Y9
+	VPAND     Y1, Y10, Y10
+	VPMULLW   Y10, Y9, Y9
+	VPOR      Y9, Y11, Y9
+	VMOVDQU64 224(CX)(BX*1), Y10
+	VMOVDQU64 224(DX)(BX*1), Y11
+	VPMULLW   Y11, Y10, Y12
+	VPAND     Y0, Y12, Y12
+	VPSRLW    $0x08, Y10, Y10
+	VPAND     Y1, Y11, Y11
+	VPMULLW   Y11, Y10, Y10
+	VPOR      Y10, Y12, Y10
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y8, Y7, Y5
+	VPADDB    Y10, Y9, Y6
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000100, BX
+	JMP       dotI8AVX512_loop8
+
+dotI8AVX512_after8:
+dotI8AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotI8AVX512_after1
+	VMOVDQU64 (CX)(BX*1), Y3
+	VMOVDQU64 (DX)(BX*1), Y4
+	VPMULLW   Y4, Y3, Y5
+	VPAND     Y0, Y5, Y5
+	VPSRLW    $0x08, Y3, Y3
+	VPAND     Y1, Y4, Y4
+	VPMULLW   Y4, Y3, Y3
+	VPOR      Y3, Y5, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000020, BX
+	JMP       dotI8AVX512_loop1
+
+dotI8AVX512_after1:
+	SUBQ       BX, AX
+	JZ         dotI8AVX512_store
+	MOVQ       $0x00000020, R8
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	SUBQ       DI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(DI*8), K1
+	VMOVDQU64  Y2, Y3
+	VMOVDQU8.Z (CX)(BX*1), K1, Y4
+	VMOVDQU8.Z (DX)(BX*1), K1, Y5
+	VPMULLW    Y5, Y4, Y6
+	VPAND      Y0, Y6, Y6
+	VPSRLW     $0x08, Y4, Y0
+	VPAND      Y1, Y5, Y1
+	VPMULLW    Y1, Y0, Y0
+	VPOR       Y0, Y6, Y0
+	VPADDB     Y0, Y3, Y3
+	VMOVDQU8   Y3, K1, Y2
+
+dotI8AVX512_store:
+	VMOVDQU64 Y2, (SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI8AVX512(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·sumsqI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         $0x00ff00ff00ff00ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0xff00ff00ff00ff00, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Z1
+	VMOVDQU64    (BX), Y2
+
+sumsqI8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumsqI8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y3
+	VPMULLW   Y3, Y3, Y4
+	VPAND     Y0, Y4, Y4
+	VPSRLW    $0x08, Y3, Y5
+	VPAND     Y1, Y3, Y3
+	VPMULLW   Y3, Y5, Y5
+	VPOR      Y5, Y4, Y3
+	VMOVDQU64 32(CX)(DX*1), Y4
+	VPMULLW   Y4, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPSRLW    $0x08, Y4, Y6
+	VPAND     Y1, Y4, Y4
+	VPMULLW   Y4, Y6, Y6
+	VPOR      Y6, Y5, Y4
+	VMOVDQU64 64(CX)(DX*1), Y5
+	VPMULLW   Y5, Y5, Y6
+	VPAND     Y0, Y6, Y6
+	VPSRLW    $0x08, Y5, Y7
+	VPAND     Y1, Y5, Y5
+	VPMULLW   Y5, Y7, Y7
+	VPOR      Y7, Y6, Y5
+	VMOVDQU64 96(CX)(DX*1), Y6
+	VPMULLW   Y6, Y6, Y7
+	VPAND     Y0, Y7, Y7
+	VPSRLW    $0x08, Y6, Y8
+	VPAND     Y1, Y6, Y6
+	VPMULLW   Y6, Y8, Y8
+	VPOR      Y8, Y7, Y6
+	VMOVDQU64 128(CX)(DX*1), Y7
+	VPMULLW   Y7, Y7, Y8
+	VPAND     Y0, Y8, Y8
+	VPSRLW    $0x08, Y7, Y9
+	VPAND     Y1, Y7, Y7
+	VPMULLW   Y7, Y9, Y9
+	VPOR      Y9, Y8, Y7
+	VMOVDQU64 160(CX)(DX*1), Y8
+	VPMULLW   Y8, Y8, Y9
+	VPAND     Y0, Y9, Y9
+	VPSRLW    $0x08, Y8, Y10
+	VPAND     Y1, Y8, Y8
+	VPMULLW   Y8, Y10, Y10
+	VPOR      Y10, Y9, Y8
+	VMOVDQU64 192(CX)(DX*1), Y9
+	VPMULLW   Y9, Y9, Y10
+	VPAND     Y0, Y10, Y10
+	VPSRLW    $0x08, Y9, Y11
+	VPAND     Y1, Y9, Y9
+	VPMULLW   Y9, Y11, Y11
+	VPOR      Y11, Y10, Y9
+	VMOVDQU64 224(CX)(DX*1), Y10
+	VPMULLW   Y10, Y10, Y11
+	VPAND     Y0, Y11, Y11
+	VPSRLW    $0x08, Y10, Y12
+	VPAND     Y1, Y10, Y10
+	VPMULLW   Y10, Y12, Y12
+	VPOR      Y12, Y11, Y10
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y8, Y7, Y5
+	VPADDB    Y10, Y9, Y6
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000100, DX
+	JMP       sumsqI8AVX512_loop8
+
+sumsqI8AVX512_after8:
+sumsqI8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqI8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y3
+	VPMULLW   Y3, Y3, Y4
+	VPAND     Y0, Y4, Y4
+	VPSRLW    $0x08, Y3, Y5
+	VPAND     Y1, Y3, Y3
+	VPMULLW   Y3, Y5, Y5
+	VPOR      Y5, Y4, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000020, DX
+	JMP       sumsqI8AVX512_loop1
+
+sumsqI8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         sumsqI8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y2, Y3
+	VMOVDQU8.Z (CX)(DX*1), K1, Y4
+	VPMULLW    Y4, Y4, Y5
+	VPAND      Y0, Y5, Y5
+	VPSRLW     $0x08, Y4, Y0
+	VPAND      Y1, Y4, Y1
+	VPMULLW    Y1, Y0, Y0
+	VPOR       Y0, Y5, Y0
+	VPADDB     Y0, Y3, Y3
+	VMOVDQU8   Y3, K1, Y2
+
+sumsqI8AVX512_store:
+	VMOVDQU64 Y2, (BX)
+	VZEROUPPER
+	RET
+
+// func minofI8AVX512(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·minofI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Y0
+
+minofI8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        minofI8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y1
+	VMOVDQU64 32(CX)(DX*1), Y2
+	VMOVDQU64 64(CX)(DX*1), Y3
+	VMOVDQU64 96(CX)(DX*1), Y4
+	VMOVDQU64 128(CX)(DX*1), Y5
+	VMOVDQU64 160(CX)(DX*1), Y6
+	VMOVDQU64 192(CX)(DX*1), Y7
+	VMOVDQU64 224(CX)(DX*1), Y8
+	VPMINSB   Y2, Y1, Y1
+	VPMINSB   Y4, Y3, Y2
+	VPMINSB   Y6, Y5, Y3
+	VPMINSB   Y8, Y7, Y4
+	VPMINSB   Y2, Y1, Y1
+	VPMINSB   Y4, Y3, Y2
+	VPMINSB   Y2, Y1, Y1
+	VPMINSB   Y1, Y0, Y0
+	ADDQ      $0x00000100, DX
+	JMP       minofI8AVX512_loop8
+
+minofI8AVX512_after8:
+minofI8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofI8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y1
+	VPMINSB   Y1, Y0, Y0
+	ADDQ      $0x00000020, DX
+	JMP       minofI8AVX512_loop1
+
+minofI8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         minofI8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y0, Y1
+	VMOVDQU8.Z (CX)(DX*1), K1, Y2
+	VPMINSB    Y2, Y1, Y1
+	VMOVDQU8   Y1, K1, Y0
+
+minofI8AVX512_store:
+	VMOVDQU64 Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func maxofI8AVX512(n int, acc *int8, a *int8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·maxofI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Y0
+
+maxofI8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        maxofI8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y1
+	VMOVDQU64 32(CX)(DX*1), Y2
+	VMOVDQU64 64(CX)(DX*1), Y3
+	VMOVDQU64 96(CX)(DX*1), Y4
+	VMOVDQU64 128(CX)(DX*1), Y5
+	VMOVDQU64 160(CX)(DX*1), Y6
+	VMOVDQU64 192(CX)(DX*1), Y7
+	VMOVDQU64 224(CX)(DX*1), Y8
+	VPMAXSB   Y2, Y1, Y1
+	VPMAXSB   Y4, Y3, Y2
+	VPMAXSB   Y6, Y5, Y3
+	VPMAXSB   Y8, Y7, Y4
+	VPMAXSB   Y2, Y1, Y1
+	VPMAXSB   Y4, Y3, Y2
+	VPMAXSB   Y2, Y1, Y1
+	VPMAXSB   Y1, Y0, Y0
+	ADDQ      $0x00000100, DX
+	JMP       maxofI8AVX512_loop8
+
+maxofI8AVX512_after8:
+maxofI8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofI8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y1
+	VPMAXSB   Y1, Y0, Y0
+	ADDQ      $0x00000020, DX
+	JMP       maxofI8AVX512_loop1
+
+maxofI8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         maxofI8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y0, Y1
+	VMOVDQU8.Z (CX)(DX*1), K1, Y2
+	VPMAXSB    Y2, Y1, Y1
+	VMOVDQU8   Y1, K1, Y0
+
+maxofI8AVX512_store:
+	VMOVDQU64 Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI8AVX512(n int, a *int8, v *int8) int
+// Requires: AVX, AVX512BW
+TEXT ·findbitsI8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTB (BX), Z0
+	MOVB         (BX), BL
+
+findbitsI8AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000100
+	JB       findbitsI8AVX512_after4
+	VPCMPEQB (CX)(DX*1), Z0, K1
+	VPCMPEQB 64(CX)(DX*1), Z0, K2
+	VPCMPEQB 128(CX)(DX*1), Z0, K3
+	VPCMPEQB 192(CX)(DX*1), Z0, K4
+	KORQ     K2, K1, K1
+	KORQ     K3, K1, K1
+	KORQ     K4, K1, K1
+	KORTESTQ K1, K1
+	JNE      findbitsI8AVX512_scalar
+	ADDQ     $0x00000100, DX
+	JMP      findbitsI8AVX512_loop4
+
+findbitsI8AVX512_after4:
+findbitsI8AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000040
+	JB       findbitsI8AVX512_after1
+	VPCMPEQB (CX)(DX*1), Z0, K1
+	KORTESTQ K1, K1
+	JNE      findbitsI8AVX512_scalar
+	ADDQ     $0x00000040, DX
+	JMP      findbitsI8AVX512_loop1
+
+findbitsI8AVX512_after1:
+findbitsI8AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI8AVX512_none
+	CMPB (CX)(DX*1), BL
+	JEQ  findbitsI8AVX512_found
+	INCQ DX
+	JMP  findbitsI8AVX512_scalar
+
+findbitsI8AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI8AVX512_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumI16AVX512(n int, acc *int16, a *int16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+sumI16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumI16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z6, Z5, Z3
+	VPADDW    Z8, Z7, Z4
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       sumI16AVX512_loop8
+
+sumI16AVX512_after8:
+sumI16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumI16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       sumI16AVX512_loop1
+
+sumI16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumI16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPADDW      Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+sumI16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func dotI16AVX512(n int, acc *int16, a *int16, b *int16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·dotI16AVX512(SB), NOSPLIT, $0-32
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	MOVQ      b+24(FP), DX
+	XORQ      BX, BX
+	MOVQ      acc+8(FP), SI
+	VMOVDQU64 (SI), Z0
+
+dotI16AVX512_loop8:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000100
+	JB        dotI16AVX512_after8
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMULLW   (DX)(BX*2), Z1, Z1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMULLW   64(DX)(BX*2), Z2, Z2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMULLW   128(DX)(BX*2), Z3, Z3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMULLW   192(DX)(BX*2), Z4, Z4
+	VMOVDQU64 256(CX)(BX*2), Z5
+	VPMULLW   256(DX)(BX*2), Z5, Z5
+	VMOVDQU64 320(CX)(BX*2), Z6
+	VPMULLW   320(DX)(BX*2), Z6, Z6
+	VMOVDQU64 384(CX)(BX*2), Z7
+	VPMULLW   384(DX)(BX*2), Z7, Z7
+	VMOVDQU64 448(CX)(BX*2), Z8
+	VPMULLW   448(DX)(BX*2), Z8, Z8
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z6, Z5, Z3
+	VPADDW    Z8, Z7, Z4
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000100, BX
+	JMP       dotI16AVX512_loop8
+
+dotI16AVX512_after8:
+dotI16AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotI16AVX512_after1
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMULLW   (DX)(BX*2), Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000020, BX
+	JMP       dotI16AVX512_loop1
+
+dotI16AVX512_after1:
+	SUBQ        BX, AX
+	JZ          dotI16AVX512_store
+	MOVQ        $0x00000020, R8
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(DI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(BX*2), K1, Z2
+	VMOVDQU16.Z (DX)(BX*2), K1, Z3
+	VPMULLW     Z3, Z2, Z2
+	VPADDW      Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+dotI16AVX512_store:
+	VMOVDQU64 Z0, (SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI16AVX512(n int, acc *int16, a *int16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumsqI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+sumsqI16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumsqI16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMULLW   Z1, Z1, Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VPMULLW   Z2, Z2, Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VPMULLW   Z3, Z3, Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VPMULLW   Z4, Z4, Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VPMULLW   Z5, Z5, Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VPMULLW   Z6, Z6, Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VPMULLW   Z7, Z7, Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPMULLW   Z8, Z8, Z8
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z6, Z5, Z3
+	VPADDW    Z8, Z7, Z4
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       sumsqI16AVX512_loop8
+
+sumsqI16AVX512_after8:
+sumsqI16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqI16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMULLW   Z1, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       sumsqI16AVX512_loop1
+
+sumsqI16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumsqI16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPMULLW     Z2, Z2, Z2
+	VPADDW      Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+sumsqI16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func minofI16AVX512(n int, acc *int16, a *int16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·minofI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+minofI16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        minofI16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPMINSW   Z2, Z1, Z1
+	VPMINSW   Z4, Z3, Z2
+	VPMINSW   Z6, Z5, Z3
+	VPMINSW   Z8, Z7, Z4
+	VPMINSW   Z2, Z1, Z1
+	VPMINSW   Z4, Z3, Z2
+	VPMINSW   Z2, Z1, Z1
+	VPMINSW   Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       minofI16AVX512_loop8
+
+minofI16AVX512_after8:
+minofI16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofI16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMINSW   Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       minofI16AVX512_loop1
+
+minofI16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          minofI16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPMINSW     Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+minofI16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func maxofI16AVX512(n int, acc *int16, a *int16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·maxofI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+maxofI16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        maxofI16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPMAXSW   Z2, Z1, Z1
+	VPMAXSW   Z4, Z3, Z2
+	VPMAXSW   Z6, Z5, Z3
+	VPMAXSW   Z8, Z7, Z4
+	VPMAXSW   Z2, Z1, Z1
+	VPMAXSW   Z4, Z3, Z2
+	VPMAXSW   Z2, Z1, Z1
+	VPMAXSW   Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       maxofI16AVX512_loop8
+
+maxofI16AVX512_after8:
+maxofI16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofI16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMAXSW   Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       maxofI16AVX512_loop1
+
+maxofI16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          maxofI16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPMAXSW     Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+maxofI16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI16AVX512(n int, a *int16, v *int16) int
+// Requires: AVX, AVX512BW
+TEXT ·findbitsI16AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTW (BX), Z0
+	MOVW         (BX), BX
+
+findbitsI16AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000080
+	JB       findbitsI16AVX512_after4
+	VPCMPEQW (CX)(DX*2), Z0, K1
+	VPCMPEQW 64(CX)(DX*2), Z0, K2
+	VPCMPEQW 128(CX)(DX*2), Z0, K3
+	VPCMPEQW 192(CX)(DX*2), Z0, K4
+	KORQ     K2, K1, K1
+	KORQ     K3, K1, K1
+	KORQ     K4, K1, K1
+	KORTESTQ K1, K1
+	JNE      findbitsI16AVX512_scalar
+	ADDQ     $0x00000080, DX
+	JMP      findbitsI16AVX512_loop4
+
+findbitsI16AVX512_after4:
+findbitsI16AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsI16AVX512_after1
+	VPCMPEQW (CX)(DX*2), Z0, K1
+	KORTESTQ K1, K1
+	JNE      findbitsI16AVX512_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsI16AVX512_loop1
+
+findbitsI16AVX512_after1:
+findbitsI16AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI16AVX512_none
+	CMPW (CX)(DX*2), BX
+	JEQ  findbitsI16AVX512_found
+	INCQ DX
+	JMP  findbitsI16AVX512_scalar
+
+findbitsI16AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI16AVX512_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumI32AVX512(n int, acc *int32, a *int32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+sumI32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        sumI32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       sumI32AVX512_loop4
+
+sumI32AVX512_after4:
+sumI32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumI32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       sumI32AVX512_loop1
+
+sumI32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumI32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumI32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+sumI32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func dotI32AVX512(n int, acc *int32, a *int32, b *int32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·dotI32AVX512(SB), NOSPLIT, $0-32
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	MOVQ      b+24(FP), DX
+	XORQ      BX, BX
+	MOVQ      acc+8(FP), SI
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+
+dotI32AVX512_loop4:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000080
+	JB        dotI32AVX512_after4
+	VMOVDQU64 (CX)(BX*4), Z2
+	VPMULLD   (DX)(BX*4), Z2, Z2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMULLD   128(DX)(BX*4), Z3, Z3
+	VMOVDQU64 256(CX)(BX*4), Z4
+	VPMULLD   256(DX)(BX*4), Z4, Z4
+	VMOVDQU64 384(CX)(BX*4), Z5
+	VPMULLD   384(DX)(BX*4), Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMULLD   64(DX)(BX*4), Z2, Z2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VPMULLD   192(DX)(BX*4), Z3, Z3
+	VMOVDQU64 320(CX)(BX*4), Z4
+	VPMULLD   320(DX)(BX*4), Z4, Z4
+	VMOVDQU64 448(CX)(BX*4), Z5
+	VPMULLD   448(DX)(BX*4), Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000080, BX
+	JMP       dotI32AVX512_loop4
+
+dotI32AVX512_after4:
+dotI32AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotI32AVX512_after1
+	VMOVDQU64 (CX)(BX*4), Z2
+	VPMULLD   (DX)(BX*4), Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMULLD   64(DX)(BX*4), Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000020, BX
+	JMP       dotI32AVX512_loop1
+
+dotI32AVX512_after1:
+	SUBQ        BX, AX
+	JZ          dotI32AVX512_store
+	MOVQ        $0x00000010, R8
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(BX*4), K1, Z3
+	VMOVDQU32.Z (DX)(BX*4), K1, Z4
+	VPMULLD     Z4, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotI32AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(BX*4), K1, Z3
+	VMOVDQU32.Z 64(DX)(BX*4), K1, Z4
+	VPMULLD     Z4, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+dotI32AVX512_store:
+	VMOVDQU64 Z0, (SI)
+	VMOVDQU64 Z1, 64(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI32AVX512(n int, acc *int32, a *int32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumsqI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+sumsqI32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        sumsqI32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VPMULLD   Z3, Z3, Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VPMULLD   Z4, Z4, Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPMULLD   Z5, Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VPMULLD   Z3, Z3, Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VPMULLD   Z4, Z4, Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPMULLD   Z5, Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       sumsqI32AVX512_loop4
+
+sumsqI32AVX512_after4:
+sumsqI32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqI32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       sumsqI32AVX512_loop1
+
+sumsqI32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumsqI32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPMULLD     Z3, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqI32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPMULLD     Z3, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+sumsqI32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func minofI32AVX512(n int, acc *int32, a *int32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·minofI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+minofI32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        minofI32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPMINSD   Z3, Z2, Z2
+	VPMINSD   Z5, Z4, Z3
+	VPMINSD   Z3, Z2, Z2
+	VPMINSD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPMINSD   Z3, Z2, Z2
+	VPMINSD   Z5, Z4, Z3
+	VPMINSD   Z3, Z2, Z2
+	VPMINSD   Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       minofI32AVX512_loop4
+
+minofI32AVX512_after4:
+minofI32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofI32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMINSD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMINSD   Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       minofI32AVX512_loop1
+
+minofI32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          minofI32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPMINSD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofI32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPMINSD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+minofI32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func maxofI32AVX512(n int, acc *int32, a *int32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·maxofI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+maxofI32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        maxofI32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPMAXSD   Z3, Z2, Z2
+	VPMAXSD   Z5, Z4, Z3
+	VPMAXSD   Z3, Z2, Z2
+	VPMAXSD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPMAXSD   Z3, Z2, Z2
+	VPMAXSD   Z5, Z4, Z3
+	VPMAXSD   Z3, Z2, Z2
+	VPMAXSD   Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       maxofI32AVX512_loop4
+
+maxofI32AVX512_after4:
+maxofI32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofI32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMAXSD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMAXSD   Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       maxofI32AVX512_loop1
+
+maxofI32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          maxofI32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPMAXSD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofI32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPMAXSD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+maxofI32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI32AVX512(n int, a *int32, v *int32) int
+// Requires: AVX, AVX512F
+TEXT ·findbitsI32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTD (BX), Z0
+	MOVL         (BX), BX
+
+findbitsI32AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000040
+	JB       findbitsI32AVX512_after4
+	VPCMPEQD (CX)(DX*4), Z0, K1
+	VPCMPEQD 64(CX)(DX*4), Z0, K2
+	VPCMPEQD 128(CX)(DX*4), Z0, K3
+	VPCMPEQD 192(CX)(DX*4), Z0, K4
+	KORW     K2, K1, K1
+	KORW     K3, K1, K1
+	KORW     K4, K1, K1
+	KORTESTW K1, K1
+	JNE      findbitsI32AVX512_scalar
+	ADDQ     $0x00000040, DX
+	JMP      findbitsI32AVX512_loop4
+
+findbitsI32AVX512_after4:
+findbitsI32AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000010
+	JB       findbitsI32AVX512_after1
+	VPCMPEQD (CX)(DX*4), Z0, K1
+	KORTESTW K1, K1
+	JNE      findbitsI32AVX512_scalar
+	ADDQ     $0x00000010, DX
+	JMP      findbitsI32AVX512_loop1
+
+findbitsI32AVX512_after1:
+findbitsI32AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI32AVX512_none
+	CMPL (CX)(DX*4), BX
+	JEQ  findbitsI32AVX512_found
+	INCQ DX
+	JMP  findbitsI32AVX512_scalar
+
+findbitsI32AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI32AVX512_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumI64AVX512(n int, acc *int64, a *int64)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+sumI64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        sumI64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       sumI64AVX512_loop2
+
+sumI64AVX512_after2:
+sumI64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumI64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       sumI64AVX512_loop1
+
+sumI64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumI64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+sumI64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func dotI64AVX512(n int, acc *int64, a *int64, b *int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·dotI64AVX512(SB), NOSPLIT, $0-32
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	MOVQ      b+24(FP), DX
+	XORQ      BX, BX
+	MOVQ      acc+8(FP), SI
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQU64 128(SI), Z2
+	VMOVDQU64 192(SI), Z3
+
+dotI64AVX512_loop2:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000040
+	JB        dotI64AVX512_after2
+	VMOVDQU64 (CX)(BX*8), Z4
+	VPMULLQ   (DX)(BX*8), Z4, Z4
+	VMOVDQU64 256(CX)(BX*8), Z5
+	VPMULLQ   256(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(BX*8), Z4
+	VPMULLQ   64(DX)(BX*8), Z4, Z4
+	VMOVDQU64 320(CX)(BX*8), Z5
+	VPMULLQ   320(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMULLQ   128(DX)(BX*8), Z4, Z4
+	VMOVDQU64 384(CX)(BX*8), Z5
+	VPMULLQ   384(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMULLQ   192(DX)(BX*8), Z4, Z4
+	VMOVDQU64 448(CX)(BX*8), Z5
+	VPMULLQ   448(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000040, BX
+	JMP       dotI64AVX512_loop2
+
+dotI64AVX512_after2:
+dotI64AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotI64AVX512_after1
+	VMOVDQU64 (CX)(BX*8), Z4
+	VPMULLQ   (DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(BX*8), Z4
+	VPMULLQ   64(DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMULLQ   128(DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMULLQ   192(DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000020, BX
+	JMP       dotI64AVX512_loop1
+
+dotI64AVX512_after1:
+	SUBQ        BX, AX
+	JZ          dotI64AVX512_store
+	MOVQ        $0x00000008, R8
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(BX*8), K1, Z5
+	VMOVDQU64.Z (DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotI64AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(BX*8), K1, Z5
+	VMOVDQU64.Z 64(DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotI64AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(BX*8), K1, Z5
+	VMOVDQU64.Z 128(DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotI64AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(BX*8), K1, Z5
+	VMOVDQU64.Z 192(DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+dotI64AVX512_store:
+	VMOVDQU64 Z0, (SI)
+	VMOVDQU64 Z1, 64(SI)
+	VMOVDQU64 Z2, 128(SI)
+	VMOVDQU64 Z3, 192(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqI64AVX512(n int, acc *int64, a *int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·sumsqI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+sumsqI64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        sumsqI64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       sumsqI64AVX512_loop2
+
+sumsqI64AVX512_after2:
+sumsqI64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqI64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       sumsqI64AVX512_loop1
+
+sumsqI64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumsqI64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+sumsqI64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func minofI64AVX512(n int, acc *int64, a *int64)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·minofI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+minofI64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        minofI64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPMINSQ   Z5, Z4, Z4
+	VPMINSQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPMINSQ   Z5, Z4, Z4
+	VPMINSQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPMINSQ   Z5, Z4, Z4
+	VPMINSQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPMINSQ   Z5, Z4, Z4
+	VPMINSQ   Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       minofI64AVX512_loop2
+
+minofI64AVX512_after2:
+minofI64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofI64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMINSQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMINSQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMINSQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMINSQ   Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       minofI64AVX512_loop1
+
+minofI64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          minofI64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPMINSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPMINSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPMINSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPMINSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+minofI64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func maxofI64AVX512(n int, acc *int64, a *int64)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·maxofI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+maxofI64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        maxofI64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPMAXSQ   Z5, Z4, Z4
+	VPMAXSQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPMAXSQ   Z5, Z4, Z4
+	VPMAXSQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPMAXSQ   Z5, Z4, Z4
+	VPMAXSQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPMAXSQ   Z5, Z4, Z4
+	VPMAXSQ   Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       maxofI64AVX512_loop2
+
+maxofI64AVX512_after2:
+maxofI64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofI64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMAXSQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMAXSQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMAXSQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMAXSQ   Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       maxofI64AVX512_loop1
+
+maxofI64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          maxofI64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPMAXSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPMAXSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPMAXSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofI64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPMAXSQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+maxofI64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsI64AVX512(n int, a *int64, v *int64) int
+// Requires: AVX, AVX512F
+TEXT ·findbitsI64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTQ (BX), Z0
+	MOVQ         (BX), BX
+
+findbitsI64AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsI64AVX512_after4
+	VPCMPEQQ (CX)(DX*8), Z0, K1
+	VPCMPEQQ 64(CX)(DX*8), Z0, K2
+	VPCMPEQQ 128(CX)(DX*8), Z0, K3
+	VPCMPEQQ 192(CX)(DX*8), Z0, K4
+	KORW     K2, K1, K1
+	KORW     K3, K1, K1
+	KORW     K4, K1, K1
+	KORTESTW K1, K1
+	JNE      findbitsI64AVX512_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsI64AVX512_loop4
+
+findbitsI64AVX512_after4:
+findbitsI64AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000008
+	JB       findbitsI64AVX512_after1
+	VPCMPEQQ (CX)(DX*8), Z0, K1
+	KORTESTW K1, K1
+	JNE      findbitsI64AVX512_scalar
+	ADDQ     $0x00000008, DX
+	JMP      findbitsI64AVX512_loop1
+
+findbitsI64AVX512_after1:
+findbitsI64AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsI64AVX512_none
+	CMPQ (CX)(DX*8), BX
+	JEQ  findbitsI64AVX512_found
+	INCQ DX
+	JMP  findbitsI64AVX512_scalar
+
+findbitsI64AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsI64AVX512_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU8AVX512(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·sumU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Y0
+
+sumU8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumU8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y1
+	VMOVDQU64 32(CX)(DX*1), Y2
+	VMOVDQU64 64(CX)(DX*1), Y3
+	VMOVDQU64 96(CX)(DX*1), Y4
+	VMOVDQU64 128(CX)(DX*1), Y5
+	VMOVDQU64 160(CX)(DX*1), Y6
+	VMOVDQU64 192(CX)(DX*1), Y7
+	VMOVDQU64 224(CX)(DX*1), Y8
+	VPADDB    Y2, Y1, Y1
+	VPADDB    Y4, Y3, Y2
+	VPADDB    Y6, Y5, Y3
+	VPADDB    Y8, Y7, Y4
+	VPADDB    Y2, Y1, Y1
+	VPADDB    Y4, Y3, Y2
+	VPADDB    Y2, Y1, Y1
+	VPADDB    Y1, Y0, Y0
+	ADDQ      $0x00000100, DX
+	JMP       sumU8AVX512_loop8
+
+sumU8AVX512_after8:
+sumU8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumU8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y1
+	VPADDB    Y1, Y0, Y0
+	ADDQ      $0x00000020, DX
+	JMP       sumU8AVX512_loop1
+
+sumU8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         sumU8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y0, Y1
+	VMOVDQU8.Z (CX)(DX*1), K1, Y2
+	VPADDB     Y2, Y1, Y1
+	VMOVDQU8   Y1, K1, Y0
+
+sumU8AVX512_store:
+	VMOVDQU64 Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func dotU8AVX512(n int, acc *uint8, a *uint8, b *uint8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·dotU8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         b+24(FP), DX
+	XORQ         BX, BX
+	MOVQ         acc+8(FP), SI
+	MOVQ         $0x00ff00ff00ff00ff, DI
+	VMOVQ        DI, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0xff00ff00ff00ff00, DI
+	VMOVQ        DI, X1
+	VPBROADCASTQ X1, Z1
+	VMOVDQU64    (SI), Y2
+
+dotU8AVX512_loop8:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000100
+	JB        dotU8AVX512_after8
+	VMOVDQU64 (CX)(BX*1), Y3
+	VMOVDQU64 (DX)(BX*1), Y4
+	VPMULLW   Y4, Y3, Y5
+	VPAND     Y0, Y5, Y5
+	VPSRLW    $0x08, Y3, Y3
+	VPAND     Y1, Y4, Y4
+	VPMULLW   Y4, Y3, Y3
+	VPOR      Y3, Y5, Y3
+	VMOVDQU64 32(CX)(BX*1), Y4
+	VMOVDQU64 32(DX)(BX*1), Y5
+	VPMULLW   Y5, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPSRLW    $0x08, Y4, Y4
+	VPAND     Y1, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPOR      Y4, Y6, Y4
+	VMOVDQU64 64(CX)(BX*1), Y5
+	VMOVDQU64 64(DX)(BX*1), Y6
+	VPMULLW   Y6, Y5, Y7
+	VPAND     Y0, Y7, Y7
+	VPSRLW    $0x08, Y5, Y5
+	VPAND     Y1, Y6, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPOR      Y5, Y7, Y5
+	VMOVDQU64 96(CX)(BX*1), Y6
+	VMOVDQU64 96(DX)(BX*1), Y7
+	VPMULLW   Y7, Y6, Y8
+	VPAND     Y0, Y8, Y8
+	VPSRLW    $0x08, Y6, Y6
+	VPAND     Y1, Y7, Y7
+	VPMULLW   Y7, Y6, Y6
+	VPOR      Y6, Y8, Y6
+	VMOVDQU64 128(CX)(BX*1), Y7
+	VMOVDQU64 128(DX)(BX*1), Y8
+	VPMULLW   Y8, Y7, Y9
+	VPAND     Y0, Y9, Y9
+	VPSRLW    $0x08, Y7, Y7
+	VPAND     Y1, Y8, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPOR      Y7, Y9, Y7
+	VMOVDQU64 160(CX)(BX*1), Y8
+	VMOVDQU64 160(DX)(BX*1), Y9
+	VPMULLW   Y9, Y8, Y10
+	VPAND     Y0, Y10, Y10
+	VPSRLW    $0x08, Y8, Y8
+	VPAND     Y1, Y9, Y9
+	VPMULLW   Y9, Y8, Y8
+	VPOR      Y8, Y10, Y8
+	VMOVDQU64 192(CX)(BX*1), Y9
+	VMOVDQU64 192(DX)(BX*1), Y10
+	VPMULLW   Y10, Y9, Y11
+	VPAND     Y0, Y11, Y11
+	VPSRLW    $0x08, Y9, Y9
+	VPAND     Y1, Y10, Y10
+	VPMULLW   Y10, Y9, Y9
+	VPOR      Y9, Y11, Y9
+	VMOVDQU64 224(CX)(BX*1), Y10
+	VMOVDQU64 224(DX)(BX*1), Y11
+	VPMULLW   Y11, Y10, Y12
+	VPAND     Y0, Y12, Y12
+	VPSRLW    $0x08, Y10, Y10
+	VPAND     Y1, Y11, Y11
+	VPMULLW   Y11, Y10, Y10
+	VPOR      Y10, Y12, Y10
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y8, Y7, Y5
+	VPADDB    Y10, Y9, Y6
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000100, BX
+	JMP       dotU8AVX512_loop8
+
+dotU8AVX512_after8:
+dotU8AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotU8AVX512_after1
+	VMOVDQU64 (CX)(BX*1), Y3
+	VMOVDQU64 (DX)(BX*1), Y4
+	VPMULLW   Y4, Y3, Y5
+	VPAND     Y0, Y5, Y5
+	VPSRLW    $0x08, Y3, Y3
+	VPAND     Y1, Y4, Y4
+	VPMULLW   Y4, Y3, Y3
+	VPOR      Y3, Y5, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000020, BX
+	JMP       dotU8AVX512_loop1
+
+dotU8AVX512_after1:
+	SUBQ       BX, AX
+	JZ         dotU8AVX512_store
+	MOVQ       $0x00000020, R8
+	MOVQ       AX, DI
+	CMPQ       DI, R8
+	CMOVQGT    R8, DI
+	SUBQ       DI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(DI*8), K1
+	VMOVDQU64  Y2, Y3
+	VMOVDQU8.Z (CX)(BX*1), K1, Y4
+	VMOVDQU8.Z (DX)(BX*1), K1, Y5
+	VPMULLW    Y5, Y4, Y6
+	VPAND      Y0, Y6, Y6
+	VPSRLW     $0x08, Y4, Y0
+	VPAND      Y1, Y5, Y1
+	VPMULLW    Y1, Y0, Y0
+	VPOR       Y0, Y6, Y0
+	VPADDB     Y0, Y3, Y3
+	VMOVDQU8   Y3, K1, Y2
+
+dotU8AVX512_store:
+	VMOVDQU64 Y2, (SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU8AVX512(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·sumsqU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+16(FP), CX
+	XORQ         DX, DX
+	MOVQ         acc+8(FP), BX
+	MOVQ         $0x00ff00ff00ff00ff, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0xff00ff00ff00ff00, SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Z1
+	VMOVDQU64    (BX), Y2
+
+sumsqU8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumsqU8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y3
+	VPMULLW   Y3, Y3, Y4
+	VPAND     Y0, Y4, Y4
+	VPSRLW    $0x08, Y3, Y5
+	VPAND     Y1, Y3, Y3
+	VPMULLW   Y3, Y5, Y5
+	VPOR      Y5, Y4, Y3
+	VMOVDQU64 32(CX)(DX*1), Y4
+	VPMULLW   Y4, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPSRLW    $0x08, Y4, Y6
+	VPAND     Y1, Y4, Y4
+	VPMULLW   Y4, Y6, Y6
+	VPOR      Y6, Y5, Y4
+	VMOVDQU64 64(CX)(DX*1), Y5
+	VPMULLW   Y5, Y5, Y6
+	VPAND     Y0, Y6, Y6
+	VPSRLW    $0x08, Y5, Y7
+	VPAND     Y1, Y5, Y5
+	VPMULLW   Y5, Y7, Y7
+	VPOR      Y7, Y6, Y5
+	VMOVDQU64 96(CX)(DX*1), Y6
+	VPMULLW   Y6, Y6, Y7
+	VPAND     Y0, Y7, Y7
+	VPSRLW    $0x08, Y6, Y8
+	VPAND     Y1, Y6, Y6
+	VPMULLW   Y6, Y8, Y8
+	VPOR      Y8, Y7, Y6
+	VMOVDQU64 128(CX)(DX*1), Y7
+	VPMULLW   Y7, Y7, Y8
+	VPAND     Y0, Y8, Y8
+	VPSRLW    $0x08, Y7, Y9
+	VPAND     Y1, Y7, Y7
+	VPMULLW   Y7, Y9, Y9
+	VPOR      Y9, Y8, Y7
+	VMOVDQU64 160(CX)(DX*1), Y8
+	VPMULLW   Y8, Y8, Y9
+	VPAND     Y0, Y9, Y9
+	VPSRLW    $0x08, Y8, Y10
+	VPAND     Y1, Y8, Y8
+	VPMULLW   Y8, Y10, Y10
+	VPOR      Y10, Y9, Y8
+	VMOVDQU64 192(CX)(DX*1), Y9
+	VPMULLW   Y9, Y9, Y10
+	VPAND     Y0, Y10, Y10
+	VPSRLW    $0x08, Y9, Y11
+	VPAND     Y1, Y9, Y9
+	VPMULLW   Y9, Y11, Y11
+	VPOR      Y11, Y10, Y9
+	VMOVDQU64 224(CX)(DX*1), Y10
+	VPMULLW   Y10, Y10, Y11
+	VPAND     Y0, Y11, Y11
+	VPSRLW    $0x08, Y10, Y12
+	VPAND     Y1, Y10, Y10
+	VPMULLW   Y10, Y12, Y12
+	VPOR      Y12, Y11, Y10
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y8, Y7, Y5
+	VPADDB    Y10, Y9, Y6
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y6, Y5, Y4
+	VPADDB    Y4, Y3, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000100, DX
+	JMP       sumsqU8AVX512_loop8
+
+sumsqU8AVX512_after8:
+sumsqU8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqU8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y3
+	VPMULLW   Y3, Y3, Y4
+	VPAND     Y0, Y4, Y4
+	VPSRLW    $0x08, Y3, Y5
+	VPAND     Y1, Y3, Y3
+	VPMULLW   Y3, Y5, Y5
+	VPOR      Y5, Y4, Y3
+	VPADDB    Y3, Y2, Y2
+	ADDQ      $0x00000020, DX
+	JMP       sumsqU8AVX512_loop1
+
+sumsqU8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         sumsqU8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y2, Y3
+	VMOVDQU8.Z (CX)(DX*1), K1, Y4
+	VPMULLW    Y4, Y4, Y5
+	VPAND      Y0, Y5, Y5
+	VPSRLW     $0x08, Y4, Y0
+	VPAND      Y1, Y4, Y1
+	VPMULLW    Y1, Y0, Y0
+	VPOR       Y0, Y5, Y0
+	VPADDB     Y0, Y3, Y3
+	VMOVDQU8   Y3, K1, Y2
+
+sumsqU8AVX512_store:
+	VMOVDQU64 Y2, (BX)
+	VZEROUPPER
+	RET
+
+// func minofU8AVX512(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·minofU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Y0
+
+minofU8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        minofU8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y1
+	VMOVDQU64 32(CX)(DX*1), Y2
+	VMOVDQU64 64(CX)(DX*1), Y3
+	VMOVDQU64 96(CX)(DX*1), Y4
+	VMOVDQU64 128(CX)(DX*1), Y5
+	VMOVDQU64 160(CX)(DX*1), Y6
+	VMOVDQU64 192(CX)(DX*1), Y7
+	VMOVDQU64 224(CX)(DX*1), Y8
+	VPMINUB   Y2, Y1, Y1
+	VPMINUB   Y4, Y3, Y2
+	VPMINUB   Y6, Y5, Y3
+	VPMINUB   Y8, Y7, Y4
+	VPMINUB   Y2, Y1, Y1
+	VPMINUB   Y4, Y3, Y2
+	VPMINUB   Y2, Y1, Y1
+	VPMINUB   Y1, Y0, Y0
+	ADDQ      $0x00000100, DX
+	JMP       minofU8AVX512_loop8
+
+minofU8AVX512_after8:
+minofU8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofU8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y1
+	VPMINUB   Y1, Y0, Y0
+	ADDQ      $0x00000020, DX
+	JMP       minofU8AVX512_loop1
+
+minofU8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         minofU8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y0, Y1
+	VMOVDQU8.Z (CX)(DX*1), K1, Y2
+	VPMINUB    Y2, Y1, Y1
+	VMOVDQU8   Y1, K1, Y0
+
+minofU8AVX512_store:
+	VMOVDQU64 Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func maxofU8AVX512(n int, acc *uint8, a *uint8)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·maxofU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Y0
+
+maxofU8AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        maxofU8AVX512_after8
+	VMOVDQU64 (CX)(DX*1), Y1
+	VMOVDQU64 32(CX)(DX*1), Y2
+	VMOVDQU64 64(CX)(DX*1), Y3
+	VMOVDQU64 96(CX)(DX*1), Y4
+	VMOVDQU64 128(CX)(DX*1), Y5
+	VMOVDQU64 160(CX)(DX*1), Y6
+	VMOVDQU64 192(CX)(DX*1), Y7
+	VMOVDQU64 224(CX)(DX*1), Y8
+	VPMAXUB   Y2, Y1, Y1
+	VPMAXUB   Y4, Y3, Y2
+	VPMAXUB   Y6, Y5, Y3
+	VPMAXUB   Y8, Y7, Y4
+	VPMAXUB   Y2, Y1, Y1
+	VPMAXUB   Y4, Y3, Y2
+	VPMAXUB   Y2, Y1, Y1
+	VPMAXUB   Y1, Y0, Y0
+	ADDQ      $0x00000100, DX
+	JMP       maxofU8AVX512_loop8
+
+maxofU8AVX512_after8:
+maxofU8AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofU8AVX512_after1
+	VMOVDQU64 (CX)(DX*1), Y1
+	VPMAXUB   Y1, Y0, Y0
+	ADDQ      $0x00000020, DX
+	JMP       maxofU8AVX512_loop1
+
+maxofU8AVX512_after1:
+	SUBQ       DX, AX
+	JZ         maxofU8AVX512_store
+	MOVQ       $0x00000020, DI
+	MOVQ       AX, SI
+	CMPQ       SI, DI
+	CMOVQGT    DI, SI
+	SUBQ       SI, AX
+	LEAQ       tailmask<>+0(SB), AX
+	KMOVQ      (AX)(SI*8), K1
+	VMOVDQU64  Y0, Y1
+	VMOVDQU8.Z (CX)(DX*1), K1, Y2
+	VPMAXUB    Y2, Y1, Y1
+	VMOVDQU8   Y1, K1, Y0
+
+maxofU8AVX512_store:
+	VMOVDQU64 Y0, (BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU8AVX512(n int, a *uint8, v *uint8) int
+// Requires: AVX, AVX512BW
+TEXT ·findbitsU8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTB (BX), Z0
+	MOVB         (BX), BL
+
+findbitsU8AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000100
+	JB       findbitsU8AVX512_after4
+	VPCMPEQB (CX)(DX*1), Z0, K1
+	VPCMPEQB 64(CX)(DX*1), Z0, K2
+	VPCMPEQB 128(CX)(DX*1), Z0, K3
+	VPCMPEQB 192(CX)(DX*1), Z0, K4
+	KORQ     K2, K1, K1
+	KORQ     K3, K1, K1
+	KORQ     K4, K1, K1
+	KORTESTQ K1, K1
+	JNE      findbitsU8AVX512_scalar
+	ADDQ     $0x00000100, DX
+	JMP      findbitsU8AVX512_loop4
+
+findbitsU8AVX512_after4:
+findbitsU8AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000040
+	JB       findbitsU8AVX512_after1
+	VPCMPEQB (CX)(DX*1), Z0, K1
+	KORTESTQ K1, K1
+	JNE      findbitsU8AVX512_scalar
+	ADDQ     $0x00000040, DX
+	JMP      findbitsU8AVX512_loop1
+
+findbitsU8AVX512_after1:
+findbitsU8AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU8AVX512_none
+	CMPB (CX)(DX*1), BL
+	JEQ  findbitsU8AVX512_found
+	INCQ DX
+	JMP  findbitsU8AVX512_scalar
+
+findbitsU8AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU8AVX512_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU16AVX512(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+sumU16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumU16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z6, Z5, Z3
+	VPADDW    Z8, Z7, Z4
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       sumU16AVX512_loop8
+
+sumU16AVX512_after8:
+sumU16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumU16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       sumU16AVX512_loop1
+
+sumU16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumU16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPADDW      Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+sumU16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func dotU16AVX512(n int, acc *uint16, a *uint16, b *uint16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·dotU16AVX512(SB), NOSPLIT, $0-32
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	MOVQ      b+24(FP), DX
+	XORQ      BX, BX
+	MOVQ      acc+8(FP), SI
+	VMOVDQU64 (SI), Z0
+
+dotU16AVX512_loop8:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000100
+	JB        dotU16AVX512_after8
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMULLW   (DX)(BX*2), Z1, Z1
+	VMOVDQU64 64(CX)(BX*2), Z2
+	VPMULLW   64(DX)(BX*2), Z2, Z2
+	VMOVDQU64 128(CX)(BX*2), Z3
+	VPMULLW   128(DX)(BX*2), Z3, Z3
+	VMOVDQU64 192(CX)(BX*2), Z4
+	VPMULLW   192(DX)(BX*2), Z4, Z4
+	VMOVDQU64 256(CX)(BX*2), Z5
+	VPMULLW   256(DX)(BX*2), Z5, Z5
+	VMOVDQU64 320(CX)(BX*2), Z6
+	VPMULLW   320(DX)(BX*2), Z6, Z6
+	VMOVDQU64 384(CX)(BX*2), Z7
+	VPMULLW   384(DX)(BX*2), Z7, Z7
+	VMOVDQU64 448(CX)(BX*2), Z8
+	VPMULLW   448(DX)(BX*2), Z8, Z8
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z6, Z5, Z3
+	VPADDW    Z8, Z7, Z4
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000100, BX
+	JMP       dotU16AVX512_loop8
+
+dotU16AVX512_after8:
+dotU16AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotU16AVX512_after1
+	VMOVDQU64 (CX)(BX*2), Z1
+	VPMULLW   (DX)(BX*2), Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000020, BX
+	JMP       dotU16AVX512_loop1
+
+dotU16AVX512_after1:
+	SUBQ        BX, AX
+	JZ          dotU16AVX512_store
+	MOVQ        $0x00000020, R8
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(DI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(BX*2), K1, Z2
+	VMOVDQU16.Z (DX)(BX*2), K1, Z3
+	VPMULLW     Z3, Z2, Z2
+	VPADDW      Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+dotU16AVX512_store:
+	VMOVDQU64 Z0, (SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU16AVX512(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumsqU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+sumsqU16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        sumsqU16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMULLW   Z1, Z1, Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VPMULLW   Z2, Z2, Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VPMULLW   Z3, Z3, Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VPMULLW   Z4, Z4, Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VPMULLW   Z5, Z5, Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VPMULLW   Z6, Z6, Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VPMULLW   Z7, Z7, Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPMULLW   Z8, Z8, Z8
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z6, Z5, Z3
+	VPADDW    Z8, Z7, Z4
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z4, Z3, Z2
+	VPADDW    Z2, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       sumsqU16AVX512_loop8
+
+sumsqU16AVX512_after8:
+sumsqU16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqU16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMULLW   Z1, Z1, Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       sumsqU16AVX512_loop1
+
+sumsqU16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumsqU16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPMULLW     Z2, Z2, Z2
+	VPADDW      Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+sumsqU16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func minofU16AVX512(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·minofU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+minofU16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        minofU16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPMINUW   Z2, Z1, Z1
+	VPMINUW   Z4, Z3, Z2
+	VPMINUW   Z6, Z5, Z3
+	VPMINUW   Z8, Z7, Z4
+	VPMINUW   Z2, Z1, Z1
+	VPMINUW   Z4, Z3, Z2
+	VPMINUW   Z2, Z1, Z1
+	VPMINUW   Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       minofU16AVX512_loop8
+
+minofU16AVX512_after8:
+minofU16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofU16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMINUW   Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       minofU16AVX512_loop1
+
+minofU16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          minofU16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPMINUW     Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+minofU16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func maxofU16AVX512(n int, acc *uint16, a *uint16)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·maxofU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+
+maxofU16AVX512_loop8:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000100
+	JB        maxofU16AVX512_after8
+	VMOVDQU64 (CX)(DX*2), Z1
+	VMOVDQU64 64(CX)(DX*2), Z2
+	VMOVDQU64 128(CX)(DX*2), Z3
+	VMOVDQU64 192(CX)(DX*2), Z4
+	VMOVDQU64 256(CX)(DX*2), Z5
+	VMOVDQU64 320(CX)(DX*2), Z6
+	VMOVDQU64 384(CX)(DX*2), Z7
+	VMOVDQU64 448(CX)(DX*2), Z8
+	VPMAXUW   Z2, Z1, Z1
+	VPMAXUW   Z4, Z3, Z2
+	VPMAXUW   Z6, Z5, Z3
+	VPMAXUW   Z8, Z7, Z4
+	VPMAXUW   Z2, Z1, Z1
+	VPMAXUW   Z4, Z3, Z2
+	VPMAXUW   Z2, Z1, Z1
+	VPMAXUW   Z1, Z0, Z0
+	ADDQ      $0x00000100, DX
+	JMP       maxofU16AVX512_loop8
+
+maxofU16AVX512_after8:
+maxofU16AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofU16AVX512_after1
+	VMOVDQU64 (CX)(DX*2), Z1
+	VPMAXUW   Z1, Z0, Z0
+	ADDQ      $0x00000020, DX
+	JMP       maxofU16AVX512_loop1
+
+maxofU16AVX512_after1:
+	SUBQ        DX, AX
+	JZ          maxofU16AVX512_store
+	MOVQ        $0x00000020, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), AX
+	KMOVQ       (AX)(SI*8), K1
+	VMOVDQU64   Z0, Z1
+	VMOVDQU16.Z (CX)(DX*2), K1, Z2
+	VPMAXUW     Z2, Z1, Z1
+	VMOVDQU16   Z1, K1, Z0
+
+maxofU16AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU16AVX512(n int, a *uint16, v *uint16) int
+// Requires: AVX, AVX512BW
+TEXT ·findbitsU16AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTW (BX), Z0
+	MOVW         (BX), BX
+
+findbitsU16AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000080
+	JB       findbitsU16AVX512_after4
+	VPCMPEQW (CX)(DX*2), Z0, K1
+	VPCMPEQW 64(CX)(DX*2), Z0, K2
+	VPCMPEQW 128(CX)(DX*2), Z0, K3
+	VPCMPEQW 192(CX)(DX*2), Z0, K4
+	KORQ     K2, K1, K1
+	KORQ     K3, K1, K1
+	KORQ     K4, K1, K1
+	KORTESTQ K1, K1
+	JNE      findbitsU16AVX512_scalar
+	ADDQ     $0x00000080, DX
+	JMP      findbitsU16AVX512_loop4
+
+findbitsU16AVX512_after4:
+findbitsU16AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsU16AVX512_after1
+	VPCMPEQW (CX)(DX*2), Z0, K1
+	KORTESTQ K1, K1
+	JNE      findbitsU16AVX512_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsU16AVX512_loop1
+
+findbitsU16AVX512_after1:
+findbitsU16AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU16AVX512_none
+	CMPW (CX)(DX*2), BX
+	JEQ  findbitsU16AVX512_found
+	INCQ DX
+	JMP  findbitsU16AVX512_scalar
+
+findbitsU16AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU16AVX512_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU32AVX512(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+sumU32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        sumU32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       sumU32AVX512_loop4
+
+sumU32AVX512_after4:
+sumU32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumU32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       sumU32AVX512_loop1
+
+sumU32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumU32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumU32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+sumU32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func dotU32AVX512(n int, acc *uint32, a *uint32, b *uint32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·dotU32AVX512(SB), NOSPLIT, $0-32
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	MOVQ      b+24(FP), DX
+	XORQ      BX, BX
+	MOVQ      acc+8(FP), SI
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+
+dotU32AVX512_loop4:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000080
+	JB        dotU32AVX512_after4
+	VMOVDQU64 (CX)(BX*4), Z2
+	VPMULLD   (DX)(BX*4), Z2, Z2
+	VMOVDQU64 128(CX)(BX*4), Z3
+	VPMULLD   128(DX)(BX*4), Z3, Z3
+	VMOVDQU64 256(CX)(BX*4), Z4
+	VPMULLD   256(DX)(BX*4), Z4, Z4
+	VMOVDQU64 384(CX)(BX*4), Z5
+	VPMULLD   384(DX)(BX*4), Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMULLD   64(DX)(BX*4), Z2, Z2
+	VMOVDQU64 192(CX)(BX*4), Z3
+	VPMULLD   192(DX)(BX*4), Z3, Z3
+	VMOVDQU64 320(CX)(BX*4), Z4
+	VPMULLD   320(DX)(BX*4), Z4, Z4
+	VMOVDQU64 448(CX)(BX*4), Z5
+	VPMULLD   448(DX)(BX*4), Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000080, BX
+	JMP       dotU32AVX512_loop4
+
+dotU32AVX512_after4:
+dotU32AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotU32AVX512_after1
+	VMOVDQU64 (CX)(BX*4), Z2
+	VPMULLD   (DX)(BX*4), Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(BX*4), Z2
+	VPMULLD   64(DX)(BX*4), Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000020, BX
+	JMP       dotU32AVX512_loop1
+
+dotU32AVX512_after1:
+	SUBQ        BX, AX
+	JZ          dotU32AVX512_store
+	MOVQ        $0x00000010, R8
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(BX*4), K1, Z3
+	VMOVDQU32.Z (DX)(BX*4), K1, Z4
+	VPMULLD     Z4, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotU32AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(BX*4), K1, Z3
+	VMOVDQU32.Z 64(DX)(BX*4), K1, Z4
+	VPMULLD     Z4, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+dotU32AVX512_store:
+	VMOVDQU64 Z0, (SI)
+	VMOVDQU64 Z1, 64(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU32AVX512(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumsqU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+sumsqU32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        sumsqU32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VPMULLD   Z3, Z3, Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VPMULLD   Z4, Z4, Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPMULLD   Z5, Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VPMULLD   Z3, Z3, Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VPMULLD   Z4, Z4, Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPMULLD   Z5, Z5, Z5
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z5, Z4, Z3
+	VPADDD    Z3, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       sumsqU32AVX512_loop4
+
+sumsqU32AVX512_after4:
+sumsqU32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqU32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMULLD   Z2, Z2, Z2
+	VPADDD    Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       sumsqU32AVX512_loop1
+
+sumsqU32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumsqU32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPMULLD     Z3, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqU32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPMULLD     Z3, Z3, Z3
+	VPADDD      Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+sumsqU32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func minofU32AVX512(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·minofU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+minofU32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        minofU32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPMINUD   Z3, Z2, Z2
+	VPMINUD   Z5, Z4, Z3
+	VPMINUD   Z3, Z2, Z2
+	VPMINUD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPMINUD   Z3, Z2, Z2
+	VPMINUD   Z5, Z4, Z3
+	VPMINUD   Z3, Z2, Z2
+	VPMINUD   Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       minofU32AVX512_loop4
+
+minofU32AVX512_after4:
+minofU32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofU32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMINUD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMINUD   Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       minofU32AVX512_loop1
+
+minofU32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          minofU32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPMINUD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofU32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPMINUD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+minofU32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func maxofU32AVX512(n int, acc *uint32, a *uint32)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·maxofU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+
+maxofU32AVX512_loop4:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000080
+	JB        maxofU32AVX512_after4
+	VMOVDQU64 (CX)(DX*4), Z2
+	VMOVDQU64 128(CX)(DX*4), Z3
+	VMOVDQU64 256(CX)(DX*4), Z4
+	VMOVDQU64 384(CX)(DX*4), Z5
+	VPMAXUD   Z3, Z2, Z2
+	VPMAXUD   Z5, Z4, Z3
+	VPMAXUD   Z3, Z2, Z2
+	VPMAXUD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VMOVDQU64 192(CX)(DX*4), Z3
+	VMOVDQU64 320(CX)(DX*4), Z4
+	VMOVDQU64 448(CX)(DX*4), Z5
+	VPMAXUD   Z3, Z2, Z2
+	VPMAXUD   Z5, Z4, Z3
+	VPMAXUD   Z3, Z2, Z2
+	VPMAXUD   Z2, Z1, Z1
+	ADDQ      $0x00000080, DX
+	JMP       maxofU32AVX512_loop4
+
+maxofU32AVX512_after4:
+maxofU32AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofU32AVX512_after1
+	VMOVDQU64 (CX)(DX*4), Z2
+	VPMAXUD   Z2, Z0, Z0
+	VMOVDQU64 64(CX)(DX*4), Z2
+	VPMAXUD   Z2, Z1, Z1
+	ADDQ      $0x00000020, DX
+	JMP       maxofU32AVX512_loop1
+
+maxofU32AVX512_after1:
+	SUBQ        DX, AX
+	JZ          maxofU32AVX512_store
+	MOVQ        $0x00000010, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z2
+	VMOVDQU32.Z (CX)(DX*4), K1, Z3
+	VPMAXUD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofU32AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z2
+	VMOVDQU32.Z 64(CX)(DX*4), K1, Z3
+	VPMAXUD     Z3, Z2, Z2
+	VMOVDQA32   Z2, K1, Z1
+
+maxofU32AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU32AVX512(n int, a *uint32, v *uint32) int
+// Requires: AVX, AVX512F
+TEXT ·findbitsU32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTD (BX), Z0
+	MOVL         (BX), BX
+
+findbitsU32AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000040
+	JB       findbitsU32AVX512_after4
+	VPCMPEQD (CX)(DX*4), Z0, K1
+	VPCMPEQD 64(CX)(DX*4), Z0, K2
+	VPCMPEQD 128(CX)(DX*4), Z0, K3
+	VPCMPEQD 192(CX)(DX*4), Z0, K4
+	KORW     K2, K1, K1
+	KORW     K3, K1, K1
+	KORW     K4, K1, K1
+	KORTESTW K1, K1
+	JNE      findbitsU32AVX512_scalar
+	ADDQ     $0x00000040, DX
+	JMP      findbitsU32AVX512_loop4
+
+findbitsU32AVX512_after4:
+findbitsU32AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000010
+	JB       findbitsU32AVX512_after1
+	VPCMPEQD (CX)(DX*4), Z0, K1
+	KORTESTW K1, K1
+	JNE      findbitsU32AVX512_scalar
+	ADDQ     $0x00000010, DX
+	JMP      findbitsU32AVX512_loop1
+
+findbitsU32AVX512_after1:
+findbitsU32AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU32AVX512_none
+	CMPL (CX)(DX*4), BX
+	JEQ  findbitsU32AVX512_found
+	INCQ DX
+	JMP  findbitsU32AVX512_scalar
+
+findbitsU32AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU32AVX512_found:
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumU64AVX512(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sumU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+sumU64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        sumU64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       sumU64AVX512_loop2
+
+sumU64AVX512_after2:
+sumU64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumU64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       sumU64AVX512_loop1
+
+sumU64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumU64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+sumU64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func dotU64AVX512(n int, acc *uint64, a *uint64, b *uint64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·dotU64AVX512(SB), NOSPLIT, $0-32
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	MOVQ      b+24(FP), DX
+	XORQ      BX, BX
+	MOVQ      acc+8(FP), SI
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQU64 128(SI), Z2
+	VMOVDQU64 192(SI), Z3
+
+dotU64AVX512_loop2:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000040
+	JB        dotU64AVX512_after2
+	VMOVDQU64 (CX)(BX*8), Z4
+	VPMULLQ   (DX)(BX*8), Z4, Z4
+	VMOVDQU64 256(CX)(BX*8), Z5
+	VPMULLQ   256(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(BX*8), Z4
+	VPMULLQ   64(DX)(BX*8), Z4, Z4
+	VMOVDQU64 320(CX)(BX*8), Z5
+	VPMULLQ   320(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMULLQ   128(DX)(BX*8), Z4, Z4
+	VMOVDQU64 384(CX)(BX*8), Z5
+	VPMULLQ   384(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMULLQ   192(DX)(BX*8), Z4, Z4
+	VMOVDQU64 448(CX)(BX*8), Z5
+	VPMULLQ   448(DX)(BX*8), Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000040, BX
+	JMP       dotU64AVX512_loop2
+
+dotU64AVX512_after2:
+dotU64AVX512_loop1:
+	MOVQ      AX, DI
+	SUBQ      BX, DI
+	CMPQ      DI, $0x00000020
+	JB        dotU64AVX512_after1
+	VMOVDQU64 (CX)(BX*8), Z4
+	VPMULLQ   (DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(BX*8), Z4
+	VPMULLQ   64(DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(BX*8), Z4
+	VPMULLQ   128(DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(BX*8), Z4
+	VPMULLQ   192(DX)(BX*8), Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000020, BX
+	JMP       dotU64AVX512_loop1
+
+dotU64AVX512_after1:
+	SUBQ        BX, AX
+	JZ          dotU64AVX512_store
+	MOVQ        $0x00000008, R8
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(BX*8), K1, Z5
+	VMOVDQU64.Z (DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotU64AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(BX*8), K1, Z5
+	VMOVDQU64.Z 64(DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotU64AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(BX*8), K1, Z5
+	VMOVDQU64.Z 128(DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, DI
+	CMPQ        DI, R8
+	CMOVQGT     R8, DI
+	TESTQ       DI, DI
+	JZ          dotU64AVX512_store
+	SUBQ        DI, AX
+	LEAQ        tailmask<>+0(SB), R9
+	KMOVQ       (R9)(DI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(BX*8), K1, Z5
+	VMOVDQU64.Z 192(DX)(BX*8), K1, Z6
+	VPMULLQ     Z6, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+dotU64AVX512_store:
+	VMOVDQU64 Z0, (SI)
+	VMOVDQU64 Z1, 64(SI)
+	VMOVDQU64 Z2, 128(SI)
+	VMOVDQU64 Z3, 192(SI)
+	VZEROUPPER
+	RET
+
+// func sumsqU64AVX512(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·sumsqU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+sumsqU64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        sumsqU64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPMULLQ   Z5, Z5, Z5
+	VPADDQ    Z5, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       sumsqU64AVX512_loop2
+
+sumsqU64AVX512_after2:
+sumsqU64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        sumsqU64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMULLQ   Z4, Z4, Z4
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       sumsqU64AVX512_loop1
+
+sumsqU64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          sumsqU64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          sumsqU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPMULLQ     Z5, Z5, Z5
+	VPADDQ      Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+sumsqU64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func minofU64AVX512(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·minofU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+minofU64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        minofU64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPMINUQ   Z5, Z4, Z4
+	VPMINUQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPMINUQ   Z5, Z4, Z4
+	VPMINUQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPMINUQ   Z5, Z4, Z4
+	VPMINUQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPMINUQ   Z5, Z4, Z4
+	VPMINUQ   Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       minofU64AVX512_loop2
+
+minofU64AVX512_after2:
+minofU64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        minofU64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMINUQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMINUQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMINUQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMINUQ   Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       minofU64AVX512_loop1
+
+minofU64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          minofU64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPMINUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPMINUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPMINUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          minofU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPMINUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+minofU64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func maxofU64AVX512(n int, acc *uint64, a *uint64)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·maxofU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n+0(FP), AX
+	MOVQ      a+16(FP), CX
+	XORQ      DX, DX
+	MOVQ      acc+8(FP), BX
+	VMOVDQU64 (BX), Z0
+	VMOVDQU64 64(BX), Z1
+	VMOVDQU64 128(BX), Z2
+	VMOVDQU64 192(BX), Z3
+
+maxofU64AVX512_loop2:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000040
+	JB        maxofU64AVX512_after2
+	VMOVDQU64 (CX)(DX*8), Z4
+	VMOVDQU64 256(CX)(DX*8), Z5
+	VPMAXUQ   Z5, Z4, Z4
+	VPMAXUQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VMOVDQU64 320(CX)(DX*8), Z5
+	VPMAXUQ   Z5, Z4, Z4
+	VPMAXUQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VMOVDQU64 384(CX)(DX*8), Z5
+	VPMAXUQ   Z5, Z4, Z4
+	VPMAXUQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VMOVDQU64 448(CX)(DX*8), Z5
+	VPMAXUQ   Z5, Z4, Z4
+	VPMAXUQ   Z4, Z3, Z3
+	ADDQ      $0x00000040, DX
+	JMP       maxofU64AVX512_loop2
+
+maxofU64AVX512_after2:
+maxofU64AVX512_loop1:
+	MOVQ      AX, SI
+	SUBQ      DX, SI
+	CMPQ      SI, $0x00000020
+	JB        maxofU64AVX512_after1
+	VMOVDQU64 (CX)(DX*8), Z4
+	VPMAXUQ   Z4, Z0, Z0
+	VMOVDQU64 64(CX)(DX*8), Z4
+	VPMAXUQ   Z4, Z1, Z1
+	VMOVDQU64 128(CX)(DX*8), Z4
+	VPMAXUQ   Z4, Z2, Z2
+	VMOVDQU64 192(CX)(DX*8), Z4
+	VPMAXUQ   Z4, Z3, Z3
+	ADDQ      $0x00000020, DX
+	JMP       maxofU64AVX512_loop1
+
+maxofU64AVX512_after1:
+	SUBQ        DX, AX
+	JZ          maxofU64AVX512_store
+	MOVQ        $0x00000008, DI
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z0, Z4
+	VMOVDQU64.Z (CX)(DX*8), K1, Z5
+	VPMAXUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z0
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z1, Z4
+	VMOVDQU64.Z 64(CX)(DX*8), K1, Z5
+	VPMAXUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z1
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z2, Z4
+	VMOVDQU64.Z 128(CX)(DX*8), K1, Z5
+	VPMAXUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z2
+	MOVQ        AX, SI
+	CMPQ        SI, DI
+	CMOVQGT     DI, SI
+	TESTQ       SI, SI
+	JZ          maxofU64AVX512_store
+	SUBQ        SI, AX
+	LEAQ        tailmask<>+0(SB), R8
+	KMOVQ       (R8)(SI*8), K1
+	VMOVDQU64   Z3, Z4
+	VMOVDQU64.Z 192(CX)(DX*8), K1, Z5
+	VPMAXUQ     Z5, Z4, Z4
+	VMOVDQA64   Z4, K1, Z3
+
+maxofU64AVX512_store:
+	VMOVDQU64 Z0, (BX)
+	VMOVDQU64 Z1, 64(BX)
+	VMOVDQU64 Z2, 128(BX)
+	VMOVDQU64 Z3, 192(BX)
+	VZEROUPPER
+	RET
+
+// func findbitsU64AVX512(n int, a *uint64, v *uint64) int
+// Requires: AVX, AVX512F
+TEXT ·findbitsU64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         v+16(FP), BX
+	VPBROADCASTQ (BX), Z0
+	MOVQ         (BX), BX
+
+findbitsU64AVX512_loop4:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000020
+	JB       findbitsU64AVX512_after4
+	VPCMPEQQ (CX)(DX*8), Z0, K1
+	VPCMPEQQ 64(CX)(DX*8), Z0, K2
+	VPCMPEQQ 128(CX)(DX*8), Z0, K3
+	VPCMPEQQ 192(CX)(DX*8), Z0, K4
+	KORW     K2, K1, K1
+	KORW     K3, K1, K1
+	KORW     K4, K1, K1
+	KORTESTW K1, K1
+	JNE      findbitsU64AVX512_scalar
+	ADDQ     $0x00000020, DX
+	JMP      findbitsU64AVX512_loop4
+
+findbitsU64AVX512_after4:
+findbitsU64AVX512_loop1:
+	MOVQ     AX, SI
+	SUBQ     DX, SI
+	CMPQ     SI, $0x00000008
+	JB       findbitsU64AVX512_after1
+	VPCMPEQQ (CX)(DX*8), Z0, K1
+	KORTESTW K1, K1
+	JNE      findbitsU64AVX512_scalar
+	ADDQ     $0x00000008, DX
+	JMP      findbitsU64AVX512_loop1
+
+findbitsU64AVX512_after1:
+findbitsU64AVX512_scalar:
+	CMPQ DX, AX
+	JAE  findbitsU64AVX512_none
+	CMPQ (CX)(DX*8), BX
+	JEQ  findbitsU64AVX512_found
+	INCQ DX
+	JMP  findbitsU64AVX512_scalar
+
+findbitsU64AVX512_none:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+findbitsU64AVX512_found:
+	MOVQ DX, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -19,17 +19,17 @@ func dotF32NEON(n int, acc *float32, a *float32, b *float32)
 //go:noescape
 func sumsqF32NEON(n int, acc *float32, a *float32)
 
-// minofF32NEON folds a into acc with Go's min (a NaN wins, -0 < +0) with NEON.
+// minofF32NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func minofF32NEON(n int, acc *float32, a *float32)
 
-// maxofF32NEON folds a into acc with Go's max (a NaN wins, -0 < +0) with NEON.
+// maxofF32NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func maxofF32NEON(n int, acc *float32, a *float32)
 
-// findbitsF32NEON returns the first index i with the bits of a[i] equal to those of v, or len(a) with NEON.
+// findbitsF32NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
 //
 //go:noescape
 func findbitsF32NEON(n int, a *float32, v *float32) int
@@ -54,17 +54,17 @@ func dotF64NEON(n int, acc *float64, a *float64, b *float64)
 //go:noescape
 func sumsqF64NEON(n int, acc *float64, a *float64)
 
-// minofF64NEON folds a into acc with Go's min (a NaN wins, -0 < +0) with NEON.
+// minofF64NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func minofF64NEON(n int, acc *float64, a *float64)
 
-// maxofF64NEON folds a into acc with Go's max (a NaN wins, -0 < +0) with NEON.
+// maxofF64NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
 //
 //go:noescape
 func maxofF64NEON(n int, acc *float64, a *float64)
 
-// findbitsF64NEON returns the first index i with the bits of a[i] equal to those of v, or len(a) with NEON.
+// findbitsF64NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
 //
 //go:noescape
 func findbitsF64NEON(n int, a *float64, v *float64) int
@@ -73,3 +73,243 @@ func findbitsF64NEON(n int, a *float64, v *float64) int
 //
 //go:noescape
 func findnanF64NEON(n int, a *float64) int
+
+// sumI8NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumI8NEON(n int, acc *int8, a *int8)
+
+// dotI8NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotI8NEON(n int, acc *int8, a *int8, b *int8)
+
+// sumsqI8NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqI8NEON(n int, acc *int8, a *int8)
+
+// minofI8NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofI8NEON(n int, acc *int8, a *int8)
+
+// maxofI8NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofI8NEON(n int, acc *int8, a *int8)
+
+// findbitsI8NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsI8NEON(n int, a *int8, v *int8) int
+
+// sumI16NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumI16NEON(n int, acc *int16, a *int16)
+
+// dotI16NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotI16NEON(n int, acc *int16, a *int16, b *int16)
+
+// sumsqI16NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqI16NEON(n int, acc *int16, a *int16)
+
+// minofI16NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofI16NEON(n int, acc *int16, a *int16)
+
+// maxofI16NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofI16NEON(n int, acc *int16, a *int16)
+
+// findbitsI16NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsI16NEON(n int, a *int16, v *int16) int
+
+// sumI32NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumI32NEON(n int, acc *int32, a *int32)
+
+// dotI32NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotI32NEON(n int, acc *int32, a *int32, b *int32)
+
+// sumsqI32NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqI32NEON(n int, acc *int32, a *int32)
+
+// minofI32NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofI32NEON(n int, acc *int32, a *int32)
+
+// maxofI32NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofI32NEON(n int, acc *int32, a *int32)
+
+// findbitsI32NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsI32NEON(n int, a *int32, v *int32) int
+
+// sumI64NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumI64NEON(n int, acc *int64, a *int64)
+
+// dotI64NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotI64NEON(n int, acc *int64, a *int64, b *int64)
+
+// sumsqI64NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqI64NEON(n int, acc *int64, a *int64)
+
+// minofI64NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofI64NEON(n int, acc *int64, a *int64)
+
+// maxofI64NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofI64NEON(n int, acc *int64, a *int64)
+
+// findbitsI64NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsI64NEON(n int, a *int64, v *int64) int
+
+// sumU8NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumU8NEON(n int, acc *uint8, a *uint8)
+
+// dotU8NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotU8NEON(n int, acc *uint8, a *uint8, b *uint8)
+
+// sumsqU8NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqU8NEON(n int, acc *uint8, a *uint8)
+
+// minofU8NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofU8NEON(n int, acc *uint8, a *uint8)
+
+// maxofU8NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofU8NEON(n int, acc *uint8, a *uint8)
+
+// findbitsU8NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsU8NEON(n int, a *uint8, v *uint8) int
+
+// sumU16NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumU16NEON(n int, acc *uint16, a *uint16)
+
+// dotU16NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotU16NEON(n int, acc *uint16, a *uint16, b *uint16)
+
+// sumsqU16NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqU16NEON(n int, acc *uint16, a *uint16)
+
+// minofU16NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofU16NEON(n int, acc *uint16, a *uint16)
+
+// maxofU16NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofU16NEON(n int, acc *uint16, a *uint16)
+
+// findbitsU16NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsU16NEON(n int, a *uint16, v *uint16) int
+
+// sumU32NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumU32NEON(n int, acc *uint32, a *uint32)
+
+// dotU32NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotU32NEON(n int, acc *uint32, a *uint32, b *uint32)
+
+// sumsqU32NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqU32NEON(n int, acc *uint32, a *uint32)
+
+// minofU32NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofU32NEON(n int, acc *uint32, a *uint32)
+
+// maxofU32NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofU32NEON(n int, acc *uint32, a *uint32)
+
+// findbitsU32NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsU32NEON(n int, a *uint32, v *uint32) int
+
+// sumU64NEON adds a into the accumulators acc in the canonical order with NEON.
+//
+//go:noescape
+func sumU64NEON(n int, acc *uint64, a *uint64)
+
+// dotU64NEON adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func dotU64NEON(n int, acc *uint64, a *uint64, b *uint64)
+
+// sumsqU64NEON adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with NEON.
+//
+//go:noescape
+func sumsqU64NEON(n int, acc *uint64, a *uint64)
+
+// minofU64NEON folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func minofU64NEON(n int, acc *uint64, a *uint64)
+
+// maxofU64NEON folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with NEON.
+//
+//go:noescape
+func maxofU64NEON(n int, acc *uint64, a *uint64)
+
+// findbitsU64NEON returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with NEON.
+//
+//go:noescape
+func findbitsU64NEON(n int, a *uint64, v *uint64) int

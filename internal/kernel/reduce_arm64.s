@@ -1093,3 +1093,2087 @@ none:
 found:
 	MOVD	R6, ret+16(FP)
 	RET
+
+	// func sumI8NEON(n int, acc *int8, a *int8)
+TEXT ·sumI8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	VADD	V16.B16, V0.B16, V0.B16
+	VADD	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func dotI8NEON(n int, acc *int8, a *int8, b *int8)
+TEXT ·dotI8NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	VLD1.P	32(R3), [V24.B16, V25.B16]
+	WORD	$0x4e389e10 // mul v16.16b, v16.16b, v24.16b
+	VADD	V16.B16, V0.B16, V0.B16
+	WORD	$0x4e399e31 // mul v17.16b, v17.16b, v25.16b
+	VADD	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func sumsqI8NEON(n int, acc *int8, a *int8)
+TEXT ·sumsqI8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	WORD	$0x4e309e10 // mul v16.16b, v16.16b, v16.16b
+	VADD	V16.B16, V0.B16, V0.B16
+	WORD	$0x4e319e31 // mul v17.16b, v17.16b, v17.16b
+	VADD	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func minofI8NEON(n int, acc *int8, a *int8)
+TEXT ·minofI8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	WORD	$0x4e306c00 // smin v0.16b, v0.16b, v16.16b
+	WORD	$0x4e316c21 // smin v1.16b, v1.16b, v17.16b
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func maxofI8NEON(n int, acc *int8, a *int8)
+TEXT ·maxofI8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	WORD	$0x4e306400 // smax v0.16b, v0.16b, v16.16b
+	WORD	$0x4e316421 // smax v1.16b, v1.16b, v17.16b
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func findbitsI8NEON(n int, a *int8, v *int8) int
+TEXT ·findbitsI8NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.B16]
+	MOVBU	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$64, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e3f8c04 // cmeq v4.16b, v0.16b, v31.16b
+	WORD	$0x6e3f8c25 // cmeq v5.16b, v1.16b, v31.16b
+	WORD	$0x6e3f8c46 // cmeq v6.16b, v2.16b, v31.16b
+	WORD	$0x6e3f8c67 // cmeq v7.16b, v3.16b, v31.16b
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$64, R6, R6
+	SUB	$64, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVBU.P	1(R2), R8
+	CMPW	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET
+
+	// func sumI16NEON(n int, acc *int16, a *int16)
+TEXT ·sumI16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	VADD	V16.H8, V0.H8, V0.H8
+	VADD	V17.H8, V1.H8, V1.H8
+	VADD	V18.H8, V2.H8, V2.H8
+	VADD	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func dotI16NEON(n int, acc *int16, a *int16, b *int16)
+TEXT ·dotI16NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	VLD1.P	64(R3), [V24.H8, V25.H8, V26.H8, V27.H8]
+	WORD	$0x4e789e10 // mul v16.8h, v16.8h, v24.8h
+	VADD	V16.H8, V0.H8, V0.H8
+	WORD	$0x4e799e31 // mul v17.8h, v17.8h, v25.8h
+	VADD	V17.H8, V1.H8, V1.H8
+	WORD	$0x4e7a9e52 // mul v18.8h, v18.8h, v26.8h
+	VADD	V18.H8, V2.H8, V2.H8
+	WORD	$0x4e7b9e73 // mul v19.8h, v19.8h, v27.8h
+	VADD	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func sumsqI16NEON(n int, acc *int16, a *int16)
+TEXT ·sumsqI16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	WORD	$0x4e709e10 // mul v16.8h, v16.8h, v16.8h
+	VADD	V16.H8, V0.H8, V0.H8
+	WORD	$0x4e719e31 // mul v17.8h, v17.8h, v17.8h
+	VADD	V17.H8, V1.H8, V1.H8
+	WORD	$0x4e729e52 // mul v18.8h, v18.8h, v18.8h
+	VADD	V18.H8, V2.H8, V2.H8
+	WORD	$0x4e739e73 // mul v19.8h, v19.8h, v19.8h
+	VADD	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func minofI16NEON(n int, acc *int16, a *int16)
+TEXT ·minofI16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	WORD	$0x4e706c00 // smin v0.8h, v0.8h, v16.8h
+	WORD	$0x4e716c21 // smin v1.8h, v1.8h, v17.8h
+	WORD	$0x4e726c42 // smin v2.8h, v2.8h, v18.8h
+	WORD	$0x4e736c63 // smin v3.8h, v3.8h, v19.8h
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func maxofI16NEON(n int, acc *int16, a *int16)
+TEXT ·maxofI16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	WORD	$0x4e706400 // smax v0.8h, v0.8h, v16.8h
+	WORD	$0x4e716421 // smax v1.8h, v1.8h, v17.8h
+	WORD	$0x4e726442 // smax v2.8h, v2.8h, v18.8h
+	WORD	$0x4e736463 // smax v3.8h, v3.8h, v19.8h
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func findbitsI16NEON(n int, a *int16, v *int16) int
+TEXT ·findbitsI16NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.H8]
+	MOVHU	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$32, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e7f8c04 // cmeq v4.8h, v0.8h, v31.8h
+	WORD	$0x6e7f8c25 // cmeq v5.8h, v1.8h, v31.8h
+	WORD	$0x6e7f8c46 // cmeq v6.8h, v2.8h, v31.8h
+	WORD	$0x6e7f8c67 // cmeq v7.8h, v3.8h, v31.8h
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$32, R6, R6
+	SUB	$32, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVHU.P	2(R2), R8
+	CMPW	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET
+
+	// func sumI32NEON(n int, acc *int32, a *int32)
+TEXT ·sumI32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	VADD	V16.S4, V0.S4, V0.S4
+	VADD	V17.S4, V1.S4, V1.S4
+	VADD	V18.S4, V2.S4, V2.S4
+	VADD	V19.S4, V3.S4, V3.S4
+	VADD	V20.S4, V4.S4, V4.S4
+	VADD	V21.S4, V5.S4, V5.S4
+	VADD	V22.S4, V6.S4, V6.S4
+	VADD	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func dotI32NEON(n int, acc *int32, a *int32, b *int32)
+TEXT ·dotI32NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R3), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	VLD1.P	64(R3), [V28.S4, V29.S4, V30.S4, V31.S4]
+	WORD	$0x4eb89e10 // mul v16.4s, v16.4s, v24.4s
+	VADD	V16.S4, V0.S4, V0.S4
+	WORD	$0x4eb99e31 // mul v17.4s, v17.4s, v25.4s
+	VADD	V17.S4, V1.S4, V1.S4
+	WORD	$0x4eba9e52 // mul v18.4s, v18.4s, v26.4s
+	VADD	V18.S4, V2.S4, V2.S4
+	WORD	$0x4ebb9e73 // mul v19.4s, v19.4s, v27.4s
+	VADD	V19.S4, V3.S4, V3.S4
+	WORD	$0x4ebc9e94 // mul v20.4s, v20.4s, v28.4s
+	VADD	V20.S4, V4.S4, V4.S4
+	WORD	$0x4ebd9eb5 // mul v21.4s, v21.4s, v29.4s
+	VADD	V21.S4, V5.S4, V5.S4
+	WORD	$0x4ebe9ed6 // mul v22.4s, v22.4s, v30.4s
+	VADD	V22.S4, V6.S4, V6.S4
+	WORD	$0x4ebf9ef7 // mul v23.4s, v23.4s, v31.4s
+	VADD	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func sumsqI32NEON(n int, acc *int32, a *int32)
+TEXT ·sumsqI32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD	$0x4eb09e10 // mul v16.4s, v16.4s, v16.4s
+	VADD	V16.S4, V0.S4, V0.S4
+	WORD	$0x4eb19e31 // mul v17.4s, v17.4s, v17.4s
+	VADD	V17.S4, V1.S4, V1.S4
+	WORD	$0x4eb29e52 // mul v18.4s, v18.4s, v18.4s
+	VADD	V18.S4, V2.S4, V2.S4
+	WORD	$0x4eb39e73 // mul v19.4s, v19.4s, v19.4s
+	VADD	V19.S4, V3.S4, V3.S4
+	WORD	$0x4eb49e94 // mul v20.4s, v20.4s, v20.4s
+	VADD	V20.S4, V4.S4, V4.S4
+	WORD	$0x4eb59eb5 // mul v21.4s, v21.4s, v21.4s
+	VADD	V21.S4, V5.S4, V5.S4
+	WORD	$0x4eb69ed6 // mul v22.4s, v22.4s, v22.4s
+	VADD	V22.S4, V6.S4, V6.S4
+	WORD	$0x4eb79ef7 // mul v23.4s, v23.4s, v23.4s
+	VADD	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func minofI32NEON(n int, acc *int32, a *int32)
+TEXT ·minofI32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD	$0x4eb06c00 // smin v0.4s, v0.4s, v16.4s
+	WORD	$0x4eb16c21 // smin v1.4s, v1.4s, v17.4s
+	WORD	$0x4eb26c42 // smin v2.4s, v2.4s, v18.4s
+	WORD	$0x4eb36c63 // smin v3.4s, v3.4s, v19.4s
+	WORD	$0x4eb46c84 // smin v4.4s, v4.4s, v20.4s
+	WORD	$0x4eb56ca5 // smin v5.4s, v5.4s, v21.4s
+	WORD	$0x4eb66cc6 // smin v6.4s, v6.4s, v22.4s
+	WORD	$0x4eb76ce7 // smin v7.4s, v7.4s, v23.4s
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func maxofI32NEON(n int, acc *int32, a *int32)
+TEXT ·maxofI32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD	$0x4eb06400 // smax v0.4s, v0.4s, v16.4s
+	WORD	$0x4eb16421 // smax v1.4s, v1.4s, v17.4s
+	WORD	$0x4eb26442 // smax v2.4s, v2.4s, v18.4s
+	WORD	$0x4eb36463 // smax v3.4s, v3.4s, v19.4s
+	WORD	$0x4eb46484 // smax v4.4s, v4.4s, v20.4s
+	WORD	$0x4eb564a5 // smax v5.4s, v5.4s, v21.4s
+	WORD	$0x4eb664c6 // smax v6.4s, v6.4s, v22.4s
+	WORD	$0x4eb764e7 // smax v7.4s, v7.4s, v23.4s
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func findbitsI32NEON(n int, a *int32, v *int32) int
+TEXT ·findbitsI32NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.S4]
+	MOVWU	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$16, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ebf8c04 // cmeq v4.4s, v0.4s, v31.4s
+	WORD	$0x6ebf8c25 // cmeq v5.4s, v1.4s, v31.4s
+	WORD	$0x6ebf8c46 // cmeq v6.4s, v2.4s, v31.4s
+	WORD	$0x6ebf8c67 // cmeq v7.4s, v3.4s, v31.4s
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$16, R6, R6
+	SUB	$16, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVWU.P	4(R2), R8
+	CMPW	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET
+
+	// func sumI64NEON(n int, acc *int64, a *int64)
+TEXT ·sumI64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VADD	V16.D2, V0.D2, V0.D2
+	VADD	V17.D2, V1.D2, V1.D2
+	VADD	V18.D2, V2.D2, V2.D2
+	VADD	V19.D2, V3.D2, V3.D2
+	VADD	V20.D2, V4.D2, V4.D2
+	VADD	V21.D2, V5.D2, V5.D2
+	VADD	V22.D2, V6.D2, V6.D2
+	VADD	V23.D2, V7.D2, V7.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VADD	V16.D2, V8.D2, V8.D2
+	VADD	V17.D2, V9.D2, V9.D2
+	VADD	V18.D2, V10.D2, V10.D2
+	VADD	V19.D2, V11.D2, V11.D2
+	VADD	V20.D2, V12.D2, V12.D2
+	VADD	V21.D2, V13.D2, V13.D2
+	VADD	V22.D2, V14.D2, V14.D2
+	VADD	V23.D2, V15.D2, V15.D2
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func dotI64NEON(n int, acc *int64, a *int64, b *int64)
+TEXT ·dotI64NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V0.D2, V0.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V1.D2, V1.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V2.D2, V2.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V3.D2, V3.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V4.D2, V4.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V5.D2, V5.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V6.D2, V6.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V7.D2, V7.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V8.D2, V8.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V9.D2, V9.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V10.D2, V10.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V11.D2, V11.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V12.D2, V12.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V13.D2, V13.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V14.D2, V14.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V15.D2, V15.D2
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func sumsqI64NEON(n int, acc *int64, a *int64)
+TEXT ·sumsqI64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V0.D2, V0.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V1.D2, V1.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V2.D2, V2.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V3.D2, V3.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V4.D2, V4.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V5.D2, V5.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V6.D2, V6.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V7.D2, V7.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V8.D2, V8.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V9.D2, V9.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V10.D2, V10.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V11.D2, V11.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V12.D2, V12.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V13.D2, V13.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V14.D2, V14.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V15.D2, V15.D2
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func minofI64NEON(n int, acc *int64, a *int64)
+TEXT ·minofI64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ef03414 // cmgt v20.2d, v0.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	WORD	$0x4ef13435 // cmgt v21.2d, v1.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V1.B16
+	WORD	$0x4ef23456 // cmgt v22.2d, v2.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V2.B16
+	WORD	$0x4ef33477 // cmgt v23.2d, v3.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V3.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ef03494 // cmgt v20.2d, v4.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V4.B16
+	WORD	$0x4ef134b5 // cmgt v21.2d, v5.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V5.B16
+	WORD	$0x4ef234d6 // cmgt v22.2d, v6.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V6.B16
+	WORD	$0x4ef334f7 // cmgt v23.2d, v7.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V7.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ef03514 // cmgt v20.2d, v8.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V8.B16
+	WORD	$0x4ef13535 // cmgt v21.2d, v9.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V9.B16
+	WORD	$0x4ef23556 // cmgt v22.2d, v10.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V10.B16
+	WORD	$0x4ef33577 // cmgt v23.2d, v11.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V11.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ef03594 // cmgt v20.2d, v12.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V12.B16
+	WORD	$0x4ef135b5 // cmgt v21.2d, v13.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V13.B16
+	WORD	$0x4ef235d6 // cmgt v22.2d, v14.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V14.B16
+	WORD	$0x4ef335f7 // cmgt v23.2d, v15.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V15.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func maxofI64NEON(n int, acc *int64, a *int64)
+TEXT ·maxofI64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ee03614 // cmgt v20.2d, v16.2d, v0.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	WORD	$0x4ee13635 // cmgt v21.2d, v17.2d, v1.2d
+	VBIT	V21.B16, V17.B16, V1.B16
+	WORD	$0x4ee23656 // cmgt v22.2d, v18.2d, v2.2d
+	VBIT	V22.B16, V18.B16, V2.B16
+	WORD	$0x4ee33677 // cmgt v23.2d, v19.2d, v3.2d
+	VBIT	V23.B16, V19.B16, V3.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ee43614 // cmgt v20.2d, v16.2d, v4.2d
+	VBIT	V20.B16, V16.B16, V4.B16
+	WORD	$0x4ee53635 // cmgt v21.2d, v17.2d, v5.2d
+	VBIT	V21.B16, V17.B16, V5.B16
+	WORD	$0x4ee63656 // cmgt v22.2d, v18.2d, v6.2d
+	VBIT	V22.B16, V18.B16, V6.B16
+	WORD	$0x4ee73677 // cmgt v23.2d, v19.2d, v7.2d
+	VBIT	V23.B16, V19.B16, V7.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ee83614 // cmgt v20.2d, v16.2d, v8.2d
+	VBIT	V20.B16, V16.B16, V8.B16
+	WORD	$0x4ee93635 // cmgt v21.2d, v17.2d, v9.2d
+	VBIT	V21.B16, V17.B16, V9.B16
+	WORD	$0x4eea3656 // cmgt v22.2d, v18.2d, v10.2d
+	VBIT	V22.B16, V18.B16, V10.B16
+	WORD	$0x4eeb3677 // cmgt v23.2d, v19.2d, v11.2d
+	VBIT	V23.B16, V19.B16, V11.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4eec3614 // cmgt v20.2d, v16.2d, v12.2d
+	VBIT	V20.B16, V16.B16, V12.B16
+	WORD	$0x4eed3635 // cmgt v21.2d, v17.2d, v13.2d
+	VBIT	V21.B16, V17.B16, V13.B16
+	WORD	$0x4eee3656 // cmgt v22.2d, v18.2d, v14.2d
+	VBIT	V22.B16, V18.B16, V14.B16
+	WORD	$0x4eef3677 // cmgt v23.2d, v19.2d, v15.2d
+	VBIT	V23.B16, V19.B16, V15.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func findbitsI64NEON(n int, a *int64, v *int64) int
+TEXT ·findbitsI64NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.D2]
+	MOVD	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$8, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6eff8c04 // cmeq v4.2d, v0.2d, v31.2d
+	WORD	$0x6eff8c25 // cmeq v5.2d, v1.2d, v31.2d
+	WORD	$0x6eff8c46 // cmeq v6.2d, v2.2d, v31.2d
+	WORD	$0x6eff8c67 // cmeq v7.2d, v3.2d, v31.2d
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$8, R6, R6
+	SUB	$8, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVD.P	8(R2), R8
+	CMP	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET
+
+	// func sumU8NEON(n int, acc *uint8, a *uint8)
+TEXT ·sumU8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	VADD	V16.B16, V0.B16, V0.B16
+	VADD	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func dotU8NEON(n int, acc *uint8, a *uint8, b *uint8)
+TEXT ·dotU8NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	VLD1.P	32(R3), [V24.B16, V25.B16]
+	WORD	$0x4e389e10 // mul v16.16b, v16.16b, v24.16b
+	VADD	V16.B16, V0.B16, V0.B16
+	WORD	$0x4e399e31 // mul v17.16b, v17.16b, v25.16b
+	VADD	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func sumsqU8NEON(n int, acc *uint8, a *uint8)
+TEXT ·sumsqU8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	WORD	$0x4e309e10 // mul v16.16b, v16.16b, v16.16b
+	VADD	V16.B16, V0.B16, V0.B16
+	WORD	$0x4e319e31 // mul v17.16b, v17.16b, v17.16b
+	VADD	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func minofU8NEON(n int, acc *uint8, a *uint8)
+TEXT ·minofU8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	VUMIN	V16.B16, V0.B16, V0.B16
+	VUMIN	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func maxofU8NEON(n int, acc *uint8, a *uint8)
+TEXT ·maxofU8NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	32(R5), [V0.B16, V1.B16]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	32(R2), [V16.B16, V17.B16]
+	VUMAX	V16.B16, V0.B16, V0.B16
+	VUMAX	V17.B16, V1.B16, V1.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.B16, V1.B16], 32(R5)
+	RET
+
+	// func findbitsU8NEON(n int, a *uint8, v *uint8) int
+TEXT ·findbitsU8NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.B16]
+	MOVBU	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$64, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.B16, V1.B16, V2.B16, V3.B16]
+	WORD	$0x6e3f8c04 // cmeq v4.16b, v0.16b, v31.16b
+	WORD	$0x6e3f8c25 // cmeq v5.16b, v1.16b, v31.16b
+	WORD	$0x6e3f8c46 // cmeq v6.16b, v2.16b, v31.16b
+	WORD	$0x6e3f8c67 // cmeq v7.16b, v3.16b, v31.16b
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$64, R6, R6
+	SUB	$64, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVBU.P	1(R2), R8
+	CMPW	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET
+
+	// func sumU16NEON(n int, acc *uint16, a *uint16)
+TEXT ·sumU16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	VADD	V16.H8, V0.H8, V0.H8
+	VADD	V17.H8, V1.H8, V1.H8
+	VADD	V18.H8, V2.H8, V2.H8
+	VADD	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func dotU16NEON(n int, acc *uint16, a *uint16, b *uint16)
+TEXT ·dotU16NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	VLD1.P	64(R3), [V24.H8, V25.H8, V26.H8, V27.H8]
+	WORD	$0x4e789e10 // mul v16.8h, v16.8h, v24.8h
+	VADD	V16.H8, V0.H8, V0.H8
+	WORD	$0x4e799e31 // mul v17.8h, v17.8h, v25.8h
+	VADD	V17.H8, V1.H8, V1.H8
+	WORD	$0x4e7a9e52 // mul v18.8h, v18.8h, v26.8h
+	VADD	V18.H8, V2.H8, V2.H8
+	WORD	$0x4e7b9e73 // mul v19.8h, v19.8h, v27.8h
+	VADD	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func sumsqU16NEON(n int, acc *uint16, a *uint16)
+TEXT ·sumsqU16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	WORD	$0x4e709e10 // mul v16.8h, v16.8h, v16.8h
+	VADD	V16.H8, V0.H8, V0.H8
+	WORD	$0x4e719e31 // mul v17.8h, v17.8h, v17.8h
+	VADD	V17.H8, V1.H8, V1.H8
+	WORD	$0x4e729e52 // mul v18.8h, v18.8h, v18.8h
+	VADD	V18.H8, V2.H8, V2.H8
+	WORD	$0x4e739e73 // mul v19.8h, v19.8h, v19.8h
+	VADD	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func minofU16NEON(n int, acc *uint16, a *uint16)
+TEXT ·minofU16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	VUMIN	V16.H8, V0.H8, V0.H8
+	VUMIN	V17.H8, V1.H8, V1.H8
+	VUMIN	V18.H8, V2.H8, V2.H8
+	VUMIN	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func maxofU16NEON(n int, acc *uint16, a *uint16)
+TEXT ·maxofU16NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.H8, V1.H8, V2.H8, V3.H8]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.H8, V17.H8, V18.H8, V19.H8]
+	VUMAX	V16.H8, V0.H8, V0.H8
+	VUMAX	V17.H8, V1.H8, V1.H8
+	VUMAX	V18.H8, V2.H8, V2.H8
+	VUMAX	V19.H8, V3.H8, V3.H8
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.H8, V1.H8, V2.H8, V3.H8], 64(R5)
+	RET
+
+	// func findbitsU16NEON(n int, a *uint16, v *uint16) int
+TEXT ·findbitsU16NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.H8]
+	MOVHU	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$32, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.H8, V1.H8, V2.H8, V3.H8]
+	WORD	$0x6e7f8c04 // cmeq v4.8h, v0.8h, v31.8h
+	WORD	$0x6e7f8c25 // cmeq v5.8h, v1.8h, v31.8h
+	WORD	$0x6e7f8c46 // cmeq v6.8h, v2.8h, v31.8h
+	WORD	$0x6e7f8c67 // cmeq v7.8h, v3.8h, v31.8h
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$32, R6, R6
+	SUB	$32, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVHU.P	2(R2), R8
+	CMPW	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET
+
+	// func sumU32NEON(n int, acc *uint32, a *uint32)
+TEXT ·sumU32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	VADD	V16.S4, V0.S4, V0.S4
+	VADD	V17.S4, V1.S4, V1.S4
+	VADD	V18.S4, V2.S4, V2.S4
+	VADD	V19.S4, V3.S4, V3.S4
+	VADD	V20.S4, V4.S4, V4.S4
+	VADD	V21.S4, V5.S4, V5.S4
+	VADD	V22.S4, V6.S4, V6.S4
+	VADD	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func dotU32NEON(n int, acc *uint32, a *uint32, b *uint32)
+TEXT ·dotU32NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R3), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	VLD1.P	64(R3), [V28.S4, V29.S4, V30.S4, V31.S4]
+	WORD	$0x4eb89e10 // mul v16.4s, v16.4s, v24.4s
+	VADD	V16.S4, V0.S4, V0.S4
+	WORD	$0x4eb99e31 // mul v17.4s, v17.4s, v25.4s
+	VADD	V17.S4, V1.S4, V1.S4
+	WORD	$0x4eba9e52 // mul v18.4s, v18.4s, v26.4s
+	VADD	V18.S4, V2.S4, V2.S4
+	WORD	$0x4ebb9e73 // mul v19.4s, v19.4s, v27.4s
+	VADD	V19.S4, V3.S4, V3.S4
+	WORD	$0x4ebc9e94 // mul v20.4s, v20.4s, v28.4s
+	VADD	V20.S4, V4.S4, V4.S4
+	WORD	$0x4ebd9eb5 // mul v21.4s, v21.4s, v29.4s
+	VADD	V21.S4, V5.S4, V5.S4
+	WORD	$0x4ebe9ed6 // mul v22.4s, v22.4s, v30.4s
+	VADD	V22.S4, V6.S4, V6.S4
+	WORD	$0x4ebf9ef7 // mul v23.4s, v23.4s, v31.4s
+	VADD	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func sumsqU32NEON(n int, acc *uint32, a *uint32)
+TEXT ·sumsqU32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD	$0x4eb09e10 // mul v16.4s, v16.4s, v16.4s
+	VADD	V16.S4, V0.S4, V0.S4
+	WORD	$0x4eb19e31 // mul v17.4s, v17.4s, v17.4s
+	VADD	V17.S4, V1.S4, V1.S4
+	WORD	$0x4eb29e52 // mul v18.4s, v18.4s, v18.4s
+	VADD	V18.S4, V2.S4, V2.S4
+	WORD	$0x4eb39e73 // mul v19.4s, v19.4s, v19.4s
+	VADD	V19.S4, V3.S4, V3.S4
+	WORD	$0x4eb49e94 // mul v20.4s, v20.4s, v20.4s
+	VADD	V20.S4, V4.S4, V4.S4
+	WORD	$0x4eb59eb5 // mul v21.4s, v21.4s, v21.4s
+	VADD	V21.S4, V5.S4, V5.S4
+	WORD	$0x4eb69ed6 // mul v22.4s, v22.4s, v22.4s
+	VADD	V22.S4, V6.S4, V6.S4
+	WORD	$0x4eb79ef7 // mul v23.4s, v23.4s, v23.4s
+	VADD	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func minofU32NEON(n int, acc *uint32, a *uint32)
+TEXT ·minofU32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	VUMIN	V16.S4, V0.S4, V0.S4
+	VUMIN	V17.S4, V1.S4, V1.S4
+	VUMIN	V18.S4, V2.S4, V2.S4
+	VUMIN	V19.S4, V3.S4, V3.S4
+	VUMIN	V20.S4, V4.S4, V4.S4
+	VUMIN	V21.S4, V5.S4, V5.S4
+	VUMIN	V22.S4, V6.S4, V6.S4
+	VUMIN	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func maxofU32NEON(n int, acc *uint32, a *uint32)
+TEXT ·maxofU32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R5), [V4.S4, V5.S4, V6.S4, V7.S4]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P	64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	VUMAX	V16.S4, V0.S4, V0.S4
+	VUMAX	V17.S4, V1.S4, V1.S4
+	VUMAX	V18.S4, V2.S4, V2.S4
+	VUMAX	V19.S4, V3.S4, V3.S4
+	VUMAX	V20.S4, V4.S4, V4.S4
+	VUMAX	V21.S4, V5.S4, V5.S4
+	VUMAX	V22.S4, V6.S4, V6.S4
+	VUMAX	V23.S4, V7.S4, V7.S4
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R5)
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R5)
+	RET
+
+	// func findbitsU32NEON(n int, a *uint32, v *uint32) int
+TEXT ·findbitsU32NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.S4]
+	MOVWU	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$16, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x6ebf8c04 // cmeq v4.4s, v0.4s, v31.4s
+	WORD	$0x6ebf8c25 // cmeq v5.4s, v1.4s, v31.4s
+	WORD	$0x6ebf8c46 // cmeq v6.4s, v2.4s, v31.4s
+	WORD	$0x6ebf8c67 // cmeq v7.4s, v3.4s, v31.4s
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$16, R6, R6
+	SUB	$16, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVWU.P	4(R2), R8
+	CMPW	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET
+
+	// func sumU64NEON(n int, acc *uint64, a *uint64)
+TEXT ·sumU64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VADD	V16.D2, V0.D2, V0.D2
+	VADD	V17.D2, V1.D2, V1.D2
+	VADD	V18.D2, V2.D2, V2.D2
+	VADD	V19.D2, V3.D2, V3.D2
+	VADD	V20.D2, V4.D2, V4.D2
+	VADD	V21.D2, V5.D2, V5.D2
+	VADD	V22.D2, V6.D2, V6.D2
+	VADD	V23.D2, V7.D2, V7.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VADD	V16.D2, V8.D2, V8.D2
+	VADD	V17.D2, V9.D2, V9.D2
+	VADD	V18.D2, V10.D2, V10.D2
+	VADD	V19.D2, V11.D2, V11.D2
+	VADD	V20.D2, V12.D2, V12.D2
+	VADD	V21.D2, V13.D2, V13.D2
+	VADD	V22.D2, V14.D2, V14.D2
+	VADD	V23.D2, V15.D2, V15.D2
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func dotU64NEON(n int, acc *uint64, a *uint64, b *uint64)
+TEXT ·dotU64NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	b+24(FP), R3
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V0.D2, V0.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V1.D2, V1.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V2.D2, V2.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V3.D2, V3.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V4.D2, V4.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V5.D2, V5.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V6.D2, V6.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V7.D2, V7.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V8.D2, V8.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V9.D2, V9.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V10.D2, V10.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V11.D2, V11.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P	64(R3), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VREV64	V24.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	VUZP1	V24.S4, V24.S4, V24.S4
+	WORD	$0x2eb88214 // umlal v20.2d, v16.2s, v24.2s
+	VADD	V20.D2, V12.D2, V12.D2
+	VREV64	V25.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	VUZP1	V25.S4, V25.S4, V25.S4
+	WORD	$0x2eb98235 // umlal v21.2d, v17.2s, v25.2s
+	VADD	V21.D2, V13.D2, V13.D2
+	VREV64	V26.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	VUZP1	V26.S4, V26.S4, V26.S4
+	WORD	$0x2eba8256 // umlal v22.2d, v18.2s, v26.2s
+	VADD	V22.D2, V14.D2, V14.D2
+	VREV64	V27.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	VUZP1	V27.S4, V27.S4, V27.S4
+	WORD	$0x2ebb8277 // umlal v23.2d, v19.2s, v27.2s
+	VADD	V23.D2, V15.D2, V15.D2
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func sumsqU64NEON(n int, acc *uint64, a *uint64)
+TEXT ·sumsqU64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V0.D2, V0.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V1.D2, V1.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V2.D2, V2.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V3.D2, V3.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V4.D2, V4.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V5.D2, V5.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V6.D2, V6.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V7.D2, V7.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V8.D2, V8.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V9.D2, V9.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V10.D2, V10.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V11.D2, V11.D2
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VREV64	V16.S4, V20.S4
+	WORD	$0x4eb09e94 // mul v20.4s, v20.4s, v16.4s
+	WORD	$0x6ea02a94 // uaddlp v20.2d, v20.4s
+	VSHL	$32, V20.D2, V20.D2
+	VUZP1	V16.S4, V16.S4, V16.S4
+	WORD	$0x2eb08214 // umlal v20.2d, v16.2s, v16.2s
+	VADD	V20.D2, V12.D2, V12.D2
+	VREV64	V17.S4, V21.S4
+	WORD	$0x4eb19eb5 // mul v21.4s, v21.4s, v17.4s
+	WORD	$0x6ea02ab5 // uaddlp v21.2d, v21.4s
+	VSHL	$32, V21.D2, V21.D2
+	VUZP1	V17.S4, V17.S4, V17.S4
+	WORD	$0x2eb18235 // umlal v21.2d, v17.2s, v17.2s
+	VADD	V21.D2, V13.D2, V13.D2
+	VREV64	V18.S4, V22.S4
+	WORD	$0x4eb29ed6 // mul v22.4s, v22.4s, v18.4s
+	WORD	$0x6ea02ad6 // uaddlp v22.2d, v22.4s
+	VSHL	$32, V22.D2, V22.D2
+	VUZP1	V18.S4, V18.S4, V18.S4
+	WORD	$0x2eb28256 // umlal v22.2d, v18.2s, v18.2s
+	VADD	V22.D2, V14.D2, V14.D2
+	VREV64	V19.S4, V23.S4
+	WORD	$0x4eb39ef7 // mul v23.4s, v23.4s, v19.4s
+	WORD	$0x6ea02af7 // uaddlp v23.2d, v23.4s
+	VSHL	$32, V23.D2, V23.D2
+	VUZP1	V19.S4, V19.S4, V19.S4
+	WORD	$0x2eb38277 // umlal v23.2d, v19.2s, v19.2s
+	VADD	V23.D2, V15.D2, V15.D2
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func minofU64NEON(n int, acc *uint64, a *uint64)
+TEXT ·minofU64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ef03414 // cmhi v20.2d, v0.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	WORD	$0x6ef13435 // cmhi v21.2d, v1.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V1.B16
+	WORD	$0x6ef23456 // cmhi v22.2d, v2.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V2.B16
+	WORD	$0x6ef33477 // cmhi v23.2d, v3.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V3.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ef03494 // cmhi v20.2d, v4.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V4.B16
+	WORD	$0x6ef134b5 // cmhi v21.2d, v5.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V5.B16
+	WORD	$0x6ef234d6 // cmhi v22.2d, v6.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V6.B16
+	WORD	$0x6ef334f7 // cmhi v23.2d, v7.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V7.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ef03514 // cmhi v20.2d, v8.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V8.B16
+	WORD	$0x6ef13535 // cmhi v21.2d, v9.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V9.B16
+	WORD	$0x6ef23556 // cmhi v22.2d, v10.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V10.B16
+	WORD	$0x6ef33577 // cmhi v23.2d, v11.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V11.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ef03594 // cmhi v20.2d, v12.2d, v16.2d
+	VBIT	V20.B16, V16.B16, V12.B16
+	WORD	$0x6ef135b5 // cmhi v21.2d, v13.2d, v17.2d
+	VBIT	V21.B16, V17.B16, V13.B16
+	WORD	$0x6ef235d6 // cmhi v22.2d, v14.2d, v18.2d
+	VBIT	V22.B16, V18.B16, V14.B16
+	WORD	$0x6ef335f7 // cmhi v23.2d, v15.2d, v19.2d
+	VBIT	V23.B16, V19.B16, V15.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func maxofU64NEON(n int, acc *uint64, a *uint64)
+TEXT ·maxofU64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	acc+8(FP), R1
+	MOVD	a+16(FP), R2
+	MOVD	R1, R5
+	VLD1.P	64(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R5), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P	64(R5), [V12.D2, V13.D2, V14.D2, V15.D2]
+	// R4: whole rounds of 32 elements, then the low bits of the count
+	SUBS	$32, R0, R4
+	BLT	last
+loop:
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ee03614 // cmhi v20.2d, v16.2d, v0.2d
+	VBIT	V20.B16, V16.B16, V0.B16
+	WORD	$0x6ee13635 // cmhi v21.2d, v17.2d, v1.2d
+	VBIT	V21.B16, V17.B16, V1.B16
+	WORD	$0x6ee23656 // cmhi v22.2d, v18.2d, v2.2d
+	VBIT	V22.B16, V18.B16, V2.B16
+	WORD	$0x6ee33677 // cmhi v23.2d, v19.2d, v3.2d
+	VBIT	V23.B16, V19.B16, V3.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ee43614 // cmhi v20.2d, v16.2d, v4.2d
+	VBIT	V20.B16, V16.B16, V4.B16
+	WORD	$0x6ee53635 // cmhi v21.2d, v17.2d, v5.2d
+	VBIT	V21.B16, V17.B16, V5.B16
+	WORD	$0x6ee63656 // cmhi v22.2d, v18.2d, v6.2d
+	VBIT	V22.B16, V18.B16, V6.B16
+	WORD	$0x6ee73677 // cmhi v23.2d, v19.2d, v7.2d
+	VBIT	V23.B16, V19.B16, V7.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6ee83614 // cmhi v20.2d, v16.2d, v8.2d
+	VBIT	V20.B16, V16.B16, V8.B16
+	WORD	$0x6ee93635 // cmhi v21.2d, v17.2d, v9.2d
+	VBIT	V21.B16, V17.B16, V9.B16
+	WORD	$0x6eea3656 // cmhi v22.2d, v18.2d, v10.2d
+	VBIT	V22.B16, V18.B16, V10.B16
+	WORD	$0x6eeb3677 // cmhi v23.2d, v19.2d, v11.2d
+	VBIT	V23.B16, V19.B16, V11.B16
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x6eec3614 // cmhi v20.2d, v16.2d, v12.2d
+	VBIT	V20.B16, V16.B16, V12.B16
+	WORD	$0x6eed3635 // cmhi v21.2d, v17.2d, v13.2d
+	VBIT	V21.B16, V17.B16, V13.B16
+	WORD	$0x6eee3656 // cmhi v22.2d, v18.2d, v14.2d
+	VBIT	V22.B16, V18.B16, V14.B16
+	WORD	$0x6eef3677 // cmhi v23.2d, v19.2d, v15.2d
+	VBIT	V23.B16, V19.B16, V15.B16
+	SUBS	$32, R4, R4
+	BGE	loop
+last:
+	MOVD	R1, R5
+	VST1.P	[V0.D2, V1.D2, V2.D2, V3.D2], 64(R5)
+	VST1.P	[V4.D2, V5.D2, V6.D2, V7.D2], 64(R5)
+	VST1.P	[V8.D2, V9.D2, V10.D2, V11.D2], 64(R5)
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R5)
+	RET
+
+	// func findbitsU64NEON(n int, a *uint64, v *uint64) int
+TEXT ·findbitsU64NEON(SB), NOSPLIT, $0-32
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	v+16(FP), R3
+	VLD1R	(R3), [V31.D2]
+	MOVD	(R3), R7
+	MOVD	R0, R4
+	SUB	R0, R0, R6
+block:
+	CMP	$8, R4
+	BLT	scalar
+	VLD1.P	64(R2), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x6eff8c04 // cmeq v4.2d, v0.2d, v31.2d
+	WORD	$0x6eff8c25 // cmeq v5.2d, v1.2d, v31.2d
+	WORD	$0x6eff8c46 // cmeq v6.2d, v2.2d, v31.2d
+	WORD	$0x6eff8c67 // cmeq v7.2d, v3.2d, v31.2d
+	VORR	V5.B16, V4.B16, V8.B16
+	VORR	V7.B16, V6.B16, V9.B16
+	VORR	V9.B16, V8.B16, V8.B16
+	WORD	$0x6eb0a90a // umaxv s10, v8.4s
+	FMOVS	F10, R8
+	CBNZ	R8, hit
+	ADD	$8, R6, R6
+	SUB	$8, R4, R4
+	B	block
+hit:
+	SUB	$64, R2, R2
+scalar:
+	CBZ	R4, none
+	MOVD.P	8(R2), R8
+	CMP	R7, R8
+	BEQ	found
+	ADD	$1, R6, R6
+	SUB	$1, R4, R4
+	B	scalar
+none:
+	MOVD	R0, ret+24(FP)
+	RET
+found:
+	MOVD	R6, ret+24(FP)
+	RET

@@ -9,7 +9,7 @@ import (
 )
 
 // sumPiece runs Sum on one piece.
-func sumPiece[T Float](acc, a []T) {
+func sumPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -29,12 +29,92 @@ func sumPiece[T Float](acc, a []T) {
 			sumF64AVX512(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumI8AVX2(m, ptr[int8](acc), ptr[int8](a))
+			SumGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumI8AVX512(len(a), ptr[int8](acc), ptr[int8](a))
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumI16AVX2(m, ptr[int16](acc), ptr[int16](a))
+			SumGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumI16AVX512(len(a), ptr[int16](acc), ptr[int16](a))
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			sumI32AVX2(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		case AVX512:
+			sumI32AVX512(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			sumI64AVX2(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		case AVX512:
+			sumI64AVX512(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumU8AVX2(m, ptr[uint8](acc), ptr[uint8](a))
+			SumGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumU8AVX512(len(a), ptr[uint8](acc), ptr[uint8](a))
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumU16AVX2(m, ptr[uint16](acc), ptr[uint16](a))
+			SumGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumU16AVX512(len(a), ptr[uint16](acc), ptr[uint16](a))
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			sumU32AVX2(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		case AVX512:
+			sumU32AVX512(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			sumU64AVX2(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		case AVX512:
+			sumU64AVX512(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		}
 	}
 	SumGeneric(acc, a)
 }
 
 // dotPiece runs Dot on one piece.
-func dotPiece[T Float](acc, a, b []T) {
+func dotPiece[T Number](acc, a, b []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*8, false) {
@@ -54,12 +134,92 @@ func dotPiece[T Float](acc, a, b []T) {
 			dotF64AVX512(len(a), ptr[float64](acc), ptr[float64](a), ptr[float64](b))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			dotI8AVX2(m, ptr[int8](acc), ptr[int8](a), ptr[int8](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		case AVX512:
+			dotI8AVX512(len(a), ptr[int8](acc), ptr[int8](a), ptr[int8](b))
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			dotI16AVX2(m, ptr[int16](acc), ptr[int16](a), ptr[int16](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		case AVX512:
+			dotI16AVX512(len(a), ptr[int16](acc), ptr[int16](a), ptr[int16](b))
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			dotI32AVX2(len(a), ptr[int32](acc), ptr[int32](a), ptr[int32](b))
+			return
+		case AVX512:
+			dotI32AVX512(len(a), ptr[int32](acc), ptr[int32](a), ptr[int32](b))
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*16, false) {
+		case AVX2:
+			dotI64AVX2(len(a), ptr[int64](acc), ptr[int64](a), ptr[int64](b))
+			return
+		case AVX512:
+			dotI64AVX512(len(a), ptr[int64](acc), ptr[int64](a), ptr[int64](b))
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			dotU8AVX2(m, ptr[uint8](acc), ptr[uint8](a), ptr[uint8](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		case AVX512:
+			dotU8AVX512(len(a), ptr[uint8](acc), ptr[uint8](a), ptr[uint8](b))
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			dotU16AVX2(m, ptr[uint16](acc), ptr[uint16](a), ptr[uint16](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		case AVX512:
+			dotU16AVX512(len(a), ptr[uint16](acc), ptr[uint16](a), ptr[uint16](b))
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			dotU32AVX2(len(a), ptr[uint32](acc), ptr[uint32](a), ptr[uint32](b))
+			return
+		case AVX512:
+			dotU32AVX512(len(a), ptr[uint32](acc), ptr[uint32](a), ptr[uint32](b))
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*16, false) {
+		case AVX2:
+			dotU64AVX2(len(a), ptr[uint64](acc), ptr[uint64](a), ptr[uint64](b))
+			return
+		case AVX512:
+			dotU64AVX512(len(a), ptr[uint64](acc), ptr[uint64](a), ptr[uint64](b))
+			return
+		}
 	}
 	DotGeneric(acc, a, b)
 }
 
 // sumsqPiece runs SumSq on one piece.
-func sumsqPiece[T Float](acc, a []T) {
+func sumsqPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -79,12 +239,92 @@ func sumsqPiece[T Float](acc, a []T) {
 			sumsqF64AVX512(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumsqI8AVX2(m, ptr[int8](acc), ptr[int8](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumsqI8AVX512(len(a), ptr[int8](acc), ptr[int8](a))
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumsqI16AVX2(m, ptr[int16](acc), ptr[int16](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumsqI16AVX512(len(a), ptr[int16](acc), ptr[int16](a))
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			sumsqI32AVX2(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		case AVX512:
+			sumsqI32AVX512(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			sumsqI64AVX2(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		case AVX512:
+			sumsqI64AVX512(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumsqU8AVX2(m, ptr[uint8](acc), ptr[uint8](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumsqU8AVX512(len(a), ptr[uint8](acc), ptr[uint8](a))
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			sumsqU16AVX2(m, ptr[uint16](acc), ptr[uint16](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		case AVX512:
+			sumsqU16AVX512(len(a), ptr[uint16](acc), ptr[uint16](a))
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			sumsqU32AVX2(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		case AVX512:
+			sumsqU32AVX512(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			sumsqU64AVX2(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		case AVX512:
+			sumsqU64AVX512(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		}
 	}
 	SumSqGeneric(acc, a)
 }
 
 // minofPiece runs MinOf on one piece.
-func minofPiece[T Float](acc, a []T) {
+func minofPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -104,12 +344,92 @@ func minofPiece[T Float](acc, a []T) {
 			minofF64AVX512(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			minofI8AVX2(m, ptr[int8](acc), ptr[int8](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			minofI8AVX512(len(a), ptr[int8](acc), ptr[int8](a))
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			minofI16AVX2(m, ptr[int16](acc), ptr[int16](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			minofI16AVX512(len(a), ptr[int16](acc), ptr[int16](a))
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			minofI32AVX2(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		case AVX512:
+			minofI32AVX512(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			minofI64AVX2(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		case AVX512:
+			minofI64AVX512(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			minofU8AVX2(m, ptr[uint8](acc), ptr[uint8](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			minofU8AVX512(len(a), ptr[uint8](acc), ptr[uint8](a))
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			minofU16AVX2(m, ptr[uint16](acc), ptr[uint16](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			minofU16AVX512(len(a), ptr[uint16](acc), ptr[uint16](a))
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			minofU32AVX2(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		case AVX512:
+			minofU32AVX512(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			minofU64AVX2(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		case AVX512:
+			minofU64AVX512(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		}
 	}
 	MinOfGeneric(acc, a)
 }
 
 // maxofPiece runs MaxOf on one piece.
-func maxofPiece[T Float](acc, a []T) {
+func maxofPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -129,12 +449,92 @@ func maxofPiece[T Float](acc, a []T) {
 			maxofF64AVX512(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			maxofI8AVX2(m, ptr[int8](acc), ptr[int8](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			maxofI8AVX512(len(a), ptr[int8](acc), ptr[int8](a))
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			maxofI16AVX2(m, ptr[int16](acc), ptr[int16](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			maxofI16AVX512(len(a), ptr[int16](acc), ptr[int16](a))
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			maxofI32AVX2(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		case AVX512:
+			maxofI32AVX512(len(a), ptr[int32](acc), ptr[int32](a))
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			maxofI64AVX2(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		case AVX512:
+			maxofI64AVX512(len(a), ptr[int64](acc), ptr[int64](a))
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			maxofU8AVX2(m, ptr[uint8](acc), ptr[uint8](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			maxofU8AVX512(len(a), ptr[uint8](acc), ptr[uint8](a))
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			m := len(a) &^ (Lanes - 1)
+			maxofU16AVX2(m, ptr[uint16](acc), ptr[uint16](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		case AVX512:
+			maxofU16AVX512(len(a), ptr[uint16](acc), ptr[uint16](a))
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			maxofU32AVX2(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		case AVX512:
+			maxofU32AVX512(len(a), ptr[uint32](acc), ptr[uint32](a))
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			maxofU64AVX2(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		case AVX512:
+			maxofU64AVX512(len(a), ptr[uint64](acc), ptr[uint64](a))
+			return
+		}
 	}
 	MaxOfGeneric(acc, a)
 }
 
 // findbitsPiece runs FindBits on one piece.
-func findbitsPiece[T Float](a []T, v T) int {
+func findbitsPiece[T Number](a []T, v T) int {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -150,12 +550,68 @@ func findbitsPiece[T Float](a []T, v T) int {
 		case AVX512:
 			return findbitsF64AVX512(len(a), ptr[float64](a), (*float64)(unsafe.Pointer(&v)))
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			return findbitsI8AVX2(len(a), ptr[int8](a), (*int8)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsI8AVX512(len(a), ptr[int8](a), (*int8)(unsafe.Pointer(&v)))
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			return findbitsI16AVX2(len(a), ptr[int16](a), (*int16)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsI16AVX512(len(a), ptr[int16](a), (*int16)(unsafe.Pointer(&v)))
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			return findbitsI32AVX2(len(a), ptr[int32](a), (*int32)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsI32AVX512(len(a), ptr[int32](a), (*int32)(unsafe.Pointer(&v)))
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			return findbitsI64AVX2(len(a), ptr[int64](a), (*int64)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsI64AVX512(len(a), ptr[int64](a), (*int64)(unsafe.Pointer(&v)))
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case AVX2:
+			return findbitsU8AVX2(len(a), ptr[uint8](a), (*uint8)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsU8AVX512(len(a), ptr[uint8](a), (*uint8)(unsafe.Pointer(&v)))
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case AVX2:
+			return findbitsU16AVX2(len(a), ptr[uint16](a), (*uint16)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsU16AVX512(len(a), ptr[uint16](a), (*uint16)(unsafe.Pointer(&v)))
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			return findbitsU32AVX2(len(a), ptr[uint32](a), (*uint32)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsU32AVX512(len(a), ptr[uint32](a), (*uint32)(unsafe.Pointer(&v)))
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			return findbitsU64AVX2(len(a), ptr[uint64](a), (*uint64)(unsafe.Pointer(&v)))
+		case AVX512:
+			return findbitsU64AVX512(len(a), ptr[uint64](a), (*uint64)(unsafe.Pointer(&v)))
+		}
 	}
 	return FindBitsGeneric(a, v)
 }
 
 // findnanPiece runs FindNaN on one piece.
-func findnanPiece[T Float](a []T) int {
+func findnanPiece[T Number](a []T) int {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {

@@ -9,7 +9,7 @@ import (
 )
 
 // sumPiece runs Sum on one piece.
-func sumPiece[T Float](acc, a []T) {
+func sumPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -23,12 +23,76 @@ func sumPiece[T Float](acc, a []T) {
 			sumF64NEON(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumI8NEON(m, ptr[int8](acc), ptr[int8](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumI16NEON(m, ptr[int16](acc), ptr[int16](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumI32NEON(m, ptr[int32](acc), ptr[int32](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumI64NEON(m, ptr[int64](acc), ptr[int64](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumU8NEON(m, ptr[uint8](acc), ptr[uint8](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumU16NEON(m, ptr[uint16](acc), ptr[uint16](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumU32NEON(m, ptr[uint32](acc), ptr[uint32](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumU64NEON(m, ptr[uint64](acc), ptr[uint64](a))
+			SumGeneric(acc, a[m:])
+			return
+		}
 	}
 	SumGeneric(acc, a)
 }
 
 // dotPiece runs Dot on one piece.
-func dotPiece[T Float](acc, a, b []T) {
+func dotPiece[T Number](acc, a, b []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*8, false) {
@@ -42,12 +106,76 @@ func dotPiece[T Float](acc, a, b []T) {
 			dotF64NEON(len(a), ptr[float64](acc), ptr[float64](a), ptr[float64](b))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotI8NEON(m, ptr[int8](acc), ptr[int8](a), ptr[int8](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotI16NEON(m, ptr[int16](acc), ptr[int16](a), ptr[int16](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotI32NEON(m, ptr[int32](acc), ptr[int32](a), ptr[int32](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*16, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotI64NEON(m, ptr[int64](acc), ptr[int64](a), ptr[int64](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotU8NEON(m, ptr[uint8](acc), ptr[uint8](a), ptr[uint8](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotU16NEON(m, ptr[uint16](acc), ptr[uint16](a), ptr[uint16](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotU32NEON(m, ptr[uint32](acc), ptr[uint32](a), ptr[uint32](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*16, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			dotU64NEON(m, ptr[uint64](acc), ptr[uint64](a), ptr[uint64](b))
+			DotGeneric(acc, a[m:], b[m:])
+			return
+		}
 	}
 	DotGeneric(acc, a, b)
 }
 
 // sumsqPiece runs SumSq on one piece.
-func sumsqPiece[T Float](acc, a []T) {
+func sumsqPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -61,12 +189,76 @@ func sumsqPiece[T Float](acc, a []T) {
 			sumsqF64NEON(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqI8NEON(m, ptr[int8](acc), ptr[int8](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqI16NEON(m, ptr[int16](acc), ptr[int16](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqI32NEON(m, ptr[int32](acc), ptr[int32](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqI64NEON(m, ptr[int64](acc), ptr[int64](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqU8NEON(m, ptr[uint8](acc), ptr[uint8](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqU16NEON(m, ptr[uint16](acc), ptr[uint16](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqU32NEON(m, ptr[uint32](acc), ptr[uint32](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			sumsqU64NEON(m, ptr[uint64](acc), ptr[uint64](a))
+			SumSqGeneric(acc, a[m:])
+			return
+		}
 	}
 	SumSqGeneric(acc, a)
 }
 
 // minofPiece runs MinOf on one piece.
-func minofPiece[T Float](acc, a []T) {
+func minofPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -80,12 +272,76 @@ func minofPiece[T Float](acc, a []T) {
 			minofF64NEON(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofI8NEON(m, ptr[int8](acc), ptr[int8](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofI16NEON(m, ptr[int16](acc), ptr[int16](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofI32NEON(m, ptr[int32](acc), ptr[int32](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofI64NEON(m, ptr[int64](acc), ptr[int64](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofU8NEON(m, ptr[uint8](acc), ptr[uint8](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofU16NEON(m, ptr[uint16](acc), ptr[uint16](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofU32NEON(m, ptr[uint32](acc), ptr[uint32](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			minofU64NEON(m, ptr[uint64](acc), ptr[uint64](a))
+			MinOfGeneric(acc, a[m:])
+			return
+		}
 	}
 	MinOfGeneric(acc, a)
 }
 
 // maxofPiece runs MaxOf on one piece.
-func maxofPiece[T Float](acc, a []T) {
+func maxofPiece[T Number](acc, a []T) {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -99,12 +355,76 @@ func maxofPiece[T Float](acc, a []T) {
 			maxofF64NEON(len(a), ptr[float64](acc), ptr[float64](a))
 			return
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofI8NEON(m, ptr[int8](acc), ptr[int8](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofI16NEON(m, ptr[int16](acc), ptr[int16](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofI32NEON(m, ptr[int32](acc), ptr[int32](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofI64NEON(m, ptr[int64](acc), ptr[int64](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofU8NEON(m, ptr[uint8](acc), ptr[uint8](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofU16NEON(m, ptr[uint16](acc), ptr[uint16](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofU32NEON(m, ptr[uint32](acc), ptr[uint32](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ (Lanes - 1)
+			maxofU64NEON(m, ptr[uint64](acc), ptr[uint64](a))
+			MaxOfGeneric(acc, a[m:])
+			return
+		}
 	}
 	MaxOfGeneric(acc, a)
 }
 
 // findbitsPiece runs FindBits on one piece.
-func findbitsPiece[T Float](a []T, v T) int {
+func findbitsPiece[T Number](a []T, v T) int {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {
@@ -116,12 +436,52 @@ func findbitsPiece[T Float](a []T, v T) int {
 		case NEON:
 			return findbitsF64NEON(len(a), ptr[float64](a), (*float64)(unsafe.Pointer(&v)))
 		}
+	case tInt8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			return findbitsI8NEON(len(a), ptr[int8](a), (*int8)(unsafe.Pointer(&v)))
+		}
+	case tInt16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			return findbitsI16NEON(len(a), ptr[int16](a), (*int16)(unsafe.Pointer(&v)))
+		}
+	case tInt32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			return findbitsI32NEON(len(a), ptr[int32](a), (*int32)(unsafe.Pointer(&v)))
+		}
+	case tInt64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			return findbitsI64NEON(len(a), ptr[int64](a), (*int64)(unsafe.Pointer(&v)))
+		}
+	case tUint8:
+		switch implFor(classMemory, len(a)*1, false) {
+		case NEON:
+			return findbitsU8NEON(len(a), ptr[uint8](a), (*uint8)(unsafe.Pointer(&v)))
+		}
+	case tUint16:
+		switch implFor(classMemory, len(a)*2, false) {
+		case NEON:
+			return findbitsU16NEON(len(a), ptr[uint16](a), (*uint16)(unsafe.Pointer(&v)))
+		}
+	case tUint32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			return findbitsU32NEON(len(a), ptr[uint32](a), (*uint32)(unsafe.Pointer(&v)))
+		}
+	case tUint64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			return findbitsU64NEON(len(a), ptr[uint64](a), (*uint64)(unsafe.Pointer(&v)))
+		}
 	}
 	return FindBitsGeneric(a, v)
 }
 
 // findnanPiece runs FindNaN on one piece.
-func findnanPiece[T Float](a []T) int {
+func findnanPiece[T Number](a []T) int {
 	switch typeOf[T]() {
 	case tFloat32:
 		switch implFor(classMemory, len(a)*4, false) {

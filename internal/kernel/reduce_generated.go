@@ -11,12 +11,21 @@ import (
 const Lanes = 32
 
 // sumTree combines the accumulators by the canonical tree.
-func sumTree[T Float](acc *[Lanes]T) T {
+func sumTree[T Number](acc *[Lanes]T) T {
 	return (((((acc[0] + acc[16]) + (acc[8] + acc[24])) + ((acc[4] + acc[20]) + (acc[12] + acc[28]))) + (((acc[2] + acc[18]) + (acc[10] + acc[26])) + ((acc[6] + acc[22]) + (acc[14] + acc[30])))) + ((((acc[1] + acc[17]) + (acc[9] + acc[25])) + ((acc[5] + acc[21]) + (acc[13] + acc[29]))) + (((acc[3] + acc[19]) + (acc[11] + acc[27])) + ((acc[7] + acc[23]) + (acc[15] + acc[31])))))
 }
 
 // SumGeneric adds a into the accumulators acc in the canonical order with the generic Go loop: the reference.
-func SumGeneric[T Float](acc, a []T) {
+func SumGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = s + a[i]
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {
@@ -33,7 +42,7 @@ func SumGeneric[T Float](acc, a []T) {
 // which checks nothing (acc has Lanes elements). It folds pieces of
 // chunkBytes, a whole number of rounds of the accumulators each, so that the
 // goroutine can be preempted between them.
-func Sum[T Float](acc, a []T) {
+func Sum[T Number](acc, a []T) {
 	if raceEnabled {
 		raceRead(a)
 		raceWrite(acc)
@@ -46,8 +55,17 @@ func Sum[T Float](acc, a []T) {
 }
 
 // DotGeneric adds the products a[i]*b[i], each rounded to T, into acc in the canonical order with the generic Go loop: the reference.
-func DotGeneric[T Float](acc, a, b []T) {
+func DotGeneric[T Number](acc, a, b []T) {
 	b = b[:len(a)]
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = s + T(a[i]*b[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra, rb := a[:len(acc)], b[:len(acc)]
 		for j := range acc {
@@ -64,7 +82,7 @@ func DotGeneric[T Float](acc, a, b []T) {
 // which checks nothing (acc has Lanes elements, b at least len(a)). It folds pieces of
 // chunkBytes, a whole number of rounds of the accumulators each, so that the
 // goroutine can be preempted between them.
-func Dot[T Float](acc, a, b []T) {
+func Dot[T Number](acc, a, b []T) {
 	if raceEnabled {
 		raceRead(a)
 		raceRead(b[:len(a)])
@@ -78,7 +96,16 @@ func Dot[T Float](acc, a, b []T) {
 }
 
 // SumSqGeneric adds the squares a[i]*a[i], each rounded to T, into acc in the canonical order with the generic Go loop: the reference.
-func SumSqGeneric[T Float](acc, a []T) {
+func SumSqGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = s + T(a[i]*a[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {
@@ -95,7 +122,7 @@ func SumSqGeneric[T Float](acc, a []T) {
 // which checks nothing (acc has Lanes elements). It folds pieces of
 // chunkBytes, a whole number of rounds of the accumulators each, so that the
 // goroutine can be preempted between them.
-func SumSq[T Float](acc, a []T) {
+func SumSq[T Number](acc, a []T) {
 	if raceEnabled {
 		raceRead(a)
 		raceWrite(acc)
@@ -107,8 +134,17 @@ func SumSq[T Float](acc, a []T) {
 	}
 }
 
-// MinOfGeneric folds a into acc with Go's min (a NaN wins, -0 < +0) with the generic Go loop: the reference.
-func MinOfGeneric[T Float](acc, a []T) {
+// MinOfGeneric folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with the generic Go loop: the reference.
+func MinOfGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = min(s, a[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {
@@ -121,11 +157,11 @@ func MinOfGeneric[T Float](acc, a []T) {
 	}
 }
 
-// MinOf folds a into acc with Go's min (a NaN wins, -0 < +0) with the implementation in use: the trusted entry,
+// MinOf folds a into acc with Go's min (on floats a NaN wins, -0 < +0) with the implementation in use: the trusted entry,
 // which checks nothing (acc has Lanes elements). It folds pieces of
 // chunkBytes, a whole number of rounds of the accumulators each, so that the
 // goroutine can be preempted between them.
-func MinOf[T Float](acc, a []T) {
+func MinOf[T Number](acc, a []T) {
 	if raceEnabled {
 		raceRead(a)
 		raceWrite(acc)
@@ -137,8 +173,17 @@ func MinOf[T Float](acc, a []T) {
 	}
 }
 
-// MaxOfGeneric folds a into acc with Go's max (a NaN wins, -0 < +0) with the generic Go loop: the reference.
-func MaxOfGeneric[T Float](acc, a []T) {
+// MaxOfGeneric folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with the generic Go loop: the reference.
+func MaxOfGeneric[T Number](acc, a []T) {
+	if !isFloat[T]() {
+		// The order does not matter: one accumulator, the plain loop.
+		s := acc[0]
+		for i := range a {
+			s = max(s, a[i])
+		}
+		acc[0] = s
+		return
+	}
 	for len(a) >= len(acc) {
 		ra := a[:len(acc)]
 		for j := range acc {
@@ -151,11 +196,11 @@ func MaxOfGeneric[T Float](acc, a []T) {
 	}
 }
 
-// MaxOf folds a into acc with Go's max (a NaN wins, -0 < +0) with the implementation in use: the trusted entry,
+// MaxOf folds a into acc with Go's max (on floats a NaN wins, -0 < +0) with the implementation in use: the trusted entry,
 // which checks nothing (acc has Lanes elements). It folds pieces of
 // chunkBytes, a whole number of rounds of the accumulators each, so that the
 // goroutine can be preempted between them.
-func MaxOf[T Float](acc, a []T) {
+func MaxOf[T Number](acc, a []T) {
 	if raceEnabled {
 		raceRead(a)
 		raceWrite(acc)
@@ -167,9 +212,10 @@ func MaxOf[T Float](acc, a []T) {
 	}
 }
 
-// FindBitsGeneric returns the first index i with the bits of a[i] equal to those of v, or len(a) with the generic Go loop: the reference.
-func FindBitsGeneric[T Float](a []T, v T) int {
-	if is32[T]() {
+// FindBitsGeneric returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with the generic Go loop: the reference.
+func FindBitsGeneric[T Number](a []T, v T) int {
+	switch typeOf[T]() {
+	case tFloat32:
 		vb := math.Float32bits(float32(v))
 		for i, x := range a {
 			if math.Float32bits(float32(x)) == vb {
@@ -177,20 +223,27 @@ func FindBitsGeneric[T Float](a []T, v T) int {
 			}
 		}
 		return len(a)
+	case tFloat64:
+		vb := math.Float64bits(float64(v))
+		for i, x := range a {
+			if math.Float64bits(float64(x)) == vb {
+				return i
+			}
+		}
+		return len(a)
 	}
-	vb := math.Float64bits(float64(v))
 	for i, x := range a {
-		if math.Float64bits(float64(x)) == vb {
+		if x == v {
 			return i
 		}
 	}
 	return len(a)
 }
 
-// FindBits returns the first index i with the bits of a[i] equal to those of v, or len(a) with the implementation in use: the trusted entry, which
+// FindBits returns the first index i with the bits of a[i] equal to those of v (for floats: -0 is not +0), or len(a) with the implementation in use: the trusted entry, which
 // checks nothing. It searches pieces of chunkBytes, so that the goroutine can be
 // preempted between them.
-func FindBits[T Float](a []T, v T) int {
+func FindBits[T Number](a []T, v T) int {
 	if raceEnabled {
 		raceRead(a)
 	}
@@ -205,7 +258,7 @@ func FindBits[T Float](a []T, v T) int {
 }
 
 // FindNaNGeneric returns the first index of a NaN in a, or len(a) with the generic Go loop: the reference.
-func FindNaNGeneric[T Float](a []T) int {
+func FindNaNGeneric[T Number](a []T) int {
 	for i, x := range a {
 		if x != x {
 			return i
@@ -217,7 +270,7 @@ func FindNaNGeneric[T Float](a []T) int {
 // FindNaN returns the first index of a NaN in a, or len(a) with the implementation in use: the trusted entry, which
 // checks nothing. It searches pieces of chunkBytes, so that the goroutine can be
 // preempted between them.
-func FindNaN[T Float](a []T) int {
+func FindNaN[T Number](a []T) int {
 	if raceEnabled {
 		raceRead(a)
 	}

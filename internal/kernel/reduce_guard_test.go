@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/testkit"
 )
 
@@ -18,10 +19,18 @@ func TestReductionGuardPages(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testReductionGuardPages[float32])
 		t.Run("float64", testReductionGuardPages[float64])
+		t.Run("int8", testReductionGuardPages[int8])
+		t.Run("int16", testReductionGuardPages[int16])
+		t.Run("int32", testReductionGuardPages[int32])
+		t.Run("int64", testReductionGuardPages[int64])
+		t.Run("uint8", testReductionGuardPages[uint8])
+		t.Run("uint16", testReductionGuardPages[uint16])
+		t.Run("uint32", testReductionGuardPages[uint32])
+		t.Run("uint64", testReductionGuardPages[uint64])
 	})
 }
 
-func testReductionGuardPages[T testkit.Float](t *testing.T) {
+func testReductionGuardPages[T kernel.Number](t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	gs := []*testkit.GuardPages{testkit.NewGuardPages(t, 1), testkit.NewGuardPages(t, 1)}
 	for _, atEnd := range []bool{true, false} {

@@ -5,36 +5,36 @@
 package kernel
 
 // sumPiece runs Sum on one piece.
-func sumPiece[T Float](acc, a []T) {
+func sumPiece[T Number](acc, a []T) {
 	SumGeneric(acc, a)
 }
 
 // dotPiece runs Dot on one piece.
-func dotPiece[T Float](acc, a, b []T) {
+func dotPiece[T Number](acc, a, b []T) {
 	DotGeneric(acc, a, b)
 }
 
 // sumsqPiece runs SumSq on one piece.
-func sumsqPiece[T Float](acc, a []T) {
+func sumsqPiece[T Number](acc, a []T) {
 	SumSqGeneric(acc, a)
 }
 
 // minofPiece runs MinOf on one piece.
-func minofPiece[T Float](acc, a []T) {
+func minofPiece[T Number](acc, a []T) {
 	MinOfGeneric(acc, a)
 }
 
 // maxofPiece runs MaxOf on one piece.
-func maxofPiece[T Float](acc, a []T) {
+func maxofPiece[T Number](acc, a []T) {
 	MaxOfGeneric(acc, a)
 }
 
 // findbitsPiece runs FindBits on one piece.
-func findbitsPiece[T Float](a []T, v T) int {
+func findbitsPiece[T Number](a []T, v T) int {
 	return FindBitsGeneric(a, v)
 }
 
 // findnanPiece runs FindNaN on one piece.
-func findnanPiece[T Float](a []T) int {
+func findnanPiece[T Number](a []T) int {
 	return FindNaNGeneric(a)
 }

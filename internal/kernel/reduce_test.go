@@ -16,7 +16,7 @@ import (
 // reduction describes one reduction to the tests (see
 // reductions_generated_test.go): its entry and generic kernel on one
 // signature (a fold returns 0, a find ignores acc).
-type reduction[T kernel.Float] struct {
+type reduction[T kernel.Number] struct {
 	name     string
 	inputs   int
 	fold     string // "sum", "min", "max", "findbits", "findnan"
@@ -38,15 +38,33 @@ func (r reduction[T]) start(rng *rand.Rand, random bool) []T {
 	}
 	if random {
 		for i := range acc {
-			acc[i] = T(rng.NormFloat64())
+			if isFloat[T]() {
+				acc[i] = T(rng.NormFloat64())
+			} else {
+				acc[i] = T(rng.Uint64())
+			}
 		}
 	}
 	return acc
 }
 
+// result combines a fold's accumulators into its result.
+func (r reduction[T]) result(acc []T) T {
+	switch r.fold {
+	case "min":
+		return kernel.MinTree(acc)
+	case "max":
+		return kernel.MaxTree(acc)
+	}
+	return kernel.SumTree(acc)
+}
+
+// isFloat reports whether T has fractions.
+func isFloat[T kernel.Number]() bool { return T(1)/2 != 0 }
+
 // reduceLengths covers every round and register boundary up to 300, runs
 // of a few rounds, and a run past one preemption piece (chunkBytes).
-func reduceLengths[T kernel.Float]() []int {
+func reduceLengths[T kernel.Number]() []int {
 	var ls []int
 	for n := 0; n <= 300; n++ {
 		ls = append(ls, n)
@@ -57,7 +75,7 @@ func reduceLengths[T kernel.Float]() []int {
 
 // atOffset copies data into a fresh buffer at element offset off, so that
 // the kernels see every alignment.
-func atOffset[T kernel.Float](data []T, off int) []T {
+func atOffset[T kernel.Number](data []T, off int) []T {
 	buf := make([]T, len(data)+off)
 	copy(buf[off:], data)
 	return buf[off:]
@@ -65,28 +83,40 @@ func atOffset[T kernel.Float](data []T, off int) []T {
 
 func TestReductionsMatchGeneric(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
-		t.Run("float32", testReductionsMatchGeneric[float32])
-		t.Run("float64", testReductionsMatchGeneric[float64])
+		t.Run("float32", testReductionsMatchGeneric(testkit.Pools[float32]))
+		t.Run("float64", testReductionsMatchGeneric(testkit.Pools[float64]))
+		t.Run("int8", testReductionsMatchGeneric(testkit.IntPools[int8]))
+		t.Run("int16", testReductionsMatchGeneric(testkit.IntPools[int16]))
+		t.Run("int32", testReductionsMatchGeneric(testkit.IntPools[int32]))
+		t.Run("int64", testReductionsMatchGeneric(testkit.IntPools[int64]))
+		t.Run("uint8", testReductionsMatchGeneric(testkit.IntPools[uint8]))
+		t.Run("uint16", testReductionsMatchGeneric(testkit.IntPools[uint16]))
+		t.Run("uint32", testReductionsMatchGeneric(testkit.IntPools[uint32]))
+		t.Run("uint64", testReductionsMatchGeneric(testkit.IntPools[uint64]))
 	})
 }
 
-func testReductionsMatchGeneric[T kernel.Float](t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	lengths := reduceLengths[T]()
-	pools := testkit.Pools[T](rng, 2*lengths[len(lengths)-1]+64)
-	for _, r := range reductions[T]() {
-		for pi, pool := range pools {
-			for li, n := range lengths {
-				if n > 300 && pi%2 != li%2 {
-					continue // the long runs take half the pools each
+// testReductionsMatchGeneric compares every reduction's implementation in
+// use with its generic kernel on the pools of data that makePools gives.
+func testReductionsMatchGeneric[T kernel.Number](makePools func(*rand.Rand, int) []testkit.Pool[T]) func(t *testing.T) {
+	return func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		lengths := reduceLengths[T]()
+		pools := makePools(rng, 2*lengths[len(lengths)-1]+64)
+		for _, r := range reductions[T]() {
+			for pi, pool := range pools {
+				for li, n := range lengths {
+					if n > 300 && pi%2 != li%2 {
+						continue // the long runs take half the pools each
+					}
+					off := (7*n + pi) % testOffsets()
+					from := rng.IntN(len(pool.Data) - 2*n + 1)
+					in := [][]T{atOffset(pool.Data[from:from+n], off)}
+					if r.inputs == 2 {
+						in = append(in, atOffset(pool.Data[from+n:from+2*n], (off+5)%16))
+					}
+					checkReduction(t, r, in, rng, fmt.Sprintf("%s %T %s n=%d off=%d", r.name, T(0), pool.Name, n, off))
 				}
-				off := (7*n + pi) % testOffsets()
-				from := rng.IntN(len(pool.Data) - 2*n + 1)
-				in := [][]T{atOffset(pool.Data[from:from+n], off)}
-				if r.inputs == 2 {
-					in = append(in, atOffset(pool.Data[from+n:from+2*n], (off+5)%16))
-				}
-				checkReduction(t, r, in, rng, fmt.Sprintf("%s %T %s n=%d off=%d", r.name, T(0), pool.Name, n, off))
 			}
 		}
 	}
@@ -96,7 +126,7 @@ func testReductionsMatchGeneric[T kernel.Float](t *testing.T) {
 // matches any NaN: which payload an accumulator carries depends on how the
 // compiler ordered the generic kernel's operands, and the callers replace a
 // NaN result by a canonical NaN.
-func requireSameOrNaN[T kernel.Float](t *testing.T, want, got []T, what string) {
+func requireSameOrNaN[T kernel.Number](t *testing.T, want, got []T, what string) {
 	t.Helper()
 	for i := range want {
 		if want[i] != want[i] && got[i] != got[i] {
@@ -108,20 +138,22 @@ func requireSameOrNaN[T kernel.Float](t *testing.T, want, got []T, what string) 
 
 // checkReduction runs r on in with the implementation in use and with the
 // generic kernel and compares them bit for bit: every accumulator of a
-// fold, from the start state and from random ones; for FindBits the index
-// of an element at a random place, of the last, and of a value that is not
-// there; for FindNaN the index of the first NaN.
-func checkReduction[T kernel.Float](t *testing.T, r reduction[T], in [][]T, rng *rand.Rand, what string) {
+// float fold (an integer fold's result), from the start state and from
+// random ones; for FindBits the index of an element at a random place, of
+// the last, and of a value that is not there; for FindNaN the index of the
+// first NaN.
+func checkReduction[T kernel.Number](t *testing.T, r reduction[T], in [][]T, rng *rand.Rand, what string) {
 	t.Helper()
 	n := len(in[0])
 	switch r.fold {
 	case "findbits":
-		vs := []T{T(math.Pi)}
+		pi := math.Pi
+		vs := []T{T(pi)}
 		if n > 0 {
 			vs = append(vs, in[0][rng.IntN(n)], in[0][n-1])
 		}
 		for _, v := range vs {
-			require.Equal(t, r.ref(nil, in, v), r.run(nil, in, v), "%s v=%#x", what, testkit.Bits(v))
+			require.Equal(t, r.ref(nil, in, v), r.run(nil, in, v), "%s v=%v", what, v)
 		}
 	case "findnan":
 		require.Equal(t, r.ref(nil, in, 0), r.run(nil, in, 0), what)
@@ -131,6 +163,10 @@ func checkReduction[T kernel.Float](t *testing.T, r reduction[T], in [][]T, rng 
 			copy(got, want)
 			r.ref(want, in, 0)
 			r.run(got, in, 0)
+			if !isFloat[T]() { // the order does not matter: only the fold of the accumulators
+				require.Equal(t, r.result(want), r.result(got), "%s random start %v", what, random)
+				continue
+			}
 			requireSameOrNaN(t, want, got, fmt.Sprintf("%s random start %v", what, random))
 		}
 	}
@@ -162,6 +198,31 @@ func testFindEveryPosition[T kernel.Float](t *testing.T) {
 		}
 		require.Equal(t, n, kernel.FindNaN(a))
 		require.Equal(t, n, kernel.FindBits(a, T(math.Copysign(0, -1))), "-0 is not +0 nor any value here")
+	}
+}
+
+// TestFindBitsIntEveryPosition puts one value among zeros at every position
+// of every length up to 200, for every integer width.
+func TestFindBitsIntEveryPosition(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("int8", testFindIntEveryPosition[int8])
+		t.Run("uint16", testFindIntEveryPosition[uint16])
+		t.Run("int32", testFindIntEveryPosition[int32])
+		t.Run("uint64", testFindIntEveryPosition[uint64])
+	})
+}
+
+func testFindIntEveryPosition[T kernel.Integer](t *testing.T) {
+	v := testkit.IntSpecials[T]()[6] // the sign bit alone
+	for n := 1; n <= 200; n++ {
+		a := make([]T, n)
+		for p := range n {
+			a[p] = v
+			require.Equal(t, p, kernel.FindBits(a, v), "%v at %d of %d", v, p, n)
+			a[p] = 0
+		}
+		require.Equal(t, 0, kernel.FindBits(a, 0))
+		require.Equal(t, n, kernel.FindBits(a, v))
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // reductions describes every reduction for element type T.
-func reductions[T kernel.Float]() []reduction[T] {
+func reductions[T kernel.Number]() []reduction[T] {
 	return []reduction[T]{
 		{name: "sum", inputs: 1, fold: "sum",
 			run: func(acc []T, in [][]T, v T) int { kernel.Sum(acc, in[0]); return 0 },

@@ -3,10 +3,12 @@ package testkit
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/simdkit/elem/internal/kernel"
 )
 
 // Pool is named test data for the reductions.
-type Pool[T Float] struct {
+type Pool[T kernel.Number] struct {
 	Name string
 	Data []T
 }
@@ -75,5 +77,28 @@ func Pools[T Float](rng *rand.Rand, n int) []Pool[T] {
 		{"zeros", gen(func(int) T { return T(math.Copysign(0, sign())) })},
 		{"nan", gen(sprinkle(nans))},
 		{"inf", gen(sprinkle(infs))},
+	}
+}
+
+// IntPools returns n values of each kind of data an integer reduction must
+// get right: random bit patterns with specials (RandomInts), extremes only
+// (every sum wraps around, min and max sit at the type's ends), values in
+// -3..3 (many ties, where the first index counts), and an ascending ramp
+// (wrapping in the narrow types), whose greatest element comes late.
+func IntPools[T Integer](rng *rand.Rand, n int) []Pool[T] {
+	sp := IntSpecials[T]()
+	extremes := []T{sp[4], sp[6], sp[6] - 1, sp[6] + 1, 0, 1, sp[4] - 1} // all ones, the sign bit, its neighbours, 0, 1, -2
+	gen := func(f func(i int) T) []T {
+		out := make([]T, n)
+		for i := range out {
+			out[i] = f(i)
+		}
+		return out
+	}
+	return []Pool[T]{
+		{"random", RandomInts[T](rng, n)},
+		{"extremes", gen(func(int) T { return extremes[rng.IntN(len(extremes))] })},
+		{"ties", gen(func(int) T { return T(rng.IntN(7)) - 3 })},
+		{"ramp", gen(func(i int) T { return T(i) })},
 	}
 }

@@ -54,7 +54,8 @@ var (
 	// It comes with [ErrIncompatible].
 	ErrBatch = errors.New("broadcast: different minibatch sizes")
 
-	// ErrOp reports an elem.Op that is not one of the defined operations.
+	// ErrOp reports an elem.Op that is not one of the defined operations, or
+	// one that is not defined on the element type (OpDiv on integers).
 	ErrOp = errors.New("broadcast: invalid operation")
 
 	// ErrPlan reports a plan that cannot run the call it was given: a nil

@@ -7,7 +7,7 @@ import (
 // exec is one run of a validated plan, or one goroutine's part of a parallel
 // run: the columns c0..c1 of every block. It calls the trusted kernel entry
 // directly: the plan's checks have made every offset it computes valid.
-type exec[T kernel.Float] struct {
+type exec[T kernel.Number] struct {
 	p        *Plan
 	op       kernel.Op
 	ops      [maxOperands][]T // dst, then the inputs
@@ -17,7 +17,7 @@ type exec[T kernel.Float] struct {
 }
 
 // newExec prepares a run of p over the given operands.
-func newExec[T kernel.Float](p *Plan, op kernel.Op, dst, a, b []T) exec[T] {
+func newExec[T kernel.Number](p *Plan, op kernel.Op, dst, a, b []T) exec[T] {
 	i := sizeIndex[T]()
 	return exec[T]{p: p, op: op, ops: [maxOperands][]T{dst, a, b}, strategy: p.strategy[i],
 		stream: p.stream[i], c1: p.block.n}
@@ -163,7 +163,7 @@ func (e *exec[T]) block(at *[maxOperands]int, r0, r1 int, t *tile[T]) {
 // copyRows copies m rows of n elements into dst (leading stride ldd) from x,
 // whose rows have leading stride ld and are either n elements (inc 1) or one
 // value to repeat (inc 0).
-func copyRows[T kernel.Float](m, n int, dst []T, ldd int, x []T, ld, inc int) {
+func copyRows[T kernel.Number](m, n int, dst []T, ldd int, x []T, ld, inc int) {
 	for r := range m {
 		row := dst[r*ldd:][:n]
 		if inc == 1 {
@@ -204,7 +204,7 @@ func (e *exec[T]) tiled(dst, x, y []T, tileIsA bool, total int) {
 }
 
 // tile is the repeated row of a tiled plan, expanded on the stack.
-type tile[T kernel.Float] struct {
+type tile[T kernel.Number] struct {
 	buf    []T
 	offset int // offset in its input of the row buf holds, or -1
 }

@@ -12,8 +12,8 @@ import (
 
 // FuzzRun builds two shapes from fuzz bytes (rank 0..6, sizes 0..9 and a few
 // larger, 1s frequent), runs the plan for a fuzzer-chosen op, element type,
-// implementation and store mode (mode's low bit: float64; its next bit:
-// every kernel call streams), and compares the result bit for bit with the
+// implementation and store mode (mode's low bit and bits 2..3: the element
+// type; bit 1: every kernel call streams), and compares the result bit for bit with the
 // naive N-d index loop. Shapes that do not broadcast must fail with an
 // error, not panic.
 func FuzzRun(f *testing.F) {
@@ -35,22 +35,31 @@ func FuzzRun(f *testing.F) {
 			kernel.SetStreamMinBytes(0)
 		}
 		op := elem.Ops()[int(opByte)%len(elem.Ops())]
-		if mode&1 != 0 {
-			fuzzRunCase[float64](t, op, as, bs)
-		} else {
+		switch mode&1 | mode>>2&6 {
+		case 0:
 			fuzzRunCase[float32](t, op, as, bs)
+		case 1:
+			fuzzRunCase[float64](t, op, as, bs)
+		case 2:
+			fuzzRunCase[int8](t, op, as, bs)
+		case 3:
+			fuzzRunCase[uint16](t, op, as, bs)
+		case 4:
+			fuzzRunCase[int32](t, op, as, bs)
+		default:
+			fuzzRunCase[uint64](t, op, as, bs)
 		}
 	})
 }
 
-func fuzzRunCase[T elem.Float](t *testing.T, op elem.Op, as, bs Shape) {
+func fuzzRunCase[T elem.Number](t *testing.T, op elem.Op, as, bs Shape) {
 	na, _ := as.Size()
 	nb, _ := bs.Size()
 	a, b := fuzzValues[T](na, 1), fuzzValues[T](nb, 2)
 	out, err := Numpy(as, bs)
-	if err != nil {
+	if err != nil || !elem.DefinedOn[T](op) {
 		if runErr := Apply(op, make([]T, 1), a, as, b, bs); runErr == nil {
-			t.Fatalf("%v %s %v: Numpy fails (%v) but Apply does not", as, op, bs, err)
+			t.Fatalf("%T: %v %s %v: Numpy fails (%v) or the op is not defined, but Apply does not", T(0), as, op, bs, err)
 		}
 		return
 	}
@@ -91,17 +100,29 @@ func shapesFrom(spec []byte) (Shape, Shape, bool) {
 	return shapes[0], shapes[1], na <= 1<<16 && nb <= 1<<16
 }
 
-func fuzzValues[T elem.Float](n int, seed T) []T {
+// fuzzValues returns n values of T: for floats a ramp with NaNs and -0
+// among them, for integers a wrapping ramp.
+func fuzzValues[T elem.Number](n int, seed T) []T {
 	out := make([]T, n)
+	for i := range out {
+		out[i] = seed*T(i) - 3
+	}
+	if f, ok := any(out).([]float32); ok {
+		specials(f)
+	} else if f, ok := any(out).([]float64); ok {
+		specials(f)
+	}
+	return out
+}
+
+// specials puts a NaN and a -0 into every nine elements.
+func specials[T elem.Float](out []T) {
 	for i := range out {
 		switch i % 9 {
 		case 4:
 			out[i] = T(math.NaN())
 		case 7:
 			out[i] = T(math.Copysign(0, -1))
-		default:
-			out[i] = seed*T(i) - 3.25
 		}
 	}
-	return out
 }

@@ -64,6 +64,11 @@ var (
 	// given to Copy.
 	ErrPlan = errors.New("broadcast: invalid plan")
 
+	// ErrView reports a View that does not describe elements of its data:
+	// a stride count that differs from its rank, or a dim that reaches
+	// outside Data.
+	ErrView = errors.New("broadcast: view outside its data")
+
 	// ErrOverlap reports a destination that shares memory with an input other
 	// than by being exactly that input (same start, extent and strides).
 	ErrOverlap = errors.New("broadcast: destination overlaps an input")

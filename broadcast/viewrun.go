@@ -295,35 +295,52 @@ func computeTile[T elem.Number](b *viewBlock, tiles *[3][viewTile]T, data [3][]T
 
 // gather copies the rows x cols elements of x at off + r*ld + j*inc into
 // tile, row-major. It walks x along its smaller stride, so that a
-// transposed view is read a cache line at a time.
+// transposed view is read a cache line at a time. The view's validation
+// has proven every offset inside x: the loops index without bounds checks.
 func gather[T elem.Number](tile, x []T, off, rows, cols, ld, inc int) {
-	if rows == 1 || abs(inc) <= abs(ld) {
+	_ = tile[rows*cols-1]
+	src := unsafe.Pointer(unsafe.SliceData(x))
+	if rows > 1 && abs(inc) > abs(ld) { // walk down the columns instead
+		rows, cols, ld, inc = cols, rows, inc, ld
 		for r := range rows {
-			row, at := tile[r*cols:][:cols], off+r*ld
-			for j := range row {
-				row[j] = x[at]
-				at += inc
-			}
+			copyStrided[T](unsafe.Pointer(&tile[r]), rows, unsafe.Add(src, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, cols)
 		}
 		return
 	}
-	for j := range cols {
-		at := off + j*inc
-		for r := range rows {
-			tile[r*cols+j] = x[at]
-			at += ld
-		}
+	for r := range rows {
+		copyStrided[T](unsafe.Pointer(&tile[r*cols]), 1, unsafe.Add(src, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, cols)
 	}
 }
 
-// scatter is gather's inverse: it writes the tile to dst at off + r*ld +
-// j*inc.
+// copyStrided copies n elements of T from src, inc elements apart, to dst,
+// dinc elements apart, four at a time.
+func copyStrided[T elem.Number](dst unsafe.Pointer, dinc int, src unsafe.Pointer, inc, n int) {
+	size := int(unsafe.Sizeof(T(0)))
+	ds, ss := dinc*size, inc*size
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		v0 := *(*T)(src)
+		v1 := *(*T)(unsafe.Add(src, ss))
+		v2 := *(*T)(unsafe.Add(src, 2*ss))
+		v3 := *(*T)(unsafe.Add(src, 3*ss))
+		*(*T)(dst) = v0
+		*(*T)(unsafe.Add(dst, ds)) = v1
+		*(*T)(unsafe.Add(dst, 2*ds)) = v2
+		*(*T)(unsafe.Add(dst, 3*ds)) = v3
+		src, dst = unsafe.Add(src, 4*ss), unsafe.Add(dst, 4*ds)
+	}
+	for ; j < n; j++ {
+		*(*T)(dst) = *(*T)(src)
+		src, dst = unsafe.Add(src, ss), unsafe.Add(dst, ds)
+	}
+}
+
+// scatter is gather's inverse for dst, whose inner stride is the smaller:
+// it writes the tile to dst at off + r*ld + j*inc.
 func scatter[T elem.Number](dst []T, off, rows, cols, ld, inc int, tile []T) {
+	_ = tile[rows*cols-1]
+	base := unsafe.Pointer(unsafe.SliceData(dst))
 	for r := range rows {
-		row, at := tile[r*cols:][:cols], off+r*ld
-		for j := range row {
-			dst[at] = row[j]
-			at += inc
-		}
+		copyStrided[T](unsafe.Add(base, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, unsafe.Pointer(&tile[r*cols]), 1, cols)
 	}
 }

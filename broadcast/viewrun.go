@@ -126,9 +126,10 @@ func viewConflict[T elem.Number](n *viewNest, dst, x []T, k int) bool {
 	if d0+uintptr(len(dst))*size <= x0 || x0+uintptr(len(x))*size <= d0 {
 		return false
 	}
-	return alias.Conflict(
-		alias.Span{Start: d0 + uintptr(n.base[0])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[0][:n.rank]},
-		alias.Span{Start: x0 + uintptr(n.base[k])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[k][:n.rank]})
+	ds := alias.Span{Start: d0 + uintptr(n.base[0])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[0][:n.rank]}
+	xs := alias.Span{Start: x0 + uintptr(n.base[k])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[k][:n.rank]}
+	return !alias.Same(ds, xs) && alias.Overlap(ds, xs) // Same first: it is cheaper, and in place is common
+
 }
 
 // simplify turns the nest into the loop order that runs it: dims of size 1

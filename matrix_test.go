@@ -97,7 +97,9 @@ func TestMatrixMisuse(t *testing.T) {
 		{"m (2 x 3, stride 4) needs 7 elements of data, has 6", func() {
 			elem.AddRow(m, elem.Matrix[float32]{Data: d6, Rows: 2, Cols: 3, Stride: 4}, []float32{1, 2, 3})
 		}},
-		{"has stride 2 < cols", func() { elem.AddRow(m, elem.Matrix[float32]{Data: d6, Rows: 2, Cols: 3, Stride: 2}, []float32{1, 2, 3}) }},
+		{"has stride 2 < cols", func() {
+			elem.AddRow(m, elem.Matrix[float32]{Data: d6, Rows: 2, Cols: 3, Stride: 2}, []float32{1, 2, 3})
+		}},
 		{"dst overlaps a without being exactly that input", func() {
 			elem.ApplyScalar2D(elem.OpAdd, elem.Dense(1, 3, d6[1:4]), elem.Dense(1, 3, d6[:3]), 1)
 		}},

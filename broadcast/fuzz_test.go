@@ -3,6 +3,7 @@ package broadcast
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/simdkit/elem"
@@ -125,4 +126,61 @@ func specials[T elem.Float](out []T) {
 			out[i] = T(math.Copysign(0, -1))
 		}
 	}
+}
+
+// FuzzViews lays out two broadcasting shapes (as FuzzRun reads them) and
+// their output as random strided views from seed (nested in any order, gaps,
+// reversed dims, repeated input elements, offsets; dst exactly a when
+// inPlace allows it), runs ApplyView for a fuzzer-chosen op, element type
+// and implementation, and compares every element of dst's data, those
+// outside the view included, with the naive N-d loop.
+func FuzzViews(f *testing.F) {
+	f.Add([]byte{2, 3, 1, 2, 1, 3}, uint64(1), uint8(0), uint8(1), uint8(0))
+	f.Add([]byte{2, 33, 33, 2, 33, 33}, uint64(7), uint8(3), uint8(0), uint8(5))
+	f.Add([]byte{4, 8, 1, 2, 7, 4, 1, 7, 1, 7}, uint64(3), uint8(5), uint8(2), uint8(10))
+	f.Add([]byte{0, 0}, uint64(9), uint8(2), uint8(0), uint8(3))
+	f.Fuzz(func(t *testing.T, spec []byte, seed uint64, opByte, implByte, mode uint8) {
+		as, bs, ok := shapesFrom(spec)
+		if !ok {
+			return
+		}
+		impls := elem.Implementations()
+		defer kernel.Restore(kernel.Save())
+		if err := elem.SetImplementation(impls[int(implByte)%len(impls)]); err != nil {
+			t.Fatal(err)
+		}
+		op := elem.Ops()[int(opByte)%len(elem.Ops())]
+		rng := rand.New(rand.NewPCG(seed, uint64(mode)))
+		switch mode % 6 {
+		case 0:
+			fuzzViewCase[float32](t, rng, op, as, bs, mode&8 != 0)
+		case 1:
+			fuzzViewCase[float64](t, rng, op, as, bs, mode&8 != 0)
+		case 2:
+			fuzzViewCase[int8](t, rng, op, as, bs, mode&8 != 0)
+		case 3:
+			fuzzViewCase[uint16](t, rng, op, as, bs, mode&8 != 0)
+		case 4:
+			fuzzViewCase[int32](t, rng, op, as, bs, mode&8 != 0)
+		default:
+			fuzzViewCase[uint64](t, rng, op, as, bs, mode&8 != 0)
+		}
+	})
+}
+
+func fuzzViewCase[T elem.Number](t *testing.T, rng *rand.Rand, op elem.Op, as, bs Shape, inPlace bool) {
+	out, err := Numpy(as, bs)
+	if err != nil {
+		x, y := randomView[T](rng, as, true), randomView[T](rng, bs, true)
+		if ApplyView(op, ViewOf(make([]T, 1), S()), x, y) == nil {
+			t.Fatalf("%v %s %v: Numpy fails (%v) but ApplyView does not", as, op, bs, err)
+		}
+		return
+	}
+	a, b := randomView[T](rng, as, !inPlace), randomView[T](rng, bs, true)
+	dst := randomView[T](rng, out, false)
+	if inPlace && out.Equal(as) {
+		dst = a
+	}
+	checkView(t, []elem.Op{op}, dst, a, b)
 }

@@ -27,15 +27,10 @@ func FuzzRun(f *testing.F) {
 		if !ok {
 			return
 		}
-		impls := elem.Implementations()
-		defer kernel.Restore(kernel.Save())
-		if err := elem.SetImplementation(impls[int(implByte)%len(impls)]); err != nil {
-			t.Fatal(err)
-		}
+		op := fuzzSetup(t, implByte, opByte)
 		if mode&2 != 0 {
 			kernel.SetStreamMinBytes(0)
 		}
-		op := elem.Ops()[int(opByte)%len(elem.Ops())]
 		switch mode&1 | mode>>2&6 {
 		case 0:
 			fuzzRunCase[float32](t, op, as, bs)
@@ -71,6 +66,19 @@ func fuzzRunCase[T elem.Number](t *testing.T, op elem.Op, as, bs Shape) {
 		t.Fatalf("%v %s %v: %v", as, op, bs, err)
 	}
 	testkit.RequireSameBits(t, want, got, fmt.Sprintf("%T: %v %s %v", T(0), as, op, bs))
+}
+
+// fuzzSetup forces the implementation implByte picks until the test ends
+// (dispatch and streaming are restored then) and returns the op opByte
+// picks.
+func fuzzSetup(t *testing.T, implByte, opByte uint8) elem.Op {
+	saved := kernel.Save()
+	t.Cleanup(func() { kernel.Restore(saved) })
+	impls := elem.Implementations()
+	if err := elem.SetImplementation(impls[int(implByte)%len(impls)]); err != nil {
+		t.Fatal(err)
+	}
+	return elem.Ops()[int(opByte)%len(elem.Ops())]
 }
 
 // shapesFrom reads two shapes: a rank byte then sizes for each.
@@ -144,12 +152,7 @@ func FuzzViews(f *testing.F) {
 		if !ok {
 			return
 		}
-		impls := elem.Implementations()
-		defer kernel.Restore(kernel.Save())
-		if err := elem.SetImplementation(impls[int(implByte)%len(impls)]); err != nil {
-			t.Fatal(err)
-		}
-		op := elem.Ops()[int(opByte)%len(elem.Ops())]
+		op := fuzzSetup(t, implByte, opByte)
 		rng := rand.New(rand.NewPCG(seed, uint64(mode)))
 		switch mode % 6 {
 		case 0:

@@ -24,6 +24,12 @@ import (
 //	row:           inca=1, incb=1, ldb=0    m x n plus a row of n
 //	column:        inca=1, incb=0, ldb=1    m x n plus a column of m
 //	outer product: inca=0, lda=1, incb=1, ldb=0
+//	scalar:        inca=0, lda=0 (or incb=0, ldb=0): a[0] for every element
+//
+// Eleven positional ints are easy to mix up (ldb, incb = 1, 0 where 0, 1
+// was meant turns a row broadcast into a column one): for a matrix, prefer
+// the named calls on [Matrix] (AddRow, ApplyRow, ApplyCol, ApplyScalar2D,
+// ApplyOuter, ApplyMatrix), which run this same kernel.
 //
 // It panics, writing nothing, when op is invalid, a size or stride is
 // negative, inca or incb is not 0 or 1, rows of dst would overlap each other

@@ -87,3 +87,26 @@ func BenchmarkBroadcastParallel(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkViews times the view workloads of package workloads next to
+// their contiguous baselines ("baseline"), in ns per output element, with
+// the implementation in effect.
+func BenchmarkViews(b *testing.B) {
+	for _, w := range workloads.Views {
+		view, baseline, n := w.New()
+		b.Run(w.Name, func(b *testing.B) {
+			for b.Loop() {
+				if err := view(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+		b.Run(w.Name+"/baseline", func(b *testing.B) {
+			for b.Loop() {
+				baseline()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+	}
+}

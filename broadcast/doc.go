@@ -10,6 +10,18 @@
 // element. A size may be 0 (an empty array) but never negative, and the
 // product of the non-zero sizes must fit in an int.
 //
+// Every call takes any elem.Number element type, floats and integers; an op
+// not defined on the type (OpDiv on integers) is an error wrapping [ErrOp].
+//
+// # Views
+//
+// A [View] is strided data: a shape, a stride per dim in elements (0 for a
+// repeated dim, negative for a reversed one) and the data slice. [ApplyView]
+// runs NUMPY broadcasting on views of a, b and dst, with the plan's stages
+// (coalescing by the NumPy rule, loop order by dst's strides, kernel calls
+// on blocks contiguous in every operand) and L1-sized gather/scatter tiles
+// for the blocks that are not (a transposed or column view).
+//
 // # Rules
 //
 //   - [None]: no broadcasting; the shapes must be equal, rank included.
@@ -65,7 +77,8 @@
 //     (stride[i] == size[i+1]*stride[i+1]). Real broadcasts end up with one
 //     to three dimensions: (2,3,4) + (4) is a 6 x 4 block with a repeated row.
 //  4. Strategy: the two innermost dimensions are the block; how it runs is
-//     decided now, for float32 and float64 each, and stored in the plan:
+//     decided now, for each element size (1, 2, 4 and 8 bytes: the float
+//     and the integer types), and stored in the plan:
 //     - flat: one dimension, so the whole output is one kernel call (vv, vs
 //     or sv);
 //     - tiny: blocks of at most 16 elements, row by row through the plain Go

@@ -54,7 +54,8 @@ var (
 	// It comes with [ErrIncompatible].
 	ErrBatch = errors.New("broadcast: different minibatch sizes")
 
-	// ErrOp reports an elem.Op that is not one of the defined operations.
+	// ErrOp reports an elem.Op that is not one of the defined operations, or
+	// one that is not defined on the element type (OpDiv on integers).
 	ErrOp = errors.New("broadcast: invalid operation")
 
 	// ErrPlan reports a plan that cannot run the call it was given: a nil
@@ -62,6 +63,11 @@ var (
 	// to Run (it has no operation: see Copy) or a plan with an operation
 	// given to Copy.
 	ErrPlan = errors.New("broadcast: invalid plan")
+
+	// ErrView reports a View that does not describe elements of its data:
+	// a stride count that differs from its rank, or a dim that reaches
+	// outside Data.
+	ErrView = errors.New("broadcast: view outside its data")
 
 	// ErrOverlap reports a destination that shares memory with an input other
 	// than by being exactly that input (same start, extent and strides).

@@ -2,12 +2,13 @@ package broadcast
 
 import (
 	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/nditer"
 )
 
 // exec is one run of a validated plan, or one goroutine's part of a parallel
 // run: the columns c0..c1 of every block. It calls the trusted kernel entry
 // directly: the plan's checks have made every offset it computes valid.
-type exec[T kernel.Float] struct {
+type exec[T kernel.Number] struct {
 	p        *Plan
 	op       kernel.Op
 	ops      [maxOperands][]T // dst, then the inputs
@@ -17,7 +18,7 @@ type exec[T kernel.Float] struct {
 }
 
 // newExec prepares a run of p over the given operands.
-func newExec[T kernel.Float](p *Plan, op kernel.Op, dst, a, b []T) exec[T] {
+func newExec[T kernel.Number](p *Plan, op kernel.Op, dst, a, b []T) exec[T] {
 	i := sizeIndex[T]()
 	return exec[T]{p: p, op: op, ops: [maxOperands][]T{dst, a, b}, strategy: p.strategy[i],
 		stream: p.stream[i], c1: p.block.n}
@@ -58,76 +59,37 @@ func (e *exec[T]) walkTiled(lo, hi int) {
 func (e *exec[T]) walkWith(t *tile[T], lo, hi int) {
 	size, stride := e.p.axes()
 	outer := len(size) - min(2, len(size))
-	o := odometer{size: size[:outer]}
+	o := nditer.Odometer{Size: size[:outer]}
 	for k := range stride {
-		o.stride[k] = stride[k][:outer]
+		o.Stride[k] = stride[k][:outer]
 	}
 	if outer <= inlineAxes {
 		var idx [inlineAxes]int
-		o.idx = idx[:outer]
+		o.Idx = idx[:outer]
 		e.steps(&o, t, lo, hi)
 		return
 	}
 	var idx [maxAxes]int
-	o.idx = idx[:outer]
+	o.Idx = idx[:outer]
 	e.steps(&o, t, lo, hi)
 }
 
 // steps runs rows lo..hi from the odometer's start.
-func (e *exec[T]) steps(o *odometer, t *tile[T], lo, hi int) {
+func (e *exec[T]) steps(o *nditer.Odometer, t *tile[T], lo, hi int) {
 	m := e.p.block.m
 	r := 0
 	if lo > 0 { // a part of a parallel run: divisions find where it starts
-		o.seek(lo / m)
+		o.Seek(lo / m)
 		r = lo % m
 	}
 	for ; lo < hi; r = 0 {
 		r1 := min(m, r+hi-lo)
-		e.block(&o.at, r, r1, t)
+		e.block(&o.At, r, r1, t)
 		lo += r1 - r
-		if !o.next() {
+		if !o.Next() {
 			return
 		}
 	}
-}
-
-// odometer walks the outer axes of a nest (outermost first), keeping each
-// operand's offset at the current index.
-type odometer struct {
-	size   []int
-	stride [maxOperands][]int
-	idx    []int
-	at     [maxOperands]int
-}
-
-// seek moves the odometer to step q, counting the outer indices in
-// row-major order from 0.
-func (o *odometer) seek(q int) {
-	o.at = [maxOperands]int{}
-	for i := len(o.size) - 1; i >= 0; i-- {
-		o.idx[i] = q % o.size[i]
-		q /= o.size[i]
-		for k := range o.at {
-			o.at[k] += o.idx[i] * o.stride[k][i]
-		}
-	}
-}
-
-// next advances the odometer by one step and reports false past the last.
-func (o *odometer) next() bool {
-	for i := len(o.size) - 1; i >= 0; i-- {
-		for k := range o.at {
-			o.at[k] += o.stride[k][i]
-		}
-		if o.idx[i]++; o.idx[i] < o.size[i] {
-			return true
-		}
-		o.idx[i] = 0
-		for k := range o.at {
-			o.at[k] -= o.stride[k][i] * o.size[i]
-		}
-	}
-	return false
 }
 
 // block computes rows r0..r1 and columns c0..c1 of the block at the given
@@ -163,7 +125,7 @@ func (e *exec[T]) block(at *[maxOperands]int, r0, r1 int, t *tile[T]) {
 // copyRows copies m rows of n elements into dst (leading stride ldd) from x,
 // whose rows have leading stride ld and are either n elements (inc 1) or one
 // value to repeat (inc 0).
-func copyRows[T kernel.Float](m, n int, dst []T, ldd int, x []T, ld, inc int) {
+func copyRows[T kernel.Number](m, n int, dst []T, ldd int, x []T, ld, inc int) {
 	for r := range m {
 		row := dst[r*ldd:][:n]
 		if inc == 1 {
@@ -204,7 +166,7 @@ func (e *exec[T]) tiled(dst, x, y []T, tileIsA bool, total int) {
 }
 
 // tile is the repeated row of a tiled plan, expanded on the stack.
-type tile[T kernel.Float] struct {
+type tile[T kernel.Number] struct {
 	buf    []T
 	offset int // offset in its input of the row buf holds, or -1
 }

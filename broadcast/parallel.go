@@ -22,7 +22,7 @@ const columnAlign = 16
 // stores as the whole plan would (see the package documentation on
 // streaming). The result is bit for bit that of Run, errors included, and
 // nothing is written on error.
-func RunParallel[T elem.Float](p *Plan, workers int, op elem.Op, dst, a, b []T) error {
+func RunParallel[T elem.Number](p *Plan, workers int, op elem.Op, dst, a, b []T) error {
 	if err := checkRun(p, true, op, dst, a, b); err != nil {
 		return err
 	}
@@ -32,12 +32,12 @@ func RunParallel[T elem.Float](p *Plan, workers int, op elem.Op, dst, a, b []T) 
 
 // RunInPlaceParallel is RunInPlace on up to workers goroutines, as
 // RunParallel is Run.
-func RunInPlaceParallel[T elem.Float](p *Plan, workers int, op elem.Op, a, b []T) error {
+func RunInPlaceParallel[T elem.Number](p *Plan, workers int, op elem.Op, a, b []T) error {
 	return RunParallel(p, workers, op, a, a, b)
 }
 
 // CopyParallel is Copy on up to workers goroutines, as RunParallel is Run.
-func CopyParallel[T elem.Float](p *Plan, workers int, dst, in []T) error {
+func CopyParallel[T elem.Number](p *Plan, workers int, dst, in []T) error {
 	if err := checkRun(p, false, 0, dst, in, nil); err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func CopyParallel[T elem.Float](p *Plan, workers int, dst, in []T) error {
 // runParallel runs e on the parts internal/split gives: whole rows when
 // there are enough of them, else column blocks (which a tiled plan, whose
 // block is one flat run, cannot take).
-func runParallel[T kernel.Float](e exec[T], workers int) {
+func runParallel[T kernel.Number](e exec[T], workers int) {
 	parts := split.Count(workers, e.p.length[0], 1, parallelGrain)
 	rows := e.p.block.rows
 	switch {

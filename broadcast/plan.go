@@ -4,13 +4,14 @@ import (
 	"math"
 
 	"github.com/simdkit/elem/internal/coalesce"
+	"github.com/simdkit/elem/internal/nditer"
 )
 
 // The capacities of a plan's loop nest.
 const (
 	// maxOperands is how many operands a nest describes: dst and up to
 	// three inputs.
-	maxOperands = 4
+	maxOperands = nditer.Operands
 	// inlineAxes is how many coalesced axes a Plan holds without a heap
 	// allocation; real broadcasts have one to three.
 	inlineAxes = 6

@@ -23,13 +23,14 @@ import (
 // contiguous run; reductions over outer axes (column sums) run as
 // vertical adds of whole rows into 32 (float32) or 16 (float64)
 // accumulator rows, row i into accumulator row i mod that count, then the
-// canonical tree over the rows: no transposes, and the same bits.
+// canonical tree over the rows: no transposes, and the same bits. On the
+// integer types the sums wrap around in T, as elem.Sum's do.
 //
 // Bad input (an invalid shape, a data length that does not match its
 // shape, an axis out of range or given twice, a dst shape that is not the
 // reduced shape, dst sharing memory with a) is an error wrapping the
 // package's sentinels, and nothing is written.
-func ReduceSum[T elem.Float](dst []T, dstShape Shape, a []T, aShape Shape, axes ...int) error {
+func ReduceSum[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes ...int) error {
 	r, err := planReduce(dstShape, aShape, axes)
 	if err != nil {
 		return err
@@ -135,7 +136,7 @@ func axesList(axes []int) string {
 }
 
 // sharesMemory reports whether two slices share an element.
-func sharesMemory[T elem.Float](x, y []T) bool {
+func sharesMemory[T elem.Number](x, y []T) bool {
 	x0, y0 := uintptr(unsafe.Pointer(unsafe.SliceData(x))), uintptr(unsafe.Pointer(unsafe.SliceData(y)))
 	size := unsafe.Sizeof(T(0))
 	return len(x) > 0 && len(y) > 0 && x0 < y0+uintptr(len(y))*size && y0 < x0+uintptr(len(x))*size
@@ -144,7 +145,7 @@ func sharesMemory[T elem.Float](x, y []T) bool {
 // runReduce computes every output element: as vertical adds of rows when
 // the innermost axis is kept and some axis is summed, else through the sum
 // kernels.
-func runReduce[T elem.Float](r reduction, dst, a []T) {
+func runReduce[T elem.Number](r reduction, dst, a []T) {
 	kept, summed := r.split()
 	switch {
 	case r.empty:
@@ -195,7 +196,7 @@ func offsets(gs []group, f func(off int)) {
 // rowSums computes outputs whose values end in a contiguous run (the
 // innermost axis is summed, or each output is one value): each output
 // folds its runs, in order, into one sum's accumulators.
-func rowSums[T elem.Float](dst, a []T, kept, summed []group) {
+func rowSums[T elem.Number](dst, a []T, kept, summed []group) {
 	run, outer := 1, summed
 	if len(summed) > 0 {
 		run, outer = summed[len(summed)-1].size, summed[:len(summed)-1]
@@ -218,7 +219,7 @@ func rowSums[T elem.Float](dst, a []T, kept, summed []group) {
 // firstNaN returns the canonical NaN of a sum whose runs of values visit
 // gives in index order: the first NaN among them, quiet, or the default
 // NaN.
-func firstNaN[T elem.Float](visit func(f func([]T))) T {
+func firstNaN[T elem.Number](visit func(f func([]T))) T {
 	nan, found := kernel.DefaultNaN[T](), false
 	visit(func(run []T) {
 		if i := kernel.FindNaN(run); !found && i < len(run) {
@@ -231,7 +232,7 @@ func firstNaN[T elem.Float](visit func(f func([]T))) T {
 // sumState is one sum's accumulators across runs: a run that starts in
 // the middle of a round of the accumulators is folded into them rotated,
 // so that value i still meets accumulator i mod their count.
-type sumState[T elem.Float] struct {
+type sumState[T elem.Number] struct {
 	st    [kernel.Lanes]T
 	acc   []T
 	count int
@@ -270,7 +271,7 @@ var scratch = sync.Pool{New: func() any { return new([columnTile * kernel.Lanes]
 // is added into accumulator row i mod lanes (i its index among the summed
 // rows, in order), as 2-D vertical adds over consecutive rows, then the
 // canonical tree runs over the accumulator rows, as adds of their halves.
-func columnSums[T elem.Float](dst, a []T, kept, summed []group) {
+func columnSums[T elem.Number](dst, a []T, kept, summed []group) {
 	cols := kept[len(kept)-1].size
 	outer := kept[:len(kept)-1]
 	inner := summed[len(summed)-1]
@@ -317,7 +318,7 @@ func columnSums[T elem.Float](dst, a []T, kept, summed []group) {
 
 // columnNaN is the canonical NaN of the column sum at a[at + ...]: its
 // first NaN in row order, quiet, or the default NaN.
-func columnNaN[T elem.Float](a []T, at int, above []group, inner group) T {
+func columnNaN[T elem.Number](a []T, at int, above []group, inner group) T {
 	nan, found := kernel.DefaultNaN[T](), false
 	offsets(above, func(off int) {
 		for r := 0; r < inner.size && !found; r++ {

@@ -14,7 +14,7 @@ import (
 
 // refReduceSum is ReduceSum by its definition: each output element is
 // elem.Sum of its values gathered in index order.
-func refReduceSum[T elem.Float](a []T, aShape Shape, reduced []bool) []T {
+func refReduceSum[T elem.Number](a []T, aShape Shape, reduced []bool) []T {
 	var outLen = 1
 	for i, d := range aShape {
 		if !reduced[i] {
@@ -94,17 +94,27 @@ func reduceCases(rng *rand.Rand) []reduceCase {
 
 func TestReduceSum(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
-		t.Run("float32", testReduceSum[float32])
-		t.Run("float64", testReduceSum[float64])
+		t.Run("float32", testReduceSum(testkit.Pools[float32]))
+		t.Run("float64", testReduceSum(testkit.Pools[float64]))
+		t.Run("int8", testReduceSum(testkit.IntPools[int8]))
+		t.Run("uint16", testReduceSum(testkit.IntPools[uint16]))
+		t.Run("int32", testReduceSum(testkit.IntPools[int32]))
+		t.Run("uint64", testReduceSum(testkit.IntPools[uint64]))
 	})
 }
 
-func testReduceSum[T elem.Float](t *testing.T) {
+// testReduceSum checks ReduceSum against its definition on the data of
+// pools (the integer sums wrap around, as elem.Sum's).
+func testReduceSum[T elem.Number](pools func(*rand.Rand, int) []testkit.Pool[T]) func(t *testing.T) {
+	return func(t *testing.T) { testReduceSumOn(t, pools) }
+}
+
+func testReduceSumOn[T elem.Number](t *testing.T, pools func(*rand.Rand, int) []testkit.Pool[T]) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	for _, c := range reduceCases(rng) {
 		n, err := c.shape.Size()
 		require.NoError(t, err)
-		for _, pool := range testkit.Pools[T](rng, n) {
+		for _, pool := range pools(rng, n) {
 			what := fmt.Sprintf("%T %v axes %v %s", T(0), c.shape, c.axes, pool.Name)
 			reduced := c.reduced()
 			want := refReduceSum(pool.Data, c.shape, reduced)

@@ -14,7 +14,7 @@ import (
 // other shared memory is an error wrapping [ErrOverlap]. A nil or zero plan,
 // or a bidirectional one (which has no operation), gives an error wrapping
 // [ErrPlan]. Run allocates nothing and may be called from many goroutines.
-func Run[T elem.Float](p *Plan, op elem.Op, dst, a, b []T) error {
+func Run[T elem.Number](p *Plan, op elem.Op, dst, a, b []T) error {
 	if err := checkRun(p, true, op, dst, a, b); err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func Run[T elem.Float](p *Plan, op elem.Op, dst, a, b []T) error {
 // RunInPlace computes a = a op b as planned (PyTorch's a.op_(b)), for a plan
 // from [NewInPlacePlan] or any plan whose output is laid out as a. Its errors
 // are those of [Run] with dst being a.
-func RunInPlace[T elem.Float](p *Plan, op elem.Op, a, b []T) error {
+func RunInPlace[T elem.Number](p *Plan, op elem.Op, a, b []T) error {
 	return Run(p, op, a, a, b)
 }
 
@@ -34,7 +34,7 @@ func RunInPlace[T elem.Float](p *Plan, op elem.Op, a, b []T) error {
 // writes the broadcast of in into dst, of length p.OutLen(). dst must not
 // share memory with in ([ErrOverlap]); a plan with an operation gives an error
 // wrapping [ErrPlan]. On error nothing has been written.
-func Copy[T elem.Float](p *Plan, dst, in []T) error {
+func Copy[T elem.Number](p *Plan, dst, in []T) error {
 	if err := checkRun(p, false, 0, dst, in, nil); err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func Copy[T elem.Float](p *Plan, dst, in []T) error {
 
 // ApplyRule computes dst = a op b under rule, which gives dst the shape
 // rule.Shape(aShape, bShape). It plans on the stack and allocates nothing.
-func ApplyRule[T elem.Float](rule Rule, op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
+func ApplyRule[T elem.Number](rule Rule, op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
 	var p Plan
 	if err := p.initRule(rule, aShape, bShape); err != nil {
 		return err
@@ -55,13 +55,13 @@ func ApplyRule[T elem.Float](rule Rule, op elem.Op, dst, a []T, aShape Shape, b 
 
 // Apply computes dst = a op b under the NUMPY rule: dst has the shape
 // Numpy(aShape, bShape). It is ApplyRule(RuleNumpy, ...).
-func Apply[T elem.Float](op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
+func Apply[T elem.Number](op elem.Op, dst, a []T, aShape Shape, b []T, bShape Shape) error {
 	return ApplyRule(RuleNumpy, op, dst, a, aShape, b, bShape)
 }
 
 // ApplyInPlace computes a = a op b with PyTorch's in-place rule (a.add_(b)):
 // b broadcasts to a's shape, which must not change.
-func ApplyInPlace[T elem.Float](op elem.Op, a []T, aShape Shape, b []T, bShape Shape) error {
+func ApplyInPlace[T elem.Number](op elem.Op, a []T, aShape Shape, b []T, bShape Shape) error {
 	var p Plan
 	if err := p.initInPlace(aShape, bShape); err != nil {
 		return err
@@ -71,7 +71,7 @@ func ApplyInPlace[T elem.Float](op elem.Op, a []T, aShape Shape, b []T, bShape S
 
 // ApplyMinibatch computes dst = a op b with primitiv's minibatch rule over
 // batch-major data; dst has the shape Minibatch(aShape, bShape).
-func ApplyMinibatch[T elem.Float](op elem.Op, dst, a []T, aShape BatchShape, b []T, bShape BatchShape) error {
+func ApplyMinibatch[T elem.Number](op elem.Op, dst, a []T, aShape BatchShape, b []T, bShape BatchShape) error {
 	var p Plan
 	if err := p.initMinibatch(aShape, bShape); err != nil {
 		return err
@@ -84,7 +84,7 @@ func ApplyMinibatch[T elem.Float](op elem.Op, dst, a []T, aShape BatchShape, b [
 // dst and returns its shape, Bidirectional(inShape, target), which may differ
 // from target. [NewBidirectionalPlan] gives the length dst needs, and a plan
 // to run many times.
-func To[T elem.Float](dst, in []T, inShape, target Shape) (Shape, error) {
+func To[T elem.Number](dst, in []T, inShape, target Shape) (Shape, error) {
 	var p Plan
 	if err := p.initCopy(inShape, target); err != nil {
 		return nil, err
@@ -97,12 +97,15 @@ func To[T elem.Float](dst, in []T, inShape, target Shape) (Shape, error) {
 
 // checkRun validates a run of p before anything is written: withOp for Run,
 // without for Copy, whose plan has one input.
-func checkRun[T elem.Float](p *Plan, withOp bool, op elem.Op, dst, a, b []T) error {
+func checkRun[T elem.Number](p *Plan, withOp bool, op elem.Op, dst, a, b []T) error {
 	if err := p.usable(withOp); err != nil {
 		return err
 	}
 	if withOp && !op.Valid() {
 		return newError(errs(ErrOp), "invalid operation %v", op)
+	}
+	if withOp && !elem.DefinedOn[T](op) {
+		return newError(errs(ErrOp), "%v is not defined on %T", op, T(0))
 	}
 	in := [2][]T{a, b}
 	for k := range p.inputs {
@@ -143,7 +146,7 @@ func (p *Plan) usable(withOp bool) error {
 // with x, laid out as input k, without being exactly x. Slices that share no
 // byte, the usual case, take two comparisons; the others go to alias with the
 // operands' exact layouts.
-func conflict[T elem.Float](p *Plan, dst, x []T, k int) bool {
+func conflict[T elem.Number](p *Plan, dst, x []T, k int) bool {
 	d0, x0 := uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(unsafe.Pointer(unsafe.SliceData(x)))
 	elemSize := unsafe.Sizeof(T(0))
 	if d0+uintptr(len(dst))*elemSize <= x0 || x0+uintptr(len(x))*elemSize <= d0 {

@@ -16,7 +16,7 @@ import (
 
 // naive computes the NUMPY broadcast of a op b with the N-d reference loop
 // of testkit over the layout's strides.
-func naive[T elem.Float](op elem.Op, a []T, as Shape, b []T, bs Shape) ([]T, Shape) {
+func naive[T elem.Number](op elem.Op, a []T, as Shape, b []T, bs Shape) ([]T, Shape) {
 	out, err := Numpy(as, bs)
 	if err != nil {
 		panic(err)
@@ -56,27 +56,39 @@ func TestRunMatchesNaive(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testRunMatchesNaive[float32])
 		t.Run("float64", testRunMatchesNaive[float64])
+		t.Run("int8", testRunMatchesNaive[int8])
+		t.Run("uint16", testRunMatchesNaive[uint16])
+		t.Run("int32", testRunMatchesNaive[int32])
+		t.Run("uint64", testRunMatchesNaive[uint64])
 	})
 }
 
-func testRunMatchesNaive[T elem.Float](t *testing.T) {
+func testRunMatchesNaive[T elem.Number](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for range 400 {
+	cases := 400
+	if !elem.DefinedOn[T](elem.OpDiv) { // integers: fewer, as their bits are uniform
+		cases = 100
+	}
+	for range cases {
 		as, bs := randomPair(rng)
 		checkApply[T](t, rng, as, bs)
 	}
 }
 
-func checkApply[T elem.Float](t *testing.T, rng *rand.Rand, as, bs Shape) {
+func checkApply[T elem.Number](t *testing.T, rng *rand.Rand, as, bs Shape) {
 	t.Helper()
 	na, _ := as.Size()
 	nb, _ := bs.Size()
-	a, b := testkit.RandomData[T](rng, na), testkit.RandomData[T](rng, nb)
+	a, b := testkit.RandomNumbers[T](rng, na), testkit.RandomNumbers[T](rng, nb)
 	for _, op := range elem.Ops() {
+		what := fmt.Sprintf("%T: %v %s %v", T(0), as, op, bs)
+		if !elem.DefinedOn[T](op) {
+			requireUndefinedOp(t, op, a, as, b, bs, what)
+			continue
+		}
 		want, out := naive(op, a, as, b, bs)
 		n, _ := out.Size()
 		got := make([]T, n)
-		what := fmt.Sprintf("%v %s %v", as, op, bs)
 		require.NoError(t, Apply(op, got, a, as, b, bs), what)
 		testkit.RequireSameBits(t, want, got, what)
 
@@ -87,6 +99,23 @@ func checkApply[T elem.Float](t *testing.T, rng *rand.Rand, as, bs Shape) {
 		require.NoError(t, Run(p, op, got, a, b), what)
 		testkit.RequireSameBits(t, want, got, what+" (plan)")
 	}
+}
+
+// requireUndefinedOp checks that an op not defined on T (OpDiv on integers)
+// is an error wrapping ErrOp that writes nothing.
+func requireUndefinedOp[T elem.Number](t *testing.T, op elem.Op, a []T, as Shape, b []T, bs Shape, what string) {
+	t.Helper()
+	out, err := Numpy(as, bs)
+	require.NoError(t, err, what)
+	n, _ := out.Size()
+	got := make([]T, n)
+	for i := range got {
+		got[i] = 7
+	}
+	err = Apply(op, got, a, as, b, bs)
+	require.ErrorIs(t, err, ErrOp, what)
+	require.ErrorContains(t, err, fmt.Sprintf("%v is not defined on %T", op, T(0)), what)
+	require.False(t, slices.ContainsFunc(got, func(x T) bool { return x != 7 }), what+": written on error")
 }
 
 // TestRunForms covers every inner-block form and size the planner picks,

@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/simdkit/elem/internal/kernel"
@@ -42,7 +43,7 @@ func (s strategy) String() string { return strategyNames[s] }
 
 // Element sizes, which index a plan's per-size decisions.
 const (
-	elemSizes = 2 // float32, float64
+	elemSizes = 4 // 1, 2, 4 and 8 bytes
 	// tinyBlock is the largest block computed by the row loops.
 	tinyBlock = 16
 	// tileCap is the capacity, in elements, of the stack tile that a short
@@ -53,7 +54,7 @@ const (
 )
 
 // sizeIndex is the index of T in a plan's per-size decisions.
-func sizeIndex[T kernel.Float]() int { return int(unsafe.Sizeof(T(0)) / 8) }
+func sizeIndex[T kernel.Number]() int { return bits.TrailingZeros(uint(unsafe.Sizeof(T(0)))) }
 
 // block is the innermost m x n of the nest: operand k (dst first) is at
 // offset r*ld[k] + j*inc[k] for row r and column j, and rows counts the
@@ -93,7 +94,7 @@ func (p *Plan) choose() {
 	b.kind = [2][2]kernel.Kind{{kernel.SV, kernel.SV}, {kernel.VS, kernel.VV}}[b.inc[1]][b.inc[2]]
 	b.repeated = p.repeatedRow()
 	for i := range p.strategy {
-		elemSize := 4 << i
+		elemSize := 1 << i
 		p.strategy[i] = p.strategyFor(elemSize)
 		p.stream[i] = kernel.ShouldStream(p.streamed() * elemSize)
 	}

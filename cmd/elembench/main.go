@@ -17,6 +17,7 @@
 //	go run ./cmd/elembench -reduce               # Sum, Dot, MaxOf, ArgMax, axis sums against the loops, gonum and vek
 //	go run ./cmd/elembench -expr                 # fused expressions (package expr) against op by op and one Add
 //	go run ./cmd/elembench -reduce -types int32,int64,uint8 -sizes 1000,16000   # integer reductions
+//	go run ./cmd/elembench -views                # strided views (a + b.T, a column, a sub-view) against contiguous ops: views: worst view/contiguous = R
 //	go run ./cmd/elembench -impls                # list the implementations and exit
 //	go run ./cmd/elembench -tune                 # crossovers on this machine beside the library's, overrides to paste
 //	go run ./cmd/elembench -tune -check          # the automatic choice against every forced one: tune: worst auto/best = R
@@ -79,6 +80,10 @@ func main() {
 		reportReduce(os.Stdout, cfg)
 		return
 	}
+	if cfg.views {
+		reportViews(os.Stdout, cfg)
+		return
+	}
 	kernels := kernelWorkloads(cfg)
 	var kinds []string
 	if len(kernels) > 0 {
@@ -102,6 +107,7 @@ type config struct {
 	curve     curveSpec
 	broadcast []workloads.Broadcast
 	reduce    bool // time the reductions instead of the elementwise table
+	views     bool // time the strided-view workloads instead of the elementwise table
 	tune      bool // -tune: crossovers of implementations and store modes on this machine
 	check     bool // -tune -check: the automatic choice against every forced one on the bar's calls
 	expr      bool // -expr: the fused expressions against op by op and Add
@@ -125,6 +131,7 @@ func parseFlags(args []string) (config, error) {
 	plotY := fs.String("plot-y", "gbs", "what -png and -svg draw up the y axis: gbs (GB/s) or ns (ns per element)")
 	plotLogY := fs.Bool("plot-logy", false, "draw -png and -svg with a log-scale y axis")
 	reduce := fs.Bool("reduce", false, "time Sum, Dot, MaxOf, ArgMax on -types (at -sizes 1000,16000,262144 unless given) and broadcast.ReduceSum row and column sums against the plain Go loops, gonum's floats and vek, instead of the elementwise table")
+	views := fs.Bool("views", false, "time broadcast.ApplyView on a + b.T (1024 x 1024), a column view (1024 elements, stride 1024) and a bias add on a 512 x 512 sub-view against the contiguous ops of the same size, ending with the line `views: worst view/contiguous = R`, instead of the elementwise table")
 	bcast := fs.String("broadcast", "all", "broadcast workloads to time (float32; R, R-narrow, K, K-narrow, T3, T3-big, O, G4, G3, S-16K), all, or none")
 	tuneFlag := fs.Bool("tune", false, "measure which implementation is fastest at which size, and from which size streaming stores pay, on this machine; print the crossovers beside the library's and the ELEM_IMPL / ELEM_STREAM_MIN lines to paste where they disagree (-reps rounds, -time each)")
 	check := fs.Bool("check", false, "with -tune: time the automatic choice against every forced implementation and store mode for float32 and float64 add, mul, div, max, vv and vs at n = 8 to 16M, ending with the line `tune: worst auto/best = R`")
@@ -150,7 +157,7 @@ func parseFlags(args []string) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg := config{types: split(*types), kinds: split(*kinds), impls: split(*impls), minTime: *minTime, reps: *reps, listImpls: *list,
-		workers: *workers, png: *png, svg: *svg, reduce: *reduce, tune: *tuneFlag, check: *check, expr: *exprFlag}
+		workers: *workers, png: *png, svg: *svg, reduce: *reduce, views: *views, tune: *tuneFlag, check: *check, expr: *exprFlag}
 	if cfg.workers < -1 {
 		return config{}, fmt.Errorf("bad -workers %d: want 0, N > 0 or -1", cfg.workers)
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/workloads"
 )
 
 // TestReduceFlags checks -reduce's default sizes and that -sizes still
@@ -46,4 +48,18 @@ func TestReportReduceInts(t *testing.T) {
 	for _, name := range []string{"Sum/uint8/n=64", "Dot/uint8/n=64", "MaxOf/int64/n=64", "ArgMax/int64/n=64"} {
 		require.Regexp(t, `(?m)`+name+` .* -  +-$`, out.String(), "no peer has %s", name)
 	}
+}
+
+// TestReportViews runs the -views table quickly: a row per workload and
+// the closing line the issue's check reads.
+func TestReportViews(t *testing.T) {
+	cfg, err := parseFlags([]string{"-views", "-reps", "1", "-time", "1us"})
+	require.NoError(t, err)
+	require.True(t, cfg.views)
+	var out strings.Builder
+	reportViews(&out, cfg)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 3+len(workloads.Views))
+	require.Regexp(t, `^views: worst view/contiguous = \d+\.\d\d$`, lines[len(lines)-1])
+	require.Contains(t, out.String(), "a+b.T")
 }

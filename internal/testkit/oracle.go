@@ -45,7 +45,7 @@ func Offset(idx, stride []int) int {
 // Strides are in elements and may be zero (a broadcast) or negative; the
 // caller passes slices whose element 0 is the operand's index 0 and that hold
 // every element the index reaches.
-func Naive[T Float](op kernel.Op, size []int, dst []T, ds []int, a []T, as []int, b []T, bs []int) {
+func Naive[T kernel.Number](op kernel.Op, size []int, dst []T, ds []int, a []T, as []int, b []T, bs []int) {
 	EachIndex(size, func(idx []int) {
 		od, oa, ob := Offset(idx, ds), Offset(idx, as), Offset(idx, bs)
 		kernel.RowVV(op, dst[od:od+1], a[oa:oa+1], b[ob:ob+1])

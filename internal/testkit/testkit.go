@@ -95,6 +95,28 @@ func RandomData[T Float](rng *rand.Rand, n int) []T {
 	return out
 }
 
+// RandomNumbers is RandomData for the float types and RandomInts for the
+// integer ones, for tests that run over every element type.
+func RandomNumbers[T kernel.Number](rng *rand.Rand, n int) []T {
+	out := make([]T, n)
+	switch s := any(out).(type) {
+	case []float32:
+		copy(s, RandomData[float32](rng, n))
+	case []float64:
+		copy(s, RandomData[float64](rng, n))
+	default: // an integer type: its specials are the low bits of uint64's
+		sp := IntSpecials[uint64]()
+		for i := range out {
+			b := rng.Uint64()
+			if rng.IntN(4) == 0 {
+				b = sp[rng.IntN(len(sp))] >> (rng.IntN(8) * 8)
+			}
+			out[i] = FromRawBits[T](b)
+		}
+	}
+	return out
+}
+
 // RequirePanicContains checks that f panics with a message containing want.
 func RequirePanicContains(t *testing.T, want string, f func()) {
 	t.Helper()

@@ -1,0 +1,225 @@
+package broadcast
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
+)
+
+// naiveView is the N-d reference loop with strides: it returns dst.Data
+// after dst = a op b, computed one element at a time by the generic
+// kernel's scalar expression on a copy of dst's data (when dst is exactly
+// an input view, the input is read from the copy too, as in place).
+func naiveView[T elem.Number](op elem.Op, dst, a, b View[T]) []T {
+	out := slices.Clone(dst.Data)
+	vs := []View[T]{dst, a, b}
+	var bases [3]int
+	var strides [3][]int
+	for k, v := range vs {
+		bases[k], _ = v.origin("")
+		strides[k] = make([]int, len(dst.Shape))
+		for d := range dst.Shape {
+			if i := d - (len(dst.Shape) - len(v.Shape)); i >= 0 && v.Shape[i] != 1 {
+				strides[k][d] = v.Strides[i]
+			}
+		}
+	}
+	src := [3][]T{out, a.Data, b.Data}
+	for k := 1; k < 3; k++ {
+		if sameView(dst, vs[k]) {
+			src[k] = out
+		}
+	}
+	testkit.EachIndex(dst.Shape, func(idx []int) {
+		var at [3]int
+		for k := range at {
+			at[k] = bases[k] + testkit.Offset(idx, strides[k])
+		}
+		kernel.RowVV(kernel.Op(op), out[at[0]:at[0]+1], src[1][at[1]:at[1]+1], src[2][at[2]:at[2]+1])
+	})
+	return out
+}
+
+func sameView[T elem.Number](x, y View[T]) bool {
+	return len(x.Data) > 0 && len(y.Data) > 0 && &x.Data[0] == &y.Data[0] &&
+		slices.Equal(x.Shape, y.Shape) && slices.Equal(x.Strides, y.Strides)
+}
+
+// randomView lays out shape s in fresh data: the dims nested in a random
+// order, some with gaps, some reversed, at a random offset in the data with
+// slack after it. An input (repeat) may also repeat an element along a dim
+// (stride 0).
+func randomView[T elem.Number](rng *rand.Rand, s Shape, repeat bool) View[T] {
+	v := View[T]{Shape: slices.Clone(s), Strides: make([]int, len(s))}
+	reach := 1
+	for _, d := range rng.Perm(len(s)) {
+		st := reach * (1 + rng.IntN(4)/3) // every fourth dim has a gap
+		switch {
+		case repeat && rng.IntN(6) == 0:
+			st = 0
+		case rng.IntN(4) == 0:
+			st = -st
+		}
+		v.Strides[d] = st
+		reach += max(s[d]-1, 0) * abs(st)
+	}
+	if slices.Contains(s, 0) {
+		reach = 0
+	}
+	off := rng.IntN(5)
+	data := testkit.RandomNumbers[T](rng, off+reach+rng.IntN(5))
+	v.Data = data[off : off+reach]
+	return v
+}
+
+func TestApplyViewMatchesNaive(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testViews[float32])
+		t.Run("float64", testViews[float64])
+		t.Run("int8", testViews[int8])
+		t.Run("uint16", testViews[uint16])
+		t.Run("int32", testViews[int32])
+		t.Run("int64", testViews[int64])
+	})
+}
+
+func testViews[T elem.Number](t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for i := range 300 {
+		as, bs := randomPair(rng)
+		out, err := Numpy(as, bs)
+		require.NoError(t, err)
+		if elements(out) > 1<<12 { // the naive loop is slow: small nests, many of them
+			continue
+		}
+		a, b := randomView[T](rng, as, true), randomView[T](rng, bs, true)
+		dst := randomView[T](rng, out, false)
+		if i%5 == 0 && out.Equal(as) { // in place: dst exactly a
+			dst = View[T]{Data: a.Data, Shape: a.Shape, Strides: slices.Clone(a.Strides)}
+			for d, st := range dst.Strides {
+				if st == 0 && dst.Shape[d] > 1 {
+					dst = randomView[T](rng, out, false)
+					break
+				}
+			}
+		}
+		checkView(t, elem.Ops(), dst, a, b)
+	}
+}
+
+// checkView runs every op on the views and compares dst's data with the
+// naive loop's, bit for bit, elements outside the view included.
+func checkView[T elem.Number](t *testing.T, ops []elem.Op, dst, a, b View[T]) {
+	t.Helper()
+	orig := slices.Clone(dst.Data)
+	for _, op := range ops {
+		copy(dst.Data, orig)
+		what := fmt.Sprintf("%T %v: dst %v %v, a %v %v, b %v %v", T(0), op, dst.Shape, dst.Strides, a.Shape, a.Strides, b.Shape, b.Strides)
+		if !elem.DefinedOn[T](op) {
+			require.ErrorIs(t, ApplyView(op, dst, a, b), ErrOp, what)
+			testkit.RequireSameBits(t, orig, dst.Data, what+": written on error")
+			continue
+		}
+		want := naiveView(op, dst, a, b)
+		require.NoError(t, ApplyView(op, dst, a, b), what)
+		testkit.RequireSameBits(t, want, dst.Data, what)
+	}
+}
+
+// TestViewForms covers the workloads views are for, at sizes around the
+// tile sizes: a transposed input, column views, sub-matrices, reversed
+// dims, a scalar view.
+func TestViewForms(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(23, 24))
+		for _, mn := range [][2]int{{1, 1}, {3, 5}, {33, 31}, {64, 65}, {40, 1100}, {1100, 3}} {
+			m, n := mn[0], mn[1]
+			big := testkit.RandomNumbers[float32](rng, (m+2)*(n+3)+(n+3)*(m+2))
+			sub := View[float32]{Data: big[n+3+1:], Shape: S(m, n), Strides: []int{n + 3, 1}}
+			sub.Data = sub.Data[:(m-1)*(n+3)+n]
+			bt := ViewOf(testkit.RandomNumbers[float32](rng, m*n), S(n, m)).Transposed()
+			row := ViewOf(testkit.RandomNumbers[float32](rng, n), S(n))
+			col := View[float32]{Data: big, Shape: S(m, 1), Strides: []int{n + 3, 1}}
+			col.Data = col.Data[:(m-1)*(n+3)+1]
+			dst := ViewOf(make([]float32, m*n), S(m, n))
+			rev := View[float32]{Data: sub.Data, Shape: S(m, n), Strides: []int{n + 3, -1}}
+			for _, c := range []struct {
+				name      string
+				dst, a, b View[float32]
+			}{
+				{"a + b.T", dst, sub, bt},
+				{"b.T + a", dst, bt, sub},
+				{"bias on a sub-view, in place", sub, sub, row},
+				{"column broadcast from a column view", dst, sub, col},
+				{"reversed rows", dst, rev, row},
+				{"into a transposed dst", ViewOf(make([]float32, m*n), S(n, m)).Transposed(), sub, bt},
+				{"scalar", dst, sub, ViewOf([]float32{3}, S())},
+			} {
+				t.Run(fmt.Sprintf("%s %dx%d", c.name, m, n), func(t *testing.T) {
+					checkView(t, []elem.Op{elem.OpSub, elem.OpMin}, c.dst, c.a, c.b)
+				})
+			}
+			colDst := View[float32]{Data: big[2:], Shape: S(m), Strides: []int{n + 3}}
+			colDst.Data = colDst.Data[:(m-1)*(n+3)+1]
+			checkView(t, []elem.Op{elem.OpMul}, colDst, colDst, ViewOf([]float32{2}, S())) // a column scaled in place
+		}
+	})
+}
+
+func TestViewErrors(t *testing.T) {
+	d6 := make([]float32, 6)
+	for _, c := range []struct {
+		name      string
+		dst, a, b View[float32]
+		sentinel  error
+		msg       string
+	}{
+		{"strides count", ViewOf(d6, S(2, 3)), View[float32]{d6, S(2, 3), []int{3}}, ViewOf(d6[:3], S(3)), ErrView,
+			"a: shape (2,3) has 2 dims but 1 strides"},
+		{"outside data", ViewOf(d6, S(2, 3)), View[float32]{d6, S(2, 3), []int{4, 1}}, ViewOf(make([]float32, 3), S(3)), ErrView,
+			"dim 1 (size 3, stride 1): it reaches index 6 of Data, which has 6 elements"},
+		{"reversed outside data", ViewOf(d6, S(2, 3)), ViewOf(make([]float32, 6), S(2, 3)), View[float32]{d6[:2], S(3), []int{-1}}, ErrView,
+			"b with shape (3) and strides [-1] does not fit in its data: dim 0"},
+		{"dst repeats", View[float32]{d6, S(2, 3), []int{0, 1}}, ViewOf(make([]float32, 6), S(2, 3)), ViewOf(make([]float32, 3), S(3)), ErrOverlap,
+			"dst with shape (2,3) and strides [0 1] writes some elements twice: dim 0"},
+		{"shapes", ViewOf(d6, S(2, 3)), ViewOf(make([]float32, 6), S(3, 2)), ViewOf(make([]float32, 2), S(2)), ErrIncompatible,
+			"dst has shape (2,3) but a (3,2) and b (2) broadcast to (3,2)"},
+		{"inputs", ViewOf(d6, S(2, 3)), ViewOf(make([]float32, 6), S(2, 3)), ViewOf(make([]float32, 2), S(2)), ErrIncompatible,
+			"size 3 of a must match size 2 of b at dimension 1"},
+		{"partial overlap", View[float32]{d6[1:], S(5), []int{1}}, ViewOf(d6[:5], S(5)), ViewOf(make([]float32, 5), S(5)), ErrOverlap,
+			"dst (shape (5), strides [1]) shares elements with a"},
+		{"broadcast input inside dst", ViewOf(d6, S(2, 3)), ViewOf(make([]float32, 6), S(2, 3)), ViewOf(d6[3:], S(3)), ErrOverlap,
+			"shares elements with b"},
+		{"same elements, other order", ViewOf(d6, S(2, 3)), View[float32]{d6, S(2, 3), []int{1, 2}}, ViewOf(make([]float32, 3), S(3)), ErrOverlap,
+			"shares elements with a"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for i := range d6 {
+				d6[i] = 7
+			}
+			err := ApplyView(elem.OpAdd, c.dst, c.a, c.b)
+			require.ErrorIs(t, err, c.sentinel)
+			require.ErrorContains(t, err, c.msg)
+			require.Equal(t, []float32{7, 7, 7, 7, 7, 7}, d6, "written on error")
+		})
+	}
+}
+
+// TestViewOverlap: interleaved views of one matrix that share no element
+// run; so does dst exactly an input.
+func TestViewOverlap(t *testing.T) {
+	m := []float32{1, 2, 3, 4, 5, 6, 7, 8} // 2 x 4
+	even := View[float32]{m, S(2, 2), []int{4, 2}}
+	odd := View[float32]{m[1:], S(2, 2), []int{4, 2}}
+	require.NoError(t, ApplyView(elem.OpAdd, odd, even, ViewOf([]float32{10}, S())))
+	require.Equal(t, []float32{1, 11, 3, 13, 5, 15, 7, 17}, m)
+	require.NoError(t, ApplyView(elem.OpMul, even, even, odd))
+	require.Equal(t, []float32{11, 11, 39, 13, 75, 15, 119, 17}, m)
+}

@@ -1,0 +1,348 @@
+package broadcast
+
+import (
+	"unsafe"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/alias"
+	"github.com/simdkit/elem/internal/coalesce"
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/nditer"
+)
+
+// ApplyView computes dst = a op b elementwise over strided views, with the
+// NUMPY rule: dst's shape must be exactly Numpy(a.Shape, b.Shape). Every
+// view is validated (see [View.Validate]); dst must not address an element
+// twice, and may share memory with an input only by being exactly that
+// input view (same first element, shape and strides); any other shared
+// element is an error wrapping [ErrOverlap], decided exactly, so interleaved
+// views of one matrix that share no element are fine. Views have at most 16
+// dims. On error nothing has been written.
+//
+// The views are walked as one loop nest: dims of size 1 dropped, dst's
+// negative strides flipped, the dims ordered by dst's strides for locality
+// and merged where every operand continues from one into the next (NumPy's
+// rule). Blocks whose inner dim is contiguous (or broadcast) in every
+// operand run as kernel calls straight on the data; the others, such as a
+// transposed or column view, run through L1-sized tiles: strided operands
+// are gathered into contiguous tiles, the kernel runs on them, and a
+// strided dst is scattered back.
+func ApplyView[T elem.Number](op elem.Op, dst, a, b View[T]) error {
+	if !op.Valid() {
+		return newError(errs(ErrOp), "invalid operation %v", op)
+	}
+	if !elem.DefinedOn[T](op) {
+		return newError(errs(ErrOp), "%v is not defined on %T", op, T(0))
+	}
+	var n viewNest
+	views := [3]View[T]{dst, a, b}
+	if err := layoutViews(&n, views); err != nil {
+		return err
+	}
+	for k := 1; k < 3; k++ {
+		if viewConflict(&n, views[0].Data, views[k].Data, k) {
+			name := viewNames[k]
+			return newError(errs(ErrOverlap), "dst (shape %v, strides %v) shares elements with %s (shape %v, strides %v) without being exactly %s",
+				dst.Shape, dst.Strides, name, views[k].Shape, views[k].Strides, name)
+		}
+	}
+	if n.empty {
+		return nil
+	}
+	n.simplify()
+	runNest(&n, kernel.Op(op), [3][]T{dst.Data, a.Data, b.Data})
+	return nil
+}
+
+var viewNames = [3]string{"dst", "a", "b"}
+
+// viewNest is the loop nest of a view call over the output's dims,
+// outermost first, before and after simplification: per operand (dst, a,
+// b) the index in its Data of the element at index 0, and its strides.
+type viewNest struct {
+	rank   int
+	size   [scratchAxes]int
+	stride [nditer.Operands][scratchAxes]int // the last stays 0: views have two inputs
+	base   [nditer.Operands]int
+	empty  bool
+}
+
+// layoutViews validates the views and lays them out over the output shape,
+// which must be dst's and the NUMPY broadcast of the inputs'.
+func layoutViews[T elem.Number](n *viewNest, v [3]View[T]) error {
+	for k := range v {
+		o, err := v[k].origin(viewNames[k])
+		if err != nil {
+			return err
+		}
+		n.base[k] = o
+	}
+	if err := v[0].distinct("dst"); err != nil {
+		return err
+	}
+	out := v[0].Shape
+	if len(v[1].Shape) > len(out) || len(v[2].Shape) > len(out) || len(out) > scratchAxes {
+		return shapeMismatch(v)
+	}
+	n.rank = len(out)
+	var got [scratchAxes]int
+	if d, _, _ := numpyInto(got[:len(out)], []Shape{v[1].Shape, v[2].Shape}); d >= 0 || !out.Equal(got[:len(out)]) {
+		return shapeMismatch(v)
+	}
+	for d, size := range out {
+		n.size[d] = size
+		n.empty = n.empty || size == 0
+		n.stride[0][d] = v[0].Strides[d]
+		for k := 1; k < 3; k++ {
+			if i := d - (len(out) - len(v[k].Shape)); i >= 0 && v[k].Shape[i] != 1 {
+				n.stride[k][d] = v[k].Strides[i]
+			}
+		}
+	}
+	return nil
+}
+
+// shapeMismatch reports views whose shapes do not broadcast to dst's.
+func shapeMismatch[T elem.Number](v [3]View[T]) error {
+	if len(v[0].Shape) > scratchAxes {
+		return newError(errs(ErrRank), "dst has %d dims: views have at most %d", len(v[0].Shape), scratchAxes)
+	}
+	out, err := Numpy(v[1].Shape, v[2].Shape)
+	if err != nil {
+		return err
+	}
+	return newError(errs(ErrIncompatible), "dst has shape %v but a %v and b %v broadcast to %v",
+		v[0].Shape, v[1].Shape, v[2].Shape, out)
+}
+
+// viewConflict reports whether dst shares an element with input k without
+// being exactly that view: disjoint data slices settle it in two
+// comparisons, the rest goes to package alias with both views' layouts.
+func viewConflict[T elem.Number](n *viewNest, dst, x []T, k int) bool {
+	if n.empty {
+		return false
+	}
+	d0, x0 := uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(unsafe.Pointer(unsafe.SliceData(x)))
+	size := unsafe.Sizeof(T(0))
+	if d0+uintptr(len(dst))*size <= x0 || x0+uintptr(len(x))*size <= d0 {
+		return false
+	}
+	ds := alias.Span{Start: d0 + uintptr(n.base[0])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[0][:n.rank]}
+	xs := alias.Span{Start: x0 + uintptr(n.base[k])*size, Elem: int(size), Size: n.size[:n.rank], Stride: n.stride[k][:n.rank]}
+	return !alias.Same(ds, xs) && alias.Overlap(ds, xs) // Same first: it is cheaper, and in place is common
+
+}
+
+// simplify turns the nest into the loop order that runs it: dims of size 1
+// dropped, dst's negative strides made positive (writing order does not
+// matter: no element of dst is read after another is written, except its
+// own), the dims sorted by decreasing dst stride so that dst is written
+// in address order, and dims merged where every operand continues.
+func (n *viewNest) simplify() {
+	r := 0
+	for d := range n.rank {
+		if n.size[d] == 1 {
+			continue
+		}
+		n.size[r] = n.size[d]
+		for k := range n.stride {
+			n.stride[k][r] = n.stride[k][d]
+		}
+		if n.stride[0][r] < 0 {
+			for k := range n.stride {
+				n.base[k] += (n.size[r] - 1) * n.stride[k][r]
+				n.stride[k][r] = -n.stride[k][r]
+			}
+		}
+		for i := r; i > 0 && n.stride[0][i-1] < n.stride[0][i]; i-- {
+			n.size[i-1], n.size[i] = n.size[i], n.size[i-1]
+			for k := range n.stride {
+				n.stride[k][i-1], n.stride[k][i] = n.stride[k][i], n.stride[k][i-1]
+			}
+		}
+		r++
+	}
+	st := [][]int{n.stride[0][:r], n.stride[1][:r], n.stride[2][:r]}
+	n.rank = coalesce.Nest(n.size[:r], st)
+	if n.rank == 0 { // one element
+		n.rank, n.size[0] = 1, 1
+		for k := range n.stride {
+			n.stride[k][0] = 1
+		}
+	}
+}
+
+// runNest runs the simplified nest: an odometer over the outer dims, one
+// 2-D block (the two innermost dims) per step.
+func runNest[T elem.Number](n *viewNest, op kernel.Op, data [3][]T) {
+	r := n.rank
+	b := viewBlock{n: n.size[r-1], m: 1, op: op}
+	outer := r - 1
+	for k := range 3 {
+		b.inc[k] = n.stride[k][r-1]
+	}
+	if r >= 2 {
+		b.m = n.size[r-2]
+		outer = r - 2
+		for k := range 3 {
+			b.ld[k] = n.stride[k][r-2]
+		}
+	}
+	b.direct = b.inc[0] == 1 && b.inc[1]|1 == 1 && b.inc[2]|1 == 1 && b.inc[1]|b.inc[2] == 1
+	if b.direct && b.m > 1 && (b.ld[1] < 0 || b.ld[2] < 0) {
+		b.m, b.ld, outer = 1, [3]int{}, r-1 // the rows run one by one: a kernel's rows go forward
+	}
+	total := 1
+	for _, s := range n.size[:r] {
+		total *= s
+	}
+	b.stream = kernel.StreamFlat[T](total, 3)
+	o := nditer.Odometer{Size: n.size[:outer]}
+	var idx [scratchAxes]int
+	o.Idx = idx[:outer]
+	for k := range o.Stride {
+		o.Stride[k] = n.stride[k][:outer]
+	}
+	o.Base = n.base
+	o.At = o.Base
+	if !b.direct {
+		runTiled(&b, &o, data)
+		return
+	}
+	kind := [2][2]kernel.Kind{{kernel.SV, kernel.SV}, {kernel.VS, kernel.VV}}[b.inc[1]][b.inc[2]]
+	for {
+		at := &o.At
+		kernel.Binary(kind, op, b.m, b.n, data[0][at[0]:], b.ld[0], data[1][at[1]:], b.ld[1], data[2][at[2]:], b.ld[2], b.stream)
+		if !o.Next() {
+			return
+		}
+	}
+}
+
+// viewBlock is the m x n block of a nest: operand k at offset r*ld[k] +
+// j*inc[k] from its block start. direct says the block runs as kernel calls
+// on the data itself: dst's inner stride is 1, each input's 0 or 1 (not
+// both 0), and no input's leading stride is negative.
+type viewBlock struct {
+	m, n    int
+	ld, inc [3]int
+	op      kernel.Op
+	direct  bool
+	stream  bool
+}
+
+// viewTile is the capacity of a tile, in elements: three of them (dst and
+// two inputs) stay within L1 for every element type.
+const viewTile = 1024
+
+// transposeCols is the width of a tile when an input is gathered across
+// its rows (a transposed view): square tiles read whole cache lines of it.
+const transposeCols = 32
+
+// runTiled runs every block of the odometer through tiles on the stack.
+func runTiled[T elem.Number](b *viewBlock, o *nditer.Odometer, data [3][]T) {
+	var tiles [3][viewTile]T
+	cols := min(b.n, viewTile)
+	for k := 1; k < 3; k++ {
+		if b.m > 1 && !b.usable(k, 2) && abs(b.ld[k]) < abs(b.inc[k]) {
+			cols = min(b.n, transposeCols)
+		}
+	}
+	rows := min(b.m, viewTile/cols)
+	for {
+		for r0 := 0; r0 < b.m; r0 += rows {
+			for c0 := 0; c0 < b.n; c0 += cols {
+				computeTile(b, &tiles, data, o.At, r0, min(rows, b.m-r0), c0, min(cols, b.n-c0))
+			}
+		}
+		if !o.Next() {
+			return
+		}
+	}
+}
+
+// usable reports whether operand k can be used in place for a tile of
+// rows rows: a kernel reads and writes rows forward, with inner stride 1 (0
+// for an input that repeats one value per row).
+func (b *viewBlock) usable(k, rows int) bool {
+	inner := b.inc[k] == 1 || k > 0 && b.inc[k] == 0
+	return inner && (rows == 1 || b.ld[k] >= 0)
+}
+
+// computeTile computes rows r0..r0+rr and columns c0..c0+cc of block b at the
+// operand offsets at: the operands that cannot be used in place are
+// gathered into contiguous tiles, and dst, if it cannot, is computed in its
+// tile and scattered back. Two inputs that both repeat one value per row
+// have no kernel: a is gathered then.
+func computeTile[T elem.Number](b *viewBlock, tiles *[3][viewTile]T, data [3][]T, at [nditer.Operands]int, r0, rr, c0, cc int) {
+	var ops [3][]T
+	var ld, inc, off [3]int
+	for k := range 3 {
+		off[k] = at[k] + r0*b.ld[k] + c0*b.inc[k]
+		if b.usable(k, rr) && (k != 1 || b.inc[1]|b.inc[2] != 0) {
+			ops[k], ld[k], inc[k] = data[k][off[k]:], b.ld[k], b.inc[k]
+			continue
+		}
+		ops[k], ld[k], inc[k] = tiles[k][:rr*cc], cc, 1
+		if k > 0 {
+			gather(ops[k], data[k], off[k], rr, cc, b.ld[k], b.inc[k])
+		}
+	}
+	kind := [2][2]kernel.Kind{{kernel.SV, kernel.SV}, {kernel.VS, kernel.VV}}[inc[1]][inc[2]]
+	kernel.Binary(kind, b.op, rr, cc, ops[0], ld[0], ops[1], ld[1], ops[2], ld[2], false)
+	if !b.usable(0, rr) {
+		scatter(data[0], off[0], rr, cc, b.ld[0], b.inc[0], ops[0])
+	}
+}
+
+// gather copies the rows x cols elements of x at off + r*ld + j*inc into
+// tile, row-major. It walks x along its smaller stride, so that a
+// transposed view is read a cache line at a time. The view's validation
+// has proven every offset inside x: the loops index without bounds checks.
+func gather[T elem.Number](tile, x []T, off, rows, cols, ld, inc int) {
+	_ = tile[rows*cols-1]
+	src := unsafe.Pointer(unsafe.SliceData(x))
+	if rows > 1 && abs(inc) > abs(ld) { // walk down the columns instead
+		rows, cols, ld, inc = cols, rows, inc, ld
+		for r := range rows {
+			copyStrided[T](unsafe.Pointer(&tile[r]), rows, unsafe.Add(src, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, cols)
+		}
+		return
+	}
+	for r := range rows {
+		copyStrided[T](unsafe.Pointer(&tile[r*cols]), 1, unsafe.Add(src, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, cols)
+	}
+}
+
+// copyStrided copies n elements of T from src, inc elements apart, to dst,
+// dinc elements apart, four at a time.
+func copyStrided[T elem.Number](dst unsafe.Pointer, dinc int, src unsafe.Pointer, inc, n int) {
+	size := int(unsafe.Sizeof(T(0)))
+	ds, ss := dinc*size, inc*size
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		v0 := *(*T)(src)
+		v1 := *(*T)(unsafe.Add(src, ss))
+		v2 := *(*T)(unsafe.Add(src, 2*ss))
+		v3 := *(*T)(unsafe.Add(src, 3*ss))
+		*(*T)(dst) = v0
+		*(*T)(unsafe.Add(dst, ds)) = v1
+		*(*T)(unsafe.Add(dst, 2*ds)) = v2
+		*(*T)(unsafe.Add(dst, 3*ds)) = v3
+		src, dst = unsafe.Add(src, 4*ss), unsafe.Add(dst, 4*ds)
+	}
+	for ; j < n; j++ {
+		*(*T)(dst) = *(*T)(src)
+		src, dst = unsafe.Add(src, ss), unsafe.Add(dst, ds)
+	}
+}
+
+// scatter is gather's inverse for dst, whose inner stride is the smaller:
+// it writes the tile to dst at off + r*ld + j*inc.
+func scatter[T elem.Number](dst []T, off, rows, cols, ld, inc int, tile []T) {
+	_ = tile[rows*cols-1]
+	base := unsafe.Pointer(unsafe.SliceData(dst))
+	for r := range rows {
+		copyStrided[T](unsafe.Add(base, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, unsafe.Pointer(&tile[r*cols]), 1, cols)
+	}
+}

@@ -27,26 +27,29 @@ func (op Op) String() string { return kernel.Op(op).String() }
 func (op Op) Valid() bool { return op < Op(kernel.NumOps) }
 
 // opOnFloats and opOnIntegers say which ops are defined on the float and on
-// the integer types.
-var (
-	opOnFloats   = [...]bool{true, true, true, true, true, true}
-	opOnIntegers = [...]bool{true, true, true, false, true, true}
+// the integer types: bit op is set for each.
+const (
+	opOnFloats   = 0b111111
+	opOnIntegers = 0b110111
 )
 
-// DefinedOn reports whether op, a valid Op, is defined on the element type T
-// (the calls panic on the others).
-func DefinedOn[T Number](op Op) bool {
+// opOn returns the bits of the ops defined on T.
+func opOn[T Number]() uint64 {
 	if isFloat[T]() {
-		return opOnFloats[op]
+		return opOnFloats
 	}
-	return opOnIntegers[op]
+	return opOnIntegers
 }
+
+// DefinedOn reports whether op is a valid Op defined on the element type T
+// (the calls panic on the others).
+func DefinedOn[T Number](op Op) bool { return opOn[T]()>>op&1 != 0 }
 
 // Ops returns every binary operation in order.
 func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax} }
 
 // Add sets dst[i] = a[i] + b[i].
-func Add[T Number](dst, a, b []T) {
+func Add[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		checkVV(OpAdd, dst, a, b)
 	} // panics, naming the misuse
@@ -61,10 +64,10 @@ func Add[T Number](dst, a, b []T) {
 }
 
 // AddScalar sets dst[i] = a[i] + s.
-func AddScalar[T Number](dst, a []T, s T) {
+func AddScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		checkV(OpAdd, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -76,7 +79,7 @@ func AddScalar[T Number](dst, a []T, s T) {
 }
 
 // Sub sets dst[i] = a[i] - b[i].
-func Sub[T Number](dst, a, b []T) {
+func Sub[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		checkVV(OpSub, dst, a, b)
 	} // panics, naming the misuse
@@ -91,10 +94,10 @@ func Sub[T Number](dst, a, b []T) {
 }
 
 // SubScalar sets dst[i] = a[i] - s.
-func SubScalar[T Number](dst, a []T, s T) {
+func SubScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		checkV(OpSub, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -109,7 +112,7 @@ func SubScalar[T Number](dst, a []T, s T) {
 func ScalarSub[T Number](dst []T, s T, a []T) {
 	if !fits(dst, a) {
 		checkV(OpSub, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
 		return
@@ -121,7 +124,7 @@ func ScalarSub[T Number](dst []T, s T, a []T) {
 }
 
 // Mul sets dst[i] = a[i] * b[i].
-func Mul[T Number](dst, a, b []T) {
+func Mul[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		checkVV(OpMul, dst, a, b)
 	} // panics, naming the misuse
@@ -136,10 +139,10 @@ func Mul[T Number](dst, a, b []T) {
 }
 
 // MulScalar sets dst[i] = a[i] * s.
-func MulScalar[T Number](dst, a []T, s T) {
+func MulScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		checkV(OpMul, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -151,7 +154,7 @@ func MulScalar[T Number](dst, a []T, s T) {
 }
 
 // Div sets dst[i] = a[i] / b[i].
-func Div[T Float](dst, a, b []T) {
+func Div[T Float](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		checkVV(OpDiv, dst, a, b)
 	} // panics, naming the misuse
@@ -166,10 +169,10 @@ func Div[T Float](dst, a, b []T) {
 }
 
 // DivScalar sets dst[i] = a[i] / s.
-func DivScalar[T Float](dst, a []T, s T) {
+func DivScalar[T Float](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		checkV(OpDiv, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -184,7 +187,7 @@ func DivScalar[T Float](dst, a []T, s T) {
 func ScalarDiv[T Float](dst []T, s T, a []T) {
 	if !fits(dst, a) {
 		checkV(OpDiv, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
 		return
@@ -197,7 +200,7 @@ func ScalarDiv[T Float](dst []T, s T, a []T) {
 
 // Min sets dst[i] = min(a[i], b[i]).
 // Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0.
-func Min[T Number](dst, a, b []T) {
+func Min[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		checkVV(OpMin, dst, a, b)
 	} // panics, naming the misuse
@@ -212,10 +215,11 @@ func Min[T Number](dst, a, b []T) {
 }
 
 // MinScalar sets dst[i] = min(a[i], s).
-func MinScalar[T Number](dst, a []T, s T) {
+// Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0.
+func MinScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		checkV(OpMin, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -228,7 +232,7 @@ func MinScalar[T Number](dst, a []T, s T) {
 
 // Max sets dst[i] = max(a[i], b[i]).
 // Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0.
-func Max[T Number](dst, a, b []T) {
+func Max[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		checkVV(OpMax, dst, a, b)
 	} // panics, naming the misuse
@@ -243,10 +247,11 @@ func Max[T Number](dst, a, b []T) {
 }
 
 // MaxScalar sets dst[i] = max(a[i], s).
-func MaxScalar[T Number](dst, a []T, s T) {
+// Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0.
+func MaxScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		checkV(OpMax, dst, a)
-	}
+	} // panics, naming the misuse
 	if n := len(dst); n > smallN {
 		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -254,6 +259,138 @@ func MaxScalar[T Number](dst, a []T, s T) {
 	a = a[:len(dst)]
 	for i := range dst {
 		dst[i] = max(a[i], s)
+	}
+}
+
+// Apply sets dst[i] = a[i] op b[i].
+func Apply[T Number](op Op, dst []T, a, b []T) {
+	if !DefinedOn[T](op) {
+		mustDefined[T](op)
+	} // panics, naming the misuse
+	if !fits(dst, a) || !fits(dst, b) {
+		checkVV(op, dst, a, b)
+	} // panics, naming the misuse
+	switch op {
+	case OpAdd:
+		if n := len(dst); n > smallN {
+			kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] + b[i]
+		}
+	case OpSub:
+		if n := len(dst); n > smallN {
+			kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] - b[i]
+		}
+	case OpMul:
+		if n := len(dst); n > smallN {
+			kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] * b[i]
+		}
+	case OpDiv:
+		if n := len(dst); n > smallN {
+			kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] / b[i]
+		}
+	case OpMin:
+		if n := len(dst); n > smallN {
+			kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = min(a[i], b[i])
+		}
+	case OpMax:
+		if n := len(dst); n > smallN {
+			kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = max(a[i], b[i])
+		}
+	}
+}
+
+// ApplyScalar sets dst[i] = a[i] op s.
+func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
+	if !DefinedOn[T](op) {
+		mustDefined[T](op)
+	} // panics, naming the misuse
+	if !fits(dst, a) {
+		checkV(op, dst, a)
+	} // panics, naming the misuse
+	switch op {
+	case OpAdd:
+		if n := len(dst); n > smallN {
+			kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] + s
+		}
+	case OpSub:
+		if n := len(dst); n > smallN {
+			kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] - s
+		}
+	case OpMul:
+		if n := len(dst); n > smallN {
+			kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] * s
+		}
+	case OpDiv:
+		if n := len(dst); n > smallN {
+			kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] / s
+		}
+	case OpMin:
+		if n := len(dst); n > smallN {
+			kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = min(a[i], s)
+		}
+	case OpMax:
+		if n := len(dst); n > smallN {
+			kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = max(a[i], s)
+		}
 	}
 }
 

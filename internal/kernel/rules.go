@@ -92,6 +92,27 @@ var rules = []rule{
 		streamAt: levelL2, streamPercent: 125, streamGap: [2]int{6 << 20, 48 << 20},
 	},
 	{
+		// From elembench -tune and -tune -check (float32 and float64
+		// add, mul, div, max), fastest of 9 interleaved rounds on a
+		// 2-core guest shared with other busy processes, so every cell
+		// was noisy: Zen 4 runs AVX-512 double-pumped, and memory-bound
+		// ops tie with AVX2 within 3% at most sizes, with AVX-512 ahead
+		// at L1 sizes in -check (max float32 vs n = 1000 0.051 vs 0.060,
+		// vv 0.062 vs 0.067; max float64 vv n = 64 0.284 vs 0.396; add
+		// float32 vv n = 64 0.235 vs 0.241), the same beyond. div:
+		// AVX-512 3-10% faster for float64 from 720 bytes to 4 MiB (vv
+		// n = 1000 0.314 vs 0.336), float32 the same. Streaming stores:
+		// ordinary ones faster up to 8 MiB (add vv 0.128 vs 0.147),
+		// streaming ones from 11.3 MiB for vv (0.143 vs 0.161) and 16
+		// MiB for vs (0.146 vs 0.181), 1.5-2x from 22 MiB: from 35% of
+		// the 32 MiB L3, what -tune fitted. AVX-512 streaming stores
+		// were not consistently faster than AVX2's.
+		cpu:    "AMD EPYC family 25 model 17 (Zen 4; AVX-512 F/DQ/BW/VL, 32 KiB L1d, 1 MiB L2, 32 MiB L3; 2-core KVM guest), measured 2026-11-23",
+		vendor: cpuinfo.AMD, family: 25, models: []int{17},
+		fast: AVX512, fastUpTo: levelL1d, fastComputeUpTo: 4 << 20,
+		streamAt: levelLast, streamPercent: 35,
+	},
+	{
 		// Streaming stores: measured on a 32 MiB-L3 Zen 3 (float32,
 		// ns/elem, ordinary vs streaming): Add at 1M elements (12 MiB)
 		// 0.188 vs 0.202, at 2M (24 MiB) 0.342 vs 0.254; AddScalar at 2M

@@ -13,7 +13,7 @@ const smallN = 8
 func ScalarApply[T Number](op Op, dst []T, s T, a []T) {
 	mustDefined[T](op)
 	if !fits(dst, a) {
-		checkV(op, dst, a) // panics, naming the misuse
+		panic(misuseV(op, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Binary(kernel.SV, kernel.Op(op), 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
@@ -24,8 +24,8 @@ func ScalarApply[T Number](op Op, dst []T, s T, a []T) {
 
 // mustDefined panics, naming op and T's kind, unless op is one of the
 // defined operations and defined on T: division and the bitwise operations
-// are defined on one kind of types only. Apply and ApplyScalar run it only
-// when DefinedOn, which inlines, has found a problem.
+// are defined on one kind of types only. Apply and ApplyScalar check
+// DefinedOn, which inlines, and panic with notDefined themselves.
 func mustDefined[T Number](op Op) {
 	if !DefinedOn[T](op) {
 		panic(notDefined(op, isFloat[T]()))

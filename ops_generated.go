@@ -51,8 +51,8 @@ func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax} }
 // Add sets dst[i] = a[i] + b[i].
 func Add[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpAdd, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpAdd, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -66,8 +66,8 @@ func Add[T Number](dst []T, a, b []T) {
 // AddScalar sets dst[i] = a[i] + s.
 func AddScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpAdd, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpAdd, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -81,8 +81,8 @@ func AddScalar[T Number](dst []T, a []T, s T) {
 // Sub sets dst[i] = a[i] - b[i].
 func Sub[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpSub, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpSub, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -96,8 +96,8 @@ func Sub[T Number](dst []T, a, b []T) {
 // SubScalar sets dst[i] = a[i] - s.
 func SubScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpSub, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpSub, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -111,8 +111,8 @@ func SubScalar[T Number](dst []T, a []T, s T) {
 // ScalarSub sets dst[i] = s - a[i].
 func ScalarSub[T Number](dst []T, s T, a []T) {
 	if !fits(dst, a) {
-		checkV(OpSub, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpSub, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
 		return
@@ -126,8 +126,8 @@ func ScalarSub[T Number](dst []T, s T, a []T) {
 // Mul sets dst[i] = a[i] * b[i].
 func Mul[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpMul, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpMul, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -141,8 +141,8 @@ func Mul[T Number](dst []T, a, b []T) {
 // MulScalar sets dst[i] = a[i] * s.
 func MulScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpMul, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpMul, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -156,8 +156,8 @@ func MulScalar[T Number](dst []T, a []T, s T) {
 // Div sets dst[i] = a[i] / b[i].
 func Div[T Float](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpDiv, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpDiv, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -171,8 +171,8 @@ func Div[T Float](dst []T, a, b []T) {
 // DivScalar sets dst[i] = a[i] / s.
 func DivScalar[T Float](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpDiv, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpDiv, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -186,8 +186,8 @@ func DivScalar[T Float](dst []T, a []T, s T) {
 // ScalarDiv sets dst[i] = s / a[i].
 func ScalarDiv[T Float](dst []T, s T, a []T) {
 	if !fits(dst, a) {
-		checkV(OpDiv, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpDiv, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
 		return
@@ -202,8 +202,8 @@ func ScalarDiv[T Float](dst []T, s T, a []T) {
 // Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0.
 func Min[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpMin, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpMin, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -218,8 +218,8 @@ func Min[T Number](dst []T, a, b []T) {
 // Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0.
 func MinScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpMin, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpMin, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -234,8 +234,8 @@ func MinScalar[T Number](dst []T, a []T, s T) {
 // Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0.
 func Max[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpMax, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpMax, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -250,8 +250,8 @@ func Max[T Number](dst []T, a, b []T) {
 // Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0.
 func MaxScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpMax, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(OpMax, dst, a))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
 		return
@@ -265,11 +265,11 @@ func MaxScalar[T Number](dst []T, a []T, s T) {
 // Apply sets dst[i] = a[i] op b[i].
 func Apply[T Number](op Op, dst []T, a, b []T) {
 	if !DefinedOn[T](op) {
-		mustDefined[T](op)
-	} // panics, naming the misuse
+		panic(notDefined(op, isFloat[T]()))
+	}
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(op, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(op, dst, a, b))
+	}
 	switch op {
 	case OpAdd:
 		if n := len(dst); n > smallN {
@@ -331,11 +331,11 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 // ApplyScalar sets dst[i] = a[i] op s.
 func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 	if !DefinedOn[T](op) {
-		mustDefined[T](op)
-	} // panics, naming the misuse
+		panic(notDefined(op, isFloat[T]()))
+	}
 	if !fits(dst, a) {
-		checkV(op, dst, a)
-	} // panics, naming the misuse
+		panic(misuseV(op, dst, a))
+	}
 	switch op {
 	case OpAdd:
 		if n := len(dst); n > smallN {

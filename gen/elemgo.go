@@ -189,11 +189,11 @@ func opDoc(o asm.Op) string {
 var binaryForms = []struct {
 	kind, params, check, args, reslice, x, y string
 }{
-	{"VV", "a, b []T", "if !fits(dst, a) || !fits(dst, b) { checkVV(%s, dst, a, b) } // panics, naming the misuse",
+	{"VV", "a, b []T", "if !fits(dst, a) || !fits(dst, b) { panic(misuseVV(%s, dst, a, b)) }",
 		"a, 0, b, 0", "a, b = a[:len(dst)], b[:len(dst)]", "a[i]", "b[i]"},
-	{"VS", "a []T, s T", "if !fits(dst, a) { checkV(%s, dst, a) } // panics, naming the misuse",
+	{"VS", "a []T, s T", "if !fits(dst, a) { panic(misuseV(%s, dst, a)) }",
 		"a, 0, []T{s}, 0", "a = a[:len(dst)]", "a[i]", "s"},
-	{"SV", "s T, a []T", "if !fits(dst, a) { checkV(%s, dst, a) } // panics, naming the misuse",
+	{"SV", "s T, a []T", "if !fits(dst, a) { panic(misuseV(%s, dst, a)) }",
 		"[]T{s}, 0, a, 0", "a = a[:len(dst)]", "s", "a[i]"},
 }
 
@@ -241,7 +241,7 @@ func writeOpValuedCalls(g *goFile) {
 	for f, form := range binaryForms[:len(opValuedDocs)] {
 		g.doc(opValuedDocs[f].doc)
 		g.p("func %s[T Number](op Op, dst []T, %s) {", opValuedDocs[f].name, form.params)
-		g.p("if !DefinedOn[T](op) { mustDefined[T](op) } // panics, naming the misuse")
+		g.p("if !DefinedOn[T](op) { panic(notDefined(op, isFloat[T]())) }")
 		g.p(form.check, "op")
 		g.p("switch op {")
 		for _, o := range asm.OpsOf(asm.Binary) {

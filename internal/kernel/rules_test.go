@@ -46,7 +46,7 @@ func TestRules(t *testing.T) {
 		{"the measured Xeon", xeon167, amd64, 0, AVX512, [numClasses]int{48 << 10, 384}, [numClasses]bool{true, false},
 			StreamPolicy{Min: 5 << 19, Gap: [2]int{6 << 20, 48 << 20}}},
 		{"the measured Zen 4", zen4, amd64, 1, AVX512, [numClasses]int{32 << 10, 4 << 20}, [numClasses]bool{},
-			StreamPolicy{Min: 32 << 20 * 35 / 100}},
+			StreamPolicy{Min: 32 << 20 * 35 / 100, Gap: [2]int{16 << 20, 22 << 20}}},
 		{"the Zen 4 without AVX-512", zen4, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
 		{"the Xeon without AVX-512", xeon167, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
 		{"an unmeasured Intel model", sapphireRapids, amd64, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},

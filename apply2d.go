@@ -105,23 +105,18 @@ func (o operand2D) span(m, n int) alias.Span {
 // being exactly that input.
 func check2D(m, n int, dst operand2D, ins ...operand2D) string {
 	all := append([]operand2D{dst}, ins...)
-	var lds, incs []string
 	negative, badInc := dst.ld < 0, false
-	for i, o := range all {
-		lds = append(lds, fmt.Sprintf("ld%s %d", strings.Replace(o.name, "dst", "d", 1), o.ld))
-		if i > 0 {
-			incs = append(incs, fmt.Sprintf("inc%s %d", o.name, o.inc))
-			negative = negative || o.ld < 0
-			badInc = badInc || o.inc|1 != 1
-		}
+	for _, o := range ins {
+		negative = negative || o.ld < 0
+		badInc = badInc || o.inc|1 != 1
 	}
 	switch {
 	case m < 0 || n < 0:
 		return fmt.Sprintf("negative size %d x %d", m, n)
 	case negative:
-		return fmt.Sprintf("negative leading stride (%s)", strings.Join(lds, ", "))
+		return "negative leading stride (" + strides(all, "ld") + ")"
 	case badInc:
-		return fmt.Sprintf("inner strides must be 0 or 1 (%s)", strings.Join(incs, ", "))
+		return "inner strides must be 0 or 1 (" + strides(ins, "inc") + ")"
 	case m > 1 && dst.ld < n:
 		return fmt.Sprintf("rows of dst overlap: ldd %d < n %d", dst.ld, n)
 	case m == 0 || n == 0:
@@ -138,6 +133,20 @@ func check2D(m, n int, dst operand2D, ins ...operand2D) string {
 		}
 	}
 	return ""
+}
+
+// strides lists the leading ("ld") or inner ("inc") strides of os for a
+// message: "ldd 4, lda 2, ldb -1". Only a failed check builds it.
+func strides(os []operand2D, which string) string {
+	var parts []string
+	for _, o := range os {
+		name, v := o.name, o.inc
+		if which == "ld" {
+			name, v = strings.Replace(name, "dst", "d", 1), o.ld
+		}
+		parts = append(parts, fmt.Sprintf("%s%s %d", which, name, v))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // fitsIn reports whether an m x n block with strides ld, inc fits in length

@@ -165,11 +165,12 @@ func benchConvert[D, S Number](b *testing.B) {
 	})
 }
 
-// BenchmarkAdd compares Add on float32s with the same loop written inline
-// in the caller, the plain Go a user would write, at the sizes: at
-// n = 8 a call's overhead shows most.
+// BenchmarkAdd compares the public calls on float32s, the named Add and the
+// op-valued Apply, with the same loop written inline in the caller, the
+// plain Go a user would write, at the sizes: at n = 8 a call's
+// overhead shows most, at n = 64 and 1000 the kernels' short paths.
 func BenchmarkAdd(b *testing.B) {
-	for _, n := range []int{8, 1000, 16000, 262144} {
+	for _, n := range []int{8, 64, 1000, 16000, 262144} {
 		bufs := bufplace.Three[float32](n)
 		a, y, dst := bufs[0], bufs[1], bufs[2]
 		for i := range a {
@@ -185,6 +186,11 @@ func BenchmarkAdd(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/Add", n), func(b *testing.B) {
 			for b.Loop() {
 				Add(dst, a, y)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/Apply", n), func(b *testing.B) {
+			for b.Loop() {
+				Apply(OpAdd, dst, a, y)
 			}
 		})
 	}

@@ -27,36 +27,52 @@ func fits[T Number](dst, x []T) bool {
 }
 
 // checkVV panics, naming the problem, unless a and b have dst's length and
-// each is dst itself or disjoint from it: the contract of the vv calls. The
-// calls run it only when fits has found a problem.
+// each is dst itself or disjoint from it: the contract of the vv calls.
 func checkVV[T Number](op Op, dst, a, b []T) {
-	if len(a) != len(dst) || len(b) != len(dst) {
-		panicLengths(op, len(dst), len(a), len(b))
-	}
-	if overlapsPartly(dst, a) || overlapsPartly(dst, b) {
-		panicOverlap(op)
+	if m := misuseVV(op, dst, a, b); m != "" {
+		panic(m)
 	}
 }
 
 // checkV is checkVV for the calls with one slice operand and a scalar.
 func checkV[T Number](op Op, dst, a []T) {
-	if len(a) != len(dst) {
-		panicLengths(op, len(dst), len(a), -1)
-	}
-	if overlapsPartly(dst, a) {
-		panicOverlap(op)
+	if m := misuseV(op, dst, a); m != "" {
+		panic(m)
 	}
 }
 
-//go:noinline
-func panicLengths(op Op, dst, a, b int) {
+// misuseVV says what breaks the contract of checkVV, or "". The slice calls
+// run panic(misuseVV(...)) only when fits has found a problem: a panic in
+// the call itself, which the compiler knows does not return, keeps their
+// fast path free of the spills a call that may return needs.
+func misuseVV[T Number](op Op, dst, a, b []T) string {
+	switch {
+	case len(a) != len(dst) || len(b) != len(dst):
+		return lengthsDiffer(op, len(dst), len(a), len(b))
+	case overlapsPartly(dst, a) || overlapsPartly(dst, b):
+		return partOverlap(op)
+	}
+	return ""
+}
+
+// misuseV is misuseVV for the calls with one slice operand and a scalar.
+func misuseV[T Number](op Op, dst, a []T) string {
+	switch {
+	case len(a) != len(dst):
+		return lengthsDiffer(op, len(dst), len(a), -1)
+	case overlapsPartly(dst, a):
+		return partOverlap(op)
+	}
+	return ""
+}
+
+func lengthsDiffer(op Op, dst, a, b int) string {
 	if b < 0 {
-		panic(fmt.Sprintf("elem: %s: slice lengths differ: len(dst) = %d, len(a) = %d", op, dst, a))
+		return fmt.Sprintf("elem: %s: slice lengths differ: len(dst) = %d, len(a) = %d", op, dst, a)
 	}
-	panic(fmt.Sprintf("elem: %s: slice lengths differ: len(dst) = %d, len(a) = %d, len(b) = %d", op, dst, a, b))
+	return fmt.Sprintf("elem: %s: slice lengths differ: len(dst) = %d, len(a) = %d, len(b) = %d", op, dst, a, b)
 }
 
-//go:noinline
-func panicOverlap(op Op) {
-	panic(fmt.Sprintf("elem: %s: dst partly overlaps an input; it may only be exactly a or b", op))
+func partOverlap(op Op) string {
+	return fmt.Sprintf("elem: %s: dst partly overlaps an input; it may only be exactly a or b", op)
 }

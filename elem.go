@@ -4,41 +4,16 @@ import "github.com/simdkit/elem/internal/kernel"
 
 // smallN is the length up to which the slice calls run the Go loop inline:
 // below it a call into assembly costs more than it saves. The named calls
-// (Add, AddScalar, ScalarSub, ...) are in ops_generated.go.
+// (Add, AddScalar, ScalarSub, ...) and the op-valued ones (Apply,
+// ApplyScalar) are in ops_generated.go.
 const smallN = 8
-
-// Apply sets dst[i] = a[i] op b[i].
-func Apply[T Number](op Op, dst, a, b []T) {
-	mustDefined[T](op)
-	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(op, dst, a, b) // panics, naming the misuse
-	}
-	if n := len(dst); n > smallN {
-		kernel.Binary(kernel.VV, kernel.Op(op), 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
-		return
-	}
-	kernel.RowVV(kernel.Op(op), dst, a, b)
-}
-
-// ApplyScalar sets dst[i] = a[i] op s.
-func ApplyScalar[T Number](op Op, dst, a []T, s T) {
-	mustDefined[T](op)
-	if !fits(dst, a) {
-		checkV(op, dst, a) // panics, naming the misuse
-	}
-	if n := len(dst); n > smallN {
-		kernel.Binary(kernel.VS, kernel.Op(op), 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
-		return
-	}
-	kernel.RowVS(kernel.Op(op), dst, a, s)
-}
 
 // ScalarApply sets dst[i] = s op a[i]. s stays the first operand: s + a[i]
 // and a[i] + s differ when both are NaN, and so can min and max on some CPUs.
 func ScalarApply[T Number](op Op, dst []T, s T, a []T) {
 	mustDefined[T](op)
 	if !fits(dst, a) {
-		checkV(op, dst, a) // panics, naming the misuse
+		panic(misuseV(op, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Binary(kernel.SV, kernel.Op(op), 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
@@ -47,29 +22,26 @@ func ScalarApply[T Number](op Op, dst []T, s T, a []T) {
 	kernel.RowSV(kernel.Op(op), dst, &s, a)
 }
 
-// mustValid panics, naming op, unless it is one of the defined operations.
-func mustValid(op Op) {
-	if !op.Valid() {
-		panic(badOp(op))
-	}
-}
-
 // mustDefined panics, naming op and T's kind, unless op is one of the
 // defined operations and defined on T: division and the bitwise operations
-// are defined on one kind of types only.
+// are defined on one kind of types only. Apply and ApplyScalar check
+// DefinedOn, which inlines, and panic with notDefined themselves.
 func mustDefined[T Number](op Op) {
-	mustValid(op)
 	if !DefinedOn[T](op) {
 		panic(notDefined(op, isFloat[T]()))
 	}
 }
 
+// notDefined is the message of mustDefined's panic.
+//
 //go:noinline
 func notDefined(op Op, float bool) string {
-	if float {
+	switch {
+	case !op.Valid():
+		return badOp(op)
+	case float:
 		return "elem: " + op.String() + " is not defined on float types"
-	}
-	if op == OpDiv {
+	case op == OpDiv:
 		return "elem: div is not defined on integer types (Go panics on a zero divisor; divide in a float type)"
 	}
 	return "elem: " + op.String() + " is not defined on integer types"

@@ -27,29 +27,32 @@ func (op Op) String() string { return kernel.Op(op).String() }
 func (op Op) Valid() bool { return op < Op(kernel.NumOps) }
 
 // opOnFloats and opOnIntegers say which ops are defined on the float and on
-// the integer types.
-var (
-	opOnFloats   = [...]bool{true, true, true, true, true, true}
-	opOnIntegers = [...]bool{true, true, true, false, true, true}
+// the integer types: bit op is set for each.
+const (
+	opOnFloats   = 0b111111
+	opOnIntegers = 0b110111
 )
 
-// DefinedOn reports whether op, a valid Op, is defined on the element type T
-// (the calls panic on the others).
-func DefinedOn[T Number](op Op) bool {
+// opOn returns the bits of the ops defined on T.
+func opOn[T Number]() uint64 {
 	if isFloat[T]() {
-		return opOnFloats[op]
+		return opOnFloats
 	}
-	return opOnIntegers[op]
+	return opOnIntegers
 }
+
+// DefinedOn reports whether op is a valid Op defined on the element type T
+// (the calls panic on the others).
+func DefinedOn[T Number](op Op) bool { return opOn[T]()>>op&1 != 0 }
 
 // Ops returns every binary operation in order.
 func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax} }
 
 // Add sets dst[i] = a[i] + b[i].
-func Add[T Number](dst, a, b []T) {
+func Add[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpAdd, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpAdd, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -61,9 +64,9 @@ func Add[T Number](dst, a, b []T) {
 }
 
 // AddScalar sets dst[i] = a[i] + s.
-func AddScalar[T Number](dst, a []T, s T) {
+func AddScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpAdd, dst, a)
+		panic(misuseV(OpAdd, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
@@ -76,10 +79,10 @@ func AddScalar[T Number](dst, a []T, s T) {
 }
 
 // Sub sets dst[i] = a[i] - b[i].
-func Sub[T Number](dst, a, b []T) {
+func Sub[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpSub, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpSub, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -91,9 +94,9 @@ func Sub[T Number](dst, a, b []T) {
 }
 
 // SubScalar sets dst[i] = a[i] - s.
-func SubScalar[T Number](dst, a []T, s T) {
+func SubScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpSub, dst, a)
+		panic(misuseV(OpSub, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
@@ -108,7 +111,7 @@ func SubScalar[T Number](dst, a []T, s T) {
 // ScalarSub sets dst[i] = s - a[i].
 func ScalarSub[T Number](dst []T, s T, a []T) {
 	if !fits(dst, a) {
-		checkV(OpSub, dst, a)
+		panic(misuseV(OpSub, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
@@ -121,10 +124,10 @@ func ScalarSub[T Number](dst []T, s T, a []T) {
 }
 
 // Mul sets dst[i] = a[i] * b[i].
-func Mul[T Number](dst, a, b []T) {
+func Mul[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpMul, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpMul, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -136,9 +139,9 @@ func Mul[T Number](dst, a, b []T) {
 }
 
 // MulScalar sets dst[i] = a[i] * s.
-func MulScalar[T Number](dst, a []T, s T) {
+func MulScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpMul, dst, a)
+		panic(misuseV(OpMul, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
@@ -151,10 +154,10 @@ func MulScalar[T Number](dst, a []T, s T) {
 }
 
 // Div sets dst[i] = a[i] / b[i].
-func Div[T Float](dst, a, b []T) {
+func Div[T Float](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpDiv, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpDiv, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -166,9 +169,9 @@ func Div[T Float](dst, a, b []T) {
 }
 
 // DivScalar sets dst[i] = a[i] / s.
-func DivScalar[T Float](dst, a []T, s T) {
+func DivScalar[T Float](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpDiv, dst, a)
+		panic(misuseV(OpDiv, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
@@ -183,7 +186,7 @@ func DivScalar[T Float](dst, a []T, s T) {
 // ScalarDiv sets dst[i] = s / a[i].
 func ScalarDiv[T Float](dst []T, s T, a []T) {
 	if !fits(dst, a) {
-		checkV(OpDiv, dst, a)
+		panic(misuseV(OpDiv, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
@@ -197,10 +200,10 @@ func ScalarDiv[T Float](dst []T, s T, a []T) {
 
 // Min sets dst[i] = min(a[i], b[i]).
 // Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0.
-func Min[T Number](dst, a, b []T) {
+func Min[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpMin, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpMin, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -212,9 +215,10 @@ func Min[T Number](dst, a, b []T) {
 }
 
 // MinScalar sets dst[i] = min(a[i], s).
-func MinScalar[T Number](dst, a []T, s T) {
+// Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0.
+func MinScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpMin, dst, a)
+		panic(misuseV(OpMin, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
@@ -228,10 +232,10 @@ func MinScalar[T Number](dst, a []T, s T) {
 
 // Max sets dst[i] = max(a[i], b[i]).
 // Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0.
-func Max[T Number](dst, a, b []T) {
+func Max[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
-		checkVV(OpMax, dst, a, b)
-	} // panics, naming the misuse
+		panic(misuseVV(OpMax, dst, a, b))
+	}
 	if n := len(dst); n > smallN {
 		kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
 		return
@@ -243,9 +247,10 @@ func Max[T Number](dst, a, b []T) {
 }
 
 // MaxScalar sets dst[i] = max(a[i], s).
-func MaxScalar[T Number](dst, a []T, s T) {
+// Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0.
+func MaxScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
-		checkV(OpMax, dst, a)
+		panic(misuseV(OpMax, dst, a))
 	}
 	if n := len(dst); n > smallN {
 		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
@@ -254,6 +259,138 @@ func MaxScalar[T Number](dst, a []T, s T) {
 	a = a[:len(dst)]
 	for i := range dst {
 		dst[i] = max(a[i], s)
+	}
+}
+
+// Apply sets dst[i] = a[i] op b[i].
+func Apply[T Number](op Op, dst []T, a, b []T) {
+	if !DefinedOn[T](op) {
+		panic(notDefined(op, isFloat[T]()))
+	}
+	if !fits(dst, a) || !fits(dst, b) {
+		panic(misuseVV(op, dst, a, b))
+	}
+	switch op {
+	case OpAdd:
+		if n := len(dst); n > smallN {
+			kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] + b[i]
+		}
+	case OpSub:
+		if n := len(dst); n > smallN {
+			kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] - b[i]
+		}
+	case OpMul:
+		if n := len(dst); n > smallN {
+			kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] * b[i]
+		}
+	case OpDiv:
+		if n := len(dst); n > smallN {
+			kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] / b[i]
+		}
+	case OpMin:
+		if n := len(dst); n > smallN {
+			kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = min(a[i], b[i])
+		}
+	case OpMax:
+		if n := len(dst); n > smallN {
+			kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			return
+		}
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = max(a[i], b[i])
+		}
+	}
+}
+
+// ApplyScalar sets dst[i] = a[i] op s.
+func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
+	if !DefinedOn[T](op) {
+		panic(notDefined(op, isFloat[T]()))
+	}
+	if !fits(dst, a) {
+		panic(misuseV(op, dst, a))
+	}
+	switch op {
+	case OpAdd:
+		if n := len(dst); n > smallN {
+			kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] + s
+		}
+	case OpSub:
+		if n := len(dst); n > smallN {
+			kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] - s
+		}
+	case OpMul:
+		if n := len(dst); n > smallN {
+			kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] * s
+		}
+	case OpDiv:
+		if n := len(dst); n > smallN {
+			kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] / s
+		}
+	case OpMin:
+		if n := len(dst); n > smallN {
+			kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = min(a[i], s)
+		}
+	case OpMax:
+		if n := len(dst); n > smallN {
+			kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			return
+		}
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = max(a[i], s)
+		}
 	}
 }
 

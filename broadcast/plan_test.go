@@ -119,11 +119,13 @@ func TestStrategies(t *testing.T) {
 		{S(2, 1, 2, 1), S(1, 2, 1, 2), runTiny, runTiny},
 		{S(4096, 3), S(3), runTile, runTile},
 		{S(3), S(4096, 3), runTile, runTile},
-		{S(1000, 32), S(32), runTile, run2D}, // 128 bytes of float32, 256 of float64
+		{S(1000, 16), S(16), runTile, run2D}, // 64 bytes of float32, 128 of float64
+		{S(1000, 32), S(32), run2D, run2D},
 		{S(1024, 1024), S(1024), run2D, run2D},
 		{S(64, 1024), S(64, 1), run2D, run2D},
 		{S(1024, 1), S(1, 1024), run2D, run2D},
-		{S(8, 1, 64, 32), S(1, 16, 1, 32), runTile, run2D}, // an odometer over tiled blocks
+		{S(8, 1, 64, 16), S(1, 16, 1, 16), runTile, run2D}, // an odometer over tiled blocks
+		{S(8, 1, 64, 32), S(1, 16, 1, 32), run2D, run2D},   // G4: rows of 128 bytes
 		{S(64, 1, 256), S(128, 1), run2D, run2D},
 		{S(0, 3), S(3), runEmpty, runEmpty},
 	} {

@@ -351,6 +351,9 @@ func goElem(typ string, t asm.Type) string {
 // typeConst is internal/kernel's constant for element type t: "tFloat32".
 func typeConst(t asm.Type) string { return "t" + strings.ToUpper(t.GoName[:1]) + t.GoName[1:] }
 
+// typeConst0 is the value of typeConst(t): its place in asm.Types, from 1.
+func typeConst0(t asm.Type) int { return slices.Index(asm.Types, t) + 1 }
+
 // writeTypes writes types_generated.go: a constant per element type and
 // typeOf, which the compiler folds to one constant per instantiation, so
 // that the switches on it vanish.
@@ -369,14 +372,28 @@ func writeTypes(dir string) error {
 	}
 	g.p(")")
 	g.p("")
-	g.doc("typeOf returns T's element type: from its size, whether it has fractions\n(1/2 is not 0) and whether it is signed (0-1 is below 0), all constants for\neach instantiation.")
+	// By key: 4 x the size, + 2 with fractions, + 1 when signed.
+	keys := make([]byte, 8*4+4)
+	for _, t := range asm.Types {
+		k := t.Size() * 4
+		if t.Float {
+			k += 2
+		}
+		if t.Signed || t.Float {
+			k++
+		}
+		keys[k] = byte(typeConst0(t))
+	}
+	g.doc("typeKeys holds the element type of each key of typeOf.")
+	g.p("const typeKeys = %q", string(keys))
+	g.p("")
+	g.doc("typeOf returns T's element type: from its size, whether it has fractions\n(1/2 is not 0) and whether it is signed (0-1 is below 0), all constants for\neach instantiation. It is small enough to inline, and the compiler reads\nthe byte of a constant string at a constant index as a constant, so that\nthe switches on it vanish.")
 	g.p("func typeOf[T Number]() elemType {")
 	g.p("var zero, one, two T = 0, 1, 2")
-	g.p("size, float, signed := unsafe.Sizeof(zero), one/two != 0, zero-one < zero")
-	for _, t := range asm.Types[:len(asm.Types)-1] {
-		g.p("if size == %d && float == %v && signed == %v { return %s }", t.Size(), t.Float, t.Signed || t.Float, typeConst(t))
-	}
-	g.p("return %s", typeConst(asm.Types[len(asm.Types)-1]))
+	g.p("k := unsafe.Sizeof(zero) * 4")
+	g.p("if one/two != 0 { k += 2 }")
+	g.p("if zero-one < zero { k++ }")
+	g.p("return elemType(typeKeys[k])")
 	g.p("}")
 	g.p("")
 	g.p("// isFloat32 reports whether T is float32-based.")

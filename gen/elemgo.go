@@ -35,6 +35,9 @@ func writeElemGo(path string) error {
 		for _, o := range asm.OpsOf(f) {
 			writeNamedCalls(g, o)
 		}
+		if f == asm.Binary {
+			writeOpValuedCalls(g)
+		}
 	}
 	return g.write()
 }
@@ -72,22 +75,29 @@ func writeElemFamily(g *goFile, f *asm.Family) {
 		consts = append(consts, o.Const())
 	}
 	if c := asm.Constraint(f.Types()); c == "Number" {
-		var fl, in []string
-		for _, o := range ops {
-			fl = append(fl, fmt.Sprint(hasTypes(o, true)))
-			in = append(in, fmt.Sprint(hasTypes(o, false)))
+		var fl, in uint64
+		for i, o := range ops {
+			if hasTypes(o, true) {
+				fl |= 1 << i
+			}
+			if hasTypes(o, false) {
+				in |= 1 << i
+			}
 		}
-		g.p("// %sOnFloats and %sOnIntegers say which ops are defined on the float and on\n// the integer types.", lowerFirst(typ), lowerFirst(typ))
-		g.p("var (")
-		g.p("%sOnFloats = [...]bool{%s}", lowerFirst(typ), strings.Join(fl, ", "))
-		g.p("%sOnIntegers = [...]bool{%s}", lowerFirst(typ), strings.Join(in, ", "))
+		g.p("// %sOnFloats and %sOnIntegers say which ops are defined on the float and on\n// the integer types: bit op is set for each.", lowerFirst(typ), lowerFirst(typ))
+		g.p("const (")
+		g.p("%sOnFloats = %#b", lowerFirst(typ), fl)
+		g.p("%sOnIntegers = %#b", lowerFirst(typ), in)
 		g.p(")")
 		g.p("")
-		g.p("// DefinedOn reports whether op, a valid %s, is defined on the element type T\n// (the calls panic on the others).", typ)
-		g.p("func DefinedOn[T Number](op %s) bool {", typ)
-		g.p("if isFloat[T]() { return %sOnFloats[op] }", lowerFirst(typ))
-		g.p("return %sOnIntegers[op]", lowerFirst(typ))
+		g.p("// %sOn returns the bits of the ops defined on T.", lowerFirst(typ))
+		g.p("func %sOn[T Number]() uint64 {", lowerFirst(typ))
+		g.p("if isFloat[T]() { return %sOnFloats }", lowerFirst(typ))
+		g.p("return %sOnIntegers", lowerFirst(typ))
 		g.p("}")
+		g.p("")
+		g.p("// DefinedOn reports whether op is a valid %s defined on the element type T\n// (the calls panic on the others).", typ)
+		g.p("func DefinedOn[T Number](op %s) bool { return %sOn[T]()>>op&1 != 0 }", typ, lowerFirst(typ))
 		g.p("")
 	}
 	g.p("// %s returns every %s operation in order.", listFuncs[f], f.Name)
@@ -173,43 +183,73 @@ func opDoc(o asm.Op) string {
 	return "\n" + strings.ToUpper(o.Doc[:1]) + o.Doc[1:] + "."
 }
 
-func writeBinaryCalls(g *goFile, o asm.Op) {
-	e := func(x, y string) string { return o.ExprOf(asm.Float64, x, y) }
-	g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", o.Named, e("a[i]", "b[i]"), opDoc(o)))
-	g.p("func %s[T %s](dst, a, b []T) {", o.Named, asm.Constraint(o.Types))
-	g.p("if !fits(dst, a) || !fits(dst, b) { checkVV(%s, dst, a, b) } // panics, naming the misuse", o.Const())
-	g.p("if n := len(dst); n > smallN {")
-	g.p("kernel.%s(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))", entryName(o))
-	g.p("return")
-	g.p("}")
-	g.p("a, b = a[:len(dst)], b[:len(dst)]")
-	g.p("for i := range dst { dst[i] = %s }", e("a[i]", "b[i]"))
-	g.p("}")
-	g.p("")
+// binaryForms are the three forms of a binary call: the kernel kind, the
+// call's parameters after dst, its contract check, the kernel's two input
+// arguments, the slices the inline loop reslices and the loop's operands.
+var binaryForms = []struct {
+	kind, params, check, args, reslice, x, y string
+}{
+	{"VV", "a, b []T", "if !fits(dst, a) || !fits(dst, b) { panic(misuseVV(%s, dst, a, b)) }",
+		"a, 0, b, 0", "a, b = a[:len(dst)], b[:len(dst)]", "a[i]", "b[i]"},
+	{"VS", "a []T, s T", "if !fits(dst, a) { panic(misuseV(%s, dst, a)) }",
+		"a, 0, []T{s}, 0", "a = a[:len(dst)]", "a[i]", "s"},
+	{"SV", "s T, a []T", "if !fits(dst, a) { panic(misuseV(%s, dst, a)) }",
+		"[]T{s}, 0, a, 0", "a = a[:len(dst)]", "s", "a[i]"},
+}
 
-	g.doc(fmt.Sprintf("%sScalar sets dst[i] = %s.", o.Named, e("a[i]", "s")))
-	g.p("func %sScalar[T %s](dst, a []T, s T) {", o.Named, asm.Constraint(o.Types))
-	g.p("if !fits(dst, a) { checkV(%s, dst, a) }", o.Const())
+// writeBinaryBody writes what a binary call of form f runs once its
+// arguments are checked: the kernel from smallN + 1 elements on, below
+// that the plain loop inline, which costs less than any call. The named
+// calls and the op-valued ones (Apply, ...) share it.
+func writeBinaryBody(g *goFile, o asm.Op, f int) {
+	form := binaryForms[f]
 	g.p("if n := len(dst); n > smallN {")
-	g.p("kernel.%s(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))", entryName(o))
+	g.p("kernel.%s(kernel.%s, 1, n, dst, 0, %s, kernel.Streaming[T](kernel.%s, 1, n, 0, 0))", entryName(o), form.kind, form.args, form.kind)
 	g.p("return")
 	g.p("}")
-	g.p("a = a[:len(dst)]")
-	g.p("for i := range dst { dst[i] = %s }", e("a[i]", "s"))
-	g.p("}")
-	g.p("")
-	if !o.ScalarFirst {
-		return
+	g.p("%s", form.reslice)
+	g.p("for i := range dst { dst[i] = %s }", o.ExprOf(asm.Float64, form.x, form.y))
+}
+
+func writeBinaryCalls(g *goFile, o asm.Op) {
+	names := []string{o.Named, o.Named + "Scalar", "Scalar" + o.Named}
+	for f, form := range binaryForms {
+		if form.kind == "SV" && !o.ScalarFirst {
+			continue
+		}
+		g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", names[f], o.ExprOf(asm.Float64, form.x, form.y), opDoc(o)))
+		g.p("func %s[T %s](dst []T, %s) {", names[f], asm.Constraint(o.Types), form.params)
+		g.p(form.check, o.Const())
+		writeBinaryBody(g, o, f)
+		g.p("}")
+		g.p("")
 	}
-	g.doc(fmt.Sprintf("Scalar%s sets dst[i] = %s.", o.Named, e("s", "a[i]")))
-	g.p("func Scalar%s[T %s](dst []T, s T, a []T) {", o.Named, asm.Constraint(o.Types))
-	g.p("if !fits(dst, a) { checkV(%s, dst, a) }", o.Const())
-	g.p("if n := len(dst); n > smallN {")
-	g.p("kernel.%s(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))", entryName(o))
-	g.p("return")
-	g.p("}")
-	g.p("a = a[:len(dst)]")
-	g.p("for i := range dst { dst[i] = %s }", e("s", "a[i]"))
-	g.p("}")
-	g.p("")
+}
+
+// opValuedDocs document the op-valued binary calls, one per form.
+var opValuedDocs = []struct{ name, doc string }{
+	{"Apply", "Apply sets dst[i] = a[i] op b[i]."},
+	{"ApplyScalar", "ApplyScalar sets dst[i] = a[i] op s."},
+}
+
+// writeOpValuedCalls writes Apply and ApplyScalar: a switch on the op whose
+// every case is that op's named call inline, so that choosing the op at run
+// time costs a jump, not a call. ScalarApply (in elem.go) keeps the generic
+// kernel for short slices: inline, s op a[i] may be compiled with the
+// operands swapped, and for add, mul, min and max no named call pins them.
+func writeOpValuedCalls(g *goFile) {
+	for f, form := range binaryForms[:len(opValuedDocs)] {
+		g.doc(opValuedDocs[f].doc)
+		g.p("func %s[T Number](op Op, dst []T, %s) {", opValuedDocs[f].name, form.params)
+		g.p("if !DefinedOn[T](op) { panic(notDefined(op, isFloat[T]())) }")
+		g.p(form.check, "op")
+		g.p("switch op {")
+		for _, o := range asm.OpsOf(asm.Binary) {
+			g.p("case %s:", o.Const())
+			writeBinaryBody(g, o, f)
+		}
+		g.p("}")
+		g.p("}")
+		g.p("")
+	}
 }

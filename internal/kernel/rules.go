@@ -92,6 +92,30 @@ var rules = []rule{
 		streamAt: levelL2, streamPercent: 125, streamGap: [2]int{6 << 20, 48 << 20},
 	},
 	{
+		// From elembench -tune and -tune -check (float32 and float64
+		// add, mul, div, max), fastest of 9 interleaved rounds on a
+		// 2-core guest shared with other busy processes, so every cell
+		// was noisy: Zen 4 runs AVX-512 double-pumped, and memory-bound
+		// ops tie with AVX2 within 3% at most sizes, with AVX-512 ahead
+		// at L1 sizes in -check (max float32 vs n = 1000 0.051 vs 0.060,
+		// vv 0.062 vs 0.067; max float64 vv n = 64 0.284 vs 0.396; add
+		// float32 vv n = 64 0.235 vs 0.241), the same beyond. div:
+		// AVX-512 3-10% faster for float64 from 720 bytes to 4 MiB (vv
+		// n = 1000 0.314 vs 0.336), float32 the same. Streaming stores
+		// (a second -tune while the neighbours were quieter): for vv
+		// faster from 8 MiB (add 0.147 vs 0.160; 11.3 MiB 0.149 vs
+		// 0.172, 16 MiB 0.144 vs 0.174), for vs slower up to 16 MiB
+		// (0.143 vs 0.124) and faster from 22.6 MiB (0.142 vs 0.162),
+		// 1.5-2x for both beyond; -check agreed (vs at 16 MiB 1.13-1.27x
+		// slower streaming, vv at 24 MiB 1.7x faster). -tune fitted
+		// from 35% of the 32 MiB L3 except 16 to 22 MiB. AVX-512
+		// streaming stores were not consistently faster than AVX2's.
+		cpu:    "AMD EPYC family 25 model 17 (Zen 4; AVX-512 F/DQ/BW/VL, 32 KiB L1d, 1 MiB L2, 32 MiB L3; 2-core KVM guest), measured 2026-11-23",
+		vendor: cpuinfo.AMD, family: 25, models: []int{17},
+		fast: AVX512, fastUpTo: levelL1d, fastComputeUpTo: 4 << 20,
+		streamAt: levelLast, streamPercent: 35, streamGap: [2]int{16 << 20, 22 << 20},
+	},
+	{
 		// Streaming stores: measured on a 32 MiB-L3 Zen 3 (float32,
 		// ns/elem, ordinary vs streaming): Add at 1M elements (12 MiB)
 		// 0.188 vs 0.202, at 2M (24 MiB) 0.342 vs 0.254; AddScalar at 2M

@@ -18,6 +18,8 @@ var (
 		Caches: cpuinfo.Caches{L1d: 48 << 10, L2: 2 << 20, L3: 105 << 20, Source: "cpuid"}}
 	zen3 = cpuinfo.CPU{Vendor: cpuinfo.AMD, Family: 0x19, Model: 0x21,
 		Caches: cpuinfo.Caches{L1d: 32 << 10, L2: 512 << 10, L3: 32 << 20, Source: "cpuid"}}
+	zen4 = cpuinfo.CPU{Vendor: cpuinfo.AMD, Family: 25, Model: 17,
+		Caches: cpuinfo.Caches{L1d: 32 << 10, L2: 1 << 20, L3: 32 << 20, Source: "cpuid"}}
 	smallLLC = cpuinfo.CPU{Caches: cpuinfo.Caches{L1d: 64 << 10, L2: 1 << 20, Source: "sysfs"}}
 )
 
@@ -30,6 +32,7 @@ func noAVX512(i Impl) bool { return i == Generic || i == AVX2 }
 
 func TestRules(t *testing.T) {
 	none := [numClasses]int{-1, -1}
+	def := len(rules) - 1 // safe defaults
 	cases := []struct {
 		name       string
 		cpu        cpuinfo.CPU
@@ -42,10 +45,13 @@ func TestRules(t *testing.T) {
 	}{
 		{"the measured Xeon", xeon167, amd64, 0, AVX512, [numClasses]int{48 << 10, 384}, [numClasses]bool{true, false},
 			StreamPolicy{Min: 5 << 19, Gap: [2]int{6 << 20, 48 << 20}}},
-		{"the Xeon without AVX-512", xeon167, noAVX512, 1, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"an unmeasured Intel model", sapphireRapids, amd64, 1, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"Zen 3: half its L3", zen3, noAVX512, 1, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"no L3: half the L2", smallLLC, noAVX512, 1, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 512 << 10}},
+		{"the measured Zen 4", zen4, amd64, 1, AVX512, [numClasses]int{32 << 10, 4 << 20}, [numClasses]bool{},
+			StreamPolicy{Min: 32 << 20 * 35 / 100, Gap: [2]int{16 << 20, 22 << 20}}},
+		{"the Zen 4 without AVX-512", zen4, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"the Xeon without AVX-512", xeon167, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"an unmeasured Intel model", sapphireRapids, amd64, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"Zen 3: half its L3", zen3, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"no L3: half the L2", smallLLC, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 512 << 10}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -22,40 +22,24 @@ const (
 	tUint64
 )
 
+// typeKeys holds the element type of each key of typeOf.
+const typeKeys = "\x00\x00\x00\x00\a\x03\x00\x00\b\x04\x00\x00\x00\x00\x00\x00\t\x05\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\n\x06\x00\x02"
+
 // typeOf returns T's element type: from its size, whether it has fractions
 // (1/2 is not 0) and whether it is signed (0-1 is below 0), all constants for
-// each instantiation.
+// each instantiation. It is small enough to inline, and the compiler reads
+// the byte of a constant string at a constant index as a constant, so that
+// the switches on it vanish.
 func typeOf[T Number]() elemType {
 	var zero, one, two T = 0, 1, 2
-	size, float, signed := unsafe.Sizeof(zero), one/two != 0, zero-one < zero
-	if size == 4 && float == true && signed == true {
-		return tFloat32
+	k := unsafe.Sizeof(zero) * 4
+	if one/two != 0 {
+		k += 2
 	}
-	if size == 8 && float == true && signed == true {
-		return tFloat64
+	if zero-one < zero {
+		k++
 	}
-	if size == 1 && float == false && signed == true {
-		return tInt8
-	}
-	if size == 2 && float == false && signed == true {
-		return tInt16
-	}
-	if size == 4 && float == false && signed == true {
-		return tInt32
-	}
-	if size == 8 && float == false && signed == true {
-		return tInt64
-	}
-	if size == 1 && float == false && signed == false {
-		return tUint8
-	}
-	if size == 2 && float == false && signed == false {
-		return tUint16
-	}
-	if size == 4 && float == false && signed == false {
-		return tUint32
-	}
-	return tUint64
+	return elemType(typeKeys[k])
 }
 
 // isFloat32 reports whether T is float32-based.

@@ -22,6 +22,16 @@
 // on blocks contiguous in every operand) and L1-sized gather/scatter tiles
 // for the blocks that are not (a transposed or column view).
 //
+// # Other op families
+//
+// [ApplyUnary] runs a unary op (elem.UnaryOp) on an input broadcast to a
+// given output shape; [ApplyTernary] (FMA, Clamp with array bounds) and
+// [Select] (NumPy's where) broadcast three operands under the NUMPY rule.
+// They plan per call with the same stages as a [Plan], over dst and every
+// input, and run the two innermost axes as one 2-D kernel call; their errors
+// follow the same contract (sentinels, every shape named, nothing written).
+// Their element types are the floats, as elem's calls of those families.
+//
 // # Rules
 //
 //   - [None]: no broadcasting; the shapes must be equal, rank included.

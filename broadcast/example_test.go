@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/broadcast"
 )
 
@@ -71,4 +72,28 @@ func ExampleStrides() {
 	fmt.Println(st, err)
 	// Output:
 	// [5 0 1] <nil>
+}
+
+func ExampleApplyTernary() {
+	// A dense layer's x*w + b, rounded once: x is (2,3), w a row of 3
+	// weights, b one bias per row of x.
+	x := []float32{1, 2, 3, 4, 5, 6}
+	w := []float32{10, 100, 1000}
+	b := []float32{0.5, -0.5}
+	out := make([]float32, 6)
+	err := broadcast.ApplyTernary(elem.OpFMA, out, x, broadcast.Shape{2, 3}, w, broadcast.Shape{3}, b, broadcast.Shape{2, 1})
+	fmt.Println(out, err)
+	// Output:
+	// [10.5 200.5 3000.5 39.5 499.5 5999.5] <nil>
+}
+
+func ExampleSelect() {
+	// NumPy's where(mask, x, 0) with one mask value per row.
+	x := []float64{1, 2, 3, 4, 5, 6}
+	mask := []bool{true, false}
+	out := make([]float64, 6)
+	err := broadcast.Select(out, mask, broadcast.Shape{2, 1}, x, broadcast.Shape{2, 3}, []float64{0}, broadcast.Shape{})
+	fmt.Println(out, err)
+	// Output:
+	// [1 2 3 0 0 0] <nil>
 }

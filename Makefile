@@ -38,9 +38,9 @@ test:
 test-native:
 	@.ci/suite native
 
-# Other architectures: arm64 (NEON and purego) under qemu-aarch64; riscv64,
-# ppc64le and s390x (big-endian) under qemu-user; js/wasm under node; 386
-# built and vetted. Each missing tool skips its own steps. Emulated runs use
+# Other architectures: arm64 (NEON and purego) under qemu-aarch64; s390x
+# (big-endian) under qemu-user; riscv64 and ppc64le vetted and their test
+# binaries started under qemu-user; js/wasm under node; 386 built and vetted. Each missing tool skips its own steps. Emulated runs use
 # -short (the exhaustive kernel tests try 4 start offsets instead of 16).
 test-cross:
 	@.ci/suite cross

@@ -115,4 +115,4 @@
 // and, on Linux, on transparent huge pages.
 package elem
 
-//go:generate go run ./gen
+//go:generate go run -C gen . -root ..

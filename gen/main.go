@@ -5,13 +5,16 @@
 // per-op entries and switches, the generic row loops), elem's op types
 // and named calls, and internal/cpuinfo's CPUID instruction (with avo).
 //
-// Run it from the repository root, through go generate (see doc.go) or
-// `make generate`; go.work lets the root reach it although gen is a module
-// of its own.
+// It writes into the repository root given by -root (the working directory
+// by default). go generate runs it from the root (see doc.go) as `go run -C
+// gen . -root ..`: gen is a module of its own, so that avo never enters the
+// library's build list, and -C runs it inside that module.
 package main
 
 import (
+	"flag"
 	"log"
+	"os"
 
 	"github.com/simdkit/elem/gen/asm"
 )
@@ -20,6 +23,11 @@ import (
 const kernelDir = "internal/kernel"
 
 func main() {
+	root := flag.String("root", ".", "the repository root, where the generated files go")
+	flag.Parse()
+	if err := os.Chdir(*root); err != nil {
+		log.Fatalf("gen: %v", err)
+	}
 	steps := []func() error{
 		func() error { return writeKernelGo(kernelDir) },
 		func() error { return writeImpls(kernelDir) },

@@ -1,5 +1,5 @@
 // Package workloads defines the broadcast workloads that the benchmarks and
-// cmd/elembench time, so that both measure exactly the same thing.
+// tools/elembench time, so that both measure exactly the same thing.
 package workloads
 
 import (

@@ -1,4 +1,4 @@
-module github.com/simdkit/elem/cmd/elembench
+module github.com/simdkit/elem/tools/elembench
 
 go 1.26.0
 

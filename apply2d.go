@@ -65,6 +65,7 @@ func apply2D[T Number](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, 
 		return
 	}
 	kernel.Binary(kind2D(inca, incb), kernel.Op(op), m, n, dst, ldd, a, lda, b, ldb, stream)
+	kernel.FenceAfter(stream)
 }
 
 // kind2D is the kernel kind for inner strides inca, incb, not both 0.

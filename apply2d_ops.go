@@ -30,7 +30,9 @@ func ApplyUnary2D[T Float](op UnaryOp, m, n int, dst []T, ldd int, a []T, lda, i
 		}
 		return
 	}
-	kernel.Unary(k, kernel.UnaryOp(op), m, n, dst, ldd, a, lda, stream2D[T](m, n, lda, inca))
+	stream := stream2D[T](m, n, lda, inca)
+	kernel.Unary(k, kernel.UnaryOp(op), m, n, dst, ldd, a, lda, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Compare2D computes dst[r*ldd+j] = a[r*lda+j*inca] op b[r*ldb+j*incb].
@@ -93,7 +95,9 @@ func Select2D[T Float](m, n int, dst []T, ldd int, cond []bool, ldcond, inccond 
 		}
 		return
 	}
-	kernel.Select(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb, stream2D[T](m, n, lda, inca, ldb, incb))
+	stream := stream2D[T](m, n, lda, inca, ldb, incb)
+	kernel.Select(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb, stream)
+	kernel.FenceAfter(stream)
 }
 
 // must2D panics, naming the call, if check2D finds a problem.

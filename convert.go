@@ -13,5 +13,7 @@ func Convert[D, S Number](dst []D, src []S) {
 	if !fitsAny(dst, src) {
 		mustFit("Convert", in("dst", dst), in("src", src))
 	}
-	kernel.Convert(1, len(dst), dst, 0, src, 0, kernel.StreamFlat[D](len(dst), 2))
+	stream := kernel.StreamFlat[D](len(dst), 2)
+	kernel.Convert(1, len(dst), dst, 0, src, 0, stream)
+	kernel.FenceAfter(stream)
 }

@@ -54,7 +54,9 @@ func Add[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpAdd, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+		kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -69,7 +71,9 @@ func AddScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpAdd, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -84,7 +88,9 @@ func Sub[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpSub, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+		kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -99,7 +105,9 @@ func SubScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpSub, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -114,7 +122,9 @@ func ScalarSub[T Number](dst []T, s T, a []T) {
 		panic(misuseV(OpSub, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.SV, 1, n, 0, 0)
+		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -129,7 +139,9 @@ func Mul[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpMul, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+		kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -144,7 +156,9 @@ func MulScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpMul, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -159,7 +173,9 @@ func Div[T Float](dst []T, a, b []T) {
 		panic(misuseVV(OpDiv, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+		kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -174,7 +190,9 @@ func DivScalar[T Float](dst []T, a []T, s T) {
 		panic(misuseV(OpDiv, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -189,7 +207,9 @@ func ScalarDiv[T Float](dst []T, s T, a []T) {
 		panic(misuseV(OpDiv, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, kernel.Streaming[T](kernel.SV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.SV, 1, n, 0, 0)
+		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -205,7 +225,9 @@ func Min[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpMin, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+		kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -221,7 +243,9 @@ func MinScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpMin, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -237,7 +261,9 @@ func Max[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpMax, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+		kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
@@ -253,7 +279,9 @@ func MaxScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpMax, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 		return
 	}
 	a = a[:len(dst)]
@@ -273,7 +301,9 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 	switch op {
 	case OpAdd:
 		if n := len(dst); n > smallN {
-			kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+			kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -282,7 +312,9 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpSub:
 		if n := len(dst); n > smallN {
-			kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+			kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -291,7 +323,9 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpMul:
 		if n := len(dst); n > smallN {
-			kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+			kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -300,7 +334,9 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpDiv:
 		if n := len(dst); n > smallN {
-			kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+			kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -309,7 +345,9 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpMin:
 		if n := len(dst); n > smallN {
-			kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+			kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -318,7 +356,9 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpMax:
 		if n := len(dst); n > smallN {
-			kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, kernel.Streaming[T](kernel.VV, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0)
+			kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a, b = a[:len(dst)], b[:len(dst)]
@@ -339,7 +379,9 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 	switch op {
 	case OpAdd:
 		if n := len(dst); n > smallN {
-			kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+			kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a = a[:len(dst)]
@@ -348,7 +390,9 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpSub:
 		if n := len(dst); n > smallN {
-			kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+			kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a = a[:len(dst)]
@@ -357,7 +401,9 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpMul:
 		if n := len(dst); n > smallN {
-			kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+			kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a = a[:len(dst)]
@@ -366,7 +412,9 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpDiv:
 		if n := len(dst); n > smallN {
-			kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+			kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a = a[:len(dst)]
@@ -375,7 +423,9 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpMin:
 		if n := len(dst); n > smallN {
-			kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+			kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a = a[:len(dst)]
@@ -384,7 +434,9 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpMax:
 		if n := len(dst); n > smallN {
-			kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, kernel.Streaming[T](kernel.VS, 1, n, 0, 0))
+			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0)
+			kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
+			kernel.FenceAfter(stream)
 			return
 		}
 		a = a[:len(dst)]
@@ -427,7 +479,9 @@ func Neg[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Neg", in("dst", dst), in("a", a))
 	}
-	kernel.Neg(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Neg(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Abs sets dst[i] = math.Abs(a[i]).
@@ -436,7 +490,9 @@ func Abs[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Abs", in("dst", dst), in("a", a))
 	}
-	kernel.Abs(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Abs(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Sqrt sets dst[i] = math.Sqrt(a[i]).
@@ -445,7 +501,9 @@ func Sqrt[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Sqrt", in("dst", dst), in("a", a))
 	}
-	kernel.Sqrt(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Sqrt(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Floor sets dst[i] = math.Floor(a[i]).
@@ -453,7 +511,9 @@ func Floor[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Floor", in("dst", dst), in("a", a))
 	}
-	kernel.Floor(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Floor(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Ceil sets dst[i] = math.Ceil(a[i]).
@@ -461,7 +521,9 @@ func Ceil[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Ceil", in("dst", dst), in("a", a))
 	}
-	kernel.Ceil(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Ceil(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Trunc sets dst[i] = math.Trunc(a[i]).
@@ -469,7 +531,9 @@ func Trunc[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Trunc", in("dst", dst), in("a", a))
 	}
-	kernel.Trunc(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Trunc(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // RoundToEven sets dst[i] = math.RoundToEven(a[i]).
@@ -478,7 +542,9 @@ func RoundToEven[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("RoundToEven", in("dst", dst), in("a", a))
 	}
-	kernel.RoundToEven(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.RoundToEven(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Round sets dst[i] = math.Round(a[i]).
@@ -487,7 +553,9 @@ func Round[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Round", in("dst", dst), in("a", a))
 	}
-	kernel.Round(kernel.V, 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Round(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // CompareOp is an elementwise comparison, for code that picks it at run time
@@ -647,7 +715,9 @@ func FMA[T Float](dst []T, a []T, b []T, c []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) || !fitsAny(dst, c) {
 		mustFit("FMA", in("dst", dst), in("a", a), in("b", b), in("c", c))
 	}
-	kernel.FMA(kernel.VVV, 1, len(dst), dst, 0, a, 0, b, 0, c, 0, kernel.StreamFlat[T](len(dst), 4))
+	stream := kernel.StreamFlat[T](len(dst), 4)
+	kernel.FMA(kernel.VVV, 1, len(dst), dst, 0, a, 0, b, 0, c, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // MulScalarAdd sets dst[i] = a[i]*s + c[i].
@@ -656,7 +726,9 @@ func MulScalarAdd[T Float](dst []T, a []T, s T, c []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, c) {
 		mustFit("MulScalarAdd", in("dst", dst), in("a", a), in("c", c))
 	}
-	kernel.FMA(kernel.VSV, 1, len(dst), dst, 0, a, 0, []T{s}, 0, c, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.FMA(kernel.VSV, 1, len(dst), dst, 0, a, 0, []T{s}, 0, c, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // MulAddScalar sets dst[i] = a[i]*b[i] + s.
@@ -665,7 +737,9 @@ func MulAddScalar[T Float](dst []T, a []T, b []T, s T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("MulAddScalar", in("dst", dst), in("a", a), in("b", b))
 	}
-	kernel.FMA(kernel.VVS, 1, len(dst), dst, 0, a, 0, b, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.FMA(kernel.VVS, 1, len(dst), dst, 0, a, 0, b, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Clamp sets dst[i] = min(max(a[i], lo), hi).
@@ -674,7 +748,9 @@ func Clamp[T Float](dst []T, a []T, lo T, hi T) {
 	if !fitsAny(dst, a) {
 		mustFit("Clamp", in("dst", dst), in("a", a))
 	}
-	kernel.Clamp(kernel.VSS, 1, len(dst), dst, 0, a, 0, []T{lo}, 0, []T{hi}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Clamp(kernel.VSS, 1, len(dst), dst, 0, a, 0, []T{lo}, 0, []T{hi}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Select sets dst[i] = a[i] if cond[i], else b[i].
@@ -683,7 +759,9 @@ func Select[T Float](dst []T, cond []bool, a []T, b []T) {
 	if !fitsAny(dst, cond) || !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Select", in("dst", dst), in("cond", cond), in("a", a), in("b", b))
 	}
-	kernel.Select(kernel.VVV, 1, len(dst), dst, 0, cond, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 4))
+	stream := kernel.StreamFlat[T](len(dst), 4)
+	kernel.Select(kernel.VVV, 1, len(dst), dst, 0, cond, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // SelectScalar sets dst[i] = a[i] if cond[i], else s.
@@ -692,7 +770,9 @@ func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
 	if !fitsAny(dst, cond) || !fitsAny(dst, a) {
 		mustFit("SelectScalar", in("dst", dst), in("cond", cond), in("a", a))
 	}
-	kernel.Select(kernel.VVS, 1, len(dst), dst, 0, cond, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Select(kernel.VVS, 1, len(dst), dst, 0, cond, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // ScalarSelect sets dst[i] = s if cond[i], else b[i].
@@ -701,7 +781,9 @@ func ScalarSelect[T Float](dst []T, cond []bool, s T, b []T) {
 	if !fitsAny(dst, cond) || !fitsAny(dst, b) {
 		mustFit("ScalarSelect", in("dst", dst), in("cond", cond), in("b", b))
 	}
-	kernel.Select(kernel.VSV, 1, len(dst), dst, 0, cond, 0, []T{s}, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Select(kernel.VSV, 1, len(dst), dst, 0, cond, 0, []T{s}, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // BitOp is a bitwise operation of the integer types, for code that picks the
@@ -730,7 +812,9 @@ func And[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("And", in("dst", dst), in("a", a), in("b", b))
 	}
-	kernel.And(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.And(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // AndScalar sets dst[i] = a[i] & s.
@@ -738,7 +822,9 @@ func AndScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("AndScalar", in("dst", dst), in("a", a))
 	}
-	kernel.And(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.And(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Or sets dst[i] = a[i] | b[i].
@@ -746,7 +832,9 @@ func Or[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Or", in("dst", dst), in("a", a), in("b", b))
 	}
-	kernel.Or(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Or(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // OrScalar sets dst[i] = a[i] | s.
@@ -754,7 +842,9 @@ func OrScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("OrScalar", in("dst", dst), in("a", a))
 	}
-	kernel.Or(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Or(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Xor sets dst[i] = a[i] ^ b[i].
@@ -762,7 +852,9 @@ func Xor[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Xor", in("dst", dst), in("a", a), in("b", b))
 	}
-	kernel.Xor(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Xor(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // XorScalar sets dst[i] = a[i] ^ s.
@@ -770,7 +862,9 @@ func XorScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("XorScalar", in("dst", dst), in("a", a))
 	}
-	kernel.Xor(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Xor(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // AndNot sets dst[i] = a[i] &^ b[i].
@@ -778,7 +872,9 @@ func AndNot[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("AndNot", in("dst", dst), in("a", a), in("b", b))
 	}
-	kernel.AndNot(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.AndNot(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // AndNotScalar sets dst[i] = a[i] &^ s.
@@ -786,7 +882,9 @@ func AndNotScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("AndNotScalar", in("dst", dst), in("a", a))
 	}
-	kernel.AndNot(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.AndNot(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // ScalarAndNot sets dst[i] = s &^ b[i].
@@ -794,7 +892,9 @@ func ScalarAndNot[T Integer](dst []T, s T, b []T) {
 	if !fitsAny(dst, b) {
 		mustFit("ScalarAndNot", in("dst", dst), in("b", b))
 	}
-	kernel.AndNot(kernel.SV, 1, len(dst), dst, 0, []T{s}, 0, b, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.AndNot(kernel.SV, 1, len(dst), dst, 0, []T{s}, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // ShiftOp is a shift of the integer types, for code that picks it at run time
@@ -822,7 +922,9 @@ func Shl[T Integer](dst []T, a []T, s uint) {
 	if !fitsAny(dst, a) {
 		mustFit("Shl", in("dst", dst), in("a", a))
 	}
-	kernel.Shl(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Shl(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Shr sets dst[i] = a[i] >> s.
@@ -831,5 +933,7 @@ func Shr[T Integer](dst []T, a []T, s uint) {
 	if !fitsAny(dst, a) {
 		mustFit("Shr", in("dst", dst), in("a", a))
 	}
-	kernel.Shr(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Shr(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }

@@ -14,7 +14,9 @@ func ApplyUnary[T Float](op UnaryOp, dst, a []T) {
 	if !fits(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
 	}
-	kernel.Unary(kernel.V, kernel.UnaryOp(op), 1, len(dst), dst, 0, a, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Unary(kernel.V, kernel.UnaryOp(op), 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Compare sets dst[i] = a[i] op b[i], with Go's comparison operators.
@@ -48,7 +50,9 @@ func ApplyTernary[T Float](op TernaryOp, dst, a, b, c []T) {
 	if !fits(dst, a) || !fits(dst, b) || !fits(dst, c) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b), in("c", c))
 	}
-	kernel.Ternary(kernel.VVV, kernel.TernaryOp(op), 1, len(dst), dst, 0, a, 0, b, 0, c, 0, kernel.StreamFlat[T](len(dst), 4))
+	stream := kernel.StreamFlat[T](len(dst), 4)
+	kernel.Ternary(kernel.VVV, kernel.TernaryOp(op), 1, len(dst), dst, 0, a, 0, b, 0, c, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // ApplyBitwise sets dst[i] = a[i] op b[i] for a bitwise op.
@@ -59,7 +63,9 @@ func ApplyBitwise[T Integer](op BitOp, dst, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
 	}
-	kernel.Bitwise(kernel.VV, kernel.BitOp(op), 1, len(dst), dst, 0, a, 0, b, 0, kernel.StreamFlat[T](len(dst), 3))
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Bitwise(kernel.VV, kernel.BitOp(op), 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // ApplyShift sets dst[i] = a[i] op s: Go's << or >> (arithmetic for signed
@@ -72,5 +78,7 @@ func ApplyShift[T Integer](op ShiftOp, dst, a []T, s uint) {
 	if !fits(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
 	}
-	kernel.Shift(kernel.VS, kernel.ShiftOp(op), 1, len(dst), dst, 0, a, 0, []uint{s}, 0, kernel.StreamFlat[T](len(dst), 2))
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Shift(kernel.VS, kernel.ShiftOp(op), 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }

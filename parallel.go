@@ -126,4 +126,5 @@ func flatChunk[T Number](k kernel.Kind, op Op, dst, a, b []T, lo, hi int, stream
 		b = b[lo:hi]
 	}
 	kernel.Binary(k, kernel.Op(op), 1, hi-lo, dst[lo:hi], 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }

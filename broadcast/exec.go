@@ -34,6 +34,7 @@ func (e *exec[T]) run() {
 	default:
 		e.walk(0, e.p.block.rows)
 	}
+	kernel.FenceAfter(e.stream)
 }
 
 // walk computes rows lo..hi of the whole computation (see block.rows).

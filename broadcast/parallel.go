@@ -55,12 +55,16 @@ func runParallel[T kernel.Number](e exec[T], workers int) {
 	case parts <= 1 || e.strategy == runEmpty:
 		e.run()
 	case rows >= parts:
-		split.Even(parts, rows, 0, 1).Run(func(lo, hi int) { e.walk(lo, hi) })
+		split.Even(parts, rows, 0, 1).Run(func(lo, hi int) {
+			e.walk(lo, hi)
+			kernel.FenceAfter(e.stream)
+		})
 	case e.strategy != runTile:
 		split.Even(parts, e.p.block.n, 0, columnAlign).Run(func(lo, hi int) {
 			part := e
 			part.c0, part.c1 = lo, hi
 			part.walk(0, rows)
+			kernel.FenceAfter(e.stream)
 		})
 	default:
 		e.run()

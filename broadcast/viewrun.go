@@ -214,6 +214,7 @@ func runNest[T elem.Number](n *viewNest, op kernel.Op, data [3][]T) {
 		at := &o.At
 		kernel.Binary(kind, op, b.m, b.n, data[0][at[0]:], b.ld[0], data[1][at[1]:], b.ld[1], data[2][at[2]:], b.ld[2], b.stream)
 		if !o.Next() {
+			kernel.FenceAfter(b.stream)
 			return
 		}
 	}

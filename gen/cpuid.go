@@ -41,3 +41,23 @@ func generateCPUID(dir string) error {
 	}
 	return writeAvoFile(file, "cpuinfo", filepath.Join(dir, "cpuid"))
 }
+
+// generateFence writes internal/kernel's store fence. The streaming kernels
+// leave their non-temporal stores unordered, so that a run of many
+// streaming calls (a broadcast plan, a fused expression's blocks) waits
+// for them once, at its end, not at the end of every call.
+func generateFence(dir string) error {
+	c := build.NewContext()
+	c.ConstraintExpr("!purego")
+	c.Function("storeFence")
+	c.Doc("storeFence orders every earlier store, non-temporal ones included, before any later store (SFENCE).")
+	c.Attributes(attr.NOSPLIT)
+	c.SignatureExpr("func()")
+	c.SFENCE()
+	c.RET()
+	file, err := compileAvo(c)
+	if err != nil {
+		return err
+	}
+	return writeAvoFile(file, "kernel", filepath.Join(dir, "fence"))
+}

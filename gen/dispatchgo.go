@@ -225,7 +225,7 @@ func vectorTypes(arch string, o asm.Op) []asm.Type {
 
 // entryDoc documents an op's entry.
 func entryDoc(g *goFile, o asm.Op) {
-	g.doc(fmt.Sprintf("%s computes the m x n block of kind k of %s with the implementation in\nuse, writing with non-temporal stores when stream is set and the kernel has\nthem: the trusted entry, which checks nothing. A block of more than\nchunkBytes of output runs as pieces, so that the goroutine can be preempted\nbetween them.", entryName(o), o.Name))
+	g.doc(fmt.Sprintf("%s computes the m x n block of kind k of %s with the implementation in\nuse, writing with non-temporal stores when stream is set and the kernel has\nthem, left unordered until the caller's Fence: the trusted entry, which\nchecks nothing. A block of more than\nchunkBytes of output runs as pieces, so that the goroutine can be preempted\nbetween them.", entryName(o), o.Name))
 }
 
 // entryPrologue writes the start of an op's entry: race annotations and

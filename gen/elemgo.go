@@ -166,11 +166,13 @@ func writeFormCall(g *goFile, o asm.Op, form asm.Form) {
 	g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", form.Name, o.FormulaOf(elems...), opDoc(o)))
 	g.p("func %s[T %s](dst []%s, %s) {", form.Name, asm.Constraint(o.Types), f.Out, strings.Join(sig, ", "))
 	g.p("if %s { mustFit(%q, in(\"dst\", dst), %s) }", strings.Join(checks, " || "), form.Name, strings.Join(ins, ", "))
-	stream := "false"
 	if f.Stream {
-		stream = fmt.Sprintf("kernel.StreamFlat[T](len(dst), %d)", vectors)
+		g.p("stream := kernel.StreamFlat[T](len(dst), %d)", vectors)
+		g.p("kernel.%s(kernel.%s, 1, len(dst), dst, 0, %s, stream)", entryName(o), k.Const(), strings.Join(args, ", "))
+		g.p("kernel.FenceAfter(stream)")
+	} else {
+		g.p("kernel.%s(kernel.%s, 1, len(dst), dst, 0, %s, false)", entryName(o), k.Const(), strings.Join(args, ", "))
 	}
-	g.p("kernel.%s(kernel.%s, 1, len(dst), dst, 0, %s, %s)", entryName(o), k.Const(), strings.Join(args, ", "), stream)
 	g.p("}")
 	g.p("")
 }
@@ -204,7 +206,9 @@ var binaryForms = []struct {
 func writeBinaryBody(g *goFile, o asm.Op, f int) {
 	form := binaryForms[f]
 	g.p("if n := len(dst); n > smallN {")
-	g.p("kernel.%s(kernel.%s, 1, n, dst, 0, %s, kernel.Streaming[T](kernel.%s, 1, n, 0, 0))", entryName(o), form.kind, form.args, form.kind)
+	g.p("stream := kernel.Streaming[T](kernel.%s, 1, n, 0, 0)", form.kind)
+	g.p("kernel.%s(kernel.%s, 1, n, dst, 0, %s, stream)", entryName(o), form.kind, form.args)
+	g.p("kernel.FenceAfter(stream)")
 	g.p("return")
 	g.p("}")
 	g.p("%s", form.reslice)

@@ -39,6 +39,7 @@ func main() {
 		func() error { return generateReduceARM64(kernelDir) },
 		func() error { return writeReduceGo(kernelDir) },
 		func() error { return generateCPUID(cpuinfoDir) },
+		func() error { return generateFence(kernelDir) },
 	}
 	steps = append(steps, func() error { return generateConvertAMD64(kernelDir) })
 	for _, f := range asm.Families {

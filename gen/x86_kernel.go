@@ -143,7 +143,7 @@ func (k *x86Kernel) and(x, y, r Op, w int) {
 // x86KernelDoc documents a kernel.
 func x86KernelDoc(name string, o asm.Op, kd asm.Kind, isa string, stream bool) string {
 	if stream {
-		return fmt.Sprintf("%s is %s writing the aligned part of each row with non-temporal stores.", name, name[:len(name)-len(streamSuffix)])
+		return fmt.Sprintf("%s is %s writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.", name, name[:len(name)-len(streamSuffix)])
 	}
 	return fmt.Sprintf("%s computes dst[r*ldd+j] = %s for r < m, j < n with %s.", name, kindExpr(o, kd), isa)
 }
@@ -249,10 +249,6 @@ func (k *x86Kernel) generate() {
 	}
 	k.Label(end)
 	k.Label(done)
-	if k.stream {
-		k.Comment("Order the non-temporal stores before any later store, as ordinary ones are.")
-		k.SFENCE()
-	}
 	k.VZEROUPPER()
 	k.RET()
 }

@@ -9,7 +9,7 @@ package kernel
 //go:noescape
 func addVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// addVVF32AVX2NT is addVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVF32AVX2NT is addVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -19,7 +19,7 @@ func addVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func addVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// addVSF32AVX2NT is addVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSF32AVX2NT is addVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -29,7 +29,7 @@ func addVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func addSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// addSVF32AVX2NT is addSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVF32AVX2NT is addSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -39,7 +39,7 @@ func addSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func subVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// subVVF32AVX2NT is subVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVF32AVX2NT is subVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -49,7 +49,7 @@ func subVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func subVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// subVSF32AVX2NT is subVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSF32AVX2NT is subVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -59,7 +59,7 @@ func subVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func subSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// subSVF32AVX2NT is subSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVF32AVX2NT is subSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -69,7 +69,7 @@ func subSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func mulVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// mulVVF32AVX2NT is mulVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVF32AVX2NT is mulVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -79,7 +79,7 @@ func mulVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func mulVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// mulVSF32AVX2NT is mulVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSF32AVX2NT is mulVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -89,7 +89,7 @@ func mulVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func mulSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// mulSVF32AVX2NT is mulSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVF32AVX2NT is mulSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -99,7 +99,7 @@ func mulSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func divVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// divVVF32AVX2NT is divVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// divVVF32AVX2NT is divVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -109,7 +109,7 @@ func divVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func divVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// divVSF32AVX2NT is divVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// divVSF32AVX2NT is divVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -119,7 +119,7 @@ func divVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func divSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// divSVF32AVX2NT is divSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// divSVF32AVX2NT is divSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -129,7 +129,7 @@ func divSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func minVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// minVVF32AVX2NT is minVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVF32AVX2NT is minVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -139,7 +139,7 @@ func minVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func minVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// minVSF32AVX2NT is minVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSF32AVX2NT is minVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -149,7 +149,7 @@ func minVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func minSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// minSVF32AVX2NT is minSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVF32AVX2NT is minSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -159,7 +159,7 @@ func minSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func maxVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// maxVVF32AVX2NT is maxVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVF32AVX2NT is maxVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -169,7 +169,7 @@ func maxVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func maxVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// maxVSF32AVX2NT is maxVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSF32AVX2NT is maxVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -179,7 +179,7 @@ func maxVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func maxSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// maxSVF32AVX2NT is maxSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVF32AVX2NT is maxSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -189,7 +189,7 @@ func maxSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func addVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// addVVF64AVX2NT is addVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVF64AVX2NT is addVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -199,7 +199,7 @@ func addVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func addVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// addVSF64AVX2NT is addVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSF64AVX2NT is addVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -209,7 +209,7 @@ func addVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func addSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// addSVF64AVX2NT is addSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVF64AVX2NT is addSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -219,7 +219,7 @@ func addSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func subVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// subVVF64AVX2NT is subVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVF64AVX2NT is subVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -229,7 +229,7 @@ func subVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func subVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// subVSF64AVX2NT is subVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSF64AVX2NT is subVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -239,7 +239,7 @@ func subVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func subSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// subSVF64AVX2NT is subSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVF64AVX2NT is subSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -249,7 +249,7 @@ func subSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func mulVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// mulVVF64AVX2NT is mulVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVF64AVX2NT is mulVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -259,7 +259,7 @@ func mulVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func mulVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// mulVSF64AVX2NT is mulVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSF64AVX2NT is mulVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -269,7 +269,7 @@ func mulVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func mulSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// mulSVF64AVX2NT is mulSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVF64AVX2NT is mulSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -279,7 +279,7 @@ func mulSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func divVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// divVVF64AVX2NT is divVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// divVVF64AVX2NT is divVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -289,7 +289,7 @@ func divVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func divVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// divVSF64AVX2NT is divVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// divVSF64AVX2NT is divVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -299,7 +299,7 @@ func divVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func divSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// divSVF64AVX2NT is divSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// divSVF64AVX2NT is divSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -309,7 +309,7 @@ func divSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func minVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// minVVF64AVX2NT is minVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVF64AVX2NT is minVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -319,7 +319,7 @@ func minVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func minVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// minVSF64AVX2NT is minVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSF64AVX2NT is minVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -329,7 +329,7 @@ func minVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func minSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// minSVF64AVX2NT is minSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVF64AVX2NT is minSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -339,7 +339,7 @@ func minSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func maxVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// maxVVF64AVX2NT is maxVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVF64AVX2NT is maxVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -349,7 +349,7 @@ func maxVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func maxVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// maxVSF64AVX2NT is maxVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSF64AVX2NT is maxVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -359,7 +359,7 @@ func maxVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func maxSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// maxSVF64AVX2NT is maxSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVF64AVX2NT is maxSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -369,7 +369,7 @@ func maxSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //go:noescape
 func addVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// addVVI8AVX2NT is addVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVI8AVX2NT is addVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -379,7 +379,7 @@ func addVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func addVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// addVSI8AVX2NT is addVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSI8AVX2NT is addVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -389,7 +389,7 @@ func addVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func addSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// addSVI8AVX2NT is addSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVI8AVX2NT is addSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -399,7 +399,7 @@ func addSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func subVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// subVVI8AVX2NT is subVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVI8AVX2NT is subVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -409,7 +409,7 @@ func subVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func subVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// subVSI8AVX2NT is subVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSI8AVX2NT is subVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -419,7 +419,7 @@ func subVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func subSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// subSVI8AVX2NT is subSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVI8AVX2NT is subSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -429,7 +429,7 @@ func subSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func mulVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// mulVVI8AVX2NT is mulVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVI8AVX2NT is mulVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -439,7 +439,7 @@ func mulVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func mulVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// mulVSI8AVX2NT is mulVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSI8AVX2NT is mulVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -449,7 +449,7 @@ func mulVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func mulSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// mulSVI8AVX2NT is mulSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVI8AVX2NT is mulSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -459,7 +459,7 @@ func mulSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func minVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// minVVI8AVX2NT is minVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVI8AVX2NT is minVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -469,7 +469,7 @@ func minVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func minVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// minVSI8AVX2NT is minVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSI8AVX2NT is minVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -479,7 +479,7 @@ func minVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func minSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// minSVI8AVX2NT is minSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVI8AVX2NT is minSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -489,7 +489,7 @@ func minSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func maxVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// maxVVI8AVX2NT is maxVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVI8AVX2NT is maxVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -499,7 +499,7 @@ func maxVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func maxVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// maxVSI8AVX2NT is maxVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSI8AVX2NT is maxVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -509,7 +509,7 @@ func maxVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func maxSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// maxSVI8AVX2NT is maxSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVI8AVX2NT is maxSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -519,7 +519,7 @@ func maxSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func addVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// addVVI16AVX2NT is addVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVI16AVX2NT is addVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -529,7 +529,7 @@ func addVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func addVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// addVSI16AVX2NT is addVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSI16AVX2NT is addVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -539,7 +539,7 @@ func addVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func addSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// addSVI16AVX2NT is addSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVI16AVX2NT is addSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -549,7 +549,7 @@ func addSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func subVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// subVVI16AVX2NT is subVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVI16AVX2NT is subVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -559,7 +559,7 @@ func subVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func subVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// subVSI16AVX2NT is subVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSI16AVX2NT is subVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -569,7 +569,7 @@ func subVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func subSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// subSVI16AVX2NT is subSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVI16AVX2NT is subSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -579,7 +579,7 @@ func subSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func mulVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// mulVVI16AVX2NT is mulVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVI16AVX2NT is mulVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -589,7 +589,7 @@ func mulVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func mulVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// mulVSI16AVX2NT is mulVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSI16AVX2NT is mulVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -599,7 +599,7 @@ func mulVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func mulSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// mulSVI16AVX2NT is mulSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVI16AVX2NT is mulSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -609,7 +609,7 @@ func mulSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func minVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// minVVI16AVX2NT is minVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVI16AVX2NT is minVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -619,7 +619,7 @@ func minVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func minVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// minVSI16AVX2NT is minVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSI16AVX2NT is minVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -629,7 +629,7 @@ func minVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func minSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// minSVI16AVX2NT is minSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVI16AVX2NT is minSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -639,7 +639,7 @@ func minSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func maxVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// maxVVI16AVX2NT is maxVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVI16AVX2NT is maxVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -649,7 +649,7 @@ func maxVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func maxVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// maxVSI16AVX2NT is maxVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSI16AVX2NT is maxVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -659,7 +659,7 @@ func maxVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func maxSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// maxSVI16AVX2NT is maxSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVI16AVX2NT is maxSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -669,7 +669,7 @@ func maxSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func addVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// addVVI32AVX2NT is addVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVI32AVX2NT is addVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -679,7 +679,7 @@ func addVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func addVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// addVSI32AVX2NT is addVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSI32AVX2NT is addVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -689,7 +689,7 @@ func addVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func addSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// addSVI32AVX2NT is addSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVI32AVX2NT is addSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -699,7 +699,7 @@ func addSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func subVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// subVVI32AVX2NT is subVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVI32AVX2NT is subVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -709,7 +709,7 @@ func subVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func subVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// subVSI32AVX2NT is subVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSI32AVX2NT is subVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -719,7 +719,7 @@ func subVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func subSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// subSVI32AVX2NT is subSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVI32AVX2NT is subSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -729,7 +729,7 @@ func subSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func mulVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// mulVVI32AVX2NT is mulVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVI32AVX2NT is mulVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -739,7 +739,7 @@ func mulVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func mulVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// mulVSI32AVX2NT is mulVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSI32AVX2NT is mulVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -749,7 +749,7 @@ func mulVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func mulSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// mulSVI32AVX2NT is mulSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVI32AVX2NT is mulSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -759,7 +759,7 @@ func mulSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func minVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// minVVI32AVX2NT is minVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVI32AVX2NT is minVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -769,7 +769,7 @@ func minVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func minVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// minVSI32AVX2NT is minVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSI32AVX2NT is minVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -779,7 +779,7 @@ func minVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func minSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// minSVI32AVX2NT is minSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVI32AVX2NT is minSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -789,7 +789,7 @@ func minSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func maxVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// maxVVI32AVX2NT is maxVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVI32AVX2NT is maxVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -799,7 +799,7 @@ func maxVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func maxVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// maxVSI32AVX2NT is maxVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSI32AVX2NT is maxVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -809,7 +809,7 @@ func maxVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func maxSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// maxSVI32AVX2NT is maxSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVI32AVX2NT is maxSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -819,7 +819,7 @@ func maxSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func addVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// addVVI64AVX2NT is addVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVI64AVX2NT is addVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -829,7 +829,7 @@ func addVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func addVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// addVSI64AVX2NT is addVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSI64AVX2NT is addVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -839,7 +839,7 @@ func addVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func addSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// addSVI64AVX2NT is addSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVI64AVX2NT is addSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -849,7 +849,7 @@ func addSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func subVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// subVVI64AVX2NT is subVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVI64AVX2NT is subVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -859,7 +859,7 @@ func subVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func subVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// subVSI64AVX2NT is subVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSI64AVX2NT is subVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -869,7 +869,7 @@ func subVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func subSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// subSVI64AVX2NT is subSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVI64AVX2NT is subSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -879,7 +879,7 @@ func subSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func mulVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// mulVVI64AVX2NT is mulVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVI64AVX2NT is mulVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -889,7 +889,7 @@ func mulVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func mulVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// mulVSI64AVX2NT is mulVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSI64AVX2NT is mulVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -899,7 +899,7 @@ func mulVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func mulSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// mulSVI64AVX2NT is mulSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVI64AVX2NT is mulSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -909,7 +909,7 @@ func mulSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func minVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// minVVI64AVX2NT is minVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVI64AVX2NT is minVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -919,7 +919,7 @@ func minVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func minVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// minVSI64AVX2NT is minVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSI64AVX2NT is minVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -929,7 +929,7 @@ func minVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func minSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// minSVI64AVX2NT is minSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVI64AVX2NT is minSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -939,7 +939,7 @@ func minSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func maxVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// maxVVI64AVX2NT is maxVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVI64AVX2NT is maxVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -949,7 +949,7 @@ func maxVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func maxVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// maxVSI64AVX2NT is maxVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSI64AVX2NT is maxVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -959,7 +959,7 @@ func maxVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func maxSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// maxSVI64AVX2NT is maxSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVI64AVX2NT is maxSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -969,7 +969,7 @@ func maxSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func addVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// addVVU8AVX2NT is addVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVU8AVX2NT is addVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -979,7 +979,7 @@ func addVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func addVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// addVSU8AVX2NT is addVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSU8AVX2NT is addVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -989,7 +989,7 @@ func addVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func addSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// addSVU8AVX2NT is addSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVU8AVX2NT is addSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -999,7 +999,7 @@ func addSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func subVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// subVVU8AVX2NT is subVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVU8AVX2NT is subVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1009,7 +1009,7 @@ func subVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func subVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// subVSU8AVX2NT is subVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSU8AVX2NT is subVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1019,7 +1019,7 @@ func subVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func subSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// subSVU8AVX2NT is subSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVU8AVX2NT is subSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1029,7 +1029,7 @@ func subSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func mulVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// mulVVU8AVX2NT is mulVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVU8AVX2NT is mulVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1039,7 +1039,7 @@ func mulVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func mulVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// mulVSU8AVX2NT is mulVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSU8AVX2NT is mulVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1049,7 +1049,7 @@ func mulVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func mulSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// mulSVU8AVX2NT is mulSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVU8AVX2NT is mulSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1059,7 +1059,7 @@ func mulSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func minVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// minVVU8AVX2NT is minVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVU8AVX2NT is minVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1069,7 +1069,7 @@ func minVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func minVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// minVSU8AVX2NT is minVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSU8AVX2NT is minVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1079,7 +1079,7 @@ func minVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func minSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// minSVU8AVX2NT is minSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVU8AVX2NT is minSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1089,7 +1089,7 @@ func minSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func maxVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// maxVVU8AVX2NT is maxVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVU8AVX2NT is maxVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1099,7 +1099,7 @@ func maxVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func maxVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// maxVSU8AVX2NT is maxVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSU8AVX2NT is maxVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1109,7 +1109,7 @@ func maxVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func maxSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// maxSVU8AVX2NT is maxSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVU8AVX2NT is maxSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1119,7 +1119,7 @@ func maxSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func addVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// addVVU16AVX2NT is addVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVU16AVX2NT is addVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1129,7 +1129,7 @@ func addVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func addVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// addVSU16AVX2NT is addVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSU16AVX2NT is addVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1139,7 +1139,7 @@ func addVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func addSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// addSVU16AVX2NT is addSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVU16AVX2NT is addSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1149,7 +1149,7 @@ func addSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func subVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// subVVU16AVX2NT is subVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVU16AVX2NT is subVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1159,7 +1159,7 @@ func subVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func subVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// subVSU16AVX2NT is subVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSU16AVX2NT is subVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1169,7 +1169,7 @@ func subVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func subSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// subSVU16AVX2NT is subSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVU16AVX2NT is subSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1179,7 +1179,7 @@ func subSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func mulVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// mulVVU16AVX2NT is mulVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVU16AVX2NT is mulVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1189,7 +1189,7 @@ func mulVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func mulVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// mulVSU16AVX2NT is mulVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSU16AVX2NT is mulVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1199,7 +1199,7 @@ func mulVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func mulSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// mulSVU16AVX2NT is mulSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVU16AVX2NT is mulSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1209,7 +1209,7 @@ func mulSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func minVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// minVVU16AVX2NT is minVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVU16AVX2NT is minVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1219,7 +1219,7 @@ func minVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func minVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// minVSU16AVX2NT is minVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSU16AVX2NT is minVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1229,7 +1229,7 @@ func minVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func minSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// minSVU16AVX2NT is minSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVU16AVX2NT is minSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1239,7 +1239,7 @@ func minSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func maxVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// maxVVU16AVX2NT is maxVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVU16AVX2NT is maxVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1249,7 +1249,7 @@ func maxVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func maxVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// maxVSU16AVX2NT is maxVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSU16AVX2NT is maxVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1259,7 +1259,7 @@ func maxVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func maxSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// maxSVU16AVX2NT is maxSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVU16AVX2NT is maxSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1269,7 +1269,7 @@ func maxSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func addVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// addVVU32AVX2NT is addVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVU32AVX2NT is addVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1279,7 +1279,7 @@ func addVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func addVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// addVSU32AVX2NT is addVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSU32AVX2NT is addVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1289,7 +1289,7 @@ func addVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func addSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// addSVU32AVX2NT is addSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVU32AVX2NT is addSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1299,7 +1299,7 @@ func addSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func subVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// subVVU32AVX2NT is subVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVU32AVX2NT is subVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1309,7 +1309,7 @@ func subVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func subVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// subVSU32AVX2NT is subVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSU32AVX2NT is subVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1319,7 +1319,7 @@ func subVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func subSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// subSVU32AVX2NT is subSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVU32AVX2NT is subSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1329,7 +1329,7 @@ func subSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func mulVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// mulVVU32AVX2NT is mulVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVU32AVX2NT is mulVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1339,7 +1339,7 @@ func mulVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func mulVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// mulVSU32AVX2NT is mulVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSU32AVX2NT is mulVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1349,7 +1349,7 @@ func mulVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func mulSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// mulSVU32AVX2NT is mulSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVU32AVX2NT is mulSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1359,7 +1359,7 @@ func mulSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func minVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// minVVU32AVX2NT is minVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVU32AVX2NT is minVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1369,7 +1369,7 @@ func minVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func minVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// minVSU32AVX2NT is minVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSU32AVX2NT is minVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1379,7 +1379,7 @@ func minVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func minSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// minSVU32AVX2NT is minSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVU32AVX2NT is minSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1389,7 +1389,7 @@ func minSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func maxVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// maxVVU32AVX2NT is maxVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVU32AVX2NT is maxVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1399,7 +1399,7 @@ func maxVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func maxVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// maxVSU32AVX2NT is maxVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSU32AVX2NT is maxVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1409,7 +1409,7 @@ func maxVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func maxSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// maxSVU32AVX2NT is maxSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVU32AVX2NT is maxSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1419,7 +1419,7 @@ func maxSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func addVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// addVVU64AVX2NT is addVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// addVVU64AVX2NT is addVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1429,7 +1429,7 @@ func addVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func addVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// addVSU64AVX2NT is addVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// addVSU64AVX2NT is addVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1439,7 +1439,7 @@ func addVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func addSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// addSVU64AVX2NT is addSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// addSVU64AVX2NT is addSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1449,7 +1449,7 @@ func addSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func subVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// subVVU64AVX2NT is subVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// subVVU64AVX2NT is subVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1459,7 +1459,7 @@ func subVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func subVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// subVSU64AVX2NT is subVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// subVSU64AVX2NT is subVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1469,7 +1469,7 @@ func subVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func subSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// subSVU64AVX2NT is subSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// subSVU64AVX2NT is subSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1479,7 +1479,7 @@ func subSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func mulVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// mulVVU64AVX2NT is mulVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVVU64AVX2NT is mulVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1489,7 +1489,7 @@ func mulVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func mulVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// mulVSU64AVX2NT is mulVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulVSU64AVX2NT is mulVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1499,7 +1499,7 @@ func mulVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func mulSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// mulSVU64AVX2NT is mulSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// mulSVU64AVX2NT is mulSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1509,7 +1509,7 @@ func mulSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func minVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// minVVU64AVX2NT is minVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// minVVU64AVX2NT is minVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1519,7 +1519,7 @@ func minVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func minVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// minVSU64AVX2NT is minVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// minVSU64AVX2NT is minVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1529,7 +1529,7 @@ func minVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func minSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// minSVU64AVX2NT is minSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// minSVU64AVX2NT is minSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1539,7 +1539,7 @@ func minSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func maxVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// maxVVU64AVX2NT is maxVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVVU64AVX2NT is maxVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1549,7 +1549,7 @@ func maxVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func maxVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// maxVSU64AVX2NT is maxVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxVSU64AVX2NT is maxVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1559,7 +1559,7 @@ func maxVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func maxSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// maxSVU64AVX2NT is maxSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// maxSVU64AVX2NT is maxSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1569,7 +1569,7 @@ func maxSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func addVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// addVVF32AVX512NT is addVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVF32AVX512NT is addVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1579,7 +1579,7 @@ func addVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func addVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// addVSF32AVX512NT is addVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSF32AVX512NT is addVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1589,7 +1589,7 @@ func addVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func addSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// addSVF32AVX512NT is addSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVF32AVX512NT is addSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1599,7 +1599,7 @@ func addSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func subVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// subVVF32AVX512NT is subVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVF32AVX512NT is subVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1609,7 +1609,7 @@ func subVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func subVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// subVSF32AVX512NT is subVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSF32AVX512NT is subVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1619,7 +1619,7 @@ func subVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func subSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// subSVF32AVX512NT is subSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVF32AVX512NT is subSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1629,7 +1629,7 @@ func subSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func mulVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// mulVVF32AVX512NT is mulVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVF32AVX512NT is mulVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1639,7 +1639,7 @@ func mulVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func mulVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// mulVSF32AVX512NT is mulVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSF32AVX512NT is mulVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1649,7 +1649,7 @@ func mulVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func mulSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// mulSVF32AVX512NT is mulSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVF32AVX512NT is mulSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1659,7 +1659,7 @@ func mulSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func divVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// divVVF32AVX512NT is divVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// divVVF32AVX512NT is divVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1669,7 +1669,7 @@ func divVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func divVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// divVSF32AVX512NT is divVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// divVSF32AVX512NT is divVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1679,7 +1679,7 @@ func divVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func divSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// divSVF32AVX512NT is divSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// divSVF32AVX512NT is divSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1689,7 +1689,7 @@ func divSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func minVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// minVVF32AVX512NT is minVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVF32AVX512NT is minVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1699,7 +1699,7 @@ func minVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func minVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// minVSF32AVX512NT is minVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSF32AVX512NT is minVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1709,7 +1709,7 @@ func minVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func minSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// minSVF32AVX512NT is minSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVF32AVX512NT is minSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1719,7 +1719,7 @@ func minSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func maxVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// maxVVF32AVX512NT is maxVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVF32AVX512NT is maxVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1729,7 +1729,7 @@ func maxVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func maxVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// maxVSF32AVX512NT is maxVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSF32AVX512NT is maxVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1739,7 +1739,7 @@ func maxVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func maxSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
-// maxSVF32AVX512NT is maxSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVF32AVX512NT is maxSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
@@ -1749,7 +1749,7 @@ func maxSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func addVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// addVVF64AVX512NT is addVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVF64AVX512NT is addVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1759,7 +1759,7 @@ func addVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func addVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// addVSF64AVX512NT is addVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSF64AVX512NT is addVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1769,7 +1769,7 @@ func addVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func addSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// addSVF64AVX512NT is addSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVF64AVX512NT is addSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1779,7 +1779,7 @@ func addSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func subVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// subVVF64AVX512NT is subVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVF64AVX512NT is subVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1789,7 +1789,7 @@ func subVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func subVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// subVSF64AVX512NT is subVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSF64AVX512NT is subVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1799,7 +1799,7 @@ func subVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func subSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// subSVF64AVX512NT is subSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVF64AVX512NT is subSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1809,7 +1809,7 @@ func subSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func mulVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// mulVVF64AVX512NT is mulVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVF64AVX512NT is mulVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1819,7 +1819,7 @@ func mulVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func mulVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// mulVSF64AVX512NT is mulVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSF64AVX512NT is mulVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1829,7 +1829,7 @@ func mulVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func mulSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// mulSVF64AVX512NT is mulSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVF64AVX512NT is mulSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1839,7 +1839,7 @@ func mulSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func divVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// divVVF64AVX512NT is divVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// divVVF64AVX512NT is divVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1849,7 +1849,7 @@ func divVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func divVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// divVSF64AVX512NT is divVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// divVSF64AVX512NT is divVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1859,7 +1859,7 @@ func divVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func divSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// divSVF64AVX512NT is divSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// divSVF64AVX512NT is divSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func divSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1869,7 +1869,7 @@ func divSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func minVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// minVVF64AVX512NT is minVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVF64AVX512NT is minVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1879,7 +1879,7 @@ func minVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func minVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// minVSF64AVX512NT is minVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSF64AVX512NT is minVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1889,7 +1889,7 @@ func minVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func minSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// minSVF64AVX512NT is minSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVF64AVX512NT is minSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1899,7 +1899,7 @@ func minSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func maxVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// maxVVF64AVX512NT is maxVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVF64AVX512NT is maxVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1909,7 +1909,7 @@ func maxVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func maxVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// maxVSF64AVX512NT is maxVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSF64AVX512NT is maxVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1919,7 +1919,7 @@ func maxVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func maxSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
-// maxSVF64AVX512NT is maxSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVF64AVX512NT is maxSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
@@ -1929,7 +1929,7 @@ func maxSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //go:noescape
 func addVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// addVVI8AVX512NT is addVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVI8AVX512NT is addVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1939,7 +1939,7 @@ func addVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func addVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// addVSI8AVX512NT is addVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSI8AVX512NT is addVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1949,7 +1949,7 @@ func addVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func addSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// addSVI8AVX512NT is addSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVI8AVX512NT is addSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1959,7 +1959,7 @@ func addSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func subVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// subVVI8AVX512NT is subVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVI8AVX512NT is subVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1969,7 +1969,7 @@ func subVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func subVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// subVSI8AVX512NT is subVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSI8AVX512NT is subVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1979,7 +1979,7 @@ func subVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func subSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// subSVI8AVX512NT is subSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVI8AVX512NT is subSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1989,7 +1989,7 @@ func subSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func mulVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// mulVVI8AVX512NT is mulVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVI8AVX512NT is mulVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1999,7 +1999,7 @@ func mulVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func mulVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// mulVSI8AVX512NT is mulVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSI8AVX512NT is mulVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2009,7 +2009,7 @@ func mulVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func mulSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// mulSVI8AVX512NT is mulSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVI8AVX512NT is mulSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2019,7 +2019,7 @@ func mulSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func minVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// minVVI8AVX512NT is minVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVI8AVX512NT is minVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2029,7 +2029,7 @@ func minVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func minVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// minVSI8AVX512NT is minVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSI8AVX512NT is minVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2039,7 +2039,7 @@ func minVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func minSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// minSVI8AVX512NT is minSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVI8AVX512NT is minSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2049,7 +2049,7 @@ func minSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func maxVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// maxVVI8AVX512NT is maxVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVI8AVX512NT is maxVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2059,7 +2059,7 @@ func maxVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func maxVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// maxVSI8AVX512NT is maxVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSI8AVX512NT is maxVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2069,7 +2069,7 @@ func maxVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func maxSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// maxSVI8AVX512NT is maxSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVI8AVX512NT is maxSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -2079,7 +2079,7 @@ func maxSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func addVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// addVVI16AVX512NT is addVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVI16AVX512NT is addVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2089,7 +2089,7 @@ func addVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func addVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// addVSI16AVX512NT is addVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSI16AVX512NT is addVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2099,7 +2099,7 @@ func addVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func addSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// addSVI16AVX512NT is addSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVI16AVX512NT is addSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2109,7 +2109,7 @@ func addSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func subVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// subVVI16AVX512NT is subVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVI16AVX512NT is subVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2119,7 +2119,7 @@ func subVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func subVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// subVSI16AVX512NT is subVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSI16AVX512NT is subVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2129,7 +2129,7 @@ func subVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func subSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// subSVI16AVX512NT is subSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVI16AVX512NT is subSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2139,7 +2139,7 @@ func subSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func mulVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// mulVVI16AVX512NT is mulVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVI16AVX512NT is mulVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2149,7 +2149,7 @@ func mulVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func mulVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// mulVSI16AVX512NT is mulVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSI16AVX512NT is mulVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2159,7 +2159,7 @@ func mulVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func mulSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// mulSVI16AVX512NT is mulSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVI16AVX512NT is mulSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2169,7 +2169,7 @@ func mulSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func minVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// minVVI16AVX512NT is minVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVI16AVX512NT is minVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2179,7 +2179,7 @@ func minVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func minVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// minVSI16AVX512NT is minVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSI16AVX512NT is minVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2189,7 +2189,7 @@ func minVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func minSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// minSVI16AVX512NT is minSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVI16AVX512NT is minSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2199,7 +2199,7 @@ func minSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func maxVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// maxVVI16AVX512NT is maxVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVI16AVX512NT is maxVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2209,7 +2209,7 @@ func maxVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func maxVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// maxVSI16AVX512NT is maxVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSI16AVX512NT is maxVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2219,7 +2219,7 @@ func maxVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func maxSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// maxSVI16AVX512NT is maxSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVI16AVX512NT is maxSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -2229,7 +2229,7 @@ func maxSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func addVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// addVVI32AVX512NT is addVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVI32AVX512NT is addVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2239,7 +2239,7 @@ func addVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func addVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// addVSI32AVX512NT is addVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSI32AVX512NT is addVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2249,7 +2249,7 @@ func addVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func addSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// addSVI32AVX512NT is addSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVI32AVX512NT is addSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2259,7 +2259,7 @@ func addSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func subVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// subVVI32AVX512NT is subVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVI32AVX512NT is subVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2269,7 +2269,7 @@ func subVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func subVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// subVSI32AVX512NT is subVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSI32AVX512NT is subVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2279,7 +2279,7 @@ func subVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func subSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// subSVI32AVX512NT is subSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVI32AVX512NT is subSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2289,7 +2289,7 @@ func subSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func mulVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// mulVVI32AVX512NT is mulVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVI32AVX512NT is mulVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2299,7 +2299,7 @@ func mulVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func mulVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// mulVSI32AVX512NT is mulVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSI32AVX512NT is mulVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2309,7 +2309,7 @@ func mulVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func mulSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// mulSVI32AVX512NT is mulSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVI32AVX512NT is mulSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2319,7 +2319,7 @@ func mulSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func minVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// minVVI32AVX512NT is minVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVI32AVX512NT is minVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2329,7 +2329,7 @@ func minVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func minVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// minVSI32AVX512NT is minVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSI32AVX512NT is minVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2339,7 +2339,7 @@ func minVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func minSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// minSVI32AVX512NT is minSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVI32AVX512NT is minSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2349,7 +2349,7 @@ func minSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func maxVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// maxVVI32AVX512NT is maxVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVI32AVX512NT is maxVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2359,7 +2359,7 @@ func maxVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func maxVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// maxVSI32AVX512NT is maxVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSI32AVX512NT is maxVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2369,7 +2369,7 @@ func maxVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func maxSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// maxSVI32AVX512NT is maxSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVI32AVX512NT is maxSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -2379,7 +2379,7 @@ func maxSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func addVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// addVVI64AVX512NT is addVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVI64AVX512NT is addVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2389,7 +2389,7 @@ func addVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func addVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// addVSI64AVX512NT is addVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSI64AVX512NT is addVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2399,7 +2399,7 @@ func addVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func addSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// addSVI64AVX512NT is addSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVI64AVX512NT is addSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2409,7 +2409,7 @@ func addSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func subVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// subVVI64AVX512NT is subVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVI64AVX512NT is subVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2419,7 +2419,7 @@ func subVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func subVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// subVSI64AVX512NT is subVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSI64AVX512NT is subVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2429,7 +2429,7 @@ func subVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func subSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// subSVI64AVX512NT is subSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVI64AVX512NT is subSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2439,7 +2439,7 @@ func subSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func mulVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// mulVVI64AVX512NT is mulVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVI64AVX512NT is mulVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2449,7 +2449,7 @@ func mulVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func mulVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// mulVSI64AVX512NT is mulVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSI64AVX512NT is mulVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2459,7 +2459,7 @@ func mulVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func mulSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// mulSVI64AVX512NT is mulSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVI64AVX512NT is mulSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2469,7 +2469,7 @@ func mulSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func minVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// minVVI64AVX512NT is minVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVI64AVX512NT is minVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2479,7 +2479,7 @@ func minVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func minVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// minVSI64AVX512NT is minVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSI64AVX512NT is minVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2489,7 +2489,7 @@ func minVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func minSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// minSVI64AVX512NT is minSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVI64AVX512NT is minSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2499,7 +2499,7 @@ func minSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func maxVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// maxVVI64AVX512NT is maxVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVI64AVX512NT is maxVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2509,7 +2509,7 @@ func maxVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func maxVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// maxVSI64AVX512NT is maxVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSI64AVX512NT is maxVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2519,7 +2519,7 @@ func maxVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func maxSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// maxSVI64AVX512NT is maxSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVI64AVX512NT is maxSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -2529,7 +2529,7 @@ func maxSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func addVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// addVVU8AVX512NT is addVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVU8AVX512NT is addVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2539,7 +2539,7 @@ func addVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func addVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// addVSU8AVX512NT is addVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSU8AVX512NT is addVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2549,7 +2549,7 @@ func addVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func addSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// addSVU8AVX512NT is addSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVU8AVX512NT is addSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2559,7 +2559,7 @@ func addSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func subVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// subVVU8AVX512NT is subVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVU8AVX512NT is subVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2569,7 +2569,7 @@ func subVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func subVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// subVSU8AVX512NT is subVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSU8AVX512NT is subVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2579,7 +2579,7 @@ func subVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func subSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// subSVU8AVX512NT is subSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVU8AVX512NT is subSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2589,7 +2589,7 @@ func subSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func mulVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// mulVVU8AVX512NT is mulVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVU8AVX512NT is mulVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2599,7 +2599,7 @@ func mulVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func mulVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// mulVSU8AVX512NT is mulVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSU8AVX512NT is mulVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2609,7 +2609,7 @@ func mulVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func mulSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// mulSVU8AVX512NT is mulSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVU8AVX512NT is mulSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2619,7 +2619,7 @@ func mulSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func minVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// minVVU8AVX512NT is minVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVU8AVX512NT is minVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2629,7 +2629,7 @@ func minVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func minVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// minVSU8AVX512NT is minVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSU8AVX512NT is minVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2639,7 +2639,7 @@ func minVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func minSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// minSVU8AVX512NT is minSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVU8AVX512NT is minSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2649,7 +2649,7 @@ func minSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func maxVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// maxVVU8AVX512NT is maxVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVU8AVX512NT is maxVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2659,7 +2659,7 @@ func maxVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func maxVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// maxVSU8AVX512NT is maxVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSU8AVX512NT is maxVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2669,7 +2669,7 @@ func maxVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func maxSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// maxSVU8AVX512NT is maxSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVU8AVX512NT is maxSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -2679,7 +2679,7 @@ func maxSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func addVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// addVVU16AVX512NT is addVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVU16AVX512NT is addVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2689,7 +2689,7 @@ func addVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func addVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// addVSU16AVX512NT is addVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSU16AVX512NT is addVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2699,7 +2699,7 @@ func addVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func addSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// addSVU16AVX512NT is addSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVU16AVX512NT is addSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2709,7 +2709,7 @@ func addSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func subVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// subVVU16AVX512NT is subVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVU16AVX512NT is subVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2719,7 +2719,7 @@ func subVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func subVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// subVSU16AVX512NT is subVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSU16AVX512NT is subVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2729,7 +2729,7 @@ func subVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func subSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// subSVU16AVX512NT is subSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVU16AVX512NT is subSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2739,7 +2739,7 @@ func subSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func mulVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// mulVVU16AVX512NT is mulVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVU16AVX512NT is mulVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2749,7 +2749,7 @@ func mulVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func mulVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// mulVSU16AVX512NT is mulVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSU16AVX512NT is mulVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2759,7 +2759,7 @@ func mulVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func mulSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// mulSVU16AVX512NT is mulSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVU16AVX512NT is mulSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2769,7 +2769,7 @@ func mulSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func minVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// minVVU16AVX512NT is minVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVU16AVX512NT is minVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2779,7 +2779,7 @@ func minVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func minVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// minVSU16AVX512NT is minVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSU16AVX512NT is minVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2789,7 +2789,7 @@ func minVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func minSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// minSVU16AVX512NT is minSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVU16AVX512NT is minSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2799,7 +2799,7 @@ func minSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func maxVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// maxVVU16AVX512NT is maxVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVU16AVX512NT is maxVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2809,7 +2809,7 @@ func maxVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func maxVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// maxVSU16AVX512NT is maxVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSU16AVX512NT is maxVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2819,7 +2819,7 @@ func maxVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func maxSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// maxSVU16AVX512NT is maxSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVU16AVX512NT is maxSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -2829,7 +2829,7 @@ func maxSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func addVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// addVVU32AVX512NT is addVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVU32AVX512NT is addVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2839,7 +2839,7 @@ func addVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func addVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// addVSU32AVX512NT is addVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSU32AVX512NT is addVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2849,7 +2849,7 @@ func addVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func addSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// addSVU32AVX512NT is addSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVU32AVX512NT is addSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2859,7 +2859,7 @@ func addSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func subVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// subVVU32AVX512NT is subVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVU32AVX512NT is subVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2869,7 +2869,7 @@ func subVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func subVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// subVSU32AVX512NT is subVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSU32AVX512NT is subVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2879,7 +2879,7 @@ func subVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func subSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// subSVU32AVX512NT is subSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVU32AVX512NT is subSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2889,7 +2889,7 @@ func subSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func mulVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// mulVVU32AVX512NT is mulVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVU32AVX512NT is mulVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2899,7 +2899,7 @@ func mulVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func mulVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// mulVSU32AVX512NT is mulVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSU32AVX512NT is mulVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2909,7 +2909,7 @@ func mulVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func mulSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// mulSVU32AVX512NT is mulSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVU32AVX512NT is mulSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2919,7 +2919,7 @@ func mulSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func minVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// minVVU32AVX512NT is minVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVU32AVX512NT is minVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2929,7 +2929,7 @@ func minVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func minVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// minVSU32AVX512NT is minVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSU32AVX512NT is minVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2939,7 +2939,7 @@ func minVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func minSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// minSVU32AVX512NT is minSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVU32AVX512NT is minSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2949,7 +2949,7 @@ func minSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func maxVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// maxVVU32AVX512NT is maxVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVU32AVX512NT is maxVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2959,7 +2959,7 @@ func maxVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func maxVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// maxVSU32AVX512NT is maxVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSU32AVX512NT is maxVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2969,7 +2969,7 @@ func maxVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func maxSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// maxSVU32AVX512NT is maxSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVU32AVX512NT is maxSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -2979,7 +2979,7 @@ func maxSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func addVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// addVVU64AVX512NT is addVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// addVVU64AVX512NT is addVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -2989,7 +2989,7 @@ func addVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func addVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// addVSU64AVX512NT is addVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// addVSU64AVX512NT is addVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -2999,7 +2999,7 @@ func addVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func addSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// addSVU64AVX512NT is addSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// addSVU64AVX512NT is addSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func addSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3009,7 +3009,7 @@ func addSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func subVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// subVVU64AVX512NT is subVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// subVVU64AVX512NT is subVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3019,7 +3019,7 @@ func subVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func subVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// subVSU64AVX512NT is subVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// subVSU64AVX512NT is subVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3029,7 +3029,7 @@ func subVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func subSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// subSVU64AVX512NT is subSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// subSVU64AVX512NT is subSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func subSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3039,7 +3039,7 @@ func subSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func mulVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// mulVVU64AVX512NT is mulVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVVU64AVX512NT is mulVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3049,7 +3049,7 @@ func mulVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func mulVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// mulVSU64AVX512NT is mulVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulVSU64AVX512NT is mulVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3059,7 +3059,7 @@ func mulVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func mulSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// mulSVU64AVX512NT is mulSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// mulSVU64AVX512NT is mulSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func mulSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3069,7 +3069,7 @@ func mulSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func minVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// minVVU64AVX512NT is minVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// minVVU64AVX512NT is minVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3079,7 +3079,7 @@ func minVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func minVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// minVSU64AVX512NT is minVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// minVSU64AVX512NT is minVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3089,7 +3089,7 @@ func minVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func minSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// minSVU64AVX512NT is minSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// minSVU64AVX512NT is minSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func minSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3099,7 +3099,7 @@ func minSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func maxVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// maxVVU64AVX512NT is maxVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVVU64AVX512NT is maxVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3109,7 +3109,7 @@ func maxVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func maxVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// maxVSU64AVX512NT is maxVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxVSU64AVX512NT is maxVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -3119,7 +3119,7 @@ func maxVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func maxSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// maxSVU64AVX512NT is maxSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// maxSVU64AVX512NT is maxSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func maxSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)

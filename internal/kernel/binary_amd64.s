@@ -241,7 +241,7 @@ addVVF32AVX2_done:
 	RET
 
 // func addVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·addVVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -371,8 +371,6 @@ addVVF32AVX2NT_tail1:
 	JNZ  addVVF32AVX2NT_row
 
 addVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -548,7 +546,7 @@ addVSF32AVX2_done:
 	RET
 
 // func addVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·addVSF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -673,8 +671,6 @@ addVSF32AVX2NT_tail1:
 	JNZ  addVSF32AVX2NT_row
 
 addVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -835,7 +831,7 @@ addSVF32AVX2_done:
 	RET
 
 // func addSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·addSVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -955,8 +951,6 @@ addSVF32AVX2NT_tail1:
 	JNZ  addSVF32AVX2NT_row
 
 addSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1130,7 +1124,7 @@ subVVF32AVX2_done:
 	RET
 
 // func subVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·subVVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1260,8 +1254,6 @@ subVVF32AVX2NT_tail1:
 	JNZ  subVVF32AVX2NT_row
 
 subVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1437,7 +1429,7 @@ subVSF32AVX2_done:
 	RET
 
 // func subVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·subVSF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1562,8 +1554,6 @@ subVSF32AVX2NT_tail1:
 	JNZ  subVSF32AVX2NT_row
 
 subVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1724,7 +1714,7 @@ subSVF32AVX2_done:
 	RET
 
 // func subSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·subSVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1844,8 +1834,6 @@ subSVF32AVX2NT_tail1:
 	JNZ  subSVF32AVX2NT_row
 
 subSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2019,7 +2007,7 @@ mulVVF32AVX2_done:
 	RET
 
 // func mulVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·mulVVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2149,8 +2137,6 @@ mulVVF32AVX2NT_tail1:
 	JNZ  mulVVF32AVX2NT_row
 
 mulVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2326,7 +2312,7 @@ mulVSF32AVX2_done:
 	RET
 
 // func mulVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·mulVSF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2451,8 +2437,6 @@ mulVSF32AVX2NT_tail1:
 	JNZ  mulVSF32AVX2NT_row
 
 mulVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2613,7 +2597,7 @@ mulSVF32AVX2_done:
 	RET
 
 // func mulSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·mulSVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2733,8 +2717,6 @@ mulSVF32AVX2NT_tail1:
 	JNZ  mulSVF32AVX2NT_row
 
 mulSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2908,7 +2890,7 @@ divVVF32AVX2_done:
 	RET
 
 // func divVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·divVVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3038,8 +3020,6 @@ divVVF32AVX2NT_tail1:
 	JNZ  divVVF32AVX2NT_row
 
 divVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3215,7 +3195,7 @@ divVSF32AVX2_done:
 	RET
 
 // func divVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·divVSF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3340,8 +3320,6 @@ divVSF32AVX2NT_tail1:
 	JNZ  divVSF32AVX2NT_row
 
 divVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3502,7 +3480,7 @@ divSVF32AVX2_done:
 	RET
 
 // func divSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·divSVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3622,8 +3600,6 @@ divSVF32AVX2NT_tail1:
 	JNZ  divSVF32AVX2NT_row
 
 divSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3833,7 +3809,7 @@ minVVF32AVX2_done:
 	RET
 
 // func minVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3985,8 +3961,6 @@ minVVF32AVX2NT_tail1:
 	JNZ  minVVF32AVX2NT_row
 
 minVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4198,7 +4172,7 @@ minVSF32AVX2_done:
 	RET
 
 // func minVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4345,8 +4319,6 @@ minVSF32AVX2NT_tail1:
 	JNZ  minVSF32AVX2NT_row
 
 minVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4543,7 +4515,7 @@ minSVF32AVX2_done:
 	RET
 
 // func minSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4685,8 +4657,6 @@ minSVF32AVX2NT_tail1:
 	JNZ  minSVF32AVX2NT_row
 
 minSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4953,7 +4923,7 @@ maxVVF32AVX2_done:
 	RET
 
 // func maxVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -5141,8 +5111,6 @@ maxVVF32AVX2NT_tail1:
 	JNZ  maxVVF32AVX2NT_row
 
 maxVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5398,7 +5366,7 @@ maxVSF32AVX2_done:
 	RET
 
 // func maxVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -5571,8 +5539,6 @@ maxVSF32AVX2NT_tail1:
 	JNZ  maxVSF32AVX2NT_row
 
 maxVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5813,7 +5779,7 @@ maxSVF32AVX2_done:
 	RET
 
 // func maxSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVF32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -5981,8 +5947,6 @@ maxSVF32AVX2NT_tail1:
 	JNZ  maxSVF32AVX2NT_row
 
 maxSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6146,7 +6110,7 @@ addVVF64AVX2_done:
 	RET
 
 // func addVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·addVVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6256,8 +6220,6 @@ addVVF64AVX2NT_tail1:
 	JNZ  addVVF64AVX2NT_row
 
 addVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6424,7 +6386,7 @@ addVSF64AVX2_done:
 	RET
 
 // func addVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·addVSF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6531,8 +6493,6 @@ addVSF64AVX2NT_tail1:
 	JNZ  addVSF64AVX2NT_row
 
 addVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6684,7 +6644,7 @@ addSVF64AVX2_done:
 	RET
 
 // func addSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·addSVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6786,8 +6746,6 @@ addSVF64AVX2NT_tail1:
 	JNZ  addSVF64AVX2NT_row
 
 addSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6951,7 +6909,7 @@ subVVF64AVX2_done:
 	RET
 
 // func subVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·subVVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7061,8 +7019,6 @@ subVVF64AVX2NT_tail1:
 	JNZ  subVVF64AVX2NT_row
 
 subVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7229,7 +7185,7 @@ subVSF64AVX2_done:
 	RET
 
 // func subVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·subVSF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7336,8 +7292,6 @@ subVSF64AVX2NT_tail1:
 	JNZ  subVSF64AVX2NT_row
 
 subVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7489,7 +7443,7 @@ subSVF64AVX2_done:
 	RET
 
 // func subSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·subSVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7591,8 +7545,6 @@ subSVF64AVX2NT_tail1:
 	JNZ  subSVF64AVX2NT_row
 
 subSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7756,7 +7708,7 @@ mulVVF64AVX2_done:
 	RET
 
 // func mulVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·mulVVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7866,8 +7818,6 @@ mulVVF64AVX2NT_tail1:
 	JNZ  mulVVF64AVX2NT_row
 
 mulVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8034,7 +7984,7 @@ mulVSF64AVX2_done:
 	RET
 
 // func mulVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·mulVSF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8141,8 +8091,6 @@ mulVSF64AVX2NT_tail1:
 	JNZ  mulVSF64AVX2NT_row
 
 mulVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8294,7 +8242,7 @@ mulSVF64AVX2_done:
 	RET
 
 // func mulSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·mulSVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8396,8 +8344,6 @@ mulSVF64AVX2NT_tail1:
 	JNZ  mulSVF64AVX2NT_row
 
 mulSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8561,7 +8507,7 @@ divVVF64AVX2_done:
 	RET
 
 // func divVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·divVVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8671,8 +8617,6 @@ divVVF64AVX2NT_tail1:
 	JNZ  divVVF64AVX2NT_row
 
 divVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8839,7 +8783,7 @@ divVSF64AVX2_done:
 	RET
 
 // func divVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·divVSF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8946,8 +8890,6 @@ divVSF64AVX2NT_tail1:
 	JNZ  divVSF64AVX2NT_row
 
 divVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9099,7 +9041,7 @@ divSVF64AVX2_done:
 	RET
 
 // func divSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·divSVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9201,8 +9143,6 @@ divSVF64AVX2NT_tail1:
 	JNZ  divSVF64AVX2NT_row
 
 divSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9400,7 +9340,7 @@ minVVF64AVX2_done:
 	RET
 
 // func minVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9528,8 +9468,6 @@ minVVF64AVX2NT_tail1:
 	JNZ  minVVF64AVX2NT_row
 
 minVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9730,7 +9668,7 @@ minVSF64AVX2_done:
 	RET
 
 // func minVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9855,8 +9793,6 @@ minVSF64AVX2NT_tail1:
 	JNZ  minVSF64AVX2NT_row
 
 minVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10042,7 +9978,7 @@ minSVF64AVX2_done:
 	RET
 
 // func minSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -10162,8 +10098,6 @@ minSVF64AVX2NT_tail1:
 	JNZ  minSVF64AVX2NT_row
 
 minSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10415,7 +10349,7 @@ maxVVF64AVX2_done:
 	RET
 
 // func maxVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -10573,8 +10507,6 @@ maxVVF64AVX2NT_tail1:
 	JNZ  maxVVF64AVX2NT_row
 
 maxVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10817,7 +10749,7 @@ maxVSF64AVX2_done:
 	RET
 
 // func maxVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -10964,8 +10896,6 @@ maxVSF64AVX2NT_tail1:
 	JNZ  maxVSF64AVX2NT_row
 
 maxVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11193,7 +11123,7 @@ maxSVF64AVX2_done:
 	RET
 
 // func maxSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVF64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -11335,8 +11265,6 @@ maxSVF64AVX2NT_tail1:
 	JNZ  maxSVF64AVX2NT_row
 
 maxSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11534,7 +11462,7 @@ addVVI8AVX2_done:
 	RET
 
 // func addVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -11712,8 +11640,6 @@ addVVI8AVX2NT_tail1:
 	JNZ  addVVI8AVX2NT_row
 
 addVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11909,7 +11835,7 @@ addVSI8AVX2_done:
 	RET
 
 // func addVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12074,8 +12000,6 @@ addVSI8AVX2NT_tail1:
 	JNZ  addVSI8AVX2NT_row
 
 addVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12256,7 +12180,7 @@ addSVI8AVX2_done:
 	RET
 
 // func addSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12416,8 +12340,6 @@ addSVI8AVX2NT_tail1:
 	JNZ  addSVI8AVX2NT_row
 
 addSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12615,7 +12537,7 @@ subVVI8AVX2_done:
 	RET
 
 // func subVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12793,8 +12715,6 @@ subVVI8AVX2NT_tail1:
 	JNZ  subVVI8AVX2NT_row
 
 subVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12990,7 +12910,7 @@ subVSI8AVX2_done:
 	RET
 
 // func subVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13155,8 +13075,6 @@ subVSI8AVX2NT_tail1:
 	JNZ  subVSI8AVX2NT_row
 
 subVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13337,7 +13255,7 @@ subSVI8AVX2_done:
 	RET
 
 // func subSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13497,8 +13415,6 @@ subSVI8AVX2NT_tail1:
 	JNZ  subSVI8AVX2NT_row
 
 subSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13817,7 +13733,7 @@ mulVVI8AVX2_done:
 	RET
 
 // func mulVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -14081,8 +13997,6 @@ mulVVI8AVX2NT_tail1:
 	JNZ  mulVVI8AVX2NT_row
 
 mulVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14384,7 +14298,7 @@ mulVSI8AVX2_done:
 	RET
 
 // func mulVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -14630,8 +14544,6 @@ mulVSI8AVX2NT_tail1:
 	JNZ  mulVSI8AVX2NT_row
 
 mulVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14933,7 +14845,7 @@ mulSVI8AVX2_done:
 	RET
 
 // func mulSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -15179,8 +15091,6 @@ mulSVI8AVX2NT_tail1:
 	JNZ  mulSVI8AVX2NT_row
 
 mulSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15378,7 +15288,7 @@ minVVI8AVX2_done:
 	RET
 
 // func minVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -15556,8 +15466,6 @@ minVVI8AVX2NT_tail1:
 	JNZ  minVVI8AVX2NT_row
 
 minVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15753,7 +15661,7 @@ minVSI8AVX2_done:
 	RET
 
 // func minVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -15918,8 +15826,6 @@ minVSI8AVX2NT_tail1:
 	JNZ  minVSI8AVX2NT_row
 
 minVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16100,7 +16006,7 @@ minSVI8AVX2_done:
 	RET
 
 // func minSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -16260,8 +16166,6 @@ minSVI8AVX2NT_tail1:
 	JNZ  minSVI8AVX2NT_row
 
 minSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16459,7 +16363,7 @@ maxVVI8AVX2_done:
 	RET
 
 // func maxVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -16637,8 +16541,6 @@ maxVVI8AVX2NT_tail1:
 	JNZ  maxVVI8AVX2NT_row
 
 maxVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16834,7 +16736,7 @@ maxVSI8AVX2_done:
 	RET
 
 // func maxVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -16999,8 +16901,6 @@ maxVSI8AVX2NT_tail1:
 	JNZ  maxVSI8AVX2NT_row
 
 maxVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17181,7 +17081,7 @@ maxSVI8AVX2_done:
 	RET
 
 // func maxSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17341,8 +17241,6 @@ maxSVI8AVX2NT_tail1:
 	JNZ  maxSVI8AVX2NT_row
 
 maxSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17528,7 +17426,7 @@ addVVI16AVX2_done:
 	RET
 
 // func addVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17682,8 +17580,6 @@ addVVI16AVX2NT_tail1:
 	JNZ  addVVI16AVX2NT_row
 
 addVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17869,7 +17765,7 @@ addVSI16AVX2_done:
 	RET
 
 // func addVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18014,8 +17910,6 @@ addVSI16AVX2NT_tail1:
 	JNZ  addVSI16AVX2NT_row
 
 addVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18186,7 +18080,7 @@ addSVI16AVX2_done:
 	RET
 
 // func addSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18326,8 +18220,6 @@ addSVI16AVX2NT_tail1:
 	JNZ  addSVI16AVX2NT_row
 
 addSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18513,7 +18405,7 @@ subVVI16AVX2_done:
 	RET
 
 // func subVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18667,8 +18559,6 @@ subVVI16AVX2NT_tail1:
 	JNZ  subVVI16AVX2NT_row
 
 subVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18854,7 +18744,7 @@ subVSI16AVX2_done:
 	RET
 
 // func subVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18999,8 +18889,6 @@ subVSI16AVX2NT_tail1:
 	JNZ  subVSI16AVX2NT_row
 
 subVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19171,7 +19059,7 @@ subSVI16AVX2_done:
 	RET
 
 // func subSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19311,8 +19199,6 @@ subSVI16AVX2NT_tail1:
 	JNZ  subSVI16AVX2NT_row
 
 subSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19498,7 +19384,7 @@ mulVVI16AVX2_done:
 	RET
 
 // func mulVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19652,8 +19538,6 @@ mulVVI16AVX2NT_tail1:
 	JNZ  mulVVI16AVX2NT_row
 
 mulVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19839,7 +19723,7 @@ mulVSI16AVX2_done:
 	RET
 
 // func mulVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19984,8 +19868,6 @@ mulVSI16AVX2NT_tail1:
 	JNZ  mulVSI16AVX2NT_row
 
 mulVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20156,7 +20038,7 @@ mulSVI16AVX2_done:
 	RET
 
 // func mulSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -20296,8 +20178,6 @@ mulSVI16AVX2NT_tail1:
 	JNZ  mulSVI16AVX2NT_row
 
 mulSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20483,7 +20363,7 @@ minVVI16AVX2_done:
 	RET
 
 // func minVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -20637,8 +20517,6 @@ minVVI16AVX2NT_tail1:
 	JNZ  minVVI16AVX2NT_row
 
 minVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20824,7 +20702,7 @@ minVSI16AVX2_done:
 	RET
 
 // func minVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -20969,8 +20847,6 @@ minVSI16AVX2NT_tail1:
 	JNZ  minVSI16AVX2NT_row
 
 minVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21141,7 +21017,7 @@ minSVI16AVX2_done:
 	RET
 
 // func minSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -21281,8 +21157,6 @@ minSVI16AVX2NT_tail1:
 	JNZ  minSVI16AVX2NT_row
 
 minSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21468,7 +21342,7 @@ maxVVI16AVX2_done:
 	RET
 
 // func maxVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -21622,8 +21496,6 @@ maxVVI16AVX2NT_tail1:
 	JNZ  maxVVI16AVX2NT_row
 
 maxVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21809,7 +21681,7 @@ maxVSI16AVX2_done:
 	RET
 
 // func maxVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -21954,8 +21826,6 @@ maxVSI16AVX2NT_tail1:
 	JNZ  maxVSI16AVX2NT_row
 
 maxVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22126,7 +21996,7 @@ maxSVI16AVX2_done:
 	RET
 
 // func maxSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -22266,8 +22136,6 @@ maxSVI16AVX2NT_tail1:
 	JNZ  maxSVI16AVX2NT_row
 
 maxSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22441,7 +22309,7 @@ addVVI32AVX2_done:
 	RET
 
 // func addVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -22571,8 +22439,6 @@ addVVI32AVX2NT_tail1:
 	JNZ  addVVI32AVX2NT_row
 
 addVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22748,7 +22614,7 @@ addVSI32AVX2_done:
 	RET
 
 // func addVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -22873,8 +22739,6 @@ addVSI32AVX2NT_tail1:
 	JNZ  addVSI32AVX2NT_row
 
 addVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23035,7 +22899,7 @@ addSVI32AVX2_done:
 	RET
 
 // func addSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -23155,8 +23019,6 @@ addSVI32AVX2NT_tail1:
 	JNZ  addSVI32AVX2NT_row
 
 addSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23330,7 +23192,7 @@ subVVI32AVX2_done:
 	RET
 
 // func subVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -23460,8 +23322,6 @@ subVVI32AVX2NT_tail1:
 	JNZ  subVVI32AVX2NT_row
 
 subVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23637,7 +23497,7 @@ subVSI32AVX2_done:
 	RET
 
 // func subVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -23762,8 +23622,6 @@ subVSI32AVX2NT_tail1:
 	JNZ  subVSI32AVX2NT_row
 
 subVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23924,7 +23782,7 @@ subSVI32AVX2_done:
 	RET
 
 // func subSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -24044,8 +23902,6 @@ subSVI32AVX2NT_tail1:
 	JNZ  subSVI32AVX2NT_row
 
 subSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -24219,7 +24075,7 @@ mulVVI32AVX2_done:
 	RET
 
 // func mulVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -24349,8 +24205,6 @@ mulVVI32AVX2NT_tail1:
 	JNZ  mulVVI32AVX2NT_row
 
 mulVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -24526,7 +24380,7 @@ mulVSI32AVX2_done:
 	RET
 
 // func mulVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -24651,8 +24505,6 @@ mulVSI32AVX2NT_tail1:
 	JNZ  mulVSI32AVX2NT_row
 
 mulVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -24813,7 +24665,7 @@ mulSVI32AVX2_done:
 	RET
 
 // func mulSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -24933,8 +24785,6 @@ mulSVI32AVX2NT_tail1:
 	JNZ  mulSVI32AVX2NT_row
 
 mulSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -25108,7 +24958,7 @@ minVVI32AVX2_done:
 	RET
 
 // func minVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -25238,8 +25088,6 @@ minVVI32AVX2NT_tail1:
 	JNZ  minVVI32AVX2NT_row
 
 minVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -25415,7 +25263,7 @@ minVSI32AVX2_done:
 	RET
 
 // func minVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -25540,8 +25388,6 @@ minVSI32AVX2NT_tail1:
 	JNZ  minVSI32AVX2NT_row
 
 minVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -25702,7 +25548,7 @@ minSVI32AVX2_done:
 	RET
 
 // func minSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -25822,8 +25668,6 @@ minSVI32AVX2NT_tail1:
 	JNZ  minSVI32AVX2NT_row
 
 minSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -25997,7 +25841,7 @@ maxVVI32AVX2_done:
 	RET
 
 // func maxVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -26127,8 +25971,6 @@ maxVVI32AVX2NT_tail1:
 	JNZ  maxVVI32AVX2NT_row
 
 maxVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -26304,7 +26146,7 @@ maxVSI32AVX2_done:
 	RET
 
 // func maxVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -26429,8 +26271,6 @@ maxVSI32AVX2NT_tail1:
 	JNZ  maxVSI32AVX2NT_row
 
 maxVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -26591,7 +26431,7 @@ maxSVI32AVX2_done:
 	RET
 
 // func maxSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -26711,8 +26551,6 @@ maxSVI32AVX2NT_tail1:
 	JNZ  maxSVI32AVX2NT_row
 
 maxSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -26876,7 +26714,7 @@ addVVI64AVX2_done:
 	RET
 
 // func addVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -26986,8 +26824,6 @@ addVVI64AVX2NT_tail1:
 	JNZ  addVVI64AVX2NT_row
 
 addVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27154,7 +26990,7 @@ addVSI64AVX2_done:
 	RET
 
 // func addVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -27261,8 +27097,6 @@ addVSI64AVX2NT_tail1:
 	JNZ  addVSI64AVX2NT_row
 
 addVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27414,7 +27248,7 @@ addSVI64AVX2_done:
 	RET
 
 // func addSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -27516,8 +27350,6 @@ addSVI64AVX2NT_tail1:
 	JNZ  addSVI64AVX2NT_row
 
 addSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27681,7 +27513,7 @@ subVVI64AVX2_done:
 	RET
 
 // func subVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -27791,8 +27623,6 @@ subVVI64AVX2NT_tail1:
 	JNZ  subVVI64AVX2NT_row
 
 subVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27959,7 +27789,7 @@ subVSI64AVX2_done:
 	RET
 
 // func subVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -28066,8 +27896,6 @@ subVSI64AVX2NT_tail1:
 	JNZ  subVSI64AVX2NT_row
 
 subVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -28219,7 +28047,7 @@ subSVI64AVX2_done:
 	RET
 
 // func subSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -28321,8 +28149,6 @@ subSVI64AVX2NT_tail1:
 	JNZ  subSVI64AVX2NT_row
 
 subSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -28620,7 +28446,7 @@ mulVVI64AVX2_done:
 	RET
 
 // func mulVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -28798,8 +28624,6 @@ mulVVI64AVX2NT_tail1:
 	JNZ  mulVVI64AVX2NT_row
 
 mulVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -29085,7 +28909,7 @@ mulVSI64AVX2_done:
 	RET
 
 // func mulVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -29255,8 +29079,6 @@ mulVSI64AVX2NT_tail1:
 	JNZ  mulVSI64AVX2NT_row
 
 mulVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -29542,7 +29364,7 @@ mulSVI64AVX2_done:
 	RET
 
 // func mulSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -29712,8 +29534,6 @@ mulSVI64AVX2NT_tail1:
 	JNZ  mulSVI64AVX2NT_row
 
 mulSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -29909,7 +29729,7 @@ minVVI64AVX2_done:
 	RET
 
 // func minVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30033,8 +29853,6 @@ minVVI64AVX2NT_tail1:
 	JNZ  minVVI64AVX2NT_row
 
 minVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -30218,7 +30036,7 @@ minVSI64AVX2_done:
 	RET
 
 // func minVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30334,8 +30152,6 @@ minVSI64AVX2NT_tail1:
 	JNZ  minVSI64AVX2NT_row
 
 minVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -30519,7 +30335,7 @@ minSVI64AVX2_done:
 	RET
 
 // func minSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30635,8 +30451,6 @@ minSVI64AVX2NT_tail1:
 	JNZ  minSVI64AVX2NT_row
 
 minSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -30832,7 +30646,7 @@ maxVVI64AVX2_done:
 	RET
 
 // func maxVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30956,8 +30770,6 @@ maxVVI64AVX2NT_tail1:
 	JNZ  maxVVI64AVX2NT_row
 
 maxVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -31141,7 +30953,7 @@ maxVSI64AVX2_done:
 	RET
 
 // func maxVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -31257,8 +31069,6 @@ maxVSI64AVX2NT_tail1:
 	JNZ  maxVSI64AVX2NT_row
 
 maxVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -31442,7 +31252,7 @@ maxSVI64AVX2_done:
 	RET
 
 // func maxSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -31558,8 +31368,6 @@ maxSVI64AVX2NT_tail1:
 	JNZ  maxSVI64AVX2NT_row
 
 maxSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -31757,7 +31565,7 @@ addVVU8AVX2_done:
 	RET
 
 // func addVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -31935,8 +31743,6 @@ addVVU8AVX2NT_tail1:
 	JNZ  addVVU8AVX2NT_row
 
 addVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -32132,7 +31938,7 @@ addVSU8AVX2_done:
 	RET
 
 // func addVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -32297,8 +32103,6 @@ addVSU8AVX2NT_tail1:
 	JNZ  addVSU8AVX2NT_row
 
 addVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -32479,7 +32283,7 @@ addSVU8AVX2_done:
 	RET
 
 // func addSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -32639,8 +32443,6 @@ addSVU8AVX2NT_tail1:
 	JNZ  addSVU8AVX2NT_row
 
 addSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -32838,7 +32640,7 @@ subVVU8AVX2_done:
 	RET
 
 // func subVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -33016,8 +32818,6 @@ subVVU8AVX2NT_tail1:
 	JNZ  subVVU8AVX2NT_row
 
 subVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -33213,7 +33013,7 @@ subVSU8AVX2_done:
 	RET
 
 // func subVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -33378,8 +33178,6 @@ subVSU8AVX2NT_tail1:
 	JNZ  subVSU8AVX2NT_row
 
 subVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -33560,7 +33358,7 @@ subSVU8AVX2_done:
 	RET
 
 // func subSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -33720,8 +33518,6 @@ subSVU8AVX2NT_tail1:
 	JNZ  subSVU8AVX2NT_row
 
 subSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34040,7 +33836,7 @@ mulVVU8AVX2_done:
 	RET
 
 // func mulVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -34304,8 +34100,6 @@ mulVVU8AVX2NT_tail1:
 	JNZ  mulVVU8AVX2NT_row
 
 mulVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34607,7 +34401,7 @@ mulVSU8AVX2_done:
 	RET
 
 // func mulVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -34853,8 +34647,6 @@ mulVSU8AVX2NT_tail1:
 	JNZ  mulVSU8AVX2NT_row
 
 mulVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35156,7 +34948,7 @@ mulSVU8AVX2_done:
 	RET
 
 // func mulSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -35402,8 +35194,6 @@ mulSVU8AVX2NT_tail1:
 	JNZ  mulSVU8AVX2NT_row
 
 mulSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35601,7 +35391,7 @@ minVVU8AVX2_done:
 	RET
 
 // func minVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -35779,8 +35569,6 @@ minVVU8AVX2NT_tail1:
 	JNZ  minVVU8AVX2NT_row
 
 minVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35976,7 +35764,7 @@ minVSU8AVX2_done:
 	RET
 
 // func minVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -36141,8 +35929,6 @@ minVSU8AVX2NT_tail1:
 	JNZ  minVSU8AVX2NT_row
 
 minVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36323,7 +36109,7 @@ minSVU8AVX2_done:
 	RET
 
 // func minSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -36483,8 +36269,6 @@ minSVU8AVX2NT_tail1:
 	JNZ  minSVU8AVX2NT_row
 
 minSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36682,7 +36466,7 @@ maxVVU8AVX2_done:
 	RET
 
 // func maxVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -36860,8 +36644,6 @@ maxVVU8AVX2NT_tail1:
 	JNZ  maxVVU8AVX2NT_row
 
 maxVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37057,7 +36839,7 @@ maxVSU8AVX2_done:
 	RET
 
 // func maxVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -37222,8 +37004,6 @@ maxVSU8AVX2NT_tail1:
 	JNZ  maxVSU8AVX2NT_row
 
 maxVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37404,7 +37184,7 @@ maxSVU8AVX2_done:
 	RET
 
 // func maxSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -37564,8 +37344,6 @@ maxSVU8AVX2NT_tail1:
 	JNZ  maxSVU8AVX2NT_row
 
 maxSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37751,7 +37529,7 @@ addVVU16AVX2_done:
 	RET
 
 // func addVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -37905,8 +37683,6 @@ addVVU16AVX2NT_tail1:
 	JNZ  addVVU16AVX2NT_row
 
 addVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -38092,7 +37868,7 @@ addVSU16AVX2_done:
 	RET
 
 // func addVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -38237,8 +38013,6 @@ addVSU16AVX2NT_tail1:
 	JNZ  addVSU16AVX2NT_row
 
 addVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -38409,7 +38183,7 @@ addSVU16AVX2_done:
 	RET
 
 // func addSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -38549,8 +38323,6 @@ addSVU16AVX2NT_tail1:
 	JNZ  addSVU16AVX2NT_row
 
 addSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -38736,7 +38508,7 @@ subVVU16AVX2_done:
 	RET
 
 // func subVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -38890,8 +38662,6 @@ subVVU16AVX2NT_tail1:
 	JNZ  subVVU16AVX2NT_row
 
 subVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39077,7 +38847,7 @@ subVSU16AVX2_done:
 	RET
 
 // func subVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39222,8 +38992,6 @@ subVSU16AVX2NT_tail1:
 	JNZ  subVSU16AVX2NT_row
 
 subVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39394,7 +39162,7 @@ subSVU16AVX2_done:
 	RET
 
 // func subSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39534,8 +39302,6 @@ subSVU16AVX2NT_tail1:
 	JNZ  subSVU16AVX2NT_row
 
 subSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39721,7 +39487,7 @@ mulVVU16AVX2_done:
 	RET
 
 // func mulVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39875,8 +39641,6 @@ mulVVU16AVX2NT_tail1:
 	JNZ  mulVVU16AVX2NT_row
 
 mulVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -40062,7 +39826,7 @@ mulVSU16AVX2_done:
 	RET
 
 // func mulVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -40207,8 +39971,6 @@ mulVSU16AVX2NT_tail1:
 	JNZ  mulVSU16AVX2NT_row
 
 mulVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -40379,7 +40141,7 @@ mulSVU16AVX2_done:
 	RET
 
 // func mulSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -40519,8 +40281,6 @@ mulSVU16AVX2NT_tail1:
 	JNZ  mulSVU16AVX2NT_row
 
 mulSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -40706,7 +40466,7 @@ minVVU16AVX2_done:
 	RET
 
 // func minVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -40860,8 +40620,6 @@ minVVU16AVX2NT_tail1:
 	JNZ  minVVU16AVX2NT_row
 
 minVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41047,7 +40805,7 @@ minVSU16AVX2_done:
 	RET
 
 // func minVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41192,8 +40950,6 @@ minVSU16AVX2NT_tail1:
 	JNZ  minVSU16AVX2NT_row
 
 minVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41364,7 +41120,7 @@ minSVU16AVX2_done:
 	RET
 
 // func minSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41504,8 +41260,6 @@ minSVU16AVX2NT_tail1:
 	JNZ  minSVU16AVX2NT_row
 
 minSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41691,7 +41445,7 @@ maxVVU16AVX2_done:
 	RET
 
 // func maxVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41845,8 +41599,6 @@ maxVVU16AVX2NT_tail1:
 	JNZ  maxVVU16AVX2NT_row
 
 maxVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42032,7 +41784,7 @@ maxVSU16AVX2_done:
 	RET
 
 // func maxVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42177,8 +41929,6 @@ maxVSU16AVX2NT_tail1:
 	JNZ  maxVSU16AVX2NT_row
 
 maxVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42349,7 +42099,7 @@ maxSVU16AVX2_done:
 	RET
 
 // func maxSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42489,8 +42239,6 @@ maxSVU16AVX2NT_tail1:
 	JNZ  maxSVU16AVX2NT_row
 
 maxSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42664,7 +42412,7 @@ addVVU32AVX2_done:
 	RET
 
 // func addVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42794,8 +42542,6 @@ addVVU32AVX2NT_tail1:
 	JNZ  addVVU32AVX2NT_row
 
 addVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42971,7 +42717,7 @@ addVSU32AVX2_done:
 	RET
 
 // func addVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43096,8 +42842,6 @@ addVSU32AVX2NT_tail1:
 	JNZ  addVSU32AVX2NT_row
 
 addVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43258,7 +43002,7 @@ addSVU32AVX2_done:
 	RET
 
 // func addSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43378,8 +43122,6 @@ addSVU32AVX2NT_tail1:
 	JNZ  addSVU32AVX2NT_row
 
 addSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43553,7 +43295,7 @@ subVVU32AVX2_done:
 	RET
 
 // func subVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43683,8 +43425,6 @@ subVVU32AVX2NT_tail1:
 	JNZ  subVVU32AVX2NT_row
 
 subVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43860,7 +43600,7 @@ subVSU32AVX2_done:
 	RET
 
 // func subVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43985,8 +43725,6 @@ subVSU32AVX2NT_tail1:
 	JNZ  subVSU32AVX2NT_row
 
 subVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -44147,7 +43885,7 @@ subSVU32AVX2_done:
 	RET
 
 // func subSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -44267,8 +44005,6 @@ subSVU32AVX2NT_tail1:
 	JNZ  subSVU32AVX2NT_row
 
 subSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -44442,7 +44178,7 @@ mulVVU32AVX2_done:
 	RET
 
 // func mulVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -44572,8 +44308,6 @@ mulVVU32AVX2NT_tail1:
 	JNZ  mulVVU32AVX2NT_row
 
 mulVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -44749,7 +44483,7 @@ mulVSU32AVX2_done:
 	RET
 
 // func mulVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -44874,8 +44608,6 @@ mulVSU32AVX2NT_tail1:
 	JNZ  mulVSU32AVX2NT_row
 
 mulVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45036,7 +44768,7 @@ mulSVU32AVX2_done:
 	RET
 
 // func mulSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45156,8 +44888,6 @@ mulSVU32AVX2NT_tail1:
 	JNZ  mulSVU32AVX2NT_row
 
 mulSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45331,7 +45061,7 @@ minVVU32AVX2_done:
 	RET
 
 // func minVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45461,8 +45191,6 @@ minVVU32AVX2NT_tail1:
 	JNZ  minVVU32AVX2NT_row
 
 minVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45638,7 +45366,7 @@ minVSU32AVX2_done:
 	RET
 
 // func minVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45763,8 +45491,6 @@ minVSU32AVX2NT_tail1:
 	JNZ  minVSU32AVX2NT_row
 
 minVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45925,7 +45651,7 @@ minSVU32AVX2_done:
 	RET
 
 // func minSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46045,8 +45771,6 @@ minSVU32AVX2NT_tail1:
 	JNZ  minSVU32AVX2NT_row
 
 minSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -46220,7 +45944,7 @@ maxVVU32AVX2_done:
 	RET
 
 // func maxVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46350,8 +46074,6 @@ maxVVU32AVX2NT_tail1:
 	JNZ  maxVVU32AVX2NT_row
 
 maxVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -46527,7 +46249,7 @@ maxVSU32AVX2_done:
 	RET
 
 // func maxVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46652,8 +46374,6 @@ maxVSU32AVX2NT_tail1:
 	JNZ  maxVSU32AVX2NT_row
 
 maxVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -46814,7 +46534,7 @@ maxSVU32AVX2_done:
 	RET
 
 // func maxSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46934,8 +46654,6 @@ maxSVU32AVX2NT_tail1:
 	JNZ  maxSVU32AVX2NT_row
 
 maxSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47099,7 +46817,7 @@ addVVU64AVX2_done:
 	RET
 
 // func addVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -47209,8 +46927,6 @@ addVVU64AVX2NT_tail1:
 	JNZ  addVVU64AVX2NT_row
 
 addVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47377,7 +47093,7 @@ addVSU64AVX2_done:
 	RET
 
 // func addVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -47484,8 +47200,6 @@ addVSU64AVX2NT_tail1:
 	JNZ  addVSU64AVX2NT_row
 
 addVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47637,7 +47351,7 @@ addSVU64AVX2_done:
 	RET
 
 // func addSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·addSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -47739,8 +47453,6 @@ addSVU64AVX2NT_tail1:
 	JNZ  addSVU64AVX2NT_row
 
 addSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47904,7 +47616,7 @@ subVVU64AVX2_done:
 	RET
 
 // func subVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -48014,8 +47726,6 @@ subVVU64AVX2NT_tail1:
 	JNZ  subVVU64AVX2NT_row
 
 subVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -48182,7 +47892,7 @@ subVSU64AVX2_done:
 	RET
 
 // func subVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -48289,8 +47999,6 @@ subVSU64AVX2NT_tail1:
 	JNZ  subVSU64AVX2NT_row
 
 subVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -48442,7 +48150,7 @@ subSVU64AVX2_done:
 	RET
 
 // func subSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·subSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -48544,8 +48252,6 @@ subSVU64AVX2NT_tail1:
 	JNZ  subSVU64AVX2NT_row
 
 subSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -48843,7 +48549,7 @@ mulVVU64AVX2_done:
 	RET
 
 // func mulVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49021,8 +48727,6 @@ mulVVU64AVX2NT_tail1:
 	JNZ  mulVVU64AVX2NT_row
 
 mulVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -49308,7 +49012,7 @@ mulVSU64AVX2_done:
 	RET
 
 // func mulVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49478,8 +49182,6 @@ mulVSU64AVX2NT_tail1:
 	JNZ  mulVSU64AVX2NT_row
 
 mulVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -49765,7 +49467,7 @@ mulSVU64AVX2_done:
 	RET
 
 // func mulSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·mulSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49935,8 +49637,6 @@ mulSVU64AVX2NT_tail1:
 	JNZ  mulSVU64AVX2NT_row
 
 mulSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -50169,7 +49869,7 @@ minVVU64AVX2_done:
 	RET
 
 // func minVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -50314,8 +50014,6 @@ minVVU64AVX2NT_tail1:
 	JNZ  minVVU64AVX2NT_row
 
 minVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -50536,7 +50234,7 @@ minVSU64AVX2_done:
 	RET
 
 // func minVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -50673,8 +50371,6 @@ minVSU64AVX2NT_tail1:
 	JNZ  minVSU64AVX2NT_row
 
 minVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -50895,7 +50591,7 @@ minSVU64AVX2_done:
 	RET
 
 // func minSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·minSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -51032,8 +50728,6 @@ minSVU64AVX2NT_tail1:
 	JNZ  minSVU64AVX2NT_row
 
 minSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -51266,7 +50960,7 @@ maxVVU64AVX2_done:
 	RET
 
 // func maxVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -51411,8 +51105,6 @@ maxVVU64AVX2NT_tail1:
 	JNZ  maxVVU64AVX2NT_row
 
 maxVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -51633,7 +51325,7 @@ maxVSU64AVX2_done:
 	RET
 
 // func maxVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -51770,8 +51462,6 @@ maxVSU64AVX2NT_tail1:
 	JNZ  maxVSU64AVX2NT_row
 
 maxVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -51992,7 +51682,7 @@ maxSVU64AVX2_done:
 	RET
 
 // func maxSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·maxSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -52129,8 +51819,6 @@ maxSVU64AVX2NT_tail1:
 	JNZ  maxSVU64AVX2NT_row
 
 maxSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -52285,7 +51973,7 @@ addVVF32AVX512_done:
 	RET
 
 // func addVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -52377,8 +52065,6 @@ addVVF32AVX512NT_tail_done:
 	JNZ  addVVF32AVX512NT_row
 
 addVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -52537,7 +52223,7 @@ addVSF32AVX512_done:
 	RET
 
 // func addVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -52628,8 +52314,6 @@ addVSF32AVX512NT_tail_done:
 	JNZ  addVSF32AVX512NT_row
 
 addVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -52773,7 +52457,7 @@ addSVF32AVX512_done:
 	RET
 
 // func addSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -52859,8 +52543,6 @@ addSVF32AVX512NT_tail_done:
 	JNZ  addSVF32AVX512NT_row
 
 addSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53015,7 +52697,7 @@ subVVF32AVX512_done:
 	RET
 
 // func subVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53107,8 +52789,6 @@ subVVF32AVX512NT_tail_done:
 	JNZ  subVVF32AVX512NT_row
 
 subVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53267,7 +52947,7 @@ subVSF32AVX512_done:
 	RET
 
 // func subVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53358,8 +53038,6 @@ subVSF32AVX512NT_tail_done:
 	JNZ  subVSF32AVX512NT_row
 
 subVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53503,7 +53181,7 @@ subSVF32AVX512_done:
 	RET
 
 // func subSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53589,8 +53267,6 @@ subSVF32AVX512NT_tail_done:
 	JNZ  subSVF32AVX512NT_row
 
 subSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53745,7 +53421,7 @@ mulVVF32AVX512_done:
 	RET
 
 // func mulVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53837,8 +53513,6 @@ mulVVF32AVX512NT_tail_done:
 	JNZ  mulVVF32AVX512NT_row
 
 mulVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53997,7 +53671,7 @@ mulVSF32AVX512_done:
 	RET
 
 // func mulVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -54088,8 +53762,6 @@ mulVSF32AVX512NT_tail_done:
 	JNZ  mulVSF32AVX512NT_row
 
 mulVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -54233,7 +53905,7 @@ mulSVF32AVX512_done:
 	RET
 
 // func mulSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -54319,8 +53991,6 @@ mulSVF32AVX512NT_tail_done:
 	JNZ  mulSVF32AVX512NT_row
 
 mulSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -54475,7 +54145,7 @@ divVVF32AVX512_done:
 	RET
 
 // func divVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·divVVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -54567,8 +54237,6 @@ divVVF32AVX512NT_tail_done:
 	JNZ  divVVF32AVX512NT_row
 
 divVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -54727,7 +54395,7 @@ divVSF32AVX512_done:
 	RET
 
 // func divVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·divVSF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -54818,8 +54486,6 @@ divVSF32AVX512NT_tail_done:
 	JNZ  divVSF32AVX512NT_row
 
 divVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -54963,7 +54629,7 @@ divSVF32AVX512_done:
 	RET
 
 // func divSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·divSVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -55049,8 +54715,6 @@ divSVF32AVX512NT_tail_done:
 	JNZ  divSVF32AVX512NT_row
 
 divSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -55237,7 +54901,7 @@ minVVF32AVX512_done:
 	RET
 
 // func minVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -55343,8 +55007,6 @@ minVVF32AVX512NT_tail_done:
 	JNZ  minVVF32AVX512NT_row
 
 minVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -55535,7 +55197,7 @@ minVSF32AVX512_done:
 	RET
 
 // func minVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -55640,8 +55302,6 @@ minVSF32AVX512NT_tail_done:
 	JNZ  minVSF32AVX512NT_row
 
 minVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -55817,7 +55477,7 @@ minSVF32AVX512_done:
 	RET
 
 // func minSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -55917,8 +55577,6 @@ minSVF32AVX512NT_tail_done:
 	JNZ  minSVF32AVX512NT_row
 
 minSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -56156,7 +55814,7 @@ maxVVF32AVX512_done:
 	RET
 
 // func maxVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -56286,8 +55944,6 @@ maxVVF32AVX512NT_tail_done:
 	JNZ  maxVVF32AVX512NT_row
 
 maxVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -56518,7 +56174,7 @@ maxVSF32AVX512_done:
 	RET
 
 // func maxVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -56641,8 +56297,6 @@ maxVSF32AVX512NT_tail_done:
 	JNZ  maxVSF32AVX512NT_row
 
 maxVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -56858,7 +56512,7 @@ maxSVF32AVX512_done:
 	RET
 
 // func maxSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVF32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -56976,8 +56630,6 @@ maxSVF32AVX512NT_tail_done:
 	JNZ  maxSVF32AVX512NT_row
 
 maxSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57132,7 +56784,7 @@ addVVF64AVX512_done:
 	RET
 
 // func addVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -57224,8 +56876,6 @@ addVVF64AVX512NT_tail_done:
 	JNZ  addVVF64AVX512NT_row
 
 addVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57384,7 +57034,7 @@ addVSF64AVX512_done:
 	RET
 
 // func addVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -57475,8 +57125,6 @@ addVSF64AVX512NT_tail_done:
 	JNZ  addVSF64AVX512NT_row
 
 addVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57620,7 +57268,7 @@ addSVF64AVX512_done:
 	RET
 
 // func addSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -57706,8 +57354,6 @@ addSVF64AVX512NT_tail_done:
 	JNZ  addSVF64AVX512NT_row
 
 addSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57862,7 +57508,7 @@ subVVF64AVX512_done:
 	RET
 
 // func subVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -57954,8 +57600,6 @@ subVVF64AVX512NT_tail_done:
 	JNZ  subVVF64AVX512NT_row
 
 subVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -58114,7 +57758,7 @@ subVSF64AVX512_done:
 	RET
 
 // func subVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -58205,8 +57849,6 @@ subVSF64AVX512NT_tail_done:
 	JNZ  subVSF64AVX512NT_row
 
 subVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -58350,7 +57992,7 @@ subSVF64AVX512_done:
 	RET
 
 // func subSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -58436,8 +58078,6 @@ subSVF64AVX512NT_tail_done:
 	JNZ  subSVF64AVX512NT_row
 
 subSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -58592,7 +58232,7 @@ mulVVF64AVX512_done:
 	RET
 
 // func mulVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -58684,8 +58324,6 @@ mulVVF64AVX512NT_tail_done:
 	JNZ  mulVVF64AVX512NT_row
 
 mulVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -58844,7 +58482,7 @@ mulVSF64AVX512_done:
 	RET
 
 // func mulVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -58935,8 +58573,6 @@ mulVSF64AVX512NT_tail_done:
 	JNZ  mulVSF64AVX512NT_row
 
 mulVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -59080,7 +58716,7 @@ mulSVF64AVX512_done:
 	RET
 
 // func mulSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -59166,8 +58802,6 @@ mulSVF64AVX512NT_tail_done:
 	JNZ  mulSVF64AVX512NT_row
 
 mulSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -59322,7 +58956,7 @@ divVVF64AVX512_done:
 	RET
 
 // func divVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·divVVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -59414,8 +59048,6 @@ divVVF64AVX512NT_tail_done:
 	JNZ  divVVF64AVX512NT_row
 
 divVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -59574,7 +59206,7 @@ divVSF64AVX512_done:
 	RET
 
 // func divVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·divVSF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -59665,8 +59297,6 @@ divVSF64AVX512NT_tail_done:
 	JNZ  divVSF64AVX512NT_row
 
 divVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -59810,7 +59440,7 @@ divSVF64AVX512_done:
 	RET
 
 // func divSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·divSVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -59896,8 +59526,6 @@ divSVF64AVX512NT_tail_done:
 	JNZ  divSVF64AVX512NT_row
 
 divSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -60084,7 +59712,7 @@ minVVF64AVX512_done:
 	RET
 
 // func minVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -60190,8 +59818,6 @@ minVVF64AVX512NT_tail_done:
 	JNZ  minVVF64AVX512NT_row
 
 minVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -60382,7 +60008,7 @@ minVSF64AVX512_done:
 	RET
 
 // func minVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -60487,8 +60113,6 @@ minVSF64AVX512NT_tail_done:
 	JNZ  minVSF64AVX512NT_row
 
 minVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -60664,7 +60288,7 @@ minSVF64AVX512_done:
 	RET
 
 // func minSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -60764,8 +60388,6 @@ minSVF64AVX512NT_tail_done:
 	JNZ  minSVF64AVX512NT_row
 
 minSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -61003,7 +60625,7 @@ maxVVF64AVX512_done:
 	RET
 
 // func maxVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -61133,8 +60755,6 @@ maxVVF64AVX512NT_tail_done:
 	JNZ  maxVVF64AVX512NT_row
 
 maxVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -61365,7 +60985,7 @@ maxVSF64AVX512_done:
 	RET
 
 // func maxVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -61488,8 +61108,6 @@ maxVSF64AVX512NT_tail_done:
 	JNZ  maxVSF64AVX512NT_row
 
 maxVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -61705,7 +61323,7 @@ maxSVF64AVX512_done:
 	RET
 
 // func maxSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVF64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -61823,8 +61441,6 @@ maxSVF64AVX512NT_tail_done:
 	JNZ  maxSVF64AVX512NT_row
 
 maxSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -61979,7 +61595,7 @@ addVVI8AVX512_done:
 	RET
 
 // func addVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -62071,8 +61687,6 @@ addVVI8AVX512NT_tail_done:
 	JNZ  addVVI8AVX512NT_row
 
 addVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -62231,7 +61845,7 @@ addVSI8AVX512_done:
 	RET
 
 // func addVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -62322,8 +61936,6 @@ addVSI8AVX512NT_tail_done:
 	JNZ  addVSI8AVX512NT_row
 
 addVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -62467,7 +62079,7 @@ addSVI8AVX512_done:
 	RET
 
 // func addSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -62553,8 +62165,6 @@ addSVI8AVX512NT_tail_done:
 	JNZ  addSVI8AVX512NT_row
 
 addSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -62709,7 +62319,7 @@ subVVI8AVX512_done:
 	RET
 
 // func subVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -62801,8 +62411,6 @@ subVVI8AVX512NT_tail_done:
 	JNZ  subVVI8AVX512NT_row
 
 subVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -62961,7 +62569,7 @@ subVSI8AVX512_done:
 	RET
 
 // func subVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -63052,8 +62660,6 @@ subVSI8AVX512NT_tail_done:
 	JNZ  subVSI8AVX512NT_row
 
 subVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -63197,7 +62803,7 @@ subSVI8AVX512_done:
 	RET
 
 // func subSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -63283,8 +62889,6 @@ subSVI8AVX512NT_tail_done:
 	JNZ  subSVI8AVX512NT_row
 
 subSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -63540,7 +63144,7 @@ mulVVI8AVX512_done:
 	RET
 
 // func mulVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -63678,8 +63282,6 @@ mulVVI8AVX512NT_tail_done:
 	JNZ  mulVVI8AVX512NT_row
 
 mulVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -63924,7 +63526,7 @@ mulVSI8AVX512_done:
 	RET
 
 // func mulVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -64056,8 +63658,6 @@ mulVSI8AVX512NT_tail_done:
 	JNZ  mulVSI8AVX512NT_row
 
 mulVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -64302,7 +63902,7 @@ mulSVI8AVX512_done:
 	RET
 
 // func mulSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -64434,8 +64034,6 @@ mulSVI8AVX512NT_tail_done:
 	JNZ  mulSVI8AVX512NT_row
 
 mulSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -64590,7 +64188,7 @@ minVVI8AVX512_done:
 	RET
 
 // func minVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -64682,8 +64280,6 @@ minVVI8AVX512NT_tail_done:
 	JNZ  minVVI8AVX512NT_row
 
 minVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -64842,7 +64438,7 @@ minVSI8AVX512_done:
 	RET
 
 // func minVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -64933,8 +64529,6 @@ minVSI8AVX512NT_tail_done:
 	JNZ  minVSI8AVX512NT_row
 
 minVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -65078,7 +64672,7 @@ minSVI8AVX512_done:
 	RET
 
 // func minSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -65164,8 +64758,6 @@ minSVI8AVX512NT_tail_done:
 	JNZ  minSVI8AVX512NT_row
 
 minSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -65320,7 +64912,7 @@ maxVVI8AVX512_done:
 	RET
 
 // func maxVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -65412,8 +65004,6 @@ maxVVI8AVX512NT_tail_done:
 	JNZ  maxVVI8AVX512NT_row
 
 maxVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -65572,7 +65162,7 @@ maxVSI8AVX512_done:
 	RET
 
 // func maxVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -65663,8 +65253,6 @@ maxVSI8AVX512NT_tail_done:
 	JNZ  maxVSI8AVX512NT_row
 
 maxVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -65808,7 +65396,7 @@ maxSVI8AVX512_done:
 	RET
 
 // func maxSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -65894,8 +65482,6 @@ maxSVI8AVX512NT_tail_done:
 	JNZ  maxSVI8AVX512NT_row
 
 maxSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -66050,7 +65636,7 @@ addVVI16AVX512_done:
 	RET
 
 // func addVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -66142,8 +65728,6 @@ addVVI16AVX512NT_tail_done:
 	JNZ  addVVI16AVX512NT_row
 
 addVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -66302,7 +65886,7 @@ addVSI16AVX512_done:
 	RET
 
 // func addVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -66393,8 +65977,6 @@ addVSI16AVX512NT_tail_done:
 	JNZ  addVSI16AVX512NT_row
 
 addVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -66538,7 +66120,7 @@ addSVI16AVX512_done:
 	RET
 
 // func addSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -66624,8 +66206,6 @@ addSVI16AVX512NT_tail_done:
 	JNZ  addSVI16AVX512NT_row
 
 addSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -66780,7 +66360,7 @@ subVVI16AVX512_done:
 	RET
 
 // func subVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -66872,8 +66452,6 @@ subVVI16AVX512NT_tail_done:
 	JNZ  subVVI16AVX512NT_row
 
 subVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -67032,7 +66610,7 @@ subVSI16AVX512_done:
 	RET
 
 // func subVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -67123,8 +66701,6 @@ subVSI16AVX512NT_tail_done:
 	JNZ  subVSI16AVX512NT_row
 
 subVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -67268,7 +66844,7 @@ subSVI16AVX512_done:
 	RET
 
 // func subSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -67354,8 +66930,6 @@ subSVI16AVX512NT_tail_done:
 	JNZ  subSVI16AVX512NT_row
 
 subSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -67510,7 +67084,7 @@ mulVVI16AVX512_done:
 	RET
 
 // func mulVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -67602,8 +67176,6 @@ mulVVI16AVX512NT_tail_done:
 	JNZ  mulVVI16AVX512NT_row
 
 mulVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -67762,7 +67334,7 @@ mulVSI16AVX512_done:
 	RET
 
 // func mulVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -67853,8 +67425,6 @@ mulVSI16AVX512NT_tail_done:
 	JNZ  mulVSI16AVX512NT_row
 
 mulVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -67998,7 +67568,7 @@ mulSVI16AVX512_done:
 	RET
 
 // func mulSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -68084,8 +67654,6 @@ mulSVI16AVX512NT_tail_done:
 	JNZ  mulSVI16AVX512NT_row
 
 mulSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -68240,7 +67808,7 @@ minVVI16AVX512_done:
 	RET
 
 // func minVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -68332,8 +67900,6 @@ minVVI16AVX512NT_tail_done:
 	JNZ  minVVI16AVX512NT_row
 
 minVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -68492,7 +68058,7 @@ minVSI16AVX512_done:
 	RET
 
 // func minVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -68583,8 +68149,6 @@ minVSI16AVX512NT_tail_done:
 	JNZ  minVSI16AVX512NT_row
 
 minVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -68728,7 +68292,7 @@ minSVI16AVX512_done:
 	RET
 
 // func minSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -68814,8 +68378,6 @@ minSVI16AVX512NT_tail_done:
 	JNZ  minSVI16AVX512NT_row
 
 minSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -68970,7 +68532,7 @@ maxVVI16AVX512_done:
 	RET
 
 // func maxVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -69062,8 +68624,6 @@ maxVVI16AVX512NT_tail_done:
 	JNZ  maxVVI16AVX512NT_row
 
 maxVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -69222,7 +68782,7 @@ maxVSI16AVX512_done:
 	RET
 
 // func maxVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -69313,8 +68873,6 @@ maxVSI16AVX512NT_tail_done:
 	JNZ  maxVSI16AVX512NT_row
 
 maxVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -69458,7 +69016,7 @@ maxSVI16AVX512_done:
 	RET
 
 // func maxSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -69544,8 +69102,6 @@ maxSVI16AVX512NT_tail_done:
 	JNZ  maxSVI16AVX512NT_row
 
 maxSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -69700,7 +69256,7 @@ addVVI32AVX512_done:
 	RET
 
 // func addVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -69792,8 +69348,6 @@ addVVI32AVX512NT_tail_done:
 	JNZ  addVVI32AVX512NT_row
 
 addVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -69952,7 +69506,7 @@ addVSI32AVX512_done:
 	RET
 
 // func addVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -70043,8 +69597,6 @@ addVSI32AVX512NT_tail_done:
 	JNZ  addVSI32AVX512NT_row
 
 addVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -70188,7 +69740,7 @@ addSVI32AVX512_done:
 	RET
 
 // func addSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -70274,8 +69826,6 @@ addSVI32AVX512NT_tail_done:
 	JNZ  addSVI32AVX512NT_row
 
 addSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -70430,7 +69980,7 @@ subVVI32AVX512_done:
 	RET
 
 // func subVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -70522,8 +70072,6 @@ subVVI32AVX512NT_tail_done:
 	JNZ  subVVI32AVX512NT_row
 
 subVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -70682,7 +70230,7 @@ subVSI32AVX512_done:
 	RET
 
 // func subVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -70773,8 +70321,6 @@ subVSI32AVX512NT_tail_done:
 	JNZ  subVSI32AVX512NT_row
 
 subVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -70918,7 +70464,7 @@ subSVI32AVX512_done:
 	RET
 
 // func subSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -71004,8 +70550,6 @@ subSVI32AVX512NT_tail_done:
 	JNZ  subSVI32AVX512NT_row
 
 subSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -71160,7 +70704,7 @@ mulVVI32AVX512_done:
 	RET
 
 // func mulVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -71252,8 +70796,6 @@ mulVVI32AVX512NT_tail_done:
 	JNZ  mulVVI32AVX512NT_row
 
 mulVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -71412,7 +70954,7 @@ mulVSI32AVX512_done:
 	RET
 
 // func mulVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -71503,8 +71045,6 @@ mulVSI32AVX512NT_tail_done:
 	JNZ  mulVSI32AVX512NT_row
 
 mulVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -71648,7 +71188,7 @@ mulSVI32AVX512_done:
 	RET
 
 // func mulSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -71734,8 +71274,6 @@ mulSVI32AVX512NT_tail_done:
 	JNZ  mulSVI32AVX512NT_row
 
 mulSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -71890,7 +71428,7 @@ minVVI32AVX512_done:
 	RET
 
 // func minVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -71982,8 +71520,6 @@ minVVI32AVX512NT_tail_done:
 	JNZ  minVVI32AVX512NT_row
 
 minVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -72142,7 +71678,7 @@ minVSI32AVX512_done:
 	RET
 
 // func minVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -72233,8 +71769,6 @@ minVSI32AVX512NT_tail_done:
 	JNZ  minVSI32AVX512NT_row
 
 minVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -72378,7 +71912,7 @@ minSVI32AVX512_done:
 	RET
 
 // func minSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -72464,8 +71998,6 @@ minSVI32AVX512NT_tail_done:
 	JNZ  minSVI32AVX512NT_row
 
 minSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -72620,7 +72152,7 @@ maxVVI32AVX512_done:
 	RET
 
 // func maxVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -72712,8 +72244,6 @@ maxVVI32AVX512NT_tail_done:
 	JNZ  maxVVI32AVX512NT_row
 
 maxVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -72872,7 +72402,7 @@ maxVSI32AVX512_done:
 	RET
 
 // func maxVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -72963,8 +72493,6 @@ maxVSI32AVX512NT_tail_done:
 	JNZ  maxVSI32AVX512NT_row
 
 maxVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -73108,7 +72636,7 @@ maxSVI32AVX512_done:
 	RET
 
 // func maxSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -73194,8 +72722,6 @@ maxSVI32AVX512NT_tail_done:
 	JNZ  maxSVI32AVX512NT_row
 
 maxSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -73350,7 +72876,7 @@ addVVI64AVX512_done:
 	RET
 
 // func addVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -73442,8 +72968,6 @@ addVVI64AVX512NT_tail_done:
 	JNZ  addVVI64AVX512NT_row
 
 addVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -73602,7 +73126,7 @@ addVSI64AVX512_done:
 	RET
 
 // func addVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -73693,8 +73217,6 @@ addVSI64AVX512NT_tail_done:
 	JNZ  addVSI64AVX512NT_row
 
 addVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -73838,7 +73360,7 @@ addSVI64AVX512_done:
 	RET
 
 // func addSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -73924,8 +73446,6 @@ addSVI64AVX512NT_tail_done:
 	JNZ  addSVI64AVX512NT_row
 
 addSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -74080,7 +73600,7 @@ subVVI64AVX512_done:
 	RET
 
 // func subVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -74172,8 +73692,6 @@ subVVI64AVX512NT_tail_done:
 	JNZ  subVVI64AVX512NT_row
 
 subVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -74332,7 +73850,7 @@ subVSI64AVX512_done:
 	RET
 
 // func subVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -74423,8 +73941,6 @@ subVSI64AVX512NT_tail_done:
 	JNZ  subVSI64AVX512NT_row
 
 subVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -74568,7 +74084,7 @@ subSVI64AVX512_done:
 	RET
 
 // func subSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -74654,8 +74170,6 @@ subSVI64AVX512NT_tail_done:
 	JNZ  subSVI64AVX512NT_row
 
 subSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -74810,7 +74324,7 @@ mulVVI64AVX512_done:
 	RET
 
 // func mulVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·mulVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -74902,8 +74416,6 @@ mulVVI64AVX512NT_tail_done:
 	JNZ  mulVVI64AVX512NT_row
 
 mulVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -75062,7 +74574,7 @@ mulVSI64AVX512_done:
 	RET
 
 // func mulVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·mulVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -75153,8 +74665,6 @@ mulVSI64AVX512NT_tail_done:
 	JNZ  mulVSI64AVX512NT_row
 
 mulVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -75298,7 +74808,7 @@ mulSVI64AVX512_done:
 	RET
 
 // func mulSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·mulSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -75384,8 +74894,6 @@ mulSVI64AVX512NT_tail_done:
 	JNZ  mulSVI64AVX512NT_row
 
 mulSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -75540,7 +75048,7 @@ minVVI64AVX512_done:
 	RET
 
 // func minVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -75632,8 +75140,6 @@ minVVI64AVX512NT_tail_done:
 	JNZ  minVVI64AVX512NT_row
 
 minVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -75792,7 +75298,7 @@ minVSI64AVX512_done:
 	RET
 
 // func minVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -75883,8 +75389,6 @@ minVSI64AVX512NT_tail_done:
 	JNZ  minVSI64AVX512NT_row
 
 minVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -76028,7 +75532,7 @@ minSVI64AVX512_done:
 	RET
 
 // func minSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -76114,8 +75618,6 @@ minSVI64AVX512NT_tail_done:
 	JNZ  minSVI64AVX512NT_row
 
 minSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -76270,7 +75772,7 @@ maxVVI64AVX512_done:
 	RET
 
 // func maxVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -76362,8 +75864,6 @@ maxVVI64AVX512NT_tail_done:
 	JNZ  maxVVI64AVX512NT_row
 
 maxVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -76522,7 +76022,7 @@ maxVSI64AVX512_done:
 	RET
 
 // func maxVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -76613,8 +76113,6 @@ maxVSI64AVX512NT_tail_done:
 	JNZ  maxVSI64AVX512NT_row
 
 maxVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -76758,7 +76256,7 @@ maxSVI64AVX512_done:
 	RET
 
 // func maxSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -76844,8 +76342,6 @@ maxSVI64AVX512NT_tail_done:
 	JNZ  maxSVI64AVX512NT_row
 
 maxSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -77000,7 +76496,7 @@ addVVU8AVX512_done:
 	RET
 
 // func addVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -77092,8 +76588,6 @@ addVVU8AVX512NT_tail_done:
 	JNZ  addVVU8AVX512NT_row
 
 addVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -77252,7 +76746,7 @@ addVSU8AVX512_done:
 	RET
 
 // func addVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -77343,8 +76837,6 @@ addVSU8AVX512NT_tail_done:
 	JNZ  addVSU8AVX512NT_row
 
 addVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -77488,7 +76980,7 @@ addSVU8AVX512_done:
 	RET
 
 // func addSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -77574,8 +77066,6 @@ addSVU8AVX512NT_tail_done:
 	JNZ  addSVU8AVX512NT_row
 
 addSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -77730,7 +77220,7 @@ subVVU8AVX512_done:
 	RET
 
 // func subVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -77822,8 +77312,6 @@ subVVU8AVX512NT_tail_done:
 	JNZ  subVVU8AVX512NT_row
 
 subVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -77982,7 +77470,7 @@ subVSU8AVX512_done:
 	RET
 
 // func subVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -78073,8 +77561,6 @@ subVSU8AVX512NT_tail_done:
 	JNZ  subVSU8AVX512NT_row
 
 subVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -78218,7 +77704,7 @@ subSVU8AVX512_done:
 	RET
 
 // func subSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -78304,8 +77790,6 @@ subSVU8AVX512NT_tail_done:
 	JNZ  subSVU8AVX512NT_row
 
 subSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -78561,7 +78045,7 @@ mulVVU8AVX512_done:
 	RET
 
 // func mulVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -78699,8 +78183,6 @@ mulVVU8AVX512NT_tail_done:
 	JNZ  mulVVU8AVX512NT_row
 
 mulVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -78945,7 +78427,7 @@ mulVSU8AVX512_done:
 	RET
 
 // func mulVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -79077,8 +78559,6 @@ mulVSU8AVX512NT_tail_done:
 	JNZ  mulVSU8AVX512NT_row
 
 mulVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -79323,7 +78803,7 @@ mulSVU8AVX512_done:
 	RET
 
 // func mulSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -79455,8 +78935,6 @@ mulSVU8AVX512NT_tail_done:
 	JNZ  mulSVU8AVX512NT_row
 
 mulSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -79611,7 +79089,7 @@ minVVU8AVX512_done:
 	RET
 
 // func minVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -79703,8 +79181,6 @@ minVVU8AVX512NT_tail_done:
 	JNZ  minVVU8AVX512NT_row
 
 minVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -79863,7 +79339,7 @@ minVSU8AVX512_done:
 	RET
 
 // func minVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -79954,8 +79430,6 @@ minVSU8AVX512NT_tail_done:
 	JNZ  minVSU8AVX512NT_row
 
 minVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -80099,7 +79573,7 @@ minSVU8AVX512_done:
 	RET
 
 // func minSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -80185,8 +79659,6 @@ minSVU8AVX512NT_tail_done:
 	JNZ  minSVU8AVX512NT_row
 
 minSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -80341,7 +79813,7 @@ maxVVU8AVX512_done:
 	RET
 
 // func maxVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -80433,8 +79905,6 @@ maxVVU8AVX512NT_tail_done:
 	JNZ  maxVVU8AVX512NT_row
 
 maxVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -80593,7 +80063,7 @@ maxVSU8AVX512_done:
 	RET
 
 // func maxVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -80684,8 +80154,6 @@ maxVSU8AVX512NT_tail_done:
 	JNZ  maxVSU8AVX512NT_row
 
 maxVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -80829,7 +80297,7 @@ maxSVU8AVX512_done:
 	RET
 
 // func maxSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -80915,8 +80383,6 @@ maxSVU8AVX512NT_tail_done:
 	JNZ  maxSVU8AVX512NT_row
 
 maxSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -81071,7 +80537,7 @@ addVVU16AVX512_done:
 	RET
 
 // func addVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -81163,8 +80629,6 @@ addVVU16AVX512NT_tail_done:
 	JNZ  addVVU16AVX512NT_row
 
 addVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -81323,7 +80787,7 @@ addVSU16AVX512_done:
 	RET
 
 // func addVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -81414,8 +80878,6 @@ addVSU16AVX512NT_tail_done:
 	JNZ  addVSU16AVX512NT_row
 
 addVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -81559,7 +81021,7 @@ addSVU16AVX512_done:
 	RET
 
 // func addSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -81645,8 +81107,6 @@ addSVU16AVX512NT_tail_done:
 	JNZ  addSVU16AVX512NT_row
 
 addSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -81801,7 +81261,7 @@ subVVU16AVX512_done:
 	RET
 
 // func subVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -81893,8 +81353,6 @@ subVVU16AVX512NT_tail_done:
 	JNZ  subVVU16AVX512NT_row
 
 subVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -82053,7 +81511,7 @@ subVSU16AVX512_done:
 	RET
 
 // func subVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -82144,8 +81602,6 @@ subVSU16AVX512NT_tail_done:
 	JNZ  subVSU16AVX512NT_row
 
 subVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -82289,7 +81745,7 @@ subSVU16AVX512_done:
 	RET
 
 // func subSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -82375,8 +81831,6 @@ subSVU16AVX512NT_tail_done:
 	JNZ  subSVU16AVX512NT_row
 
 subSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -82531,7 +81985,7 @@ mulVVU16AVX512_done:
 	RET
 
 // func mulVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -82623,8 +82077,6 @@ mulVVU16AVX512NT_tail_done:
 	JNZ  mulVVU16AVX512NT_row
 
 mulVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -82783,7 +82235,7 @@ mulVSU16AVX512_done:
 	RET
 
 // func mulVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -82874,8 +82326,6 @@ mulVSU16AVX512NT_tail_done:
 	JNZ  mulVSU16AVX512NT_row
 
 mulVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -83019,7 +82469,7 @@ mulSVU16AVX512_done:
 	RET
 
 // func mulSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -83105,8 +82555,6 @@ mulSVU16AVX512NT_tail_done:
 	JNZ  mulSVU16AVX512NT_row
 
 mulSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -83261,7 +82709,7 @@ minVVU16AVX512_done:
 	RET
 
 // func minVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -83353,8 +82801,6 @@ minVVU16AVX512NT_tail_done:
 	JNZ  minVVU16AVX512NT_row
 
 minVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -83513,7 +82959,7 @@ minVSU16AVX512_done:
 	RET
 
 // func minVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -83604,8 +83050,6 @@ minVSU16AVX512NT_tail_done:
 	JNZ  minVSU16AVX512NT_row
 
 minVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -83749,7 +83193,7 @@ minSVU16AVX512_done:
 	RET
 
 // func minSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -83835,8 +83279,6 @@ minSVU16AVX512NT_tail_done:
 	JNZ  minSVU16AVX512NT_row
 
 minSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -83991,7 +83433,7 @@ maxVVU16AVX512_done:
 	RET
 
 // func maxVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -84083,8 +83525,6 @@ maxVVU16AVX512NT_tail_done:
 	JNZ  maxVVU16AVX512NT_row
 
 maxVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -84243,7 +83683,7 @@ maxVSU16AVX512_done:
 	RET
 
 // func maxVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -84334,8 +83774,6 @@ maxVSU16AVX512NT_tail_done:
 	JNZ  maxVSU16AVX512NT_row
 
 maxVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -84479,7 +83917,7 @@ maxSVU16AVX512_done:
 	RET
 
 // func maxSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -84565,8 +84003,6 @@ maxSVU16AVX512NT_tail_done:
 	JNZ  maxSVU16AVX512NT_row
 
 maxSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -84721,7 +84157,7 @@ addVVU32AVX512_done:
 	RET
 
 // func addVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -84813,8 +84249,6 @@ addVVU32AVX512NT_tail_done:
 	JNZ  addVVU32AVX512NT_row
 
 addVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -84973,7 +84407,7 @@ addVSU32AVX512_done:
 	RET
 
 // func addVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -85064,8 +84498,6 @@ addVSU32AVX512NT_tail_done:
 	JNZ  addVSU32AVX512NT_row
 
 addVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -85209,7 +84641,7 @@ addSVU32AVX512_done:
 	RET
 
 // func addSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -85295,8 +84727,6 @@ addSVU32AVX512NT_tail_done:
 	JNZ  addSVU32AVX512NT_row
 
 addSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -85451,7 +84881,7 @@ subVVU32AVX512_done:
 	RET
 
 // func subVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -85543,8 +84973,6 @@ subVVU32AVX512NT_tail_done:
 	JNZ  subVVU32AVX512NT_row
 
 subVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -85703,7 +85131,7 @@ subVSU32AVX512_done:
 	RET
 
 // func subVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -85794,8 +85222,6 @@ subVSU32AVX512NT_tail_done:
 	JNZ  subVSU32AVX512NT_row
 
 subVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -85939,7 +85365,7 @@ subSVU32AVX512_done:
 	RET
 
 // func subSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -86025,8 +85451,6 @@ subSVU32AVX512NT_tail_done:
 	JNZ  subSVU32AVX512NT_row
 
 subSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -86181,7 +85605,7 @@ mulVVU32AVX512_done:
 	RET
 
 // func mulVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -86273,8 +85697,6 @@ mulVVU32AVX512NT_tail_done:
 	JNZ  mulVVU32AVX512NT_row
 
 mulVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -86433,7 +85855,7 @@ mulVSU32AVX512_done:
 	RET
 
 // func mulVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -86524,8 +85946,6 @@ mulVSU32AVX512NT_tail_done:
 	JNZ  mulVSU32AVX512NT_row
 
 mulVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -86669,7 +86089,7 @@ mulSVU32AVX512_done:
 	RET
 
 // func mulSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·mulSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -86755,8 +86175,6 @@ mulSVU32AVX512NT_tail_done:
 	JNZ  mulSVU32AVX512NT_row
 
 mulSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -86911,7 +86329,7 @@ minVVU32AVX512_done:
 	RET
 
 // func minVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -87003,8 +86421,6 @@ minVVU32AVX512NT_tail_done:
 	JNZ  minVVU32AVX512NT_row
 
 minVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -87163,7 +86579,7 @@ minVSU32AVX512_done:
 	RET
 
 // func minVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -87254,8 +86670,6 @@ minVSU32AVX512NT_tail_done:
 	JNZ  minVSU32AVX512NT_row
 
 minVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -87399,7 +86813,7 @@ minSVU32AVX512_done:
 	RET
 
 // func minSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -87485,8 +86899,6 @@ minSVU32AVX512NT_tail_done:
 	JNZ  minSVU32AVX512NT_row
 
 minSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -87641,7 +87053,7 @@ maxVVU32AVX512_done:
 	RET
 
 // func maxVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -87733,8 +87145,6 @@ maxVVU32AVX512NT_tail_done:
 	JNZ  maxVVU32AVX512NT_row
 
 maxVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -87893,7 +87303,7 @@ maxVSU32AVX512_done:
 	RET
 
 // func maxVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -87984,8 +87394,6 @@ maxVSU32AVX512NT_tail_done:
 	JNZ  maxVSU32AVX512NT_row
 
 maxVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -88129,7 +87537,7 @@ maxSVU32AVX512_done:
 	RET
 
 // func maxSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -88215,8 +87623,6 @@ maxSVU32AVX512NT_tail_done:
 	JNZ  maxSVU32AVX512NT_row
 
 maxSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -88371,7 +87777,7 @@ addVVU64AVX512_done:
 	RET
 
 // func addVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -88463,8 +87869,6 @@ addVVU64AVX512NT_tail_done:
 	JNZ  addVVU64AVX512NT_row
 
 addVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -88623,7 +88027,7 @@ addVSU64AVX512_done:
 	RET
 
 // func addVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -88714,8 +88118,6 @@ addVSU64AVX512NT_tail_done:
 	JNZ  addVSU64AVX512NT_row
 
 addVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -88859,7 +88261,7 @@ addSVU64AVX512_done:
 	RET
 
 // func addSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·addSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -88945,8 +88347,6 @@ addSVU64AVX512NT_tail_done:
 	JNZ  addSVU64AVX512NT_row
 
 addSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -89101,7 +88501,7 @@ subVVU64AVX512_done:
 	RET
 
 // func subVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -89193,8 +88593,6 @@ subVVU64AVX512NT_tail_done:
 	JNZ  subVVU64AVX512NT_row
 
 subVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -89353,7 +88751,7 @@ subVSU64AVX512_done:
 	RET
 
 // func subVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -89444,8 +88842,6 @@ subVSU64AVX512NT_tail_done:
 	JNZ  subVSU64AVX512NT_row
 
 subVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -89589,7 +88985,7 @@ subSVU64AVX512_done:
 	RET
 
 // func subSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·subSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -89675,8 +89071,6 @@ subSVU64AVX512NT_tail_done:
 	JNZ  subSVU64AVX512NT_row
 
 subSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -89831,7 +89225,7 @@ mulVVU64AVX512_done:
 	RET
 
 // func mulVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·mulVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -89923,8 +89317,6 @@ mulVVU64AVX512NT_tail_done:
 	JNZ  mulVVU64AVX512NT_row
 
 mulVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -90083,7 +89475,7 @@ mulVSU64AVX512_done:
 	RET
 
 // func mulVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·mulVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -90174,8 +89566,6 @@ mulVSU64AVX512NT_tail_done:
 	JNZ  mulVSU64AVX512NT_row
 
 mulVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -90319,7 +89709,7 @@ mulSVU64AVX512_done:
 	RET
 
 // func mulSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·mulSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -90405,8 +89795,6 @@ mulSVU64AVX512NT_tail_done:
 	JNZ  mulSVU64AVX512NT_row
 
 mulSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -90561,7 +89949,7 @@ minVVU64AVX512_done:
 	RET
 
 // func minVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -90653,8 +90041,6 @@ minVVU64AVX512NT_tail_done:
 	JNZ  minVVU64AVX512NT_row
 
 minVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -90813,7 +90199,7 @@ minVSU64AVX512_done:
 	RET
 
 // func minVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -90904,8 +90290,6 @@ minVSU64AVX512NT_tail_done:
 	JNZ  minVSU64AVX512NT_row
 
 minVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -91049,7 +90433,7 @@ minSVU64AVX512_done:
 	RET
 
 // func minSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·minSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -91135,8 +90519,6 @@ minSVU64AVX512NT_tail_done:
 	JNZ  minSVU64AVX512NT_row
 
 minSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -91291,7 +90673,7 @@ maxVVU64AVX512_done:
 	RET
 
 // func maxVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -91383,8 +90765,6 @@ maxVVU64AVX512NT_tail_done:
 	JNZ  maxVVU64AVX512NT_row
 
 maxVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -91543,7 +90923,7 @@ maxVSU64AVX512_done:
 	RET
 
 // func maxVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -91634,8 +91014,6 @@ maxVSU64AVX512NT_tail_done:
 	JNZ  maxVSU64AVX512NT_row
 
 maxVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -91779,7 +91157,7 @@ maxSVU64AVX512_done:
 	RET
 
 // func maxSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·maxSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -91865,7 +91243,5 @@ maxSVU64AVX512NT_tail_done:
 	JNZ  maxSVU64AVX512NT_row
 
 maxSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET

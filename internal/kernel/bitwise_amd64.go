@@ -9,7 +9,7 @@ package kernel
 //go:noescape
 func andVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andVVI8AVX2NT is andVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVI8AVX2NT is andVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -19,7 +19,7 @@ func andVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func andVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andVSI8AVX2NT is andVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSI8AVX2NT is andVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -29,7 +29,7 @@ func andVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func andSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andSVI8AVX2NT is andSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVI8AVX2NT is andSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -39,7 +39,7 @@ func andSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func orVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// orVVI8AVX2NT is orVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVI8AVX2NT is orVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -49,7 +49,7 @@ func orVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, l
 //go:noescape
 func orVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// orVSI8AVX2NT is orVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSI8AVX2NT is orVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -59,7 +59,7 @@ func orVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, l
 //go:noescape
 func orSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// orSVI8AVX2NT is orSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVI8AVX2NT is orSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -69,7 +69,7 @@ func orSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, l
 //go:noescape
 func xorVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// xorVVI8AVX2NT is xorVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVI8AVX2NT is xorVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -79,7 +79,7 @@ func xorVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func xorVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// xorVSI8AVX2NT is xorVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSI8AVX2NT is xorVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -89,7 +89,7 @@ func xorVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func xorSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// xorSVI8AVX2NT is xorSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVI8AVX2NT is xorSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -99,7 +99,7 @@ func xorSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, 
 //go:noescape
 func andnotVVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andnotVVI8AVX2NT is andnotVVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVI8AVX2NT is andnotVVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -109,7 +109,7 @@ func andnotVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int
 //go:noescape
 func andnotVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andnotVSI8AVX2NT is andnotVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSI8AVX2NT is andnotVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -119,7 +119,7 @@ func andnotVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int
 //go:noescape
 func andnotSVI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andnotSVI8AVX2NT is andnotSVI8AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVI8AVX2NT is andnotSVI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -129,7 +129,7 @@ func andnotSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int
 //go:noescape
 func andVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andVVI16AVX2NT is andVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVI16AVX2NT is andVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -139,7 +139,7 @@ func andVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func andVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andVSI16AVX2NT is andVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSI16AVX2NT is andVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -149,7 +149,7 @@ func andVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func andSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andSVI16AVX2NT is andSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVI16AVX2NT is andSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -159,7 +159,7 @@ func andSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func orVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// orVVI16AVX2NT is orVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVI16AVX2NT is orVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -169,7 +169,7 @@ func orVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int1
 //go:noescape
 func orVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// orVSI16AVX2NT is orVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSI16AVX2NT is orVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -179,7 +179,7 @@ func orVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int1
 //go:noescape
 func orSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// orSVI16AVX2NT is orSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVI16AVX2NT is orSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -189,7 +189,7 @@ func orSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int1
 //go:noescape
 func xorVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// xorVVI16AVX2NT is xorVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVI16AVX2NT is xorVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -199,7 +199,7 @@ func xorVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func xorVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// xorVSI16AVX2NT is xorVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSI16AVX2NT is xorVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -209,7 +209,7 @@ func xorVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func xorSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// xorSVI16AVX2NT is xorSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVI16AVX2NT is xorSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -219,7 +219,7 @@ func xorSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int
 //go:noescape
 func andnotVVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andnotVVI16AVX2NT is andnotVVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVI16AVX2NT is andnotVVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -229,7 +229,7 @@ func andnotVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *
 //go:noescape
 func andnotVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andnotVSI16AVX2NT is andnotVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSI16AVX2NT is andnotVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -239,7 +239,7 @@ func andnotVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *
 //go:noescape
 func andnotSVI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andnotSVI16AVX2NT is andnotSVI16AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVI16AVX2NT is andnotSVI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -249,7 +249,7 @@ func andnotSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *
 //go:noescape
 func andVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andVVI32AVX2NT is andVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVI32AVX2NT is andVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -259,7 +259,7 @@ func andVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func andVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andVSI32AVX2NT is andVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSI32AVX2NT is andVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -269,7 +269,7 @@ func andVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func andSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andSVI32AVX2NT is andSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVI32AVX2NT is andSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -279,7 +279,7 @@ func andSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func orVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// orVVI32AVX2NT is orVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVI32AVX2NT is orVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -289,7 +289,7 @@ func orVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int3
 //go:noescape
 func orVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// orVSI32AVX2NT is orVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSI32AVX2NT is orVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -299,7 +299,7 @@ func orVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int3
 //go:noescape
 func orSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// orSVI32AVX2NT is orSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVI32AVX2NT is orSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -309,7 +309,7 @@ func orSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int3
 //go:noescape
 func xorVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// xorVVI32AVX2NT is xorVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVI32AVX2NT is xorVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -319,7 +319,7 @@ func xorVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func xorVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// xorVSI32AVX2NT is xorVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSI32AVX2NT is xorVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -329,7 +329,7 @@ func xorVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func xorSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// xorSVI32AVX2NT is xorSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVI32AVX2NT is xorSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -339,7 +339,7 @@ func xorSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int
 //go:noescape
 func andnotVVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andnotVVI32AVX2NT is andnotVVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVI32AVX2NT is andnotVVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -349,7 +349,7 @@ func andnotVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *
 //go:noescape
 func andnotVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andnotVSI32AVX2NT is andnotVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSI32AVX2NT is andnotVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -359,7 +359,7 @@ func andnotVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *
 //go:noescape
 func andnotSVI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andnotSVI32AVX2NT is andnotSVI32AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVI32AVX2NT is andnotSVI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -369,7 +369,7 @@ func andnotSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *
 //go:noescape
 func andVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andVVI64AVX2NT is andVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVI64AVX2NT is andVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -379,7 +379,7 @@ func andVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func andVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andVSI64AVX2NT is andVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSI64AVX2NT is andVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -389,7 +389,7 @@ func andVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func andSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andSVI64AVX2NT is andSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVI64AVX2NT is andSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -399,7 +399,7 @@ func andSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func orVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// orVVI64AVX2NT is orVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVI64AVX2NT is orVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -409,7 +409,7 @@ func orVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int6
 //go:noescape
 func orVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// orVSI64AVX2NT is orVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSI64AVX2NT is orVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -419,7 +419,7 @@ func orVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int6
 //go:noescape
 func orSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// orSVI64AVX2NT is orSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVI64AVX2NT is orSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -429,7 +429,7 @@ func orSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int6
 //go:noescape
 func xorVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// xorVVI64AVX2NT is xorVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVI64AVX2NT is xorVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -439,7 +439,7 @@ func xorVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func xorVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// xorVSI64AVX2NT is xorVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSI64AVX2NT is xorVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -449,7 +449,7 @@ func xorVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func xorSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// xorSVI64AVX2NT is xorSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVI64AVX2NT is xorSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -459,7 +459,7 @@ func xorSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int
 //go:noescape
 func andnotVVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andnotVVI64AVX2NT is andnotVVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVI64AVX2NT is andnotVVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -469,7 +469,7 @@ func andnotVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *
 //go:noescape
 func andnotVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andnotVSI64AVX2NT is andnotVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSI64AVX2NT is andnotVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -479,7 +479,7 @@ func andnotVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *
 //go:noescape
 func andnotSVI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andnotSVI64AVX2NT is andnotSVI64AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVI64AVX2NT is andnotSVI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -489,7 +489,7 @@ func andnotSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *
 //go:noescape
 func andVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andVVU8AVX2NT is andVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVU8AVX2NT is andVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -499,7 +499,7 @@ func andVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func andVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andVSU8AVX2NT is andVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSU8AVX2NT is andVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -509,7 +509,7 @@ func andVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func andSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andSVU8AVX2NT is andSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVU8AVX2NT is andSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -519,7 +519,7 @@ func andSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func orVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// orVVU8AVX2NT is orVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVU8AVX2NT is orVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -529,7 +529,7 @@ func orVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8
 //go:noescape
 func orVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// orVSU8AVX2NT is orVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSU8AVX2NT is orVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -539,7 +539,7 @@ func orVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8
 //go:noescape
 func orSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// orSVU8AVX2NT is orSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVU8AVX2NT is orSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -549,7 +549,7 @@ func orSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8
 //go:noescape
 func xorVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// xorVVU8AVX2NT is xorVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVU8AVX2NT is xorVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -559,7 +559,7 @@ func xorVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func xorVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// xorVSU8AVX2NT is xorVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSU8AVX2NT is xorVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -569,7 +569,7 @@ func xorVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func xorSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// xorSVU8AVX2NT is xorSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVU8AVX2NT is xorSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -579,7 +579,7 @@ func xorSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint
 //go:noescape
 func andnotVVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andnotVVU8AVX2NT is andnotVVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVU8AVX2NT is andnotVVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -589,7 +589,7 @@ func andnotVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *u
 //go:noescape
 func andnotVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andnotVSU8AVX2NT is andnotVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSU8AVX2NT is andnotVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -599,7 +599,7 @@ func andnotVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *u
 //go:noescape
 func andnotSVU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andnotSVU8AVX2NT is andnotSVU8AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVU8AVX2NT is andnotSVU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -609,7 +609,7 @@ func andnotSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *u
 //go:noescape
 func andVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andVVU16AVX2NT is andVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVU16AVX2NT is andVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -619,7 +619,7 @@ func andVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func andVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andVSU16AVX2NT is andVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSU16AVX2NT is andVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -629,7 +629,7 @@ func andVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func andSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andSVU16AVX2NT is andSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVU16AVX2NT is andSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -639,7 +639,7 @@ func andSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func orVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// orVVU16AVX2NT is orVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVU16AVX2NT is orVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -649,7 +649,7 @@ func orVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *ui
 //go:noescape
 func orVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// orVSU16AVX2NT is orVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSU16AVX2NT is orVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -659,7 +659,7 @@ func orVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *ui
 //go:noescape
 func orSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// orSVU16AVX2NT is orSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVU16AVX2NT is orSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -669,7 +669,7 @@ func orSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *ui
 //go:noescape
 func xorVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// xorVVU16AVX2NT is xorVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVU16AVX2NT is xorVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -679,7 +679,7 @@ func xorVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func xorVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// xorVSU16AVX2NT is xorVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSU16AVX2NT is xorVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -689,7 +689,7 @@ func xorVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func xorSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// xorSVU16AVX2NT is xorSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVU16AVX2NT is xorSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -699,7 +699,7 @@ func xorSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *u
 //go:noescape
 func andnotVVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andnotVVU16AVX2NT is andnotVVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVU16AVX2NT is andnotVVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -709,7 +709,7 @@ func andnotVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b
 //go:noescape
 func andnotVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andnotVSU16AVX2NT is andnotVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSU16AVX2NT is andnotVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -719,7 +719,7 @@ func andnotVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b
 //go:noescape
 func andnotSVU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andnotSVU16AVX2NT is andnotSVU16AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVU16AVX2NT is andnotSVU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -729,7 +729,7 @@ func andnotSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b
 //go:noescape
 func andVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andVVU32AVX2NT is andVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVU32AVX2NT is andVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -739,7 +739,7 @@ func andVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func andVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andVSU32AVX2NT is andVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSU32AVX2NT is andVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -749,7 +749,7 @@ func andVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func andSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andSVU32AVX2NT is andSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVU32AVX2NT is andSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -759,7 +759,7 @@ func andSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func orVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// orVVU32AVX2NT is orVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVU32AVX2NT is orVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -769,7 +769,7 @@ func orVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *ui
 //go:noescape
 func orVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// orVSU32AVX2NT is orVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSU32AVX2NT is orVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -779,7 +779,7 @@ func orVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *ui
 //go:noescape
 func orSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// orSVU32AVX2NT is orSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVU32AVX2NT is orSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -789,7 +789,7 @@ func orSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *ui
 //go:noescape
 func xorVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// xorVVU32AVX2NT is xorVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVU32AVX2NT is xorVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -799,7 +799,7 @@ func xorVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func xorVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// xorVSU32AVX2NT is xorVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSU32AVX2NT is xorVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -809,7 +809,7 @@ func xorVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func xorSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// xorSVU32AVX2NT is xorSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVU32AVX2NT is xorSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -819,7 +819,7 @@ func xorSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *u
 //go:noescape
 func andnotVVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andnotVVU32AVX2NT is andnotVVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVU32AVX2NT is andnotVVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -829,7 +829,7 @@ func andnotVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b
 //go:noescape
 func andnotVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andnotVSU32AVX2NT is andnotVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSU32AVX2NT is andnotVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -839,7 +839,7 @@ func andnotVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b
 //go:noescape
 func andnotSVU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andnotSVU32AVX2NT is andnotSVU32AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVU32AVX2NT is andnotSVU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -849,7 +849,7 @@ func andnotSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b
 //go:noescape
 func andVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andVVU64AVX2NT is andVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// andVVU64AVX2NT is andVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -859,7 +859,7 @@ func andVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func andVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andVSU64AVX2NT is andVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// andVSU64AVX2NT is andVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -869,7 +869,7 @@ func andVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func andSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andSVU64AVX2NT is andSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// andSVU64AVX2NT is andSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -879,7 +879,7 @@ func andSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func orVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// orVVU64AVX2NT is orVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// orVVU64AVX2NT is orVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -889,7 +889,7 @@ func orVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *ui
 //go:noescape
 func orVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// orVSU64AVX2NT is orVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// orVSU64AVX2NT is orVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -899,7 +899,7 @@ func orVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *ui
 //go:noescape
 func orSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// orSVU64AVX2NT is orSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// orSVU64AVX2NT is orSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -909,7 +909,7 @@ func orSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *ui
 //go:noescape
 func xorVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// xorVVU64AVX2NT is xorVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVVU64AVX2NT is xorVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -919,7 +919,7 @@ func xorVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func xorVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// xorVSU64AVX2NT is xorVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// xorVSU64AVX2NT is xorVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -929,7 +929,7 @@ func xorVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func xorSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// xorSVU64AVX2NT is xorSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// xorSVU64AVX2NT is xorSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -939,7 +939,7 @@ func xorSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *u
 //go:noescape
 func andnotVVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andnotVVU64AVX2NT is andnotVVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVVU64AVX2NT is andnotVVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -949,7 +949,7 @@ func andnotVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b
 //go:noescape
 func andnotVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andnotVSU64AVX2NT is andnotVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotVSU64AVX2NT is andnotVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -959,7 +959,7 @@ func andnotVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b
 //go:noescape
 func andnotSVU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andnotSVU64AVX2NT is andnotSVU64AVX2 writing the aligned part of each row with non-temporal stores.
+// andnotSVU64AVX2NT is andnotSVU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -969,7 +969,7 @@ func andnotSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b
 //go:noescape
 func andVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andVVI8AVX512NT is andVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVI8AVX512NT is andVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -979,7 +979,7 @@ func andVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func andVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andVSI8AVX512NT is andVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSI8AVX512NT is andVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -989,7 +989,7 @@ func andVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func andSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andSVI8AVX512NT is andSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVI8AVX512NT is andSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -999,7 +999,7 @@ func andSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func orVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// orVVI8AVX512NT is orVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVI8AVX512NT is orVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1009,7 +1009,7 @@ func orVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8,
 //go:noescape
 func orVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// orVSI8AVX512NT is orVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSI8AVX512NT is orVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1019,7 +1019,7 @@ func orVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8,
 //go:noescape
 func orSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// orSVI8AVX512NT is orSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVI8AVX512NT is orSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1029,7 +1029,7 @@ func orSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8,
 //go:noescape
 func xorVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// xorVVI8AVX512NT is xorVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVI8AVX512NT is xorVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1039,7 +1039,7 @@ func xorVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func xorVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// xorVSI8AVX512NT is xorVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSI8AVX512NT is xorVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1049,7 +1049,7 @@ func xorVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func xorSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// xorSVI8AVX512NT is xorSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVI8AVX512NT is xorSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1059,7 +1059,7 @@ func xorSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8
 //go:noescape
 func andnotVVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andnotVVI8AVX512NT is andnotVVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVI8AVX512NT is andnotVVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1069,7 +1069,7 @@ func andnotVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *i
 //go:noescape
 func andnotVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andnotVSI8AVX512NT is andnotVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSI8AVX512NT is andnotVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1079,7 +1079,7 @@ func andnotVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *i
 //go:noescape
 func andnotSVI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
 
-// andnotSVI8AVX512NT is andnotSVI8AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVI8AVX512NT is andnotSVI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
@@ -1089,7 +1089,7 @@ func andnotSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *i
 //go:noescape
 func andVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andVVI16AVX512NT is andVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVI16AVX512NT is andVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1099,7 +1099,7 @@ func andVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func andVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andVSI16AVX512NT is andVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSI16AVX512NT is andVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1109,7 +1109,7 @@ func andVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func andSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andSVI16AVX512NT is andSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVI16AVX512NT is andSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1119,7 +1119,7 @@ func andSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func orVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// orVVI16AVX512NT is orVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVI16AVX512NT is orVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1129,7 +1129,7 @@ func orVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *in
 //go:noescape
 func orVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// orVSI16AVX512NT is orVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSI16AVX512NT is orVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1139,7 +1139,7 @@ func orVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *in
 //go:noescape
 func orSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// orSVI16AVX512NT is orSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVI16AVX512NT is orSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1149,7 +1149,7 @@ func orSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *in
 //go:noescape
 func xorVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// xorVVI16AVX512NT is xorVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVI16AVX512NT is xorVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1159,7 +1159,7 @@ func xorVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func xorVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// xorVSI16AVX512NT is xorVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSI16AVX512NT is xorVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1169,7 +1169,7 @@ func xorVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func xorSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// xorSVI16AVX512NT is xorSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVI16AVX512NT is xorSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1179,7 +1179,7 @@ func xorSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *i
 //go:noescape
 func andnotVVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andnotVVI16AVX512NT is andnotVVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVI16AVX512NT is andnotVVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1189,7 +1189,7 @@ func andnotVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b
 //go:noescape
 func andnotVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andnotVSI16AVX512NT is andnotVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSI16AVX512NT is andnotVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1199,7 +1199,7 @@ func andnotVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b
 //go:noescape
 func andnotSVI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
 
-// andnotSVI16AVX512NT is andnotSVI16AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVI16AVX512NT is andnotSVI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
@@ -1209,7 +1209,7 @@ func andnotSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b
 //go:noescape
 func andVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andVVI32AVX512NT is andVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVI32AVX512NT is andVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1219,7 +1219,7 @@ func andVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func andVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andVSI32AVX512NT is andVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSI32AVX512NT is andVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1229,7 +1229,7 @@ func andVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func andSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andSVI32AVX512NT is andSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVI32AVX512NT is andSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1239,7 +1239,7 @@ func andSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func orVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// orVVI32AVX512NT is orVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVI32AVX512NT is orVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1249,7 +1249,7 @@ func orVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *in
 //go:noescape
 func orVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// orVSI32AVX512NT is orVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSI32AVX512NT is orVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1259,7 +1259,7 @@ func orVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *in
 //go:noescape
 func orSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// orSVI32AVX512NT is orSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVI32AVX512NT is orSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1269,7 +1269,7 @@ func orSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *in
 //go:noescape
 func xorVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// xorVVI32AVX512NT is xorVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVI32AVX512NT is xorVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1279,7 +1279,7 @@ func xorVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func xorVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// xorVSI32AVX512NT is xorVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSI32AVX512NT is xorVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1289,7 +1289,7 @@ func xorVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func xorSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// xorSVI32AVX512NT is xorSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVI32AVX512NT is xorSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1299,7 +1299,7 @@ func xorSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *i
 //go:noescape
 func andnotVVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andnotVVI32AVX512NT is andnotVVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVI32AVX512NT is andnotVVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1309,7 +1309,7 @@ func andnotVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b
 //go:noescape
 func andnotVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andnotVSI32AVX512NT is andnotVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSI32AVX512NT is andnotVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1319,7 +1319,7 @@ func andnotVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b
 //go:noescape
 func andnotSVI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
 
-// andnotSVI32AVX512NT is andnotSVI32AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVI32AVX512NT is andnotSVI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
@@ -1329,7 +1329,7 @@ func andnotSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b
 //go:noescape
 func andVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andVVI64AVX512NT is andVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVI64AVX512NT is andVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1339,7 +1339,7 @@ func andVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func andVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andVSI64AVX512NT is andVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSI64AVX512NT is andVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1349,7 +1349,7 @@ func andVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func andSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andSVI64AVX512NT is andSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVI64AVX512NT is andSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1359,7 +1359,7 @@ func andSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func orVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// orVVI64AVX512NT is orVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVI64AVX512NT is orVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1369,7 +1369,7 @@ func orVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *in
 //go:noescape
 func orVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// orVSI64AVX512NT is orVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSI64AVX512NT is orVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1379,7 +1379,7 @@ func orVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *in
 //go:noescape
 func orSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// orSVI64AVX512NT is orSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVI64AVX512NT is orSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1389,7 +1389,7 @@ func orSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *in
 //go:noescape
 func xorVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// xorVVI64AVX512NT is xorVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVI64AVX512NT is xorVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1399,7 +1399,7 @@ func xorVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func xorVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// xorVSI64AVX512NT is xorVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSI64AVX512NT is xorVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1409,7 +1409,7 @@ func xorVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func xorSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// xorSVI64AVX512NT is xorSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVI64AVX512NT is xorSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1419,7 +1419,7 @@ func xorSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *i
 //go:noescape
 func andnotVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andnotVVI64AVX512NT is andnotVVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVI64AVX512NT is andnotVVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1429,7 +1429,7 @@ func andnotVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b
 //go:noescape
 func andnotVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andnotVSI64AVX512NT is andnotVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSI64AVX512NT is andnotVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1439,7 +1439,7 @@ func andnotVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b
 //go:noescape
 func andnotSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// andnotSVI64AVX512NT is andnotSVI64AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVI64AVX512NT is andnotSVI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
@@ -1449,7 +1449,7 @@ func andnotSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b
 //go:noescape
 func andVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andVVU8AVX512NT is andVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVU8AVX512NT is andVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1459,7 +1459,7 @@ func andVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func andVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andVSU8AVX512NT is andVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSU8AVX512NT is andVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1469,7 +1469,7 @@ func andVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func andSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andSVU8AVX512NT is andSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVU8AVX512NT is andSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1479,7 +1479,7 @@ func andSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func orVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// orVVU8AVX512NT is orVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVU8AVX512NT is orVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1489,7 +1489,7 @@ func orVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uin
 //go:noescape
 func orVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// orVSU8AVX512NT is orVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSU8AVX512NT is orVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1499,7 +1499,7 @@ func orVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uin
 //go:noescape
 func orSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// orSVU8AVX512NT is orSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVU8AVX512NT is orSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1509,7 +1509,7 @@ func orSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uin
 //go:noescape
 func xorVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// xorVVU8AVX512NT is xorVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVU8AVX512NT is xorVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1519,7 +1519,7 @@ func xorVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func xorVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// xorVSU8AVX512NT is xorVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSU8AVX512NT is xorVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1529,7 +1529,7 @@ func xorVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func xorSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// xorSVU8AVX512NT is xorSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVU8AVX512NT is xorSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1539,7 +1539,7 @@ func xorSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *ui
 //go:noescape
 func andnotVVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andnotVVU8AVX512NT is andnotVVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVU8AVX512NT is andnotVVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1549,7 +1549,7 @@ func andnotVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b 
 //go:noescape
 func andnotVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andnotVSU8AVX512NT is andnotVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSU8AVX512NT is andnotVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1559,7 +1559,7 @@ func andnotVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b 
 //go:noescape
 func andnotSVU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
 
-// andnotSVU8AVX512NT is andnotSVU8AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVU8AVX512NT is andnotSVU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
@@ -1569,7 +1569,7 @@ func andnotSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b 
 //go:noescape
 func andVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andVVU16AVX512NT is andVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVU16AVX512NT is andVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1579,7 +1579,7 @@ func andVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func andVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andVSU16AVX512NT is andVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSU16AVX512NT is andVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1589,7 +1589,7 @@ func andVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func andSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andSVU16AVX512NT is andSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVU16AVX512NT is andSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1599,7 +1599,7 @@ func andSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func orVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// orVVU16AVX512NT is orVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVU16AVX512NT is orVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1609,7 +1609,7 @@ func orVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *
 //go:noescape
 func orVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// orVSU16AVX512NT is orVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSU16AVX512NT is orVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1619,7 +1619,7 @@ func orVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *
 //go:noescape
 func orSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// orSVU16AVX512NT is orSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVU16AVX512NT is orSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1629,7 +1629,7 @@ func orSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *
 //go:noescape
 func xorVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// xorVVU16AVX512NT is xorVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVU16AVX512NT is xorVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1639,7 +1639,7 @@ func xorVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func xorVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// xorVSU16AVX512NT is xorVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSU16AVX512NT is xorVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1649,7 +1649,7 @@ func xorVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func xorSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// xorSVU16AVX512NT is xorSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVU16AVX512NT is xorSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1659,7 +1659,7 @@ func xorSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b 
 //go:noescape
 func andnotVVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andnotVVU16AVX512NT is andnotVVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVU16AVX512NT is andnotVVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1669,7 +1669,7 @@ func andnotVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int,
 //go:noescape
 func andnotVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andnotVSU16AVX512NT is andnotVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSU16AVX512NT is andnotVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1679,7 +1679,7 @@ func andnotVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int,
 //go:noescape
 func andnotSVU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// andnotSVU16AVX512NT is andnotSVU16AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVU16AVX512NT is andnotSVU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
@@ -1689,7 +1689,7 @@ func andnotSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int,
 //go:noescape
 func andVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andVVU32AVX512NT is andVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVU32AVX512NT is andVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1699,7 +1699,7 @@ func andVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func andVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andVSU32AVX512NT is andVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSU32AVX512NT is andVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1709,7 +1709,7 @@ func andVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func andSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andSVU32AVX512NT is andSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVU32AVX512NT is andSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1719,7 +1719,7 @@ func andSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func orVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// orVVU32AVX512NT is orVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVU32AVX512NT is orVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1729,7 +1729,7 @@ func orVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *
 //go:noescape
 func orVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// orVSU32AVX512NT is orVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSU32AVX512NT is orVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1739,7 +1739,7 @@ func orVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *
 //go:noescape
 func orSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// orSVU32AVX512NT is orSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVU32AVX512NT is orSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1749,7 +1749,7 @@ func orSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *
 //go:noescape
 func xorVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// xorVVU32AVX512NT is xorVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVU32AVX512NT is xorVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1759,7 +1759,7 @@ func xorVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func xorVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// xorVSU32AVX512NT is xorVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSU32AVX512NT is xorVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1769,7 +1769,7 @@ func xorVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func xorSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// xorSVU32AVX512NT is xorSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVU32AVX512NT is xorSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1779,7 +1779,7 @@ func xorSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b 
 //go:noescape
 func andnotVVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andnotVVU32AVX512NT is andnotVVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVU32AVX512NT is andnotVVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1789,7 +1789,7 @@ func andnotVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int,
 //go:noescape
 func andnotVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andnotVSU32AVX512NT is andnotVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSU32AVX512NT is andnotVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1799,7 +1799,7 @@ func andnotVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int,
 //go:noescape
 func andnotSVU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
 
-// andnotSVU32AVX512NT is andnotSVU32AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVU32AVX512NT is andnotSVU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
@@ -1809,7 +1809,7 @@ func andnotSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int,
 //go:noescape
 func andVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andVVU64AVX512NT is andVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// andVVU64AVX512NT is andVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1819,7 +1819,7 @@ func andVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func andVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andVSU64AVX512NT is andVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// andVSU64AVX512NT is andVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1829,7 +1829,7 @@ func andVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func andSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andSVU64AVX512NT is andSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// andSVU64AVX512NT is andSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1839,7 +1839,7 @@ func andSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func orVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// orVVU64AVX512NT is orVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// orVVU64AVX512NT is orVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1849,7 +1849,7 @@ func orVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *
 //go:noescape
 func orVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// orVSU64AVX512NT is orVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// orVSU64AVX512NT is orVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1859,7 +1859,7 @@ func orVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *
 //go:noescape
 func orSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// orSVU64AVX512NT is orSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// orSVU64AVX512NT is orSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func orSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1869,7 +1869,7 @@ func orSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *
 //go:noescape
 func xorVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// xorVVU64AVX512NT is xorVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVVU64AVX512NT is xorVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1879,7 +1879,7 @@ func xorVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func xorVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// xorVSU64AVX512NT is xorVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// xorVSU64AVX512NT is xorVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1889,7 +1889,7 @@ func xorVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func xorSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// xorSVU64AVX512NT is xorSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// xorSVU64AVX512NT is xorSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func xorSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1899,7 +1899,7 @@ func xorSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b 
 //go:noescape
 func andnotVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andnotVVU64AVX512NT is andnotVVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVVU64AVX512NT is andnotVVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1909,7 +1909,7 @@ func andnotVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int,
 //go:noescape
 func andnotVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andnotVSU64AVX512NT is andnotVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotVSU64AVX512NT is andnotVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
@@ -1919,7 +1919,7 @@ func andnotVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int,
 //go:noescape
 func andnotSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
-// andnotSVU64AVX512NT is andnotSVU64AVX512 writing the aligned part of each row with non-temporal stores.
+// andnotSVU64AVX512NT is andnotSVU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func andnotSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)

@@ -265,7 +265,7 @@ andVVI8AVX2_done:
 	RET
 
 // func andVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -443,8 +443,6 @@ andVVI8AVX2NT_tail1:
 	JNZ  andVVI8AVX2NT_row
 
 andVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -640,7 +638,7 @@ andVSI8AVX2_done:
 	RET
 
 // func andVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -805,8 +803,6 @@ andVSI8AVX2NT_tail1:
 	JNZ  andVSI8AVX2NT_row
 
 andVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -987,7 +983,7 @@ andSVI8AVX2_done:
 	RET
 
 // func andSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1147,8 +1143,6 @@ andSVI8AVX2NT_tail1:
 	JNZ  andSVI8AVX2NT_row
 
 andSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1346,7 +1340,7 @@ orVVI8AVX2_done:
 	RET
 
 // func orVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1524,8 +1518,6 @@ orVVI8AVX2NT_tail1:
 	JNZ  orVVI8AVX2NT_row
 
 orVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1721,7 +1713,7 @@ orVSI8AVX2_done:
 	RET
 
 // func orVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1886,8 +1878,6 @@ orVSI8AVX2NT_tail1:
 	JNZ  orVSI8AVX2NT_row
 
 orVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2068,7 +2058,7 @@ orSVI8AVX2_done:
 	RET
 
 // func orSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2228,8 +2218,6 @@ orSVI8AVX2NT_tail1:
 	JNZ  orSVI8AVX2NT_row
 
 orSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2427,7 +2415,7 @@ xorVVI8AVX2_done:
 	RET
 
 // func xorVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2605,8 +2593,6 @@ xorVVI8AVX2NT_tail1:
 	JNZ  xorVVI8AVX2NT_row
 
 xorVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2802,7 +2788,7 @@ xorVSI8AVX2_done:
 	RET
 
 // func xorVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2967,8 +2953,6 @@ xorVSI8AVX2NT_tail1:
 	JNZ  xorVSI8AVX2NT_row
 
 xorVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3149,7 +3133,7 @@ xorSVI8AVX2_done:
 	RET
 
 // func xorSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3309,8 +3293,6 @@ xorSVI8AVX2NT_tail1:
 	JNZ  xorSVI8AVX2NT_row
 
 xorSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3523,7 +3505,7 @@ andnotVVI8AVX2_done:
 	RET
 
 // func andnotVVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3706,8 +3688,6 @@ andnotVVI8AVX2NT_tail1:
 	JNZ  andnotVVI8AVX2NT_row
 
 andnotVVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3903,7 +3883,7 @@ andnotVSI8AVX2_done:
 	RET
 
 // func andnotVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4068,8 +4048,6 @@ andnotVSI8AVX2NT_tail1:
 	JNZ  andnotVSI8AVX2NT_row
 
 andnotVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4265,7 +4243,7 @@ andnotSVI8AVX2_done:
 	RET
 
 // func andnotSVI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4430,8 +4408,6 @@ andnotSVI8AVX2NT_tail1:
 	JNZ  andnotSVI8AVX2NT_row
 
 andnotSVI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4617,7 +4593,7 @@ andVVI16AVX2_done:
 	RET
 
 // func andVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4771,8 +4747,6 @@ andVVI16AVX2NT_tail1:
 	JNZ  andVVI16AVX2NT_row
 
 andVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4958,7 +4932,7 @@ andVSI16AVX2_done:
 	RET
 
 // func andVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5103,8 +5077,6 @@ andVSI16AVX2NT_tail1:
 	JNZ  andVSI16AVX2NT_row
 
 andVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5275,7 +5247,7 @@ andSVI16AVX2_done:
 	RET
 
 // func andSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5415,8 +5387,6 @@ andSVI16AVX2NT_tail1:
 	JNZ  andSVI16AVX2NT_row
 
 andSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5602,7 +5572,7 @@ orVVI16AVX2_done:
 	RET
 
 // func orVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5756,8 +5726,6 @@ orVVI16AVX2NT_tail1:
 	JNZ  orVVI16AVX2NT_row
 
 orVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5943,7 +5911,7 @@ orVSI16AVX2_done:
 	RET
 
 // func orVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6088,8 +6056,6 @@ orVSI16AVX2NT_tail1:
 	JNZ  orVSI16AVX2NT_row
 
 orVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6260,7 +6226,7 @@ orSVI16AVX2_done:
 	RET
 
 // func orSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6400,8 +6366,6 @@ orSVI16AVX2NT_tail1:
 	JNZ  orSVI16AVX2NT_row
 
 orSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6587,7 +6551,7 @@ xorVVI16AVX2_done:
 	RET
 
 // func xorVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6741,8 +6705,6 @@ xorVVI16AVX2NT_tail1:
 	JNZ  xorVVI16AVX2NT_row
 
 xorVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6928,7 +6890,7 @@ xorVSI16AVX2_done:
 	RET
 
 // func xorVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7073,8 +7035,6 @@ xorVSI16AVX2NT_tail1:
 	JNZ  xorVSI16AVX2NT_row
 
 xorVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7245,7 +7205,7 @@ xorSVI16AVX2_done:
 	RET
 
 // func xorSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7385,8 +7345,6 @@ xorSVI16AVX2NT_tail1:
 	JNZ  xorSVI16AVX2NT_row
 
 xorSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7587,7 +7545,7 @@ andnotVVI16AVX2_done:
 	RET
 
 // func andnotVVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7746,8 +7704,6 @@ andnotVVI16AVX2NT_tail1:
 	JNZ  andnotVVI16AVX2NT_row
 
 andnotVVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7933,7 +7889,7 @@ andnotVSI16AVX2_done:
 	RET
 
 // func andnotVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8078,8 +8034,6 @@ andnotVSI16AVX2NT_tail1:
 	JNZ  andnotVSI16AVX2NT_row
 
 andnotVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8265,7 +8219,7 @@ andnotSVI16AVX2_done:
 	RET
 
 // func andnotSVI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8410,8 +8364,6 @@ andnotSVI16AVX2NT_tail1:
 	JNZ  andnotSVI16AVX2NT_row
 
 andnotSVI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8585,7 +8537,7 @@ andVVI32AVX2_done:
 	RET
 
 // func andVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8715,8 +8667,6 @@ andVVI32AVX2NT_tail1:
 	JNZ  andVVI32AVX2NT_row
 
 andVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8892,7 +8842,7 @@ andVSI32AVX2_done:
 	RET
 
 // func andVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9017,8 +8967,6 @@ andVSI32AVX2NT_tail1:
 	JNZ  andVSI32AVX2NT_row
 
 andVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9179,7 +9127,7 @@ andSVI32AVX2_done:
 	RET
 
 // func andSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9299,8 +9247,6 @@ andSVI32AVX2NT_tail1:
 	JNZ  andSVI32AVX2NT_row
 
 andSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9474,7 +9420,7 @@ orVVI32AVX2_done:
 	RET
 
 // func orVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9604,8 +9550,6 @@ orVVI32AVX2NT_tail1:
 	JNZ  orVVI32AVX2NT_row
 
 orVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9781,7 +9725,7 @@ orVSI32AVX2_done:
 	RET
 
 // func orVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9906,8 +9850,6 @@ orVSI32AVX2NT_tail1:
 	JNZ  orVSI32AVX2NT_row
 
 orVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10068,7 +10010,7 @@ orSVI32AVX2_done:
 	RET
 
 // func orSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -10188,8 +10130,6 @@ orSVI32AVX2NT_tail1:
 	JNZ  orSVI32AVX2NT_row
 
 orSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10363,7 +10303,7 @@ xorVVI32AVX2_done:
 	RET
 
 // func xorVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -10493,8 +10433,6 @@ xorVVI32AVX2NT_tail1:
 	JNZ  xorVVI32AVX2NT_row
 
 xorVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10670,7 +10608,7 @@ xorVSI32AVX2_done:
 	RET
 
 // func xorVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -10795,8 +10733,6 @@ xorVSI32AVX2NT_tail1:
 	JNZ  xorVSI32AVX2NT_row
 
 xorVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10957,7 +10893,7 @@ xorSVI32AVX2_done:
 	RET
 
 // func xorSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -11077,8 +11013,6 @@ xorSVI32AVX2NT_tail1:
 	JNZ  xorSVI32AVX2NT_row
 
 xorSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11267,7 +11201,7 @@ andnotVVI32AVX2_done:
 	RET
 
 // func andnotVVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -11402,8 +11336,6 @@ andnotVVI32AVX2NT_tail1:
 	JNZ  andnotVVI32AVX2NT_row
 
 andnotVVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11579,7 +11511,7 @@ andnotVSI32AVX2_done:
 	RET
 
 // func andnotVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -11704,8 +11636,6 @@ andnotVSI32AVX2NT_tail1:
 	JNZ  andnotVSI32AVX2NT_row
 
 andnotVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11881,7 +11811,7 @@ andnotSVI32AVX2_done:
 	RET
 
 // func andnotSVI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12006,8 +11936,6 @@ andnotSVI32AVX2NT_tail1:
 	JNZ  andnotSVI32AVX2NT_row
 
 andnotSVI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12171,7 +12099,7 @@ andVVI64AVX2_done:
 	RET
 
 // func andVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12281,8 +12209,6 @@ andVVI64AVX2NT_tail1:
 	JNZ  andVVI64AVX2NT_row
 
 andVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12449,7 +12375,7 @@ andVSI64AVX2_done:
 	RET
 
 // func andVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12556,8 +12482,6 @@ andVSI64AVX2NT_tail1:
 	JNZ  andVSI64AVX2NT_row
 
 andVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12709,7 +12633,7 @@ andSVI64AVX2_done:
 	RET
 
 // func andSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12811,8 +12735,6 @@ andSVI64AVX2NT_tail1:
 	JNZ  andSVI64AVX2NT_row
 
 andSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12976,7 +12898,7 @@ orVVI64AVX2_done:
 	RET
 
 // func orVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13086,8 +13008,6 @@ orVVI64AVX2NT_tail1:
 	JNZ  orVVI64AVX2NT_row
 
 orVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13254,7 +13174,7 @@ orVSI64AVX2_done:
 	RET
 
 // func orVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13361,8 +13281,6 @@ orVSI64AVX2NT_tail1:
 	JNZ  orVSI64AVX2NT_row
 
 orVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13514,7 +13432,7 @@ orSVI64AVX2_done:
 	RET
 
 // func orSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13616,8 +13534,6 @@ orSVI64AVX2NT_tail1:
 	JNZ  orSVI64AVX2NT_row
 
 orSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13781,7 +13697,7 @@ xorVVI64AVX2_done:
 	RET
 
 // func xorVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13891,8 +13807,6 @@ xorVVI64AVX2NT_tail1:
 	JNZ  xorVVI64AVX2NT_row
 
 xorVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14059,7 +13973,7 @@ xorVSI64AVX2_done:
 	RET
 
 // func xorVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -14166,8 +14080,6 @@ xorVSI64AVX2NT_tail1:
 	JNZ  xorVSI64AVX2NT_row
 
 xorVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14319,7 +14231,7 @@ xorSVI64AVX2_done:
 	RET
 
 // func xorSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -14421,8 +14333,6 @@ xorSVI64AVX2NT_tail1:
 	JNZ  xorSVI64AVX2NT_row
 
 xorSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14601,7 +14511,7 @@ andnotVVI64AVX2_done:
 	RET
 
 // func andnotVVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -14716,8 +14626,6 @@ andnotVVI64AVX2NT_tail1:
 	JNZ  andnotVVI64AVX2NT_row
 
 andnotVVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14884,7 +14792,7 @@ andnotVSI64AVX2_done:
 	RET
 
 // func andnotVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -14991,8 +14899,6 @@ andnotVSI64AVX2NT_tail1:
 	JNZ  andnotVSI64AVX2NT_row
 
 andnotVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15159,7 +15065,7 @@ andnotSVI64AVX2_done:
 	RET
 
 // func andnotSVI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -15266,8 +15172,6 @@ andnotSVI64AVX2NT_tail1:
 	JNZ  andnotSVI64AVX2NT_row
 
 andnotSVI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15465,7 +15369,7 @@ andVVU8AVX2_done:
 	RET
 
 // func andVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -15643,8 +15547,6 @@ andVVU8AVX2NT_tail1:
 	JNZ  andVVU8AVX2NT_row
 
 andVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15840,7 +15742,7 @@ andVSU8AVX2_done:
 	RET
 
 // func andVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -16005,8 +15907,6 @@ andVSU8AVX2NT_tail1:
 	JNZ  andVSU8AVX2NT_row
 
 andVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16187,7 +16087,7 @@ andSVU8AVX2_done:
 	RET
 
 // func andSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -16347,8 +16247,6 @@ andSVU8AVX2NT_tail1:
 	JNZ  andSVU8AVX2NT_row
 
 andSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16546,7 +16444,7 @@ orVVU8AVX2_done:
 	RET
 
 // func orVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -16724,8 +16622,6 @@ orVVU8AVX2NT_tail1:
 	JNZ  orVVU8AVX2NT_row
 
 orVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16921,7 +16817,7 @@ orVSU8AVX2_done:
 	RET
 
 // func orVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17086,8 +16982,6 @@ orVSU8AVX2NT_tail1:
 	JNZ  orVSU8AVX2NT_row
 
 orVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17268,7 +17162,7 @@ orSVU8AVX2_done:
 	RET
 
 // func orSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17428,8 +17322,6 @@ orSVU8AVX2NT_tail1:
 	JNZ  orSVU8AVX2NT_row
 
 orSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17627,7 +17519,7 @@ xorVVU8AVX2_done:
 	RET
 
 // func xorVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17805,8 +17697,6 @@ xorVVU8AVX2NT_tail1:
 	JNZ  xorVVU8AVX2NT_row
 
 xorVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18002,7 +17892,7 @@ xorVSU8AVX2_done:
 	RET
 
 // func xorVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18167,8 +18057,6 @@ xorVSU8AVX2NT_tail1:
 	JNZ  xorVSU8AVX2NT_row
 
 xorVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18349,7 +18237,7 @@ xorSVU8AVX2_done:
 	RET
 
 // func xorSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18509,8 +18397,6 @@ xorSVU8AVX2NT_tail1:
 	JNZ  xorSVU8AVX2NT_row
 
 xorSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18723,7 +18609,7 @@ andnotVVU8AVX2_done:
 	RET
 
 // func andnotVVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18906,8 +18792,6 @@ andnotVVU8AVX2NT_tail1:
 	JNZ  andnotVVU8AVX2NT_row
 
 andnotVVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19103,7 +18987,7 @@ andnotVSU8AVX2_done:
 	RET
 
 // func andnotVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19268,8 +19152,6 @@ andnotVSU8AVX2NT_tail1:
 	JNZ  andnotVSU8AVX2NT_row
 
 andnotVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19465,7 +19347,7 @@ andnotSVU8AVX2_done:
 	RET
 
 // func andnotSVU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19630,8 +19512,6 @@ andnotSVU8AVX2NT_tail1:
 	JNZ  andnotSVU8AVX2NT_row
 
 andnotSVU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19817,7 +19697,7 @@ andVVU16AVX2_done:
 	RET
 
 // func andVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19971,8 +19851,6 @@ andVVU16AVX2NT_tail1:
 	JNZ  andVVU16AVX2NT_row
 
 andVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20158,7 +20036,7 @@ andVSU16AVX2_done:
 	RET
 
 // func andVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -20303,8 +20181,6 @@ andVSU16AVX2NT_tail1:
 	JNZ  andVSU16AVX2NT_row
 
 andVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20475,7 +20351,7 @@ andSVU16AVX2_done:
 	RET
 
 // func andSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -20615,8 +20491,6 @@ andSVU16AVX2NT_tail1:
 	JNZ  andSVU16AVX2NT_row
 
 andSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20802,7 +20676,7 @@ orVVU16AVX2_done:
 	RET
 
 // func orVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -20956,8 +20830,6 @@ orVVU16AVX2NT_tail1:
 	JNZ  orVVU16AVX2NT_row
 
 orVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21143,7 +21015,7 @@ orVSU16AVX2_done:
 	RET
 
 // func orVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -21288,8 +21160,6 @@ orVSU16AVX2NT_tail1:
 	JNZ  orVSU16AVX2NT_row
 
 orVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21460,7 +21330,7 @@ orSVU16AVX2_done:
 	RET
 
 // func orSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -21600,8 +21470,6 @@ orSVU16AVX2NT_tail1:
 	JNZ  orSVU16AVX2NT_row
 
 orSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21787,7 +21655,7 @@ xorVVU16AVX2_done:
 	RET
 
 // func xorVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -21941,8 +21809,6 @@ xorVVU16AVX2NT_tail1:
 	JNZ  xorVVU16AVX2NT_row
 
 xorVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22128,7 +21994,7 @@ xorVSU16AVX2_done:
 	RET
 
 // func xorVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -22273,8 +22139,6 @@ xorVSU16AVX2NT_tail1:
 	JNZ  xorVSU16AVX2NT_row
 
 xorVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22445,7 +22309,7 @@ xorSVU16AVX2_done:
 	RET
 
 // func xorSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -22585,8 +22449,6 @@ xorSVU16AVX2NT_tail1:
 	JNZ  xorSVU16AVX2NT_row
 
 xorSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22787,7 +22649,7 @@ andnotVVU16AVX2_done:
 	RET
 
 // func andnotVVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -22946,8 +22808,6 @@ andnotVVU16AVX2NT_tail1:
 	JNZ  andnotVVU16AVX2NT_row
 
 andnotVVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23133,7 +22993,7 @@ andnotVSU16AVX2_done:
 	RET
 
 // func andnotVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -23278,8 +23138,6 @@ andnotVSU16AVX2NT_tail1:
 	JNZ  andnotVSU16AVX2NT_row
 
 andnotVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23465,7 +23323,7 @@ andnotSVU16AVX2_done:
 	RET
 
 // func andnotSVU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -23610,8 +23468,6 @@ andnotSVU16AVX2NT_tail1:
 	JNZ  andnotSVU16AVX2NT_row
 
 andnotSVU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23785,7 +23641,7 @@ andVVU32AVX2_done:
 	RET
 
 // func andVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -23915,8 +23771,6 @@ andVVU32AVX2NT_tail1:
 	JNZ  andVVU32AVX2NT_row
 
 andVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -24092,7 +23946,7 @@ andVSU32AVX2_done:
 	RET
 
 // func andVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -24217,8 +24071,6 @@ andVSU32AVX2NT_tail1:
 	JNZ  andVSU32AVX2NT_row
 
 andVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -24379,7 +24231,7 @@ andSVU32AVX2_done:
 	RET
 
 // func andSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -24499,8 +24351,6 @@ andSVU32AVX2NT_tail1:
 	JNZ  andSVU32AVX2NT_row
 
 andSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -24674,7 +24524,7 @@ orVVU32AVX2_done:
 	RET
 
 // func orVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -24804,8 +24654,6 @@ orVVU32AVX2NT_tail1:
 	JNZ  orVVU32AVX2NT_row
 
 orVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -24981,7 +24829,7 @@ orVSU32AVX2_done:
 	RET
 
 // func orVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -25106,8 +24954,6 @@ orVSU32AVX2NT_tail1:
 	JNZ  orVSU32AVX2NT_row
 
 orVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -25268,7 +25114,7 @@ orSVU32AVX2_done:
 	RET
 
 // func orSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -25388,8 +25234,6 @@ orSVU32AVX2NT_tail1:
 	JNZ  orSVU32AVX2NT_row
 
 orSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -25563,7 +25407,7 @@ xorVVU32AVX2_done:
 	RET
 
 // func xorVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -25693,8 +25537,6 @@ xorVVU32AVX2NT_tail1:
 	JNZ  xorVVU32AVX2NT_row
 
 xorVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -25870,7 +25712,7 @@ xorVSU32AVX2_done:
 	RET
 
 // func xorVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -25995,8 +25837,6 @@ xorVSU32AVX2NT_tail1:
 	JNZ  xorVSU32AVX2NT_row
 
 xorVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -26157,7 +25997,7 @@ xorSVU32AVX2_done:
 	RET
 
 // func xorSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -26277,8 +26117,6 @@ xorSVU32AVX2NT_tail1:
 	JNZ  xorSVU32AVX2NT_row
 
 xorSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -26467,7 +26305,7 @@ andnotVVU32AVX2_done:
 	RET
 
 // func andnotVVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -26602,8 +26440,6 @@ andnotVVU32AVX2NT_tail1:
 	JNZ  andnotVVU32AVX2NT_row
 
 andnotVVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -26779,7 +26615,7 @@ andnotVSU32AVX2_done:
 	RET
 
 // func andnotVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -26904,8 +26740,6 @@ andnotVSU32AVX2NT_tail1:
 	JNZ  andnotVSU32AVX2NT_row
 
 andnotVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27081,7 +26915,7 @@ andnotSVU32AVX2_done:
 	RET
 
 // func andnotSVU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -27206,8 +27040,6 @@ andnotSVU32AVX2NT_tail1:
 	JNZ  andnotSVU32AVX2NT_row
 
 andnotSVU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27371,7 +27203,7 @@ andVVU64AVX2_done:
 	RET
 
 // func andVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -27481,8 +27313,6 @@ andVVU64AVX2NT_tail1:
 	JNZ  andVVU64AVX2NT_row
 
 andVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27649,7 +27479,7 @@ andVSU64AVX2_done:
 	RET
 
 // func andVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -27756,8 +27586,6 @@ andVSU64AVX2NT_tail1:
 	JNZ  andVSU64AVX2NT_row
 
 andVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -27909,7 +27737,7 @@ andSVU64AVX2_done:
 	RET
 
 // func andSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -28011,8 +27839,6 @@ andSVU64AVX2NT_tail1:
 	JNZ  andSVU64AVX2NT_row
 
 andSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -28176,7 +28002,7 @@ orVVU64AVX2_done:
 	RET
 
 // func orVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -28286,8 +28112,6 @@ orVVU64AVX2NT_tail1:
 	JNZ  orVVU64AVX2NT_row
 
 orVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -28454,7 +28278,7 @@ orVSU64AVX2_done:
 	RET
 
 // func orVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -28561,8 +28385,6 @@ orVSU64AVX2NT_tail1:
 	JNZ  orVSU64AVX2NT_row
 
 orVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -28714,7 +28536,7 @@ orSVU64AVX2_done:
 	RET
 
 // func orSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·orSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -28816,8 +28638,6 @@ orSVU64AVX2NT_tail1:
 	JNZ  orSVU64AVX2NT_row
 
 orSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -28981,7 +28801,7 @@ xorVVU64AVX2_done:
 	RET
 
 // func xorVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -29091,8 +28911,6 @@ xorVVU64AVX2NT_tail1:
 	JNZ  xorVVU64AVX2NT_row
 
 xorVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -29259,7 +29077,7 @@ xorVSU64AVX2_done:
 	RET
 
 // func xorVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -29366,8 +29184,6 @@ xorVSU64AVX2NT_tail1:
 	JNZ  xorVSU64AVX2NT_row
 
 xorVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -29519,7 +29335,7 @@ xorSVU64AVX2_done:
 	RET
 
 // func xorSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·xorSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -29621,8 +29437,6 @@ xorSVU64AVX2NT_tail1:
 	JNZ  xorSVU64AVX2NT_row
 
 xorSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -29801,7 +29615,7 @@ andnotVVU64AVX2_done:
 	RET
 
 // func andnotVVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -29916,8 +29730,6 @@ andnotVVU64AVX2NT_tail1:
 	JNZ  andnotVVU64AVX2NT_row
 
 andnotVVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -30084,7 +29896,7 @@ andnotVSU64AVX2_done:
 	RET
 
 // func andnotVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30191,8 +30003,6 @@ andnotVSU64AVX2NT_tail1:
 	JNZ  andnotVSU64AVX2NT_row
 
 andnotVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -30359,7 +30169,7 @@ andnotSVU64AVX2_done:
 	RET
 
 // func andnotSVU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·andnotSVU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30466,8 +30276,6 @@ andnotSVU64AVX2NT_tail1:
 	JNZ  andnotSVU64AVX2NT_row
 
 andnotSVU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -30622,7 +30430,7 @@ andVVI8AVX512_done:
 	RET
 
 // func andVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30714,8 +30522,6 @@ andVVI8AVX512NT_tail_done:
 	JNZ  andVVI8AVX512NT_row
 
 andVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -30874,7 +30680,7 @@ andVSI8AVX512_done:
 	RET
 
 // func andVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -30965,8 +30771,6 @@ andVSI8AVX512NT_tail_done:
 	JNZ  andVSI8AVX512NT_row
 
 andVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -31110,7 +30914,7 @@ andSVI8AVX512_done:
 	RET
 
 // func andSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -31196,8 +31000,6 @@ andSVI8AVX512NT_tail_done:
 	JNZ  andSVI8AVX512NT_row
 
 andSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -31352,7 +31154,7 @@ orVVI8AVX512_done:
 	RET
 
 // func orVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -31444,8 +31246,6 @@ orVVI8AVX512NT_tail_done:
 	JNZ  orVVI8AVX512NT_row
 
 orVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -31604,7 +31404,7 @@ orVSI8AVX512_done:
 	RET
 
 // func orVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -31695,8 +31495,6 @@ orVSI8AVX512NT_tail_done:
 	JNZ  orVSI8AVX512NT_row
 
 orVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -31840,7 +31638,7 @@ orSVI8AVX512_done:
 	RET
 
 // func orSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -31926,8 +31724,6 @@ orSVI8AVX512NT_tail_done:
 	JNZ  orSVI8AVX512NT_row
 
 orSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -32082,7 +31878,7 @@ xorVVI8AVX512_done:
 	RET
 
 // func xorVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -32174,8 +31970,6 @@ xorVVI8AVX512NT_tail_done:
 	JNZ  xorVVI8AVX512NT_row
 
 xorVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -32334,7 +32128,7 @@ xorVSI8AVX512_done:
 	RET
 
 // func xorVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -32425,8 +32219,6 @@ xorVSI8AVX512NT_tail_done:
 	JNZ  xorVSI8AVX512NT_row
 
 xorVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -32570,7 +32362,7 @@ xorSVI8AVX512_done:
 	RET
 
 // func xorSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -32656,8 +32448,6 @@ xorSVI8AVX512NT_tail_done:
 	JNZ  xorSVI8AVX512NT_row
 
 xorSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -32827,7 +32617,7 @@ andnotVVI8AVX512_done:
 	RET
 
 // func andnotVVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -32924,8 +32714,6 @@ andnotVVI8AVX512NT_tail_done:
 	JNZ  andnotVVI8AVX512NT_row
 
 andnotVVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -33084,7 +32872,7 @@ andnotVSI8AVX512_done:
 	RET
 
 // func andnotVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -33175,8 +32963,6 @@ andnotVSI8AVX512NT_tail_done:
 	JNZ  andnotVSI8AVX512NT_row
 
 andnotVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -33335,7 +33121,7 @@ andnotSVI8AVX512_done:
 	RET
 
 // func andnotSVI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -33426,8 +33212,6 @@ andnotSVI8AVX512NT_tail_done:
 	JNZ  andnotSVI8AVX512NT_row
 
 andnotSVI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -33582,7 +33366,7 @@ andVVI16AVX512_done:
 	RET
 
 // func andVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -33674,8 +33458,6 @@ andVVI16AVX512NT_tail_done:
 	JNZ  andVVI16AVX512NT_row
 
 andVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -33834,7 +33616,7 @@ andVSI16AVX512_done:
 	RET
 
 // func andVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -33925,8 +33707,6 @@ andVSI16AVX512NT_tail_done:
 	JNZ  andVSI16AVX512NT_row
 
 andVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34070,7 +33850,7 @@ andSVI16AVX512_done:
 	RET
 
 // func andSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -34156,8 +33936,6 @@ andSVI16AVX512NT_tail_done:
 	JNZ  andSVI16AVX512NT_row
 
 andSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34312,7 +34090,7 @@ orVVI16AVX512_done:
 	RET
 
 // func orVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -34404,8 +34182,6 @@ orVVI16AVX512NT_tail_done:
 	JNZ  orVVI16AVX512NT_row
 
 orVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34564,7 +34340,7 @@ orVSI16AVX512_done:
 	RET
 
 // func orVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -34655,8 +34431,6 @@ orVSI16AVX512NT_tail_done:
 	JNZ  orVSI16AVX512NT_row
 
 orVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34800,7 +34574,7 @@ orSVI16AVX512_done:
 	RET
 
 // func orSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -34886,8 +34660,6 @@ orSVI16AVX512NT_tail_done:
 	JNZ  orSVI16AVX512NT_row
 
 orSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35042,7 +34814,7 @@ xorVVI16AVX512_done:
 	RET
 
 // func xorVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -35134,8 +34906,6 @@ xorVVI16AVX512NT_tail_done:
 	JNZ  xorVVI16AVX512NT_row
 
 xorVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35294,7 +35064,7 @@ xorVSI16AVX512_done:
 	RET
 
 // func xorVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -35385,8 +35155,6 @@ xorVSI16AVX512NT_tail_done:
 	JNZ  xorVSI16AVX512NT_row
 
 xorVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35530,7 +35298,7 @@ xorSVI16AVX512_done:
 	RET
 
 // func xorSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -35616,8 +35384,6 @@ xorSVI16AVX512NT_tail_done:
 	JNZ  xorSVI16AVX512NT_row
 
 xorSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35787,7 +35553,7 @@ andnotVVI16AVX512_done:
 	RET
 
 // func andnotVVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -35884,8 +35650,6 @@ andnotVVI16AVX512NT_tail_done:
 	JNZ  andnotVVI16AVX512NT_row
 
 andnotVVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36044,7 +35808,7 @@ andnotVSI16AVX512_done:
 	RET
 
 // func andnotVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -36135,8 +35899,6 @@ andnotVSI16AVX512NT_tail_done:
 	JNZ  andnotVSI16AVX512NT_row
 
 andnotVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36295,7 +36057,7 @@ andnotSVI16AVX512_done:
 	RET
 
 // func andnotSVI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -36386,8 +36148,6 @@ andnotSVI16AVX512NT_tail_done:
 	JNZ  andnotSVI16AVX512NT_row
 
 andnotSVI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36542,7 +36302,7 @@ andVVI32AVX512_done:
 	RET
 
 // func andVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -36634,8 +36394,6 @@ andVVI32AVX512NT_tail_done:
 	JNZ  andVVI32AVX512NT_row
 
 andVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36794,7 +36552,7 @@ andVSI32AVX512_done:
 	RET
 
 // func andVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -36885,8 +36643,6 @@ andVSI32AVX512NT_tail_done:
 	JNZ  andVSI32AVX512NT_row
 
 andVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37030,7 +36786,7 @@ andSVI32AVX512_done:
 	RET
 
 // func andSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -37116,8 +36872,6 @@ andSVI32AVX512NT_tail_done:
 	JNZ  andSVI32AVX512NT_row
 
 andSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37272,7 +37026,7 @@ orVVI32AVX512_done:
 	RET
 
 // func orVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -37364,8 +37118,6 @@ orVVI32AVX512NT_tail_done:
 	JNZ  orVVI32AVX512NT_row
 
 orVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37524,7 +37276,7 @@ orVSI32AVX512_done:
 	RET
 
 // func orVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -37615,8 +37367,6 @@ orVSI32AVX512NT_tail_done:
 	JNZ  orVSI32AVX512NT_row
 
 orVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37760,7 +37510,7 @@ orSVI32AVX512_done:
 	RET
 
 // func orSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -37846,8 +37596,6 @@ orSVI32AVX512NT_tail_done:
 	JNZ  orSVI32AVX512NT_row
 
 orSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -38002,7 +37750,7 @@ xorVVI32AVX512_done:
 	RET
 
 // func xorVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -38094,8 +37842,6 @@ xorVVI32AVX512NT_tail_done:
 	JNZ  xorVVI32AVX512NT_row
 
 xorVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -38254,7 +38000,7 @@ xorVSI32AVX512_done:
 	RET
 
 // func xorVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -38345,8 +38091,6 @@ xorVSI32AVX512NT_tail_done:
 	JNZ  xorVSI32AVX512NT_row
 
 xorVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -38490,7 +38234,7 @@ xorSVI32AVX512_done:
 	RET
 
 // func xorSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -38576,8 +38320,6 @@ xorSVI32AVX512NT_tail_done:
 	JNZ  xorSVI32AVX512NT_row
 
 xorSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -38747,7 +38489,7 @@ andnotVVI32AVX512_done:
 	RET
 
 // func andnotVVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -38844,8 +38586,6 @@ andnotVVI32AVX512NT_tail_done:
 	JNZ  andnotVVI32AVX512NT_row
 
 andnotVVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39004,7 +38744,7 @@ andnotVSI32AVX512_done:
 	RET
 
 // func andnotVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39095,8 +38835,6 @@ andnotVSI32AVX512NT_tail_done:
 	JNZ  andnotVSI32AVX512NT_row
 
 andnotVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39255,7 +38993,7 @@ andnotSVI32AVX512_done:
 	RET
 
 // func andnotSVI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39346,8 +39084,6 @@ andnotSVI32AVX512NT_tail_done:
 	JNZ  andnotSVI32AVX512NT_row
 
 andnotSVI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39502,7 +39238,7 @@ andVVI64AVX512_done:
 	RET
 
 // func andVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39594,8 +39330,6 @@ andVVI64AVX512NT_tail_done:
 	JNZ  andVVI64AVX512NT_row
 
 andVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39754,7 +39488,7 @@ andVSI64AVX512_done:
 	RET
 
 // func andVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39845,8 +39579,6 @@ andVSI64AVX512NT_tail_done:
 	JNZ  andVSI64AVX512NT_row
 
 andVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -39990,7 +39722,7 @@ andSVI64AVX512_done:
 	RET
 
 // func andSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -40076,8 +39808,6 @@ andSVI64AVX512NT_tail_done:
 	JNZ  andSVI64AVX512NT_row
 
 andSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -40232,7 +39962,7 @@ orVVI64AVX512_done:
 	RET
 
 // func orVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -40324,8 +40054,6 @@ orVVI64AVX512NT_tail_done:
 	JNZ  orVVI64AVX512NT_row
 
 orVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -40484,7 +40212,7 @@ orVSI64AVX512_done:
 	RET
 
 // func orVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -40575,8 +40303,6 @@ orVSI64AVX512NT_tail_done:
 	JNZ  orVSI64AVX512NT_row
 
 orVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -40720,7 +40446,7 @@ orSVI64AVX512_done:
 	RET
 
 // func orSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -40806,8 +40532,6 @@ orSVI64AVX512NT_tail_done:
 	JNZ  orSVI64AVX512NT_row
 
 orSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -40962,7 +40686,7 @@ xorVVI64AVX512_done:
 	RET
 
 // func xorVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41054,8 +40778,6 @@ xorVVI64AVX512NT_tail_done:
 	JNZ  xorVVI64AVX512NT_row
 
 xorVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41214,7 +40936,7 @@ xorVSI64AVX512_done:
 	RET
 
 // func xorVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41305,8 +41027,6 @@ xorVSI64AVX512NT_tail_done:
 	JNZ  xorVSI64AVX512NT_row
 
 xorVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41450,7 +41170,7 @@ xorSVI64AVX512_done:
 	RET
 
 // func xorSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41536,8 +41256,6 @@ xorSVI64AVX512NT_tail_done:
 	JNZ  xorSVI64AVX512NT_row
 
 xorSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41707,7 +41425,7 @@ andnotVVI64AVX512_done:
 	RET
 
 // func andnotVVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41804,8 +41522,6 @@ andnotVVI64AVX512NT_tail_done:
 	JNZ  andnotVVI64AVX512NT_row
 
 andnotVVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41964,7 +41680,7 @@ andnotVSI64AVX512_done:
 	RET
 
 // func andnotVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42055,8 +41771,6 @@ andnotVSI64AVX512NT_tail_done:
 	JNZ  andnotVSI64AVX512NT_row
 
 andnotVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42215,7 +41929,7 @@ andnotSVI64AVX512_done:
 	RET
 
 // func andnotSVI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42306,8 +42020,6 @@ andnotSVI64AVX512NT_tail_done:
 	JNZ  andnotSVI64AVX512NT_row
 
 andnotSVI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42462,7 +42174,7 @@ andVVU8AVX512_done:
 	RET
 
 // func andVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42554,8 +42266,6 @@ andVVU8AVX512NT_tail_done:
 	JNZ  andVVU8AVX512NT_row
 
 andVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42714,7 +42424,7 @@ andVSU8AVX512_done:
 	RET
 
 // func andVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42805,8 +42515,6 @@ andVSU8AVX512NT_tail_done:
 	JNZ  andVSU8AVX512NT_row
 
 andVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42950,7 +42658,7 @@ andSVU8AVX512_done:
 	RET
 
 // func andSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43036,8 +42744,6 @@ andSVU8AVX512NT_tail_done:
 	JNZ  andSVU8AVX512NT_row
 
 andSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43192,7 +42898,7 @@ orVVU8AVX512_done:
 	RET
 
 // func orVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43284,8 +42990,6 @@ orVVU8AVX512NT_tail_done:
 	JNZ  orVVU8AVX512NT_row
 
 orVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43444,7 +43148,7 @@ orVSU8AVX512_done:
 	RET
 
 // func orVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43535,8 +43239,6 @@ orVSU8AVX512NT_tail_done:
 	JNZ  orVSU8AVX512NT_row
 
 orVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43680,7 +43382,7 @@ orSVU8AVX512_done:
 	RET
 
 // func orSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43766,8 +43468,6 @@ orSVU8AVX512NT_tail_done:
 	JNZ  orSVU8AVX512NT_row
 
 orSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43922,7 +43622,7 @@ xorVVU8AVX512_done:
 	RET
 
 // func xorVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -44014,8 +43714,6 @@ xorVVU8AVX512NT_tail_done:
 	JNZ  xorVVU8AVX512NT_row
 
 xorVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -44174,7 +43872,7 @@ xorVSU8AVX512_done:
 	RET
 
 // func xorVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -44265,8 +43963,6 @@ xorVSU8AVX512NT_tail_done:
 	JNZ  xorVSU8AVX512NT_row
 
 xorVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -44410,7 +44106,7 @@ xorSVU8AVX512_done:
 	RET
 
 // func xorSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -44496,8 +44192,6 @@ xorSVU8AVX512NT_tail_done:
 	JNZ  xorSVU8AVX512NT_row
 
 xorSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -44667,7 +44361,7 @@ andnotVVU8AVX512_done:
 	RET
 
 // func andnotVVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -44764,8 +44458,6 @@ andnotVVU8AVX512NT_tail_done:
 	JNZ  andnotVVU8AVX512NT_row
 
 andnotVVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -44924,7 +44616,7 @@ andnotVSU8AVX512_done:
 	RET
 
 // func andnotVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45015,8 +44707,6 @@ andnotVSU8AVX512NT_tail_done:
 	JNZ  andnotVSU8AVX512NT_row
 
 andnotVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45175,7 +44865,7 @@ andnotSVU8AVX512_done:
 	RET
 
 // func andnotSVU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45266,8 +44956,6 @@ andnotSVU8AVX512NT_tail_done:
 	JNZ  andnotSVU8AVX512NT_row
 
 andnotSVU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45422,7 +45110,7 @@ andVVU16AVX512_done:
 	RET
 
 // func andVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45514,8 +45202,6 @@ andVVU16AVX512NT_tail_done:
 	JNZ  andVVU16AVX512NT_row
 
 andVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45674,7 +45360,7 @@ andVSU16AVX512_done:
 	RET
 
 // func andVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45765,8 +45451,6 @@ andVSU16AVX512NT_tail_done:
 	JNZ  andVSU16AVX512NT_row
 
 andVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -45910,7 +45594,7 @@ andSVU16AVX512_done:
 	RET
 
 // func andSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -45996,8 +45680,6 @@ andSVU16AVX512NT_tail_done:
 	JNZ  andSVU16AVX512NT_row
 
 andSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -46152,7 +45834,7 @@ orVVU16AVX512_done:
 	RET
 
 // func orVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46244,8 +45926,6 @@ orVVU16AVX512NT_tail_done:
 	JNZ  orVVU16AVX512NT_row
 
 orVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -46404,7 +46084,7 @@ orVSU16AVX512_done:
 	RET
 
 // func orVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46495,8 +46175,6 @@ orVSU16AVX512NT_tail_done:
 	JNZ  orVSU16AVX512NT_row
 
 orVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -46640,7 +46318,7 @@ orSVU16AVX512_done:
 	RET
 
 // func orSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46726,8 +46404,6 @@ orSVU16AVX512NT_tail_done:
 	JNZ  orSVU16AVX512NT_row
 
 orSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -46882,7 +46558,7 @@ xorVVU16AVX512_done:
 	RET
 
 // func xorVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -46974,8 +46650,6 @@ xorVVU16AVX512NT_tail_done:
 	JNZ  xorVVU16AVX512NT_row
 
 xorVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47134,7 +46808,7 @@ xorVSU16AVX512_done:
 	RET
 
 // func xorVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -47225,8 +46899,6 @@ xorVSU16AVX512NT_tail_done:
 	JNZ  xorVSU16AVX512NT_row
 
 xorVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47370,7 +47042,7 @@ xorSVU16AVX512_done:
 	RET
 
 // func xorSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -47456,8 +47128,6 @@ xorSVU16AVX512NT_tail_done:
 	JNZ  xorSVU16AVX512NT_row
 
 xorSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47627,7 +47297,7 @@ andnotVVU16AVX512_done:
 	RET
 
 // func andnotVVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -47724,8 +47394,6 @@ andnotVVU16AVX512NT_tail_done:
 	JNZ  andnotVVU16AVX512NT_row
 
 andnotVVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -47884,7 +47552,7 @@ andnotVSU16AVX512_done:
 	RET
 
 // func andnotVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -47975,8 +47643,6 @@ andnotVSU16AVX512NT_tail_done:
 	JNZ  andnotVSU16AVX512NT_row
 
 andnotVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -48135,7 +47801,7 @@ andnotSVU16AVX512_done:
 	RET
 
 // func andnotSVU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -48226,8 +47892,6 @@ andnotSVU16AVX512NT_tail_done:
 	JNZ  andnotSVU16AVX512NT_row
 
 andnotSVU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -48382,7 +48046,7 @@ andVVU32AVX512_done:
 	RET
 
 // func andVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -48474,8 +48138,6 @@ andVVU32AVX512NT_tail_done:
 	JNZ  andVVU32AVX512NT_row
 
 andVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -48634,7 +48296,7 @@ andVSU32AVX512_done:
 	RET
 
 // func andVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -48725,8 +48387,6 @@ andVSU32AVX512NT_tail_done:
 	JNZ  andVSU32AVX512NT_row
 
 andVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -48870,7 +48530,7 @@ andSVU32AVX512_done:
 	RET
 
 // func andSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -48956,8 +48616,6 @@ andSVU32AVX512NT_tail_done:
 	JNZ  andSVU32AVX512NT_row
 
 andSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -49112,7 +48770,7 @@ orVVU32AVX512_done:
 	RET
 
 // func orVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49204,8 +48862,6 @@ orVVU32AVX512NT_tail_done:
 	JNZ  orVVU32AVX512NT_row
 
 orVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -49364,7 +49020,7 @@ orVSU32AVX512_done:
 	RET
 
 // func orVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49455,8 +49111,6 @@ orVSU32AVX512NT_tail_done:
 	JNZ  orVSU32AVX512NT_row
 
 orVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -49600,7 +49254,7 @@ orSVU32AVX512_done:
 	RET
 
 // func orSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49686,8 +49340,6 @@ orSVU32AVX512NT_tail_done:
 	JNZ  orSVU32AVX512NT_row
 
 orSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -49842,7 +49494,7 @@ xorVVU32AVX512_done:
 	RET
 
 // func xorVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49934,8 +49586,6 @@ xorVVU32AVX512NT_tail_done:
 	JNZ  xorVVU32AVX512NT_row
 
 xorVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -50094,7 +49744,7 @@ xorVSU32AVX512_done:
 	RET
 
 // func xorVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -50185,8 +49835,6 @@ xorVSU32AVX512NT_tail_done:
 	JNZ  xorVSU32AVX512NT_row
 
 xorVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -50330,7 +49978,7 @@ xorSVU32AVX512_done:
 	RET
 
 // func xorSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -50416,8 +50064,6 @@ xorSVU32AVX512NT_tail_done:
 	JNZ  xorSVU32AVX512NT_row
 
 xorSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -50587,7 +50233,7 @@ andnotVVU32AVX512_done:
 	RET
 
 // func andnotVVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -50684,8 +50330,6 @@ andnotVVU32AVX512NT_tail_done:
 	JNZ  andnotVVU32AVX512NT_row
 
 andnotVVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -50844,7 +50488,7 @@ andnotVSU32AVX512_done:
 	RET
 
 // func andnotVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -50935,8 +50579,6 @@ andnotVSU32AVX512NT_tail_done:
 	JNZ  andnotVSU32AVX512NT_row
 
 andnotVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -51095,7 +50737,7 @@ andnotSVU32AVX512_done:
 	RET
 
 // func andnotSVU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -51186,8 +50828,6 @@ andnotSVU32AVX512NT_tail_done:
 	JNZ  andnotSVU32AVX512NT_row
 
 andnotSVU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -51342,7 +50982,7 @@ andVVU64AVX512_done:
 	RET
 
 // func andVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -51434,8 +51074,6 @@ andVVU64AVX512NT_tail_done:
 	JNZ  andVVU64AVX512NT_row
 
 andVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -51594,7 +51232,7 @@ andVSU64AVX512_done:
 	RET
 
 // func andVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -51685,8 +51323,6 @@ andVSU64AVX512NT_tail_done:
 	JNZ  andVSU64AVX512NT_row
 
 andVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -51830,7 +51466,7 @@ andSVU64AVX512_done:
 	RET
 
 // func andSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -51916,8 +51552,6 @@ andSVU64AVX512NT_tail_done:
 	JNZ  andSVU64AVX512NT_row
 
 andSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -52072,7 +51706,7 @@ orVVU64AVX512_done:
 	RET
 
 // func orVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -52164,8 +51798,6 @@ orVVU64AVX512NT_tail_done:
 	JNZ  orVVU64AVX512NT_row
 
 orVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -52324,7 +51956,7 @@ orVSU64AVX512_done:
 	RET
 
 // func orVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -52415,8 +52047,6 @@ orVSU64AVX512NT_tail_done:
 	JNZ  orVSU64AVX512NT_row
 
 orVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -52560,7 +52190,7 @@ orSVU64AVX512_done:
 	RET
 
 // func orSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·orSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -52646,8 +52276,6 @@ orSVU64AVX512NT_tail_done:
 	JNZ  orSVU64AVX512NT_row
 
 orSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -52802,7 +52430,7 @@ xorVVU64AVX512_done:
 	RET
 
 // func xorVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -52894,8 +52522,6 @@ xorVVU64AVX512NT_tail_done:
 	JNZ  xorVVU64AVX512NT_row
 
 xorVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53054,7 +52680,7 @@ xorVSU64AVX512_done:
 	RET
 
 // func xorVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53145,8 +52771,6 @@ xorVSU64AVX512NT_tail_done:
 	JNZ  xorVSU64AVX512NT_row
 
 xorVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53290,7 +52914,7 @@ xorSVU64AVX512_done:
 	RET
 
 // func xorSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·xorSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53376,8 +53000,6 @@ xorSVU64AVX512NT_tail_done:
 	JNZ  xorSVU64AVX512NT_row
 
 xorSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53547,7 +53169,7 @@ andnotVVU64AVX512_done:
 	RET
 
 // func andnotVVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53644,8 +53266,6 @@ andnotVVU64AVX512NT_tail_done:
 	JNZ  andnotVVU64AVX512NT_row
 
 andnotVVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53804,7 +53424,7 @@ andnotVSU64AVX512_done:
 	RET
 
 // func andnotVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -53895,8 +53515,6 @@ andnotVSU64AVX512NT_tail_done:
 	JNZ  andnotVSU64AVX512NT_row
 
 andnotVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -54055,7 +53673,7 @@ andnotSVU64AVX512_done:
 	RET
 
 // func andnotSVU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·andnotSVU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -54146,7 +53764,5 @@ andnotSVU64AVX512NT_tail_done:
 	JNZ  andnotSVU64AVX512NT_row
 
 andnotSVU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET

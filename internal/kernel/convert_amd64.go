@@ -9,7 +9,7 @@ package kernel
 //go:noescape
 func convertF32F64AVX2(m int, n int, dst *float64, ldd int, src *float32, ldsrc int)
 
-// convertF32F64AVX2NT is convertF32F64AVX2 writing the aligned part of each row with non-temporal stores.
+// convertF32F64AVX2NT is convertF32F64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertF32F64AVX2NT(m int, n int, dst *float64, ldd int, src *float32, ldsrc int)
@@ -29,7 +29,7 @@ func convertF32I16AVX2(m int, n int, dst *int16, ldd int, src *float32, ldsrc in
 //go:noescape
 func convertF32I32AVX2(m int, n int, dst *int32, ldd int, src *float32, ldsrc int)
 
-// convertF32I32AVX2NT is convertF32I32AVX2 writing the aligned part of each row with non-temporal stores.
+// convertF32I32AVX2NT is convertF32I32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertF32I32AVX2NT(m int, n int, dst *int32, ldd int, src *float32, ldsrc int)
@@ -54,7 +54,7 @@ func convertF64F32AVX2(m int, n int, dst *float32, ldd int, src *float64, ldsrc 
 //go:noescape
 func convertI8F32AVX2(m int, n int, dst *float32, ldd int, src *int8, ldsrc int)
 
-// convertI8F32AVX2NT is convertI8F32AVX2 writing the aligned part of each row with non-temporal stores.
+// convertI8F32AVX2NT is convertI8F32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI8F32AVX2NT(m int, n int, dst *float32, ldd int, src *int8, ldsrc int)
@@ -64,7 +64,7 @@ func convertI8F32AVX2NT(m int, n int, dst *float32, ldd int, src *int8, ldsrc in
 //go:noescape
 func convertI16F32AVX2(m int, n int, dst *float32, ldd int, src *int16, ldsrc int)
 
-// convertI16F32AVX2NT is convertI16F32AVX2 writing the aligned part of each row with non-temporal stores.
+// convertI16F32AVX2NT is convertI16F32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI16F32AVX2NT(m int, n int, dst *float32, ldd int, src *int16, ldsrc int)
@@ -74,7 +74,7 @@ func convertI16F32AVX2NT(m int, n int, dst *float32, ldd int, src *int16, ldsrc 
 //go:noescape
 func convertI32F32AVX2(m int, n int, dst *float32, ldd int, src *int32, ldsrc int)
 
-// convertI32F32AVX2NT is convertI32F32AVX2 writing the aligned part of each row with non-temporal stores.
+// convertI32F32AVX2NT is convertI32F32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI32F32AVX2NT(m int, n int, dst *float32, ldd int, src *int32, ldsrc int)
@@ -84,7 +84,7 @@ func convertI32F32AVX2NT(m int, n int, dst *float32, ldd int, src *int32, ldsrc 
 //go:noescape
 func convertI32F64AVX2(m int, n int, dst *float64, ldd int, src *int32, ldsrc int)
 
-// convertI32F64AVX2NT is convertI32F64AVX2 writing the aligned part of each row with non-temporal stores.
+// convertI32F64AVX2NT is convertI32F64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI32F64AVX2NT(m int, n int, dst *float64, ldd int, src *int32, ldsrc int)
@@ -94,7 +94,7 @@ func convertI32F64AVX2NT(m int, n int, dst *float64, ldd int, src *int32, ldsrc 
 //go:noescape
 func convertU8F32AVX2(m int, n int, dst *float32, ldd int, src *uint8, ldsrc int)
 
-// convertU8F32AVX2NT is convertU8F32AVX2 writing the aligned part of each row with non-temporal stores.
+// convertU8F32AVX2NT is convertU8F32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertU8F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint8, ldsrc int)
@@ -104,7 +104,7 @@ func convertU8F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint8, ldsrc i
 //go:noescape
 func convertU16F32AVX2(m int, n int, dst *float32, ldd int, src *uint16, ldsrc int)
 
-// convertU16F32AVX2NT is convertU16F32AVX2 writing the aligned part of each row with non-temporal stores.
+// convertU16F32AVX2NT is convertU16F32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertU16F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint16, ldsrc int)
@@ -114,7 +114,7 @@ func convertU16F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint16, ldsrc
 //go:noescape
 func convertU32F32AVX2(m int, n int, dst *float32, ldd int, src *uint32, ldsrc int)
 
-// convertU32F32AVX2NT is convertU32F32AVX2 writing the aligned part of each row with non-temporal stores.
+// convertU32F32AVX2NT is convertU32F32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertU32F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint32, ldsrc int)
@@ -124,7 +124,7 @@ func convertU32F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint32, ldsrc
 //go:noescape
 func convertF32F64AVX512(m int, n int, dst *float64, ldd int, src *float32, ldsrc int)
 
-// convertF32F64AVX512NT is convertF32F64AVX512 writing the aligned part of each row with non-temporal stores.
+// convertF32F64AVX512NT is convertF32F64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertF32F64AVX512NT(m int, n int, dst *float64, ldd int, src *float32, ldsrc int)
@@ -144,7 +144,7 @@ func convertF32I16AVX512(m int, n int, dst *int16, ldd int, src *float32, ldsrc 
 //go:noescape
 func convertF32I32AVX512(m int, n int, dst *int32, ldd int, src *float32, ldsrc int)
 
-// convertF32I32AVX512NT is convertF32I32AVX512 writing the aligned part of each row with non-temporal stores.
+// convertF32I32AVX512NT is convertF32I32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertF32I32AVX512NT(m int, n int, dst *int32, ldd int, src *float32, ldsrc int)
@@ -169,7 +169,7 @@ func convertF64F32AVX512(m int, n int, dst *float32, ldd int, src *float64, ldsr
 //go:noescape
 func convertF64I64AVX512(m int, n int, dst *int64, ldd int, src *float64, ldsrc int)
 
-// convertF64I64AVX512NT is convertF64I64AVX512 writing the aligned part of each row with non-temporal stores.
+// convertF64I64AVX512NT is convertF64I64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertF64I64AVX512NT(m int, n int, dst *int64, ldd int, src *float64, ldsrc int)
@@ -179,7 +179,7 @@ func convertF64I64AVX512NT(m int, n int, dst *int64, ldd int, src *float64, ldsr
 //go:noescape
 func convertI8F32AVX512(m int, n int, dst *float32, ldd int, src *int8, ldsrc int)
 
-// convertI8F32AVX512NT is convertI8F32AVX512 writing the aligned part of each row with non-temporal stores.
+// convertI8F32AVX512NT is convertI8F32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI8F32AVX512NT(m int, n int, dst *float32, ldd int, src *int8, ldsrc int)
@@ -189,7 +189,7 @@ func convertI8F32AVX512NT(m int, n int, dst *float32, ldd int, src *int8, ldsrc 
 //go:noescape
 func convertI16F32AVX512(m int, n int, dst *float32, ldd int, src *int16, ldsrc int)
 
-// convertI16F32AVX512NT is convertI16F32AVX512 writing the aligned part of each row with non-temporal stores.
+// convertI16F32AVX512NT is convertI16F32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI16F32AVX512NT(m int, n int, dst *float32, ldd int, src *int16, ldsrc int)
@@ -199,7 +199,7 @@ func convertI16F32AVX512NT(m int, n int, dst *float32, ldd int, src *int16, ldsr
 //go:noescape
 func convertI32F32AVX512(m int, n int, dst *float32, ldd int, src *int32, ldsrc int)
 
-// convertI32F32AVX512NT is convertI32F32AVX512 writing the aligned part of each row with non-temporal stores.
+// convertI32F32AVX512NT is convertI32F32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI32F32AVX512NT(m int, n int, dst *float32, ldd int, src *int32, ldsrc int)
@@ -209,7 +209,7 @@ func convertI32F32AVX512NT(m int, n int, dst *float32, ldd int, src *int32, ldsr
 //go:noescape
 func convertI32F64AVX512(m int, n int, dst *float64, ldd int, src *int32, ldsrc int)
 
-// convertI32F64AVX512NT is convertI32F64AVX512 writing the aligned part of each row with non-temporal stores.
+// convertI32F64AVX512NT is convertI32F64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI32F64AVX512NT(m int, n int, dst *float64, ldd int, src *int32, ldsrc int)
@@ -219,7 +219,7 @@ func convertI32F64AVX512NT(m int, n int, dst *float64, ldd int, src *int32, ldsr
 //go:noescape
 func convertI64F64AVX512(m int, n int, dst *float64, ldd int, src *int64, ldsrc int)
 
-// convertI64F64AVX512NT is convertI64F64AVX512 writing the aligned part of each row with non-temporal stores.
+// convertI64F64AVX512NT is convertI64F64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertI64F64AVX512NT(m int, n int, dst *float64, ldd int, src *int64, ldsrc int)
@@ -229,7 +229,7 @@ func convertI64F64AVX512NT(m int, n int, dst *float64, ldd int, src *int64, ldsr
 //go:noescape
 func convertU8F32AVX512(m int, n int, dst *float32, ldd int, src *uint8, ldsrc int)
 
-// convertU8F32AVX512NT is convertU8F32AVX512 writing the aligned part of each row with non-temporal stores.
+// convertU8F32AVX512NT is convertU8F32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertU8F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint8, ldsrc int)
@@ -239,7 +239,7 @@ func convertU8F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint8, ldsrc
 //go:noescape
 func convertU16F32AVX512(m int, n int, dst *float32, ldd int, src *uint16, ldsrc int)
 
-// convertU16F32AVX512NT is convertU16F32AVX512 writing the aligned part of each row with non-temporal stores.
+// convertU16F32AVX512NT is convertU16F32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertU16F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint16, ldsrc int)
@@ -249,7 +249,7 @@ func convertU16F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint16, lds
 //go:noescape
 func convertU32F32AVX512(m int, n int, dst *float32, ldd int, src *uint32, ldsrc int)
 
-// convertU32F32AVX512NT is convertU32F32AVX512 writing the aligned part of each row with non-temporal stores.
+// convertU32F32AVX512NT is convertU32F32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func convertU32F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint32, ldsrc int)

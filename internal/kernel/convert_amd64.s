@@ -221,7 +221,7 @@ convertF32F64AVX2_done:
 	RET
 
 // func convertF32F64AVX2NT(m int, n int, dst *float64, ldd int, src *float32, ldsrc int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·convertF32F64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -323,8 +323,6 @@ convertF32F64AVX2NT_tail1:
 	JNZ  convertF32F64AVX2NT_row
 
 convertF32F64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1112,7 +1110,7 @@ convertF32I32AVX2_done:
 	RET
 
 // func convertF32I32AVX2NT(m int, n int, dst *int32, ldd int, src *float32, ldsrc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·convertF32I32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -1279,8 +1277,6 @@ convertF32I32AVX2NT_tail1:
 	JNZ  convertF32I32AVX2NT_row
 
 convertF32I32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2162,7 +2158,7 @@ convertI8F32AVX2_done:
 	RET
 
 // func convertI8F32AVX2NT(m int, n int, dst *float32, ldd int, src *int8, ldsrc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·convertI8F32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2297,8 +2293,6 @@ convertI8F32AVX2NT_tail1:
 	JNZ  convertI8F32AVX2NT_row
 
 convertI8F32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2480,7 +2474,7 @@ convertI16F32AVX2_done:
 	RET
 
 // func convertI16F32AVX2NT(m int, n int, dst *float32, ldd int, src *int16, ldsrc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·convertI16F32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2613,8 +2607,6 @@ convertI16F32AVX2NT_tail1:
 	JNZ  convertI16F32AVX2NT_row
 
 convertI16F32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2777,7 +2769,7 @@ convertI32F32AVX2_done:
 	RET
 
 // func convertI32F32AVX2NT(m int, n int, dst *float32, ldd int, src *int32, ldsrc int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·convertI32F32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2897,8 +2889,6 @@ convertI32F32AVX2NT_tail1:
 	JNZ  convertI32F32AVX2NT_row
 
 convertI32F32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3052,7 +3042,7 @@ convertI32F64AVX2_done:
 	RET
 
 // func convertI32F64AVX2NT(m int, n int, dst *float64, ldd int, src *int32, ldsrc int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·convertI32F64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3154,8 +3144,6 @@ convertI32F64AVX2NT_tail1:
 	JNZ  convertI32F64AVX2NT_row
 
 convertI32F64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3338,7 +3326,7 @@ convertU8F32AVX2_done:
 	RET
 
 // func convertU8F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint8, ldsrc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·convertU8F32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3473,8 +3461,6 @@ convertU8F32AVX2NT_tail1:
 	JNZ  convertU8F32AVX2NT_row
 
 convertU8F32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3656,7 +3642,7 @@ convertU16F32AVX2_done:
 	RET
 
 // func convertU16F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint16, ldsrc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·convertU16F32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3789,8 +3775,6 @@ convertU16F32AVX2NT_tail1:
 	JNZ  convertU16F32AVX2NT_row
 
 convertU16F32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4049,7 +4033,7 @@ convertU32F32AVX2_done:
 	RET
 
 // func convertU32F32AVX2NT(m int, n int, dst *float32, ldd int, src *uint32, ldsrc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·convertU32F32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -4230,8 +4214,6 @@ convertU32F32AVX2NT_tail1:
 	JNZ  convertU32F32AVX2NT_row
 
 convertU32F32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4377,7 +4359,7 @@ convertF32F64AVX512_done:
 	RET
 
 // func convertF32F64AVX512NT(m int, n int, dst *float64, ldd int, src *float32, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·convertF32F64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4463,8 +4445,6 @@ convertF32F64AVX512NT_tail_done:
 	JNZ  convertF32F64AVX512NT_row
 
 convertF32F64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5173,7 +5153,7 @@ convertF32I32AVX512_done:
 	RET
 
 // func convertF32I32AVX512NT(m int, n int, dst *int32, ldd int, src *float32, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·convertF32I32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -5297,8 +5277,6 @@ convertF32I32AVX512NT_tail_done:
 	JNZ  convertF32I32AVX512NT_row
 
 convertF32I32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6212,7 +6190,7 @@ convertF64I64AVX512_done:
 	RET
 
 // func convertF64I64AVX512NT(m int, n int, dst *int64, ldd int, src *float64, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·convertF64I64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -6336,8 +6314,6 @@ convertF64I64AVX512NT_tail_done:
 	JNZ  convertF64I64AVX512NT_row
 
 convertF64I64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6499,7 +6475,7 @@ convertI8F32AVX512_done:
 	RET
 
 // func convertI8F32AVX512NT(m int, n int, dst *float32, ldd int, src *int8, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·convertI8F32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6592,8 +6568,6 @@ convertI8F32AVX512NT_tail_done:
 	JNZ  convertI8F32AVX512NT_row
 
 convertI8F32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6755,7 +6729,7 @@ convertI16F32AVX512_done:
 	RET
 
 // func convertI16F32AVX512NT(m int, n int, dst *float32, ldd int, src *int16, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·convertI16F32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6848,8 +6822,6 @@ convertI16F32AVX512NT_tail_done:
 	JNZ  convertI16F32AVX512NT_row
 
 convertI16F32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6995,7 +6967,7 @@ convertI32F32AVX512_done:
 	RET
 
 // func convertI32F32AVX512NT(m int, n int, dst *float32, ldd int, src *int32, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·convertI32F32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7081,8 +7053,6 @@ convertI32F32AVX512NT_tail_done:
 	JNZ  convertI32F32AVX512NT_row
 
 convertI32F32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7228,7 +7198,7 @@ convertI32F64AVX512_done:
 	RET
 
 // func convertI32F64AVX512NT(m int, n int, dst *float64, ldd int, src *int32, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·convertI32F64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7314,8 +7284,6 @@ convertI32F64AVX512NT_tail_done:
 	JNZ  convertI32F64AVX512NT_row
 
 convertI32F64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7461,7 +7429,7 @@ convertI64F64AVX512_done:
 	RET
 
 // func convertI64F64AVX512NT(m int, n int, dst *float64, ldd int, src *int64, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
 TEXT ·convertI64F64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7547,8 +7515,6 @@ convertI64F64AVX512NT_tail_done:
 	JNZ  convertI64F64AVX512NT_row
 
 convertI64F64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7710,7 +7676,7 @@ convertU8F32AVX512_done:
 	RET
 
 // func convertU8F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint8, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·convertU8F32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7803,8 +7769,6 @@ convertU8F32AVX512NT_tail_done:
 	JNZ  convertU8F32AVX512NT_row
 
 convertU8F32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7966,7 +7930,7 @@ convertU16F32AVX512_done:
 	RET
 
 // func convertU16F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint16, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·convertU16F32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8059,8 +8023,6 @@ convertU16F32AVX512NT_tail_done:
 	JNZ  convertU16F32AVX512NT_row
 
 convertU16F32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8206,7 +8168,7 @@ convertU32F32AVX512_done:
 	RET
 
 // func convertU32F32AVX512NT(m int, n int, dst *float32, ldd int, src *uint32, ldsrc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·convertU32F32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8292,7 +8254,5 @@ convertU32F32AVX512NT_tail_done:
 	JNZ  convertU32F32AVX512NT_row
 
 convertU32F32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET

@@ -10,7 +10,8 @@ import (
 
 // Add computes the m x n block of kind k of add with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -578,7 +579,8 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1146,7 +1148,8 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Mul computes the m x n block of kind k of mul with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1714,7 +1717,8 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1842,7 +1846,8 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Min computes the m x n block of kind k of min with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2410,7 +2415,8 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2978,7 +2984,8 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -3436,7 +3443,8 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // Or computes the m x n block of kind k of or with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -3894,7 +3902,8 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Xor computes the m x n block of kind k of xor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -4352,7 +4361,8 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -4810,7 +4820,8 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 
 // Neg computes the m x n block of kind k of neg with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -4870,7 +4881,8 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 
 // Abs computes the m x n block of kind k of abs with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -4930,7 +4942,8 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -4990,7 +5003,8 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 
 // Floor computes the m x n block of kind k of floor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -5050,7 +5064,8 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // Ceil computes the m x n block of kind k of ceil with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -5110,7 +5125,8 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -5170,7 +5186,8 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -5230,7 +5247,8 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -5290,7 +5308,8 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -5370,7 +5389,8 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -5450,7 +5470,8 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Lt computes the m x n block of kind k of lt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -5530,7 +5551,8 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -5610,7 +5632,8 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Gt computes the m x n block of kind k of gt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -5690,7 +5713,8 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -5770,7 +5794,8 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // FMA computes the m x n block of kind k of fma with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
@@ -6036,7 +6061,8 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
@@ -6300,7 +6326,8 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint, lds int, stream bool) {
@@ -6486,7 +6513,8 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint, lds int, stream bool) {
@@ -6672,7 +6700,8 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 
 // Select computes the m x n block of kind k of select with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {

@@ -6,7 +6,8 @@ package kernel
 
 // Add computes the m x n block of kind k of add with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -244,7 +245,8 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -482,7 +484,8 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Mul computes the m x n block of kind k of mul with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -720,7 +723,8 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -782,7 +786,8 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Min computes the m x n block of kind k of min with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1020,7 +1025,8 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1258,7 +1264,8 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1452,7 +1459,8 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // Or computes the m x n block of kind k of or with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1646,7 +1654,8 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Xor computes the m x n block of kind k of xor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -1840,7 +1849,8 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2034,7 +2044,8 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 
 // Neg computes the m x n block of kind k of neg with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2072,7 +2083,8 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 
 // Abs computes the m x n block of kind k of abs with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2110,7 +2122,8 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2148,7 +2161,8 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 
 // Floor computes the m x n block of kind k of floor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2186,7 +2200,8 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // Ceil computes the m x n block of kind k of ceil with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2224,7 +2239,8 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2262,7 +2278,8 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2300,7 +2317,8 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -2338,7 +2356,8 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2400,7 +2419,8 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2462,7 +2482,8 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Lt computes the m x n block of kind k of lt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2524,7 +2545,8 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2586,7 +2608,8 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Gt computes the m x n block of kind k of gt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2648,7 +2671,8 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -2710,7 +2734,8 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // FMA computes the m x n block of kind k of fma with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
@@ -2820,7 +2845,8 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
@@ -2930,7 +2956,8 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint, lds int, stream bool) {
@@ -3028,7 +3055,8 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint, lds int, stream bool) {
@@ -3126,7 +3154,8 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 
 // Select computes the m x n block of kind k of select with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {

@@ -15,7 +15,8 @@ const HasStreaming = false
 
 // Add computes the m x n block of kind k of add with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -31,7 +32,8 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -47,7 +49,8 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Mul computes the m x n block of kind k of mul with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -63,7 +66,8 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -79,7 +83,8 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Min computes the m x n block of kind k of min with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -95,7 +100,8 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -111,7 +117,8 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -127,7 +134,8 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // Or computes the m x n block of kind k of or with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -143,7 +151,8 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 
 // Xor computes the m x n block of kind k of xor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -159,7 +168,8 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -175,7 +185,8 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 
 // Neg computes the m x n block of kind k of neg with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -191,7 +202,8 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 
 // Abs computes the m x n block of kind k of abs with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -207,7 +219,8 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -223,7 +236,8 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 
 // Floor computes the m x n block of kind k of floor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -239,7 +253,8 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // Ceil computes the m x n block of kind k of ceil with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -255,7 +270,8 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -271,7 +287,8 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -287,7 +304,8 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
@@ -303,7 +321,8 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -319,7 +338,8 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -335,7 +355,8 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Lt computes the m x n block of kind k of lt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -351,7 +372,8 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -367,7 +389,8 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Gt computes the m x n block of kind k of gt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -383,7 +406,8 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
@@ -399,7 +423,8 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 
 // FMA computes the m x n block of kind k of fma with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
@@ -415,7 +440,8 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
@@ -431,7 +457,8 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint, lds int, stream bool) {
@@ -447,7 +474,8 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint, lds int, stream bool) {
@@ -463,7 +491,8 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 
 // Select computes the m x n block of kind k of select with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
-// them: the trusted entry, which checks nothing. A block of more than
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
 // chunkBytes of output runs as pieces, so that the goroutine can be preempted
 // between them.
 func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {

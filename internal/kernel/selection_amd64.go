@@ -9,7 +9,7 @@ package kernel
 //go:noescape
 func selectVVVF32AVX2(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVVVF32AVX2NT is selectVVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVVVF32AVX2NT is selectVVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -19,7 +19,7 @@ func selectVVVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVVSF32AVX2(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVVSF32AVX2NT is selectVVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVVSF32AVX2NT is selectVVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -29,7 +29,7 @@ func selectVVSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVSVF32AVX2(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVSVF32AVX2NT is selectVSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVSVF32AVX2NT is selectVSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -39,7 +39,7 @@ func selectVSVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVSSF32AVX2(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVSSF32AVX2NT is selectVSSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVSSF32AVX2NT is selectVSSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -49,7 +49,7 @@ func selectVSSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectSVVF32AVX2(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectSVVF32AVX2NT is selectSVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// selectSVVF32AVX2NT is selectSVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -59,7 +59,7 @@ func selectSVVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectSVSF32AVX2(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectSVSF32AVX2NT is selectSVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// selectSVSF32AVX2NT is selectSVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -69,7 +69,7 @@ func selectSVSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectSSVF32AVX2(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectSSVF32AVX2NT is selectSSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// selectSSVF32AVX2NT is selectSSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSSVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -79,7 +79,7 @@ func selectSSVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVVVF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVVVF64AVX2NT is selectVVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVVVF64AVX2NT is selectVVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -89,7 +89,7 @@ func selectVVVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVVSF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVVSF64AVX2NT is selectVVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVVSF64AVX2NT is selectVVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -99,7 +99,7 @@ func selectVVSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVSVF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVSVF64AVX2NT is selectVSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVSVF64AVX2NT is selectVSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -109,7 +109,7 @@ func selectVSVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVSSF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVSSF64AVX2NT is selectVSSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// selectVSSF64AVX2NT is selectVSSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -119,7 +119,7 @@ func selectVSSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectSVVF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectSVVF64AVX2NT is selectSVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// selectSVVF64AVX2NT is selectSVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -129,7 +129,7 @@ func selectSVVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectSVSF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectSVSF64AVX2NT is selectSVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// selectSVSF64AVX2NT is selectSVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -139,7 +139,7 @@ func selectSVSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectSSVF64AVX2(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectSSVF64AVX2NT is selectSSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// selectSSVF64AVX2NT is selectSSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSSVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -149,7 +149,7 @@ func selectSSVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond 
 //go:noescape
 func selectVVVF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVVVF32AVX512NT is selectVVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVVVF32AVX512NT is selectVVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -159,7 +159,7 @@ func selectVVVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcon
 //go:noescape
 func selectVVSF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVVSF32AVX512NT is selectVVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVVSF32AVX512NT is selectVVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -169,7 +169,7 @@ func selectVVSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcon
 //go:noescape
 func selectVSVF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVSVF32AVX512NT is selectVSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVSVF32AVX512NT is selectVSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -179,7 +179,7 @@ func selectVSVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcon
 //go:noescape
 func selectVSSF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectVSSF32AVX512NT is selectVSSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVSSF32AVX512NT is selectVSSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -189,7 +189,7 @@ func selectVSSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcon
 //go:noescape
 func selectSVVF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectSVVF32AVX512NT is selectSVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// selectSVVF32AVX512NT is selectSVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -199,7 +199,7 @@ func selectSVVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcon
 //go:noescape
 func selectSVSF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectSVSF32AVX512NT is selectSVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// selectSVSF32AVX512NT is selectSVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -209,7 +209,7 @@ func selectSVSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcon
 //go:noescape
 func selectSSVF32AVX512(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
 
-// selectSSVF32AVX512NT is selectSSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// selectSSVF32AVX512NT is selectSSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSSVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
@@ -219,7 +219,7 @@ func selectSSVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcon
 //go:noescape
 func selectVVVF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVVVF64AVX512NT is selectVVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVVVF64AVX512NT is selectVVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -229,7 +229,7 @@ func selectVVVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcon
 //go:noescape
 func selectVVSF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVVSF64AVX512NT is selectVVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVVSF64AVX512NT is selectVVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVVSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -239,7 +239,7 @@ func selectVVSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcon
 //go:noescape
 func selectVSVF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVSVF64AVX512NT is selectVSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVSVF64AVX512NT is selectVSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -249,7 +249,7 @@ func selectVSVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcon
 //go:noescape
 func selectVSSF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectVSSF64AVX512NT is selectVSSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// selectVSSF64AVX512NT is selectVSSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectVSSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -259,7 +259,7 @@ func selectVSSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcon
 //go:noescape
 func selectSVVF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectSVVF64AVX512NT is selectSVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// selectSVVF64AVX512NT is selectSVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -269,7 +269,7 @@ func selectSVVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcon
 //go:noescape
 func selectSVSF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectSVSF64AVX512NT is selectSVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// selectSVSF64AVX512NT is selectSVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSVSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
@@ -279,7 +279,7 @@ func selectSVSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcon
 //go:noescape
 func selectSSVF64AVX512(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
 
-// selectSSVF64AVX512NT is selectSSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// selectSSVF64AVX512NT is selectSSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func selectSSVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)

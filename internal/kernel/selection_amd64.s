@@ -321,7 +321,7 @@ selectVVVF32AVX2_done:
 	RET
 
 // func selectVVVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVVVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -498,8 +498,6 @@ selectVVVF32AVX2NT_tail1:
 	JNZ  selectVVVF32AVX2NT_row
 
 selectVVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -740,7 +738,7 @@ selectVVSF32AVX2_done:
 	RET
 
 // func selectVVSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVVSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -907,8 +905,6 @@ selectVVSF32AVX2NT_tail1:
 	JNZ  selectVVSF32AVX2NT_row
 
 selectVVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1149,7 +1145,7 @@ selectVSVF32AVX2_done:
 	RET
 
 // func selectVSVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVSVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1316,8 +1312,6 @@ selectVSVF32AVX2NT_tail1:
 	JNZ  selectVSVF32AVX2NT_row
 
 selectVSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1545,7 +1539,7 @@ selectVSSF32AVX2_done:
 	RET
 
 // func selectVSSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVSSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1702,8 +1696,6 @@ selectVSSF32AVX2NT_tail1:
 	JNZ  selectVSSF32AVX2NT_row
 
 selectVSSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1942,7 +1934,7 @@ selectSVVF32AVX2_done:
 	RET
 
 // func selectSVVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectSVVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2105,8 +2097,6 @@ selectSVVF32AVX2NT_tail1:
 	JNZ  selectSVVF32AVX2NT_row
 
 selectSVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2332,7 +2322,7 @@ selectSVSF32AVX2_done:
 	RET
 
 // func selectSVSF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectSVSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2485,8 +2475,6 @@ selectSVSF32AVX2NT_tail1:
 	JNZ  selectSVSF32AVX2NT_row
 
 selectSVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2712,7 +2700,7 @@ selectSSVF32AVX2_done:
 	RET
 
 // func selectSSVF32AVX2NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectSSVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2865,8 +2853,6 @@ selectSSVF32AVX2NT_tail1:
 	JNZ  selectSSVF32AVX2NT_row
 
 selectSSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3107,7 +3093,7 @@ selectVVVF64AVX2_done:
 	RET
 
 // func selectVVVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVVVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3258,8 +3244,6 @@ selectVVVF64AVX2NT_tail1:
 	JNZ  selectVVVF64AVX2NT_row
 
 selectVVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3488,7 +3472,7 @@ selectVVSF64AVX2_done:
 	RET
 
 // func selectVVSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVVSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3631,8 +3615,6 @@ selectVVSF64AVX2NT_tail1:
 	JNZ  selectVVSF64AVX2NT_row
 
 selectVVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3861,7 +3843,7 @@ selectVSVF64AVX2_done:
 	RET
 
 // func selectVSVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVSVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4004,8 +3986,6 @@ selectVSVF64AVX2NT_tail1:
 	JNZ  selectVSVF64AVX2NT_row
 
 selectVSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4222,7 +4202,7 @@ selectVSSF64AVX2_done:
 	RET
 
 // func selectVSSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectVSSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4357,8 +4337,6 @@ selectVSSF64AVX2NT_tail1:
 	JNZ  selectVSSF64AVX2NT_row
 
 selectVSSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4585,7 +4563,7 @@ selectSVVF64AVX2_done:
 	RET
 
 // func selectSVVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectSVVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4724,8 +4702,6 @@ selectSVVF64AVX2NT_tail1:
 	JNZ  selectSVVF64AVX2NT_row
 
 selectSVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4940,7 +4916,7 @@ selectSVSF64AVX2_done:
 	RET
 
 // func selectSVSF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectSVSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5071,8 +5047,6 @@ selectSVSF64AVX2NT_tail1:
 	JNZ  selectSVSF64AVX2NT_row
 
 selectSVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5287,7 +5261,7 @@ selectSSVF64AVX2_done:
 	RET
 
 // func selectSSVF64AVX2NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·selectSSVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5418,8 +5392,6 @@ selectSSVF64AVX2NT_tail1:
 	JNZ  selectSSVF64AVX2NT_row
 
 selectSSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5630,7 +5602,7 @@ selectVVVF32AVX512_done:
 	RET
 
 // func selectVVVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVVVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -5746,8 +5718,6 @@ selectVVVF32AVX512NT_tail_done:
 	JNZ  selectVVVF32AVX512NT_row
 
 selectVVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5947,7 +5917,7 @@ selectVVSF32AVX512_done:
 	RET
 
 // func selectVVSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVVSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -6057,8 +6027,6 @@ selectVVSF32AVX512NT_tail_done:
 	JNZ  selectVVSF32AVX512NT_row
 
 selectVVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6258,7 +6226,7 @@ selectVSVF32AVX512_done:
 	RET
 
 // func selectVSVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVSVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -6368,8 +6336,6 @@ selectVSVF32AVX512NT_tail_done:
 	JNZ  selectVSVF32AVX512NT_row
 
 selectVSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6558,7 +6524,7 @@ selectVSSF32AVX512_done:
 	RET
 
 // func selectVSSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVSSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -6662,8 +6628,6 @@ selectVSSF32AVX512NT_tail_done:
 	JNZ  selectVSSF32AVX512NT_row
 
 selectVSSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6863,7 +6827,7 @@ selectSVVF32AVX512_done:
 	RET
 
 // func selectSVVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectSVVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -6973,8 +6937,6 @@ selectSVVF32AVX512NT_tail_done:
 	JNZ  selectSVVF32AVX512NT_row
 
 selectSVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7163,7 +7125,7 @@ selectSVSF32AVX512_done:
 	RET
 
 // func selectSVSF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectSVSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -7267,8 +7229,6 @@ selectSVSF32AVX512NT_tail_done:
 	JNZ  selectSVSF32AVX512NT_row
 
 selectSVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7457,7 +7417,7 @@ selectSSVF32AVX512_done:
 	RET
 
 // func selectSSVF32AVX512NT(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectSSVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -7561,8 +7521,6 @@ selectSSVF32AVX512NT_tail_done:
 	JNZ  selectSSVF32AVX512NT_row
 
 selectSSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7773,7 +7731,7 @@ selectVVVF64AVX512_done:
 	RET
 
 // func selectVVVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVVVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -7889,8 +7847,6 @@ selectVVVF64AVX512NT_tail_done:
 	JNZ  selectVVVF64AVX512NT_row
 
 selectVVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8090,7 +8046,7 @@ selectVVSF64AVX512_done:
 	RET
 
 // func selectVVSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVVSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -8200,8 +8156,6 @@ selectVVSF64AVX512NT_tail_done:
 	JNZ  selectVVSF64AVX512NT_row
 
 selectVVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8401,7 +8355,7 @@ selectVSVF64AVX512_done:
 	RET
 
 // func selectVSVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVSVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -8511,8 +8465,6 @@ selectVSVF64AVX512NT_tail_done:
 	JNZ  selectVSVF64AVX512NT_row
 
 selectVSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8701,7 +8653,7 @@ selectVSSF64AVX512_done:
 	RET
 
 // func selectVSSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectVSSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -8805,8 +8757,6 @@ selectVSSF64AVX512NT_tail_done:
 	JNZ  selectVSSF64AVX512NT_row
 
 selectVSSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9006,7 +8956,7 @@ selectSVVF64AVX512_done:
 	RET
 
 // func selectSVVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectSVVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -9116,8 +9066,6 @@ selectSVVF64AVX512NT_tail_done:
 	JNZ  selectSVVF64AVX512NT_row
 
 selectSVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9306,7 +9254,7 @@ selectSVSF64AVX512_done:
 	RET
 
 // func selectSVSF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectSVSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -9410,8 +9358,6 @@ selectSVSF64AVX512NT_tail_done:
 	JNZ  selectSVSF64AVX512NT_row
 
 selectSVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9600,7 +9546,7 @@ selectSSVF64AVX512_done:
 	RET
 
 // func selectSSVF64AVX512NT(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·selectSSVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -9704,7 +9650,5 @@ selectSSVF64AVX512NT_tail_done:
 	JNZ  selectSSVF64AVX512NT_row
 
 selectSSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET

@@ -9,7 +9,7 @@ package kernel
 //go:noescape
 func shlVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
 
-// shlVSI8AVX2NT is shlVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSI8AVX2NT is shlVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
@@ -19,7 +19,7 @@ func shlVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, 
 //go:noescape
 func shrVSI8AVX2(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
 
-// shrVSI8AVX2NT is shrVSI8AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSI8AVX2NT is shrVSI8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
@@ -29,7 +29,7 @@ func shrVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, 
 //go:noescape
 func shlVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
 
-// shlVSI16AVX2NT is shlVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSI16AVX2NT is shlVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
@@ -39,7 +39,7 @@ func shlVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uin
 //go:noescape
 func shrVSI16AVX2(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
 
-// shrVSI16AVX2NT is shrVSI16AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSI16AVX2NT is shrVSI16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
@@ -49,7 +49,7 @@ func shrVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uin
 //go:noescape
 func shlVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
 
-// shlVSI32AVX2NT is shlVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSI32AVX2NT is shlVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
@@ -59,7 +59,7 @@ func shlVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uin
 //go:noescape
 func shrVSI32AVX2(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
 
-// shrVSI32AVX2NT is shrVSI32AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSI32AVX2NT is shrVSI32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
@@ -69,7 +69,7 @@ func shrVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uin
 //go:noescape
 func shlVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
 
-// shlVSI64AVX2NT is shlVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSI64AVX2NT is shlVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
@@ -79,7 +79,7 @@ func shlVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uin
 //go:noescape
 func shrVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
 
-// shrVSI64AVX2NT is shrVSI64AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSI64AVX2NT is shrVSI64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
@@ -89,7 +89,7 @@ func shrVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uin
 //go:noescape
 func shlVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
 
-// shlVSU8AVX2NT is shlVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSU8AVX2NT is shlVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
@@ -99,7 +99,7 @@ func shlVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint
 //go:noescape
 func shrVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
 
-// shrVSU8AVX2NT is shrVSU8AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSU8AVX2NT is shrVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
@@ -109,7 +109,7 @@ func shrVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint
 //go:noescape
 func shlVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
-// shlVSU16AVX2NT is shlVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSU16AVX2NT is shlVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
@@ -119,7 +119,7 @@ func shlVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *u
 //go:noescape
 func shrVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
-// shrVSU16AVX2NT is shrVSU16AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSU16AVX2NT is shrVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
@@ -129,7 +129,7 @@ func shrVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *u
 //go:noescape
 func shlVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
 
-// shlVSU32AVX2NT is shlVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSU32AVX2NT is shlVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
@@ -139,7 +139,7 @@ func shlVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *u
 //go:noescape
 func shrVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
 
-// shrVSU32AVX2NT is shrVSU32AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSU32AVX2NT is shrVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
@@ -149,7 +149,7 @@ func shrVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *u
 //go:noescape
 func shlVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
 
-// shlVSU64AVX2NT is shlVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// shlVSU64AVX2NT is shlVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
@@ -159,7 +159,7 @@ func shlVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *u
 //go:noescape
 func shrVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
 
-// shrVSU64AVX2NT is shrVSU64AVX2 writing the aligned part of each row with non-temporal stores.
+// shrVSU64AVX2NT is shrVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
@@ -169,7 +169,7 @@ func shrVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *u
 //go:noescape
 func shlVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
 
-// shlVSI8AVX512NT is shlVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSI8AVX512NT is shlVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
@@ -179,7 +179,7 @@ func shlVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint
 //go:noescape
 func shrVSI8AVX512(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
 
-// shrVSI8AVX512NT is shrVSI8AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSI8AVX512NT is shrVSI8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
@@ -189,7 +189,7 @@ func shrVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint
 //go:noescape
 func shlVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
 
-// shlVSI16AVX512NT is shlVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSI16AVX512NT is shlVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
@@ -199,7 +199,7 @@ func shlVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *u
 //go:noescape
 func shrVSI16AVX512(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
 
-// shrVSI16AVX512NT is shrVSI16AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSI16AVX512NT is shrVSI16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
@@ -209,7 +209,7 @@ func shrVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *u
 //go:noescape
 func shlVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
 
-// shlVSI32AVX512NT is shlVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSI32AVX512NT is shlVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
@@ -219,7 +219,7 @@ func shlVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *u
 //go:noescape
 func shrVSI32AVX512(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
 
-// shrVSI32AVX512NT is shrVSI32AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSI32AVX512NT is shrVSI32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
@@ -229,7 +229,7 @@ func shrVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *u
 //go:noescape
 func shlVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
 
-// shlVSI64AVX512NT is shlVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSI64AVX512NT is shlVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
@@ -239,7 +239,7 @@ func shlVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *u
 //go:noescape
 func shrVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
 
-// shrVSI64AVX512NT is shrVSI64AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSI64AVX512NT is shrVSI64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
@@ -249,7 +249,7 @@ func shrVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *u
 //go:noescape
 func shlVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
 
-// shlVSU8AVX512NT is shlVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSU8AVX512NT is shlVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
@@ -259,7 +259,7 @@ func shlVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *ui
 //go:noescape
 func shrVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
 
-// shrVSU8AVX512NT is shrVSU8AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSU8AVX512NT is shrVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
@@ -269,7 +269,7 @@ func shrVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *ui
 //go:noescape
 func shlVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
-// shlVSU16AVX512NT is shlVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSU16AVX512NT is shlVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
@@ -279,7 +279,7 @@ func shlVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s 
 //go:noescape
 func shrVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
-// shrVSU16AVX512NT is shrVSU16AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSU16AVX512NT is shrVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
@@ -289,7 +289,7 @@ func shrVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s 
 //go:noescape
 func shlVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
 
-// shlVSU32AVX512NT is shlVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSU32AVX512NT is shlVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
@@ -299,7 +299,7 @@ func shlVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s 
 //go:noescape
 func shrVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
 
-// shrVSU32AVX512NT is shrVSU32AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSU32AVX512NT is shrVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
@@ -309,7 +309,7 @@ func shrVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s 
 //go:noescape
 func shlVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
 
-// shlVSU64AVX512NT is shlVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// shlVSU64AVX512NT is shlVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shlVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
@@ -319,7 +319,7 @@ func shlVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s 
 //go:noescape
 func shrVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
 
-// shrVSU64AVX512NT is shrVSU64AVX512 writing the aligned part of each row with non-temporal stores.
+// shrVSU64AVX512NT is shrVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func shrVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)

@@ -349,7 +349,7 @@ shlVSI8AVX2_done:
 	RET
 
 // func shlVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -580,8 +580,6 @@ shlVSI8AVX2NT_tail1:
 	JNZ  shlVSI8AVX2NT_row
 
 shlVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -883,7 +881,7 @@ shrVSI8AVX2_done:
 	RET
 
 // func shrVSI8AVX2NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSI8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -1129,8 +1127,6 @@ shrVSI8AVX2NT_tail1:
 	JNZ  shrVSI8AVX2NT_row
 
 shrVSI8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1316,7 +1312,7 @@ shlVSI16AVX2_done:
 	RET
 
 // func shlVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1461,8 +1457,6 @@ shlVSI16AVX2NT_tail1:
 	JNZ  shlVSI16AVX2NT_row
 
 shlVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1648,7 +1642,7 @@ shrVSI16AVX2_done:
 	RET
 
 // func shrVSI16AVX2NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSI16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1793,8 +1787,6 @@ shrVSI16AVX2NT_tail1:
 	JNZ  shrVSI16AVX2NT_row
 
 shrVSI16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1970,7 +1962,7 @@ shlVSI32AVX2_done:
 	RET
 
 // func shlVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2095,8 +2087,6 @@ shlVSI32AVX2NT_tail1:
 	JNZ  shlVSI32AVX2NT_row
 
 shlVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2272,7 +2262,7 @@ shrVSI32AVX2_done:
 	RET
 
 // func shrVSI32AVX2NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSI32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2397,8 +2387,6 @@ shrVSI32AVX2NT_tail1:
 	JNZ  shrVSI32AVX2NT_row
 
 shrVSI32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2565,7 +2553,7 @@ shlVSI64AVX2_done:
 	RET
 
 // func shlVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2672,8 +2660,6 @@ shlVSI64AVX2NT_tail1:
 	JNZ  shlVSI64AVX2NT_row
 
 shlVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2908,7 +2894,7 @@ shrVSI64AVX2_done:
 	RET
 
 // func shrVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSI64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3051,8 +3037,6 @@ shrVSI64AVX2NT_tail1:
 	JNZ  shrVSI64AVX2NT_row
 
 shrVSI64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3334,7 +3318,7 @@ shlVSU8AVX2_done:
 	RET
 
 // func shlVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -3565,8 +3549,6 @@ shlVSU8AVX2NT_tail1:
 	JNZ  shlVSU8AVX2NT_row
 
 shlVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3868,7 +3850,7 @@ shrVSU8AVX2_done:
 	RET
 
 // func shrVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSU8AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -4114,8 +4096,6 @@ shrVSU8AVX2NT_tail1:
 	JNZ  shrVSU8AVX2NT_row
 
 shrVSU8AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4301,7 +4281,7 @@ shlVSU16AVX2_done:
 	RET
 
 // func shlVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4446,8 +4426,6 @@ shlVSU16AVX2NT_tail1:
 	JNZ  shlVSU16AVX2NT_row
 
 shlVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4633,7 +4611,7 @@ shrVSU16AVX2_done:
 	RET
 
 // func shrVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSU16AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4778,8 +4756,6 @@ shrVSU16AVX2NT_tail1:
 	JNZ  shrVSU16AVX2NT_row
 
 shrVSU16AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4955,7 +4931,7 @@ shlVSU32AVX2_done:
 	RET
 
 // func shlVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5080,8 +5056,6 @@ shlVSU32AVX2NT_tail1:
 	JNZ  shlVSU32AVX2NT_row
 
 shlVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5257,7 +5231,7 @@ shrVSU32AVX2_done:
 	RET
 
 // func shrVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSU32AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5382,8 +5356,6 @@ shrVSU32AVX2NT_tail1:
 	JNZ  shrVSU32AVX2NT_row
 
 shrVSU32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5550,7 +5522,7 @@ shlVSU64AVX2_done:
 	RET
 
 // func shlVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shlVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5657,8 +5629,6 @@ shlVSU64AVX2NT_tail1:
 	JNZ  shlVSU64AVX2NT_row
 
 shlVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5825,7 +5795,7 @@ shrVSU64AVX2_done:
 	RET
 
 // func shrVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·shrVSU64AVX2NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5932,8 +5902,6 @@ shrVSU64AVX2NT_tail1:
 	JNZ  shrVSU64AVX2NT_row
 
 shrVSU64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6162,7 +6130,7 @@ shlVSI8AVX512_done:
 	RET
 
 // func shlVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -6287,8 +6255,6 @@ shlVSI8AVX512NT_tail_done:
 	JNZ  shlVSI8AVX512NT_row
 
 shlVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6533,7 +6499,7 @@ shrVSI8AVX512_done:
 	RET
 
 // func shrVSI8AVX512NT(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSI8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -6665,8 +6631,6 @@ shrVSI8AVX512NT_tail_done:
 	JNZ  shrVSI8AVX512NT_row
 
 shrVSI8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6825,7 +6789,7 @@ shlVSI16AVX512_done:
 	RET
 
 // func shlVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6916,8 +6880,6 @@ shlVSI16AVX512NT_tail_done:
 	JNZ  shlVSI16AVX512NT_row
 
 shlVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7076,7 +7038,7 @@ shrVSI16AVX512_done:
 	RET
 
 // func shrVSI16AVX512NT(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSI16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7167,8 +7129,6 @@ shrVSI16AVX512NT_tail_done:
 	JNZ  shrVSI16AVX512NT_row
 
 shrVSI16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7327,7 +7287,7 @@ shlVSI32AVX512_done:
 	RET
 
 // func shlVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7418,8 +7378,6 @@ shlVSI32AVX512NT_tail_done:
 	JNZ  shlVSI32AVX512NT_row
 
 shlVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7578,7 +7536,7 @@ shrVSI32AVX512_done:
 	RET
 
 // func shrVSI32AVX512NT(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSI32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7669,8 +7627,6 @@ shrVSI32AVX512NT_tail_done:
 	JNZ  shrVSI32AVX512NT_row
 
 shrVSI32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7829,7 +7785,7 @@ shlVSI64AVX512_done:
 	RET
 
 // func shlVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7920,8 +7876,6 @@ shlVSI64AVX512NT_tail_done:
 	JNZ  shlVSI64AVX512NT_row
 
 shlVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8080,7 +8034,7 @@ shrVSI64AVX512_done:
 	RET
 
 // func shrVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSI64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8171,8 +8125,6 @@ shrVSI64AVX512NT_tail_done:
 	JNZ  shrVSI64AVX512NT_row
 
 shrVSI64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8401,7 +8353,7 @@ shlVSU8AVX512_done:
 	RET
 
 // func shlVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -8526,8 +8478,6 @@ shlVSU8AVX512NT_tail_done:
 	JNZ  shlVSU8AVX512NT_row
 
 shlVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8772,7 +8722,7 @@ shrVSU8AVX512_done:
 	RET
 
 // func shrVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSU8AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -8904,8 +8854,6 @@ shrVSU8AVX512NT_tail_done:
 	JNZ  shrVSU8AVX512NT_row
 
 shrVSU8AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9064,7 +9012,7 @@ shlVSU16AVX512_done:
 	RET
 
 // func shlVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9155,8 +9103,6 @@ shlVSU16AVX512NT_tail_done:
 	JNZ  shlVSU16AVX512NT_row
 
 shlVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9315,7 +9261,7 @@ shrVSU16AVX512_done:
 	RET
 
 // func shrVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSU16AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9406,8 +9352,6 @@ shrVSU16AVX512NT_tail_done:
 	JNZ  shrVSU16AVX512NT_row
 
 shrVSU16AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9566,7 +9510,7 @@ shlVSU32AVX512_done:
 	RET
 
 // func shlVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9657,8 +9601,6 @@ shlVSU32AVX512NT_tail_done:
 	JNZ  shlVSU32AVX512NT_row
 
 shlVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9817,7 +9759,7 @@ shrVSU32AVX512_done:
 	RET
 
 // func shrVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSU32AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -9908,8 +9850,6 @@ shrVSU32AVX512NT_tail_done:
 	JNZ  shrVSU32AVX512NT_row
 
 shrVSU32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10068,7 +10008,7 @@ shlVSU64AVX512_done:
 	RET
 
 // func shlVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shlVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -10159,8 +10099,6 @@ shlVSU64AVX512NT_tail_done:
 	JNZ  shlVSU64AVX512NT_row
 
 shlVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10319,7 +10257,7 @@ shrVSU64AVX512_done:
 	RET
 
 // func shrVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
 TEXT ·shrVSU64AVX512NT(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -10410,7 +10348,5 @@ shrVSU64AVX512NT_tail_done:
 	JNZ  shrVSU64AVX512NT_row
 
 shrVSU64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET

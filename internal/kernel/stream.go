@@ -122,6 +122,30 @@ func Streaming[T Number](k Kind, m, n, lda, ldb int) bool {
 // once, for the whole, and passes the answer to every call.
 func ShouldStream(bytes int) bool { return HasStreaming && streaming.Streams(bytes) }
 
+// Fence orders the non-temporal stores of every earlier streaming call
+// before any later store. The streaming kernels leave their stores
+// unordered, so that work of many calls (a broadcast plan, a fused
+// expression's blocks, a chunked call) waits for them once: whoever passes
+// stream = true to an entry runs Fence after its last such call, before the
+// result can reach another goroutine (returning to the caller, or a worker
+// signalling that its part is done). A goroutine changes threads only
+// through the scheduler's locked instructions, which x86 orders with every
+// earlier store, so the calls of one piece of work need not fence between
+// them.
+func Fence() {
+	if HasStreaming {
+		storeFence()
+	}
+}
+
+// FenceAfter runs Fence when stream is set: the closing line of a call that
+// may have streamed.
+func FenceAfter(stream bool) {
+	if stream {
+		Fence()
+	}
+}
+
 // arrays counts the arrays an m-row call of kind k streams through: dst, and
 // each input that has a row per row (a leading stride of 0 repeats one row).
 func arrays(k Kind, m, lda, ldb int) int {

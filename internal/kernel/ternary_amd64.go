@@ -9,7 +9,7 @@ package kernel
 //go:noescape
 func fmaVVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVVVF32AVX2NT is fmaVVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVVVF32AVX2NT is fmaVVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -19,7 +19,7 @@ func fmaVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func fmaVVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVVSF32AVX2NT is fmaVVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVVSF32AVX2NT is fmaVVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -29,7 +29,7 @@ func fmaVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func fmaVSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVSVF32AVX2NT is fmaVSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVSVF32AVX2NT is fmaVSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -39,7 +39,7 @@ func fmaVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func fmaSVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaSVVF32AVX2NT is fmaSVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaSVVF32AVX2NT is fmaSVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -49,7 +49,7 @@ func fmaSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func fmaVSSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVSSF32AVX2NT is fmaVSSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVSSF32AVX2NT is fmaVSSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -59,7 +59,7 @@ func fmaVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func fmaSVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaSVSF32AVX2NT is fmaSVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaSVSF32AVX2NT is fmaSVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -69,7 +69,7 @@ func fmaSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func fmaSSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaSSVF32AVX2NT is fmaSSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaSSVF32AVX2NT is fmaSSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -79,7 +79,7 @@ func fmaSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func clampVVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVVVF32AVX2NT is clampVVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVVVF32AVX2NT is clampVVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -89,7 +89,7 @@ func clampVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampVVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVVSF32AVX2NT is clampVVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVVSF32AVX2NT is clampVVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -99,7 +99,7 @@ func clampVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampVSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVSVF32AVX2NT is clampVSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVSVF32AVX2NT is clampVSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -109,7 +109,7 @@ func clampVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampSVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampSVVF32AVX2NT is clampSVVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// clampSVVF32AVX2NT is clampSVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -119,7 +119,7 @@ func clampSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampVSSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVSSF32AVX2NT is clampVSSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVSSF32AVX2NT is clampVSSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -129,7 +129,7 @@ func clampVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampSVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampSVSF32AVX2NT is clampSVSF32AVX2 writing the aligned part of each row with non-temporal stores.
+// clampSVSF32AVX2NT is clampSVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -139,7 +139,7 @@ func clampSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampSSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampSSVF32AVX2NT is clampSSVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// clampSSVF32AVX2NT is clampSSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -149,7 +149,7 @@ func clampSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func fmaVVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVVVF64AVX2NT is fmaVVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVVVF64AVX2NT is fmaVVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -159,7 +159,7 @@ func fmaVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func fmaVVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVVSF64AVX2NT is fmaVVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVVSF64AVX2NT is fmaVVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -169,7 +169,7 @@ func fmaVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func fmaVSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVSVF64AVX2NT is fmaVSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVSVF64AVX2NT is fmaVSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -179,7 +179,7 @@ func fmaVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func fmaSVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaSVVF64AVX2NT is fmaSVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaSVVF64AVX2NT is fmaSVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -189,7 +189,7 @@ func fmaSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func fmaVSSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVSSF64AVX2NT is fmaVSSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaVSSF64AVX2NT is fmaVSSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -199,7 +199,7 @@ func fmaVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func fmaSVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaSVSF64AVX2NT is fmaSVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaSVSF64AVX2NT is fmaSVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -209,7 +209,7 @@ func fmaSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func fmaSSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaSSVF64AVX2NT is fmaSSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// fmaSSVF64AVX2NT is fmaSSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -219,7 +219,7 @@ func fmaSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //go:noescape
 func clampVVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVVVF64AVX2NT is clampVVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVVVF64AVX2NT is clampVVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -229,7 +229,7 @@ func clampVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func clampVVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVVSF64AVX2NT is clampVVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVVSF64AVX2NT is clampVVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -239,7 +239,7 @@ func clampVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func clampVSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVSVF64AVX2NT is clampVSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVSVF64AVX2NT is clampVSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -249,7 +249,7 @@ func clampVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func clampSVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampSVVF64AVX2NT is clampSVVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// clampSVVF64AVX2NT is clampSVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -259,7 +259,7 @@ func clampSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func clampVSSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVSSF64AVX2NT is clampVSSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// clampVSSF64AVX2NT is clampVSSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -269,7 +269,7 @@ func clampVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func clampSVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampSVSF64AVX2NT is clampSVSF64AVX2 writing the aligned part of each row with non-temporal stores.
+// clampSVSF64AVX2NT is clampSVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -279,7 +279,7 @@ func clampSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func clampSSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampSSVF64AVX2NT is clampSSVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// clampSSVF64AVX2NT is clampSSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -289,7 +289,7 @@ func clampSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func fmaVVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVVVF32AVX512NT is fmaVVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVVVF32AVX512NT is fmaVVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -299,7 +299,7 @@ func fmaVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func fmaVVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVVSF32AVX512NT is fmaVVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVVSF32AVX512NT is fmaVVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -309,7 +309,7 @@ func fmaVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func fmaVSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVSVF32AVX512NT is fmaVSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVSVF32AVX512NT is fmaVSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -319,7 +319,7 @@ func fmaVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func fmaSVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaSVVF32AVX512NT is fmaSVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaSVVF32AVX512NT is fmaSVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -329,7 +329,7 @@ func fmaSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func fmaVSSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaVSSF32AVX512NT is fmaVSSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVSSF32AVX512NT is fmaVSSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -339,7 +339,7 @@ func fmaVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func fmaSVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaSVSF32AVX512NT is fmaSVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaSVSF32AVX512NT is fmaSVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -349,7 +349,7 @@ func fmaSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func fmaSSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// fmaSSVF32AVX512NT is fmaSSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaSSVF32AVX512NT is fmaSSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -359,7 +359,7 @@ func fmaSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampVVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVVVF32AVX512NT is clampVVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVVVF32AVX512NT is clampVVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -369,7 +369,7 @@ func clampVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func clampVVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVVSF32AVX512NT is clampVVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVVSF32AVX512NT is clampVVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -379,7 +379,7 @@ func clampVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func clampVSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVSVF32AVX512NT is clampVSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVSVF32AVX512NT is clampVSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -389,7 +389,7 @@ func clampVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func clampSVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampSVVF32AVX512NT is clampSVVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// clampSVVF32AVX512NT is clampSVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -399,7 +399,7 @@ func clampSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func clampVSSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampVSSF32AVX512NT is clampVSSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVSSF32AVX512NT is clampVSSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -409,7 +409,7 @@ func clampVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func clampSVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampSVSF32AVX512NT is clampSVSF32AVX512 writing the aligned part of each row with non-temporal stores.
+// clampSVSF32AVX512NT is clampSVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -419,7 +419,7 @@ func clampSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func clampSSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
-// clampSSVF32AVX512NT is clampSSVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// clampSSVF32AVX512NT is clampSSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
@@ -429,7 +429,7 @@ func clampSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func fmaVVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVVVF64AVX512NT is fmaVVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVVVF64AVX512NT is fmaVVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -439,7 +439,7 @@ func fmaVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func fmaVVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVVSF64AVX512NT is fmaVVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVVSF64AVX512NT is fmaVVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -449,7 +449,7 @@ func fmaVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func fmaVSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVSVF64AVX512NT is fmaVSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVSVF64AVX512NT is fmaVSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -459,7 +459,7 @@ func fmaVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func fmaSVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaSVVF64AVX512NT is fmaSVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaSVVF64AVX512NT is fmaSVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -469,7 +469,7 @@ func fmaSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func fmaVSSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaVSSF64AVX512NT is fmaVSSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaVSSF64AVX512NT is fmaVSSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -479,7 +479,7 @@ func fmaVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func fmaSVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaSVSF64AVX512NT is fmaSVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaSVSF64AVX512NT is fmaSVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -489,7 +489,7 @@ func fmaSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func fmaSSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// fmaSSVF64AVX512NT is fmaSSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// fmaSSVF64AVX512NT is fmaSSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func fmaSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -499,7 +499,7 @@ func fmaSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //go:noescape
 func clampVVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVVVF64AVX512NT is clampVVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVVVF64AVX512NT is clampVVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -509,7 +509,7 @@ func clampVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda in
 //go:noescape
 func clampVVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVVSF64AVX512NT is clampVVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVVSF64AVX512NT is clampVVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -519,7 +519,7 @@ func clampVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda in
 //go:noescape
 func clampVSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVSVF64AVX512NT is clampVSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVSVF64AVX512NT is clampVSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -529,7 +529,7 @@ func clampVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda in
 //go:noescape
 func clampSVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampSVVF64AVX512NT is clampSVVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// clampSVVF64AVX512NT is clampSVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -539,7 +539,7 @@ func clampSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda in
 //go:noescape
 func clampVSSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampVSSF64AVX512NT is clampVSSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// clampVSSF64AVX512NT is clampVSSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -549,7 +549,7 @@ func clampVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda in
 //go:noescape
 func clampSVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampSVSF64AVX512NT is clampSVSF64AVX512 writing the aligned part of each row with non-temporal stores.
+// clampSVSF64AVX512NT is clampSVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
@@ -559,7 +559,7 @@ func clampSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda in
 //go:noescape
 func clampSSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
-// clampSSVF64AVX512NT is clampSSVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// clampSSVF64AVX512NT is clampSSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func clampSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)

@@ -285,7 +285,7 @@ fmaVVVF32AVX2_done:
 	RET
 
 // func fmaVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVVVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -441,8 +441,6 @@ fmaVVVF32AVX2NT_tail1:
 	JNZ  fmaVVVF32AVX2NT_row
 
 fmaVVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -647,7 +645,7 @@ fmaVVSF32AVX2_done:
 	RET
 
 // func fmaVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVVSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -793,8 +791,6 @@ fmaVVSF32AVX2NT_tail1:
 	JNZ  fmaVVSF32AVX2NT_row
 
 fmaVVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1014,7 +1010,7 @@ fmaVSVF32AVX2_done:
 	RET
 
 // func fmaVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVSVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1165,8 +1161,6 @@ fmaVSVF32AVX2NT_tail1:
 	JNZ  fmaVSVF32AVX2NT_row
 
 fmaVSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1371,7 +1365,7 @@ fmaSVVF32AVX2_done:
 	RET
 
 // func fmaSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaSVVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1517,8 +1511,6 @@ fmaSVVF32AVX2NT_tail1:
 	JNZ  fmaSVVF32AVX2NT_row
 
 fmaSVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1725,7 +1717,7 @@ fmaVSSF32AVX2_done:
 	RET
 
 // func fmaVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVSSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1866,8 +1858,6 @@ fmaVSSF32AVX2NT_tail1:
 	JNZ  fmaVSSF32AVX2NT_row
 
 fmaVSSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2059,7 +2049,7 @@ fmaSVSF32AVX2_done:
 	RET
 
 // func fmaSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaSVSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2195,8 +2185,6 @@ fmaSVSF32AVX2NT_tail1:
 	JNZ  fmaSVSF32AVX2NT_row
 
 fmaSVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2403,7 +2391,7 @@ fmaSSVF32AVX2_done:
 	RET
 
 // func fmaSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaSSVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -2544,8 +2532,6 @@ fmaSSVF32AVX2NT_tail1:
 	JNZ  fmaSSVF32AVX2NT_row
 
 fmaSSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2892,7 +2878,7 @@ clampVVVF32AVX2_done:
 	RET
 
 // func clampVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVVVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -3128,8 +3114,6 @@ clampVVVF32AVX2NT_tail1:
 	JNZ  clampVVVF32AVX2NT_row
 
 clampVVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3468,7 +3452,7 @@ clampVVSF32AVX2_done:
 	RET
 
 // func clampVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVVSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -3695,8 +3679,6 @@ clampVVSF32AVX2NT_tail1:
 	JNZ  clampVVSF32AVX2NT_row
 
 clampVVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4017,7 +3999,7 @@ clampVSVF32AVX2_done:
 	RET
 
 // func clampVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVSVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -4233,8 +4215,6 @@ clampVSVF32AVX2NT_tail1:
 	JNZ  clampVSVF32AVX2NT_row
 
 clampVSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4570,7 +4550,7 @@ clampSVVF32AVX2_done:
 	RET
 
 // func clampSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampSVVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -4791,8 +4771,6 @@ clampSVVF32AVX2NT_tail1:
 	JNZ  clampSVVF32AVX2NT_row
 
 clampSVVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5105,7 +5083,7 @@ clampVSSF32AVX2_done:
 	RET
 
 // func clampVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVSSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -5312,8 +5290,6 @@ clampVSSF32AVX2NT_tail1:
 	JNZ  clampVSSF32AVX2NT_row
 
 clampVSSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5641,7 +5617,7 @@ clampSVSF32AVX2_done:
 	RET
 
 // func clampSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampSVSF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -5853,8 +5829,6 @@ clampSVSF32AVX2NT_tail1:
 	JNZ  clampSVSF32AVX2NT_row
 
 clampSVSF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6164,7 +6138,7 @@ clampSSVF32AVX2_done:
 	RET
 
 // func clampSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampSSVF32AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -6365,8 +6339,6 @@ clampSSVF32AVX2NT_tail1:
 	JNZ  clampSSVF32AVX2NT_row
 
 clampSSVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6572,7 +6544,7 @@ fmaVVVF64AVX2_done:
 	RET
 
 // func fmaVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVVVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6704,8 +6676,6 @@ fmaVVVF64AVX2NT_tail1:
 	JNZ  fmaVVVF64AVX2NT_row
 
 fmaVVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6899,7 +6869,7 @@ fmaVVSF64AVX2_done:
 	RET
 
 // func fmaVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVVSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7023,8 +6993,6 @@ fmaVVSF64AVX2NT_tail1:
 	JNZ  fmaVVSF64AVX2NT_row
 
 fmaVVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7233,7 +7201,7 @@ fmaVSVF64AVX2_done:
 	RET
 
 // func fmaVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVSVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7362,8 +7330,6 @@ fmaVSVF64AVX2NT_tail1:
 	JNZ  fmaVSVF64AVX2NT_row
 
 fmaVSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7557,7 +7523,7 @@ fmaSVVF64AVX2_done:
 	RET
 
 // func fmaSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaSVVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7681,8 +7647,6 @@ fmaSVVF64AVX2NT_tail1:
 	JNZ  fmaSVVF64AVX2NT_row
 
 fmaSVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7879,7 +7843,7 @@ fmaVSSF64AVX2_done:
 	RET
 
 // func fmaVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaVSSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8000,8 +7964,6 @@ fmaVSSF64AVX2NT_tail1:
 	JNZ  fmaVSSF64AVX2NT_row
 
 fmaVSSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8183,7 +8145,7 @@ fmaSVSF64AVX2_done:
 	RET
 
 // func fmaSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaSVSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8299,8 +8261,6 @@ fmaSVSF64AVX2NT_tail1:
 	JNZ  fmaSVSF64AVX2NT_row
 
 fmaSVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8497,7 +8457,7 @@ fmaSSVF64AVX2_done:
 	RET
 
 // func fmaSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, CMOV, FMA3, MMX+
+// Requires: AVX, CMOV, FMA3
 TEXT ·fmaSSVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8618,8 +8578,6 @@ fmaSSVF64AVX2NT_tail1:
 	JNZ  fmaSSVF64AVX2NT_row
 
 fmaSSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8947,7 +8905,7 @@ clampVVVF64AVX2_done:
 	RET
 
 // func clampVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVVVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -9145,8 +9103,6 @@ clampVVVF64AVX2NT_tail1:
 	JNZ  clampVVVF64AVX2NT_row
 
 clampVVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9467,7 +9423,7 @@ clampVVSF64AVX2_done:
 	RET
 
 // func clampVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVVSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -9658,8 +9614,6 @@ clampVVSF64AVX2NT_tail1:
 	JNZ  clampVVSF64AVX2NT_row
 
 clampVVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9963,7 +9917,7 @@ clampVSVF64AVX2_done:
 	RET
 
 // func clampVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVSVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -10145,8 +10099,6 @@ clampVSVF64AVX2NT_tail1:
 	JNZ  clampVSVF64AVX2NT_row
 
 clampVSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10465,7 +10417,7 @@ clampSVVF64AVX2_done:
 	RET
 
 // func clampSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampSVVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -10652,8 +10604,6 @@ clampSVVF64AVX2NT_tail1:
 	JNZ  clampSVVF64AVX2NT_row
 
 clampSVVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -10950,7 +10900,7 @@ clampVSSF64AVX2_done:
 	RET
 
 // func clampVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampVSSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -11125,8 +11075,6 @@ clampVSSF64AVX2NT_tail1:
 	JNZ  clampVSSF64AVX2NT_row
 
 clampVSSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11438,7 +11386,7 @@ clampSVSF64AVX2_done:
 	RET
 
 // func clampSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampSVSF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -11618,8 +11566,6 @@ clampSVSF64AVX2NT_tail1:
 	JNZ  clampSVSF64AVX2NT_row
 
 clampSVSF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11914,7 +11860,7 @@ clampSSVF64AVX2_done:
 	RET
 
 // func clampSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·clampSSVF64AVX2NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -12085,8 +12031,6 @@ clampSSVF64AVX2NT_tail1:
 	JNZ  clampSSVF64AVX2NT_row
 
 clampSSVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12281,7 +12225,7 @@ fmaVVVF32AVX512_done:
 	RET
 
 // func fmaVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVVVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12391,8 +12335,6 @@ fmaVVVF32AVX512NT_tail_done:
 	JNZ  fmaVVVF32AVX512NT_row
 
 fmaVVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12576,7 +12518,7 @@ fmaVVSF32AVX512_done:
 	RET
 
 // func fmaVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVVSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12680,8 +12622,6 @@ fmaVVSF32AVX512NT_tail_done:
 	JNZ  fmaVVSF32AVX512NT_row
 
 fmaVVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12880,7 +12820,7 @@ fmaVSVF32AVX512_done:
 	RET
 
 // func fmaVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVSVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -12989,8 +12929,6 @@ fmaVSVF32AVX512NT_tail_done:
 	JNZ  fmaVSVF32AVX512NT_row
 
 fmaVSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13174,7 +13112,7 @@ fmaSVVF32AVX512_done:
 	RET
 
 // func fmaSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaSVVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13278,8 +13216,6 @@ fmaSVVF32AVX512NT_tail_done:
 	JNZ  fmaSVVF32AVX512NT_row
 
 fmaSVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13467,7 +13403,7 @@ fmaVSSF32AVX512_done:
 	RET
 
 // func fmaVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVSSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13570,8 +13506,6 @@ fmaVSSF32AVX512NT_tail_done:
 	JNZ  fmaVSSF32AVX512NT_row
 
 fmaVSSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13744,7 +13678,7 @@ fmaSVSF32AVX512_done:
 	RET
 
 // func fmaSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaSVSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -13842,8 +13776,6 @@ fmaSVSF32AVX512NT_tail_done:
 	JNZ  fmaSVSF32AVX512NT_row
 
 fmaSVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14031,7 +13963,7 @@ fmaSSVF32AVX512_done:
 	RET
 
 // func fmaSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaSSVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -14134,8 +14066,6 @@ fmaSSVF32AVX512NT_tail_done:
 	JNZ  fmaSSVF32AVX512NT_row
 
 fmaSSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14445,7 +14375,7 @@ clampVVVF32AVX512_done:
 	RET
 
 // func clampVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVVVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -14607,8 +14537,6 @@ clampVVVF32AVX512NT_tail_done:
 	JNZ  clampVVVF32AVX512NT_row
 
 clampVVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -14912,7 +14840,7 @@ clampVVSF32AVX512_done:
 	RET
 
 // func clampVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVVSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -15069,8 +14997,6 @@ clampVVSF32AVX512NT_tail_done:
 	JNZ  clampVVSF32AVX512NT_row
 
 clampVVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15358,7 +15284,7 @@ clampVSVF32AVX512_done:
 	RET
 
 // func clampVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVSVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -15508,8 +15434,6 @@ clampVSVF32AVX512NT_tail_done:
 	JNZ  clampVSVF32AVX512NT_row
 
 clampVSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15812,7 +15736,7 @@ clampSVVF32AVX512_done:
 	RET
 
 // func clampSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampSVVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -15967,8 +15891,6 @@ clampSVVF32AVX512NT_tail_done:
 	JNZ  clampSVVF32AVX512NT_row
 
 clampSVVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16250,7 +16172,7 @@ clampVSSF32AVX512_done:
 	RET
 
 // func clampVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVSSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -16395,8 +16317,6 @@ clampVSSF32AVX512NT_tail_done:
 	JNZ  clampVSSF32AVX512NT_row
 
 clampVSSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16693,7 +16613,7 @@ clampSVSF32AVX512_done:
 	RET
 
 // func clampSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampSVSF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -16843,8 +16763,6 @@ clampSVSF32AVX512NT_tail_done:
 	JNZ  clampSVSF32AVX512NT_row
 
 clampSVSF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17125,7 +17043,7 @@ clampSSVF32AVX512_done:
 	RET
 
 // func clampSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampSSVF32AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -17268,8 +17186,6 @@ clampSSVF32AVX512NT_tail_done:
 	JNZ  clampSSVF32AVX512NT_row
 
 clampSSVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17464,7 +17380,7 @@ fmaVVVF64AVX512_done:
 	RET
 
 // func fmaVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVVVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17574,8 +17490,6 @@ fmaVVVF64AVX512NT_tail_done:
 	JNZ  fmaVVVF64AVX512NT_row
 
 fmaVVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -17759,7 +17673,7 @@ fmaVVSF64AVX512_done:
 	RET
 
 // func fmaVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVVSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17863,8 +17777,6 @@ fmaVVSF64AVX512NT_tail_done:
 	JNZ  fmaVVSF64AVX512NT_row
 
 fmaVVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18063,7 +17975,7 @@ fmaVSVF64AVX512_done:
 	RET
 
 // func fmaVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVSVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18172,8 +18084,6 @@ fmaVSVF64AVX512NT_tail_done:
 	JNZ  fmaVSVF64AVX512NT_row
 
 fmaVSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18357,7 +18267,7 @@ fmaSVVF64AVX512_done:
 	RET
 
 // func fmaSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaSVVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18461,8 +18371,6 @@ fmaSVVF64AVX512NT_tail_done:
 	JNZ  fmaSVVF64AVX512NT_row
 
 fmaSVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18650,7 +18558,7 @@ fmaVSSF64AVX512_done:
 	RET
 
 // func fmaVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaVSSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -18753,8 +18661,6 @@ fmaVSSF64AVX512NT_tail_done:
 	JNZ  fmaVSSF64AVX512NT_row
 
 fmaVSSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -18927,7 +18833,7 @@ fmaSVSF64AVX512_done:
 	RET
 
 // func fmaSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaSVSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19025,8 +18931,6 @@ fmaSVSF64AVX512NT_tail_done:
 	JNZ  fmaSVSF64AVX512NT_row
 
 fmaSVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19214,7 +19118,7 @@ fmaSSVF64AVX512_done:
 	RET
 
 // func fmaSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·fmaSSVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -19317,8 +19221,6 @@ fmaSSVF64AVX512NT_tail_done:
 	JNZ  fmaSSVF64AVX512NT_row
 
 fmaSSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19628,7 +19530,7 @@ clampVVVF64AVX512_done:
 	RET
 
 // func clampVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVVVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -19790,8 +19692,6 @@ clampVVVF64AVX512NT_tail_done:
 	JNZ  clampVVVF64AVX512NT_row
 
 clampVVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20095,7 +19995,7 @@ clampVVSF64AVX512_done:
 	RET
 
 // func clampVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVVSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -20252,8 +20152,6 @@ clampVVSF64AVX512NT_tail_done:
 	JNZ  clampVVSF64AVX512NT_row
 
 clampVVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20541,7 +20439,7 @@ clampVSVF64AVX512_done:
 	RET
 
 // func clampVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVSVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -20691,8 +20589,6 @@ clampVSVF64AVX512NT_tail_done:
 	JNZ  clampVSVF64AVX512NT_row
 
 clampVSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -20995,7 +20891,7 @@ clampSVVF64AVX512_done:
 	RET
 
 // func clampSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampSVVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -21150,8 +21046,6 @@ clampSVVF64AVX512NT_tail_done:
 	JNZ  clampSVVF64AVX512NT_row
 
 clampSVVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21433,7 +21327,7 @@ clampVSSF64AVX512_done:
 	RET
 
 // func clampVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampVSSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -21578,8 +21472,6 @@ clampVSSF64AVX512NT_tail_done:
 	JNZ  clampVSSF64AVX512NT_row
 
 clampVSSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -21876,7 +21768,7 @@ clampSVSF64AVX512_done:
 	RET
 
 // func clampSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampSVSF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -22026,8 +21918,6 @@ clampSVSF64AVX512NT_tail_done:
 	JNZ  clampSVSF64AVX512NT_row
 
 clampSVSF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22308,7 +22198,7 @@ clampSSVF64AVX512_done:
 	RET
 
 // func clampSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·clampSSVF64AVX512NT(SB), NOSPLIT, $0-80
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -22451,7 +22341,5 @@ clampSSVF64AVX512NT_tail_done:
 	JNZ  clampSSVF64AVX512NT_row
 
 clampSSVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET

@@ -9,7 +9,7 @@ package kernel
 //go:noescape
 func negVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// negVF32AVX2NT is negVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// negVF32AVX2NT is negVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func negVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -19,7 +19,7 @@ func negVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func absVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// absVF32AVX2NT is absVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// absVF32AVX2NT is absVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func absVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -29,7 +29,7 @@ func absVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func sqrtVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// sqrtVF32AVX2NT is sqrtVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// sqrtVF32AVX2NT is sqrtVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func sqrtVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -39,7 +39,7 @@ func sqrtVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func floorVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// floorVF32AVX2NT is floorVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// floorVF32AVX2NT is floorVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func floorVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -49,7 +49,7 @@ func floorVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func ceilVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// ceilVF32AVX2NT is ceilVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// ceilVF32AVX2NT is ceilVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func ceilVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -59,7 +59,7 @@ func ceilVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func truncVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// truncVF32AVX2NT is truncVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// truncVF32AVX2NT is truncVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func truncVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -69,7 +69,7 @@ func truncVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func roundevenVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// roundevenVF32AVX2NT is roundevenVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// roundevenVF32AVX2NT is roundevenVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundevenVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -79,7 +79,7 @@ func roundevenVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda in
 //go:noescape
 func roundVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// roundVF32AVX2NT is roundVF32AVX2 writing the aligned part of each row with non-temporal stores.
+// roundVF32AVX2NT is roundVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -89,7 +89,7 @@ func roundVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func negVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// negVF64AVX2NT is negVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// negVF64AVX2NT is negVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func negVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -99,7 +99,7 @@ func negVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func absVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// absVF64AVX2NT is absVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// absVF64AVX2NT is absVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func absVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -109,7 +109,7 @@ func absVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func sqrtVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// sqrtVF64AVX2NT is sqrtVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// sqrtVF64AVX2NT is sqrtVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func sqrtVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -119,7 +119,7 @@ func sqrtVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func floorVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// floorVF64AVX2NT is floorVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// floorVF64AVX2NT is floorVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func floorVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -129,7 +129,7 @@ func floorVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func ceilVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// ceilVF64AVX2NT is ceilVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// ceilVF64AVX2NT is ceilVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func ceilVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -139,7 +139,7 @@ func ceilVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func truncVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// truncVF64AVX2NT is truncVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// truncVF64AVX2NT is truncVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func truncVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -149,7 +149,7 @@ func truncVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func roundevenVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// roundevenVF64AVX2NT is roundevenVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// roundevenVF64AVX2NT is roundevenVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundevenVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -159,7 +159,7 @@ func roundevenVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda in
 //go:noescape
 func roundVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// roundVF64AVX2NT is roundVF64AVX2 writing the aligned part of each row with non-temporal stores.
+// roundVF64AVX2NT is roundVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -169,7 +169,7 @@ func roundVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func negVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// negVF32AVX512NT is negVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// negVF32AVX512NT is negVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func negVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -179,7 +179,7 @@ func negVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func absVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// absVF32AVX512NT is absVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// absVF32AVX512NT is absVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func absVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -189,7 +189,7 @@ func absVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func sqrtVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// sqrtVF32AVX512NT is sqrtVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// sqrtVF32AVX512NT is sqrtVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func sqrtVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -199,7 +199,7 @@ func sqrtVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func floorVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// floorVF32AVX512NT is floorVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// floorVF32AVX512NT is floorVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func floorVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -209,7 +209,7 @@ func floorVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func ceilVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// ceilVF32AVX512NT is ceilVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// ceilVF32AVX512NT is ceilVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func ceilVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -219,7 +219,7 @@ func ceilVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func truncVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// truncVF32AVX512NT is truncVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// truncVF32AVX512NT is truncVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func truncVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -229,7 +229,7 @@ func truncVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func roundevenVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// roundevenVF32AVX512NT is roundevenVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// roundevenVF32AVX512NT is roundevenVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundevenVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -239,7 +239,7 @@ func roundevenVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda 
 //go:noescape
 func roundVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
-// roundVF32AVX512NT is roundVF32AVX512 writing the aligned part of each row with non-temporal stores.
+// roundVF32AVX512NT is roundVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
@@ -249,7 +249,7 @@ func roundVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func negVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// negVF64AVX512NT is negVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// negVF64AVX512NT is negVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func negVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -259,7 +259,7 @@ func negVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func absVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// absVF64AVX512NT is absVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// absVF64AVX512NT is absVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func absVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -269,7 +269,7 @@ func absVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func sqrtVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// sqrtVF64AVX512NT is sqrtVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// sqrtVF64AVX512NT is sqrtVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func sqrtVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -279,7 +279,7 @@ func sqrtVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func floorVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// floorVF64AVX512NT is floorVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// floorVF64AVX512NT is floorVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func floorVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -289,7 +289,7 @@ func floorVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func ceilVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// ceilVF64AVX512NT is ceilVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// ceilVF64AVX512NT is ceilVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func ceilVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -299,7 +299,7 @@ func ceilVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func truncVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// truncVF64AVX512NT is truncVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// truncVF64AVX512NT is truncVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func truncVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -309,7 +309,7 @@ func truncVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //go:noescape
 func roundevenVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// roundevenVF64AVX512NT is roundevenVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// roundevenVF64AVX512NT is roundevenVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundevenVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
@@ -319,7 +319,7 @@ func roundevenVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda 
 //go:noescape
 func roundVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
-// roundVF64AVX512NT is roundVF64AVX512 writing the aligned part of each row with non-temporal stores.
+// roundVF64AVX512NT is roundVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
 //
 //go:noescape
 func roundVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)

@@ -218,7 +218,7 @@ negVF32AVX2_done:
 	RET
 
 // func negVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·negVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -336,8 +336,6 @@ negVF32AVX2NT_tail1:
 	JNZ  negVF32AVX2NT_row
 
 negVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -488,7 +486,7 @@ absVF32AVX2_done:
 	RET
 
 // func absVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·absVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -606,8 +604,6 @@ absVF32AVX2NT_tail1:
 	JNZ  absVF32AVX2NT_row
 
 absVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -755,7 +751,7 @@ sqrtVF32AVX2_done:
 	RET
 
 // func sqrtVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·sqrtVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -870,8 +866,6 @@ sqrtVF32AVX2NT_tail1:
 	JNZ  sqrtVF32AVX2NT_row
 
 sqrtVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1019,7 +1013,7 @@ floorVF32AVX2_done:
 	RET
 
 // func floorVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·floorVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1134,8 +1128,6 @@ floorVF32AVX2NT_tail1:
 	JNZ  floorVF32AVX2NT_row
 
 floorVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1283,7 +1275,7 @@ ceilVF32AVX2_done:
 	RET
 
 // func ceilVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·ceilVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1398,8 +1390,6 @@ ceilVF32AVX2NT_tail1:
 	JNZ  ceilVF32AVX2NT_row
 
 ceilVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1547,7 +1537,7 @@ truncVF32AVX2_done:
 	RET
 
 // func truncVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·truncVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1662,8 +1652,6 @@ truncVF32AVX2NT_tail1:
 	JNZ  truncVF32AVX2NT_row
 
 truncVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1811,7 +1799,7 @@ roundevenVF32AVX2_done:
 	RET
 
 // func roundevenVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·roundevenVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -1926,8 +1914,6 @@ roundevenVF32AVX2NT_tail1:
 	JNZ  roundevenVF32AVX2NT_row
 
 roundevenVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2225,7 +2211,7 @@ roundVF32AVX2_done:
 	RET
 
 // func roundVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·roundVF32AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -2431,8 +2417,6 @@ roundVF32AVX2NT_tail1:
 	JNZ  roundVF32AVX2NT_row
 
 roundVF32AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2574,7 +2558,7 @@ negVF64AVX2_done:
 	RET
 
 // func negVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·negVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -2674,8 +2658,6 @@ negVF64AVX2NT_tail1:
 	JNZ  negVF64AVX2NT_row
 
 negVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2817,7 +2799,7 @@ absVF64AVX2_done:
 	RET
 
 // func absVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·absVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -2917,8 +2899,6 @@ absVF64AVX2NT_tail1:
 	JNZ  absVF64AVX2NT_row
 
 absVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3057,7 +3037,7 @@ sqrtVF64AVX2_done:
 	RET
 
 // func sqrtVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·sqrtVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3154,8 +3134,6 @@ sqrtVF64AVX2NT_tail1:
 	JNZ  sqrtVF64AVX2NT_row
 
 sqrtVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3294,7 +3272,7 @@ floorVF64AVX2_done:
 	RET
 
 // func floorVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·floorVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3391,8 +3369,6 @@ floorVF64AVX2NT_tail1:
 	JNZ  floorVF64AVX2NT_row
 
 floorVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3531,7 +3507,7 @@ ceilVF64AVX2_done:
 	RET
 
 // func ceilVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·ceilVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3628,8 +3604,6 @@ ceilVF64AVX2NT_tail1:
 	JNZ  ceilVF64AVX2NT_row
 
 ceilVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3768,7 +3742,7 @@ truncVF64AVX2_done:
 	RET
 
 // func truncVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·truncVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -3865,8 +3839,6 @@ truncVF64AVX2NT_tail1:
 	JNZ  truncVF64AVX2NT_row
 
 truncVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4005,7 +3977,7 @@ roundevenVF64AVX2_done:
 	RET
 
 // func roundevenVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, CMOV, MMX+
+// Requires: AVX, CMOV
 TEXT ·roundevenVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -4102,8 +4074,6 @@ roundevenVF64AVX2NT_tail1:
 	JNZ  roundevenVF64AVX2NT_row
 
 roundevenVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4419,7 +4389,7 @@ roundVF64AVX2_done:
 	RET
 
 // func roundVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX2, CMOV, MMX+
+// Requires: AVX, AVX2, CMOV
 TEXT ·roundVF64AVX2NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -4611,8 +4581,6 @@ roundVF64AVX2NT_tail1:
 	JNZ  roundVF64AVX2NT_row
 
 roundVF64AVX2NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4746,7 +4714,7 @@ negVF32AVX512_done:
 	RET
 
 // func negVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·negVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -4830,8 +4798,6 @@ negVF32AVX512NT_tail_done:
 	JNZ  negVF32AVX512NT_row
 
 negVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4965,7 +4931,7 @@ absVF32AVX512_done:
 	RET
 
 // func absVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·absVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -5049,8 +5015,6 @@ absVF32AVX512NT_tail_done:
 	JNZ  absVF32AVX512NT_row
 
 absVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5181,7 +5145,7 @@ sqrtVF32AVX512_done:
 	RET
 
 // func sqrtVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·sqrtVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5262,8 +5226,6 @@ sqrtVF32AVX512NT_tail_done:
 	JNZ  sqrtVF32AVX512NT_row
 
 sqrtVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5394,7 +5356,7 @@ floorVF32AVX512_done:
 	RET
 
 // func floorVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·floorVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5475,8 +5437,6 @@ floorVF32AVX512NT_tail_done:
 	JNZ  floorVF32AVX512NT_row
 
 floorVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5607,7 +5567,7 @@ ceilVF32AVX512_done:
 	RET
 
 // func ceilVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·ceilVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5688,8 +5648,6 @@ ceilVF32AVX512NT_tail_done:
 	JNZ  ceilVF32AVX512NT_row
 
 ceilVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5820,7 +5778,7 @@ truncVF32AVX512_done:
 	RET
 
 // func truncVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·truncVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -5901,8 +5859,6 @@ truncVF32AVX512NT_tail_done:
 	JNZ  truncVF32AVX512NT_row
 
 truncVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6033,7 +5989,7 @@ roundevenVF32AVX512_done:
 	RET
 
 // func roundevenVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·roundevenVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -6114,8 +6070,6 @@ roundevenVF32AVX512NT_tail_done:
 	JNZ  roundevenVF32AVX512NT_row
 
 roundevenVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6382,7 +6336,7 @@ roundVF32AVX512_done:
 	RET
 
 // func roundVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·roundVF32AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -6526,8 +6480,6 @@ roundVF32AVX512NT_tail_done:
 	JNZ  roundVF32AVX512NT_row
 
 roundVF32AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6661,7 +6613,7 @@ negVF64AVX512_done:
 	RET
 
 // func negVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·negVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -6745,8 +6697,6 @@ negVF64AVX512NT_tail_done:
 	JNZ  negVF64AVX512NT_row
 
 negVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6880,7 +6830,7 @@ absVF64AVX512_done:
 	RET
 
 // func absVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·absVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -6964,8 +6914,6 @@ absVF64AVX512NT_tail_done:
 	JNZ  absVF64AVX512NT_row
 
 absVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7096,7 +7044,7 @@ sqrtVF64AVX512_done:
 	RET
 
 // func sqrtVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·sqrtVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7177,8 +7125,6 @@ sqrtVF64AVX512NT_tail_done:
 	JNZ  sqrtVF64AVX512NT_row
 
 sqrtVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7309,7 +7255,7 @@ floorVF64AVX512_done:
 	RET
 
 // func floorVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·floorVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7390,8 +7336,6 @@ floorVF64AVX512NT_tail_done:
 	JNZ  floorVF64AVX512NT_row
 
 floorVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7522,7 +7466,7 @@ ceilVF64AVX512_done:
 	RET
 
 // func ceilVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·ceilVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7603,8 +7547,6 @@ ceilVF64AVX512NT_tail_done:
 	JNZ  ceilVF64AVX512NT_row
 
 ceilVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7735,7 +7677,7 @@ truncVF64AVX512_done:
 	RET
 
 // func truncVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·truncVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -7816,8 +7758,6 @@ truncVF64AVX512NT_tail_done:
 	JNZ  truncVF64AVX512NT_row
 
 truncVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7948,7 +7888,7 @@ roundevenVF64AVX512_done:
 	RET
 
 // func roundevenVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·roundevenVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -8029,8 +7969,6 @@ roundevenVF64AVX512NT_tail_done:
 	JNZ  roundevenVF64AVX512NT_row
 
 roundevenVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8329,7 +8267,7 @@ roundVF64AVX512_done:
 	RET
 
 // func roundVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·roundVF64AVX512NT(SB), NOSPLIT, $0-48
 	MOVQ         m+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -8487,7 +8425,5 @@ roundVF64AVX512NT_tail_done:
 	JNZ  roundVF64AVX512NT_row
 
 roundVF64AVX512NT_done:
-	// Order the non-temporal stores before any later store, as ordinary ones are.
-	SFENCE
 	VZEROUPPER
 	RET

@@ -207,6 +207,7 @@ func runNest[T elem.Number](n *viewNest, op kernel.Op, data [3][]T) {
 	o.At = o.Base
 	if !b.direct {
 		runTiled(&b, &o, data)
+		kernel.FenceAfter(b.stream)
 		return
 	}
 	kind := [2][2]kernel.Kind{{kernel.SV, kernel.SV}, {kernel.VS, kernel.VV}}[b.inc[1]][b.inc[2]]
@@ -232,24 +233,33 @@ type viewBlock struct {
 	stream  bool
 }
 
-// viewTile is the capacity of a tile, in elements: three of them (dst and
-// two inputs) stay within L1 for every element type.
-const viewTile = 1024
+// viewTile is the capacity of a tile, in elements, and viewTileBytes the
+// part of it a run uses: three tiles of 8 KiB (dst and two inputs) stay
+// within L1. Measured for a + b.T, 1024x1024 float32 (Zen 4, ns per
+// element, contiguous Add 0.15): tiles of 1024 elements 0.39, 2048 0.29,
+// 4096 0.27 (but 48 KiB of tiles).
+const (
+	viewTile      = 2048
+	viewTileBytes = 8 << 10
+)
 
 // transposeCols is the width of a tile when an input is gathered across
-// its rows (a transposed view): square tiles read whole cache lines of it.
-const transposeCols = 32
+// its rows (a transposed view): the tile's rows (viewTileBytes / 64 / size
+// of them) span whole cache lines of it, and the kernel's rows stay long.
+// For a + b.T above: 32 columns 0.80 ns per element, 64 0.29, 128 0.34.
+const transposeCols = 64
 
 // runTiled runs every block of the odometer through tiles on the stack.
 func runTiled[T elem.Number](b *viewBlock, o *nditer.Odometer, data [3][]T) {
 	var tiles [3][viewTile]T
-	cols := min(b.n, viewTile)
+	capacity := min(viewTile, viewTileBytes/int(unsafe.Sizeof(T(0))))
+	cols := min(b.n, capacity)
 	for k := 1; k < 3; k++ {
 		if b.m > 1 && !b.usable(k, 2) && abs(b.ld[k]) < abs(b.inc[k]) {
 			cols = min(b.n, transposeCols)
 		}
 	}
-	rows := min(b.m, viewTile/cols)
+	rows := min(b.m, capacity/cols)
 	for {
 		for r0 := 0; r0 < b.m; r0 += rows {
 			for c0 := 0; c0 < b.n; c0 += cols {
@@ -290,7 +300,7 @@ func computeTile[T elem.Number](b *viewBlock, tiles *[3][viewTile]T, data [3][]T
 		}
 	}
 	kind := [2][2]kernel.Kind{{kernel.SV, kernel.SV}, {kernel.VS, kernel.VV}}[inc[1]][inc[2]]
-	kernel.Binary(kind, b.op, rr, cc, ops[0], ld[0], ops[1], ld[1], ops[2], ld[2], false)
+	kernel.Binary(kind, b.op, rr, cc, ops[0], ld[0], ops[1], ld[1], ops[2], ld[2], b.stream && b.usable(0, rr))
 	if !b.usable(0, rr) {
 		scatter(data[0], off[0], rr, cc, b.ld[0], b.inc[0], ops[0])
 	}
@@ -303,6 +313,10 @@ func computeTile[T elem.Number](b *viewBlock, tiles *[3][viewTile]T, data [3][]T
 func gather[T elem.Number](tile, x []T, off, rows, cols, ld, inc int) {
 	_ = tile[rows*cols-1]
 	src := unsafe.Pointer(unsafe.SliceData(x))
+	if ld == 1 && rows > 1 { // columns of x's rows: a transposition
+		kernel.Transpose[T](unsafe.Pointer(&tile[0]), cols, unsafe.Add(src, off*int(unsafe.Sizeof(T(0)))), inc, cols, rows)
+		return
+	}
 	if rows > 1 && abs(inc) > abs(ld) { // walk down the columns instead
 		rows, cols, ld, inc = cols, rows, inc, ld
 		for r := range rows {
@@ -343,6 +357,10 @@ func copyStrided[T elem.Number](dst unsafe.Pointer, dinc int, src unsafe.Pointer
 func scatter[T elem.Number](dst []T, off, rows, cols, ld, inc int, tile []T) {
 	_ = tile[rows*cols-1]
 	base := unsafe.Pointer(unsafe.SliceData(dst))
+	if ld == 1 && rows > 1 { // the tile's columns are dst's rows
+		kernel.Transpose[T](unsafe.Add(base, off*int(unsafe.Sizeof(T(0)))), inc, unsafe.Pointer(&tile[0]), cols, rows, cols)
+		return
+	}
 	for r := range rows {
 		copyStrided[T](unsafe.Add(base, (off+r*ld)*int(unsafe.Sizeof(T(0)))), inc, unsafe.Pointer(&tile[r*cols]), 1, cols)
 	}

@@ -40,6 +40,7 @@ func main() {
 		func() error { return writeReduceGo(kernelDir) },
 		func() error { return generateCPUID(cpuinfoDir) },
 		func() error { return generateFence(kernelDir) },
+		func() error { return generateTransposeAMD64(kernelDir) },
 	}
 	steps = append(steps, func() error { return generateConvertAMD64(kernelDir) })
 	for _, f := range asm.Families {

@@ -1,0 +1,11 @@
+//go:build !amd64 || purego
+
+package kernel
+
+import "unsafe"
+
+// transposeSquares has no kernel to run here: Transpose moves every element
+// on its own.
+func transposeSquares[T Number](unsafe.Pointer, int, unsafe.Pointer, int, int, int) (rr, cc int) {
+	return 0, 0
+}

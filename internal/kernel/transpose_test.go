@@ -1,0 +1,75 @@
+//go:build linux
+
+package kernel_test
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
+)
+
+// TestTranspose moves every shape up to 19x19, with padded and reversed
+// (negative) strides, for each element size, under every implementation:
+// src flush against a guard page after its last row, or before its first
+// when the rows run backwards, and dst after its last column, so that any
+// element read or written past the block faults; every element of dst
+// outside the transposed block keeps its sentinel.
+func TestTranspose(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("int8", testTranspose[int8])
+		t.Run("uint16", testTranspose[uint16])
+		t.Run("float32", testTranspose[float32])
+		t.Run("int32", testTranspose[int32])
+		t.Run("float64", testTranspose[float64])
+		t.Run("uint64", testTranspose[uint64])
+	})
+}
+
+func testTranspose[T kernel.Number](t *testing.T) {
+	const sentinel = 99
+	for rows := range 20 {
+		for cols := range 20 {
+			for _, pad := range []int{0, 3} {
+				for _, backwards := range []bool{false, true} {
+					name := fmt.Sprintf("%dx%d/pad%d/backwards=%v", rows, cols, pad, backwards)
+					lds, ldd := cols+pad, rows+pad+1
+					srcLen, dstLen := max(0, (rows-1)*lds+cols), max(0, (cols-1)*ldd+rows)
+					sg, dg := testkit.NewGuardPages(t, 4), testkit.NewGuardPages(t, 4)
+					var src []T
+					first := 0 // the element of src where row 0 starts
+					if backwards {
+						src = testkit.AtStart[T](sg, srcLen)
+						first, lds = max(0, (rows-1)*lds), -lds
+					} else {
+						src = testkit.AtEnd[T](sg, srcLen)
+					}
+					for i := range src {
+						src[i] = T(i % 97)
+					}
+					dst := testkit.AtEnd[T](dg, dstLen)
+					for i := range dst {
+						dst[i] = sentinel
+					}
+					if rows > 0 && cols > 0 {
+						kernel.Transpose[T](unsafe.Pointer(&dst[0]), ldd, unsafe.Pointer(&src[first]), lds, rows, cols)
+					}
+					want := make([]T, dstLen)
+					for i := range want {
+						want[i] = sentinel
+					}
+					for r := range rows {
+						for c := range cols {
+							want[c*ldd+r] = src[first+r*lds+c]
+						}
+					}
+					require.Equal(t, want, dst, name)
+				}
+			}
+		}
+	}
+}

@@ -383,12 +383,7 @@ func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
 func (p *Plan[T]) arg(o operand, b, t *scratch[T], dst []T, g *geometry, n int) ([]T, int) {
 	switch o.at {
 	case inArray:
-		st := p.arrays[o.idx].stride
-		ld := 0
-		if len(st) >= 2 {
-			ld = st[len(st)-2]
-		}
-		return b.data[o.idx][t.off[o.idx]:], ld
+		return b.data[o.idx][t.off[o.idx]:], o.ld
 	case inValue:
 		return b.vals[o.idx : o.idx+1], 0
 	case inTemp:

@@ -91,7 +91,11 @@ func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
 	err := p.bind(s, dst, args)
 	if err == nil {
 		g := p.geometry()
-		p.blocks(s, s, dst, g, 0, g.total)
+		if g.total == 1 {
+			p.one(s, dst, g)
+		} else {
+			p.blocks(s, s, dst, g, 0, g.total)
+		}
 		kernel.FenceAfter(g.stream)
 	}
 	p.put(s)
@@ -307,6 +311,16 @@ func (p *Plan[T]) geometry() *geometry {
 		return &p.geom[1]
 	}
 	return &p.geom[0]
+}
+
+// one computes a run of one block, the whole output: every operand starts
+// at its first element.
+func (p *Plan[T]) one(s *scratch[T], dst []T, g *geometry) {
+	clear(s.off)
+	m, n := min(g.m, g.d1), min(g.n, g.n0)
+	for i := range p.steps {
+		p.step(&p.steps[i], s, s, dst, g, m, n)
+	}
 }
 
 // blocks computes blocks lo..hi, in order, with the inputs bound in b and

@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/simdkit/elem"
@@ -233,15 +234,11 @@ type viewBlock struct {
 	stream  bool
 }
 
-// viewTile is the capacity of a tile, in elements, and viewTileBytes the
-// part of it a run uses: three tiles of 8 KiB (dst and two inputs) stay
-// within L1. Measured for a + b.T, 1024x1024 float32 (Zen 4, ns per
-// element, contiguous Add 0.15): tiles of 1024 elements 0.39, 2048 0.29,
-// 4096 0.27 (but 48 KiB of tiles).
-const (
-	viewTile      = 2048
-	viewTileBytes = 8 << 10
-)
+// viewTileBytes is the size of a tile: three of them (dst and two inputs)
+// stay within L1. Measured for a + b.T, 1024x1024 float32 (Zen 4, ns per
+// element, contiguous Add 0.15): tiles of 4 KiB 0.39, 8 KiB 0.29, 16 KiB
+// 0.27 (but 48 KiB of tiles).
+const viewTileBytes = 8 << 10
 
 // transposeCols is the width of a tile when an input is gathered across
 // its rows (a transposed view): the tile's rows (viewTileBytes / 64 / size
@@ -249,10 +246,20 @@ const (
 // For a + b.T above: 32 columns 0.80 ns per element, 64 0.29, 128 0.34.
 const transposeCols = 64
 
-// runTiled runs every block of the odometer through tiles on the stack.
+// tileBuffers hold the tiles of runs: three tiles of viewTileBytes, as
+// words so that every element type is aligned in them. From a pool rather
+// than the stack, since Go would clear 24 KiB of stack at every run.
+var tileBuffers = sync.Pool{New: func() any { return new([3 * viewTileBytes / 8]uint64) }}
+
+// runTiled runs every block of the odometer through tiles.
 func runTiled[T elem.Number](b *viewBlock, o *nditer.Odometer, data [3][]T) {
-	var tiles [3][viewTile]T
-	capacity := min(viewTile, viewTileBytes/int(unsafe.Sizeof(T(0))))
+	buf := tileBuffers.Get().(*[3 * viewTileBytes / 8]uint64)
+	defer tileBuffers.Put(buf)
+	capacity := viewTileBytes / int(unsafe.Sizeof(T(0)))
+	var tiles [3][]T
+	for k := range tiles {
+		tiles[k] = unsafe.Slice((*T)(unsafe.Pointer(&buf[k*viewTileBytes/8])), capacity)
+	}
 	cols := min(b.n, capacity)
 	for k := 1; k < 3; k++ {
 		if b.m > 1 && !b.usable(k, 2) && abs(b.ld[k]) < abs(b.inc[k]) {
@@ -285,7 +292,7 @@ func (b *viewBlock) usable(k, rows int) bool {
 // gathered into contiguous tiles, and dst, if it cannot, is computed in its
 // tile and scattered back. Two inputs that both repeat one value per row
 // have no kernel: a is gathered then.
-func computeTile[T elem.Number](b *viewBlock, tiles *[3][viewTile]T, data [3][]T, at [nditer.Operands]int, r0, rr, c0, cc int) {
+func computeTile[T elem.Number](b *viewBlock, tiles *[3][]T, data [3][]T, at [nditer.Operands]int, r0, rr, c0, cc int) {
 	var ops [3][]T
 	var ld, inc, off [3]int
 	for k := range 3 {

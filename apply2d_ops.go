@@ -75,8 +75,9 @@ func ApplyTernary2D[T Float](op TernaryOp, m, n int, dst []T, ldd int, a []T, ld
 		}
 		return
 	}
-	kernel.Ternary(k, kernel.TernaryOp(op), m, n, dst, ldd, a, lda, b, ldb, c, ldc,
-		stream2D[T](m, n, lda, inca, ldb, incb, ldc, incc))
+	stream := stream2D[T](m, n, lda, inca, ldb, incb, ldc, incc)
+	kernel.Ternary(k, kernel.TernaryOp(op), m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Select2D computes dst[r*ldd+j] = a[r*lda+j*inca] where

@@ -95,6 +95,9 @@ func TestImplForBySize(t *testing.T) {
 		{classMemory, 48<<10 + 1, false, AVX2}, {classMemory, 256 << 10, false, AVX2}, {classMemory, 256 << 10, true, AVX512},
 		{classCompute, 96, false, AVX512}, {classCompute, 384, false, AVX512}, {classCompute, 385, false, AVX2},
 		{classCompute, 48 << 10, false, AVX2}, {classCompute, 1 << 20, true, AVX2},
+		// A streaming call stands for work past the caches, whatever its
+		// own bytes (a piece of a chunked call): fastStream decides.
+		{classMemory, 96, true, AVX512}, {classCompute, 96, true, AVX2},
 	} {
 		require.Equal(t, c.want, implFor(c.class, c.bytes, c.stream), "class %d, %d bytes, stream %v", c.class, c.bytes, c.stream)
 	}

@@ -3,7 +3,6 @@ package expr
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"sync"
 	"unsafe"
 
@@ -100,45 +99,41 @@ const blockCap = 1 << 16
 // op.
 const blockMin = 512
 
-// streamBlockBytes is the memory a streaming block reads and writes: the
-// block of dst plus the block of every full-size input. Past the caches the
-// ops of a block read their inputs one after the other and the last one
-// writes dst, so the memory streams take turns; with blocks this small the
-// hardware prefetchers run ahead across several blocks, the write-combining
-// buffers drain while the next block reads, and the streams overlap as in
-// one kernel. Measured on Zen 4 (2 cores, 32 KiB L1d, 1 MiB L2), float32,
-// ms per 16M-element run, one Add 5.7 (medians of 3, one run):
-//
-//	bytes per stream   2 KiB  3 KiB  4 KiB  6 KiB  8 KiB  16 KiB  32 KiB  L2/2 (the old rule)
-//	(x - m) / s          5.2    5.1    4.4    5.1    5.8     7.2     6.3   7.4
-//	max(x*w + b, 0)      6.3    5.8    5.6      -    8.5     7.4     7.2   8.1
-//	a*s + b*t            8.3   10.3    9.9   12.8   14.8    12.9    11.5  12.0
-//
-// 8 KiB over the streams gives 4 KiB for the first two (2 streams) and
-// 2 KiB for a*s + b*t (3 streams): the best column of each row.
-const streamBlockBytes = 8 << 10
-
-// blockFor returns the block size, in elements of size bytes, for streams
-// block-sized arrays in memory: a quarter of the L1d per array when the
-// data comes from the caches, and streamBlockBytes over the streams, a
-// power of two, when the output streams past them.
+// blockFor returns the block size, in elements of size bytes: a quarter of
+// the L1d per array when the data comes from the caches, and half the L2
+// over the live block-sized arrays (dst, array inputs, temporaries) when
+// the output streams past the caches.
 //
 // From the caches, the block is a trade between the kernel calls per block
 // (one per op) and keeping the temporaries in L1: measured on Zen 4 (32 KiB
 // L1d), float32, 16000-element outputs (all in L2), µs per run, medians of
 // 3, one run, against op by op 2.8 (N), 3.5 (B), 4.1 (A):
 //
-//	block (elements)   1024  2048  3072  4096  8192  16000   L1d over the live arrays (the old rule)
+//	block (elements)   1024  2048  3072  4096  8192  16000   L1d over the live arrays
 //	(x - m) / s         2.90  2.60  2.55  2.76  2.96   2.92   3.01 (2688)
 //	max(x*w + b, 0)     3.43  2.94  2.96  3.11  3.34   3.30   3.57 (1000: a row)
 //	a*s + b*t           3.08  2.91  3.90  4.34  4.35   4.22   3.22 (1600)
 //
 // 2048 (8 KiB) is the best or next to it in every row; a*s + b*t, with
 // five arrays live, falls out of L1 past it.
-func blockFor(caches cpuinfo.Caches, streams, size int, stream bool) int {
+//
+// Streaming, small blocks (2-4 KiB per memory stream, so that the
+// prefetchers run ahead across blocks) won on a quiet machine with one set
+// of buffers (ms per 16M run, Add 5.7: N 4.4 against 7.4 with L2-sized
+// blocks, B 5.6 against 8.1, A 8.3 against 12.0), but lost, and ran
+// bimodal from process to process, under the load the machine usually
+// carries and with elembench's buffers (medians of 6, Add 7.5: N 9.8
+// against 8.1, B 11.6 against 10.4, A 16.1 against 12.9 for L2-sized
+// blocks with touch). L2-sized blocks keep the kernel calls per byte few
+// and leave the memory streams' overlap to touch.
+func blockFor(caches cpuinfo.Caches, live, size int, stream bool) int {
 	if stream {
-		e := streamBlockBytes / (streams * size)
-		return max(256, 1<<(bits.Len(uint(e))-1))
+		l2 := caches.L2
+		if l2 <= 0 {
+			l2 = 1 << 20
+		}
+		e := l2 / 2 / (live * size)
+		return max(blockMin, min(blockCap, e&^63))
 	}
 	l1 := caches.L1d
 	if l1 <= 0 {
@@ -175,15 +170,16 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 	c.emit(root.n, true)
 	size := int(unsafe.Sizeof(T(0)))
 	p.streamBytes = p.outLen * size
-	streams := 1
+	vin := 0
 	for _, s := range p.arrays {
 		p.streamBytes += s.length * size
-		if s.length == p.outLen {
-			streams++
+		if s.stride[len(s.stride)-1] != 0 {
+			vin++
 		}
 	}
+	live := 1 + vin + p.ntemps + (p.nbools+size-1)/size
 	caches := cpuinfo.Get().Caches
-	p.block = [2]int{blockFor(caches, streams, size, false), blockFor(caches, streams, size, true)}
+	p.block = [2]int{blockFor(caches, live, size, false), blockFor(caches, live, size, true)}
 	if block > 0 {
 		p.block = [2]int{block, block}
 	}

@@ -38,6 +38,7 @@ type scratch[T elem.Number] struct {
 	off   []int // per array input, then dst: the block's first element
 	base  []int // the same at the block row and column 0
 	idx   []int // the odometer over the outer axes
+	sink  byte  // what touch read, so that its loads stay
 }
 
 func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
@@ -364,6 +365,9 @@ func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
 			off[nd] += row * p.dstStride[r-2]
 		}
 		m, n := min(g.m, g.d1-row), min(g.n, g.n0-col)
+		if g.stream {
+			p.touch(b, t, m, n)
+		}
 		for i := range p.steps {
 			p.step(&p.steps[i], b, t, dst, g, m, n)
 		}
@@ -462,4 +466,39 @@ func (p *Plan[T]) step(s *step[T], b, t *scratch[T], dst []T, g *geometry, m, n 
 		c, ldc := p.arg(s.in[2], b, t, dst, g, n)
 		nd.pick(k, kernel.OpSelect, mm, nn, d, ldd, cond, ldcond, a, lda, c, ldc, stream)
 	}
+}
+
+// touch reads one byte of every cache line of the block in each array
+// input that streams from memory, the inputs interleaved, before the
+// block's ops run. Each op reads one input; alone, it would wait on that one
+// stream, where touching keeps the misses of all of them in flight at once,
+// as a kernel reading two inputs does.
+func (p *Plan[T]) touch(b, t *scratch[T], m, n int) {
+	const line = 64
+	size := int(unsafe.Sizeof(T(0)))
+	var base [4]unsafe.Pointer
+	var ld [4]int
+	k := 0
+	r := len(p.size)
+	for i := range p.arrays {
+		st := p.arrays[i].stride
+		if st[r-1] == 0 || m > 1 && (r < 2 || st[r-2] == 0) || k == len(base) {
+			continue // repeated values, or rows: in cache after the first block
+		}
+		base[k] = unsafe.Pointer(&b.data[i][t.off[i]])
+		if r >= 2 {
+			ld[k] = st[r-2] * size
+		}
+		k++
+	}
+	var acc byte
+	rowBytes := n * size
+	for row := range m {
+		for j := 0; j < rowBytes; j += line {
+			for i := range k {
+				acc |= *(*byte)(unsafe.Add(base[i], row*ld[i]+j))
+			}
+		}
+	}
+	t.sink = acc
 }

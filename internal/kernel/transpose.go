@@ -14,10 +14,11 @@ func Transpose[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds in
 	if rr == rows && cc == cols {
 		return
 	}
-	if cc < cols { // the columns right of the squares, beside them
-		transposeGeneric[T](unsafe.Add(dst, cc*ldd*int(unsafe.Sizeof(T(0)))), ldd, unsafe.Add(src, cc*int(unsafe.Sizeof(T(0)))), lds, rr, cols-cc)
-	}
 	size := int(unsafe.Sizeof(T(0)))
+	if cc < cols { // the columns right of the squares, beside them
+		transposeGeneric[T](unsafe.Add(dst, cc*ldd*size), ldd, unsafe.Add(src, cc*size), lds, rr, cols-cc)
+	}
+	// the rows below the squares, every column
 	transposeGeneric[T](unsafe.Add(dst, rr*size), ldd, unsafe.Add(src, rr*lds*size), lds, rows-rr, cols)
 }
 

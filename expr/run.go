@@ -32,7 +32,7 @@ func Value[T elem.Number](name string, v T) Arg[T] { return Arg[T]{name: name, v
 type scratch[T elem.Number] struct {
 	data  [][]T
 	vals  []T
-	bound []bool // inputs 64 and on bound so far (bind keeps the first 64 in a word)
+	bound []bool
 	temps [][]T
 	bools [][]bool
 	off   []int // per array input, then dst: the block's first element
@@ -45,7 +45,7 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 	s := &scratch[T]{
 		data:  make([][]T, len(p.arrays)),
 		vals:  make([]T, len(p.consts)+len(p.scalars)),
-		bound: make([]bool, max(0, len(p.arrays)+len(p.scalars)-64)),
+		bound: make([]bool, len(p.arrays)+len(p.scalars)),
 		temps: make([][]T, p.ntemps),
 		bools: make([][]bool, p.nbools),
 		off:   make([]int, len(p.arrays)+1),
@@ -145,10 +145,7 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 	if len(dst) != p.outLen {
 		return fmt.Errorf("%w: dst has length %d, the output shape %v needs %d", ErrLength, len(dst), p.out, p.outLen)
 	}
-	var bound uint64 // inputs 0..63 bound so far; s.bound has the rest
-	if len(s.bound) > 0 {
-		clear(s.bound)
-	}
+	clear(s.bound)
 	nc := len(p.consts)
 	copy(s.vals, p.consts)
 	for i := range args {
@@ -157,9 +154,10 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 		if k < 0 {
 			return p.unknown(a)
 		}
-		if twice := s.mark(&bound, k); twice {
+		if s.bound[k] {
 			return fmt.Errorf("%w: input %q is bound twice", ErrInput, a.name)
 		}
+		s.bound[k] = true
 		if a.scalar {
 			s.vals[nc+k-len(p.arrays)] = a.val
 			continue
@@ -169,33 +167,12 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 		}
 		s.data[k] = a.data
 	}
-	for k := range len(p.arrays) + len(p.scalars) {
-		if !s.marked(bound, k) {
+	for k, ok := range s.bound {
+		if !ok {
 			return p.missing(k)
 		}
 	}
 	return p.overlap(s, dst)
-}
-
-// mark records input k as bound in the bits of bound (k < 64) or s.bound,
-// and reports whether it already was.
-func (s *scratch[T]) mark(bound *uint64, k int) (twice bool) {
-	if k < 64 {
-		twice = *bound&(1<<k) != 0
-		*bound |= 1 << k
-		return twice
-	}
-	twice = s.bound[k-64]
-	s.bound[k-64] = true
-	return twice
-}
-
-// marked reports whether mark has recorded input k.
-func (s *scratch[T]) marked(bound uint64, k int) bool {
-	if k < 64 {
-		return bound&(1<<k) != 0
-	}
-	return s.bound[k-64]
 }
 
 // find returns the binding index of a's name and kind (arrays first, then
@@ -331,10 +308,8 @@ func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
 	r := len(p.size)
 	nd := len(p.arrays)
 	base, idx := t.base, t.idx
-	if g.outer > 0 { // else the seek and the odometer leave them 0
-		clear(base)
-		clear(idx)
-	}
+	clear(base)
+	clear(idx)
 	c, rb := 0, 0
 	if lo > 0 {
 		c, rb = lo%g.colBlocks, lo/g.colBlocks%g.rowBlocks

@@ -89,6 +89,8 @@ type Plan[T elem.Number] struct {
 	block       [2]int      // elements per block, without and with streaming stores
 	geom        [2]geometry // the blocks of a run, without and with streaming stores
 
+	fused *fusion // nil when an op has no fused kernel for T
+
 	pool sync.Pool // *scratch[T]
 }
 
@@ -184,6 +186,7 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 		p.block = [2]int{block, block}
 	}
 	p.geom = [2]geometry{p.newGeometry(p.block[0], false), p.newGeometry(p.block[1], true)}
+	c.fuse(block)
 	maxBlock := max(p.block[0], p.block[1])
 	p.pool.New = func() any { return newScratch(p, maxBlock) }
 	return p, nil

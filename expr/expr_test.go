@@ -10,6 +10,7 @@ import (
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/broadcast"
+	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/testkit"
 )
 
@@ -105,7 +106,10 @@ func newGen[T elem.Float](rng *rand.Rand) *gen[T] {
 	rank := rng.IntN(5)
 	for d := range rank {
 		n := 1 + rng.IntN(6)
-		if d == rank-1 && rng.IntN(2) == 0 {
+		switch {
+		case d == rank-1 && rank <= 2 && rng.IntN(4) == 0:
+			n = 1 + rng.IntN(3000) // rows of many chunks of the fused kernels
+		case d == rank-1 && rng.IntN(2) == 0:
 			n = 1 + rng.IntN(300)
 		}
 		g.out = append(g.out, n)
@@ -205,6 +209,23 @@ func checkAgainstReference[T elem.Float](t *testing.T, g *gen[T], root Node[T], 
 	p, err := compile(root, block)
 	require.NoError(t, err, what)
 	want := reference(root.n, p.Shape(), g.env) // the inputs root uses may broadcast to less than g.out
+	saved := p.fused
+	defer func() { p.fused = saved }()
+	for _, fused := range []bool{true, false} {
+		p.fused = nil
+		if fused && saved != nil { // whatever the traffic
+			f := *saved
+			f.minBytes = 0
+			p.fused = &f
+		}
+		checkRuns(t, g, p, want, fmt.Sprintf("%s (fused %v)", what, fused))
+	}
+}
+
+// checkRuns runs p (alone, in parallel, and in place where an input
+// allows) and compares every bit with want.
+func checkRuns[T elem.Float](t *testing.T, g *gen[T], p *Plan[T], want []T, what string) {
+	t.Helper()
 	got := make([]T, p.Len())
 	require.NoError(t, p.Run(got, g.env.args(p)...), what)
 	testkit.RequireSameBits(t, want, got, what+": Run")
@@ -485,4 +506,22 @@ func TestRunParallelSplits(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestFusedKernelsRun checks that a run past the caches takes the fused
+// kernels wherever the implementation in effect has them, and that a plan
+// with an op of every fused family gets a program.
+func TestFusedKernelsRun(t *testing.T) {
+	n := 1 << 20
+	root, err := Parse[float32]("where(x > m, fma(x, s, m), -max(x, s))", map[string][]int{"x": {n}})
+	require.NoError(t, err)
+	p, err := Compile(root)
+	require.NoError(t, err)
+	require.NotNil(t, p.fused, "every op here has a fused kernel")
+	s := p.pool.Get().(*scratch[float32])
+	defer p.pool.Put(s)
+	require.NoError(t, p.bind(s, make([]float32, n), []Arg[float32]{Array("x", make([]float32, n)), Value[float32]("m", 1), Value[float32]("s", 2)}))
+	_, _, fused := p.fuser(s, make([]float32, n))
+	_, _, has := kernel.FuseImpl[float32](true, 1<<30, false)
+	require.Equal(t, has, fused, "runs of %d bytes take the fused kernels where they exist", p.streamBytes)
 }

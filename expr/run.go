@@ -39,6 +39,14 @@ type scratch[T elem.Number] struct {
 	base  []int // the same at the block row and column 0
 	idx   []int // the odometer over the outer axes
 	sink  byte  // what touch read, so that its loads stay
+	// dst is the run's output, held so that it lives on the heap: the
+	// fused kernels get its address as an integer, which a moving stack
+	// would leave behind.
+	dst []T
+	// The fused kernels' slots and chunk buffers (see fusion).
+	fslots  []uintptr
+	fchunks []T
+	fbools  []bool
 }
 
 func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
@@ -53,6 +61,9 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 		idx:   make([]int, len(p.size)),
 	}
 	placeTemps(s.temps, block)
+	if p.fused != nil {
+		newFuseScratch(p.fused, s)
+	}
 	for i := range s.bools {
 		s.bools[i] = make([]bool, block)
 	}
@@ -91,11 +102,22 @@ func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
 	s := p.pool.Get().(*scratch[T])
 	err := p.bind(s, dst, args)
 	if err == nil {
-		g := p.geometry()
-		if g.total == 1 {
-			p.one(s, dst, g)
-		} else {
-			p.blocks(s, s, dst, g, 0, g.total)
+		fr, g, fused := p.fuser(s, dst)
+		switch {
+		case !fused:
+			g = p.geometry()
+			if g.total == 1 {
+				p.one(s, dst, g)
+			} else {
+				p.blocks(nil, s, s, dst, g, 0, g.total)
+			}
+		case g.total == 1:
+			clear(s.off)
+			s.dst = dst
+			p.fusedBlock(&fr, s, s, dst, g, min(g.m, g.d1), min(g.n, g.n0))
+		default:
+			s.dst = dst
+			p.blocks(&fr, s, s, dst, g, 0, g.total)
 		}
 		kernel.FenceAfter(g.stream)
 	}
@@ -117,16 +139,23 @@ func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Arg[T]) error {
 	if err := p.bind(s, dst, args); err != nil {
 		return err
 	}
-	g := p.geometry()
+	fr, g, fused := p.fuser(s, dst)
+	var run *fuseRun
+	if fused {
+		run, s.dst = &fr, dst
+	} else {
+		g = p.geometry()
+	}
 	parts := split.Count(workers, p.outLen, 1, parallelGrain)
 	if parts <= 1 || g.total < 2 {
-		p.blocks(s, s, dst, g, 0, g.total)
+		p.blocks(run, s, s, dst, g, 0, g.total)
 		kernel.FenceAfter(g.stream)
 		return nil
 	}
 	split.Even(parts, g.total, 0, 1).Run(func(lo, hi int) {
 		w := p.pool.Get().(*scratch[T])
-		p.blocks(s, w, dst, g, lo, hi)
+		copy(w.vals, s.vals) // the fused kernels read the values from the worker's scratch
+		p.blocks(run, s, w, dst, g, lo, hi)
 		kernel.FenceAfter(g.stream)
 		p.pool.Put(w)
 	})
@@ -137,6 +166,7 @@ func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Arg[T]) error {
 // keep alive.
 func (p *Plan[T]) put(s *scratch[T]) {
 	clear(s.data)
+	s.dst = nil
 	p.pool.Put(s)
 }
 
@@ -302,9 +332,10 @@ func (p *Plan[T]) one(s *scratch[T], dst []T, g *geometry) {
 }
 
 // blocks computes blocks lo..hi, in order, with the inputs bound in b and
-// the temporaries of t: a seek to lo, then an odometer over the column
-// blocks, the row blocks and the outer axes, innermost first.
-func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
+// the temporaries of t, with the fused kernels as fr says or (fr nil) the
+// steps: a seek to lo, then an odometer over the column blocks, the row
+// blocks and the outer axes, innermost first.
+func (p *Plan[T]) blocks(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
 	r := len(p.size)
 	nd := len(p.arrays)
 	base, idx := t.base, t.idx
@@ -340,11 +371,16 @@ func (p *Plan[T]) blocks(b, t *scratch[T], dst []T, g *geometry, lo, hi int) {
 			off[nd] += row * p.dstStride[r-2]
 		}
 		m, n := min(g.m, g.d1-row), min(g.n, g.n0-col)
-		if g.stream {
+		switch {
+		case fr != nil:
+			p.fusedBlock(fr, b, t, dst, g, m, n)
+		case g.stream:
 			p.touch(b, t, m, n)
-		}
-		for i := range p.steps {
-			p.step(&p.steps[i], b, t, dst, g, m, n)
+			fallthrough
+		default:
+			for i := range p.steps {
+				p.step(&p.steps[i], b, t, dst, g, m, n)
+			}
 		}
 		if c++; c < g.colBlocks {
 			continue

@@ -41,6 +41,7 @@ func main() {
 		func() error { return generateCPUID(cpuinfoDir) },
 		func() error { return generateFence(kernelDir) },
 		func() error { return generateTransposeAMD64(kernelDir) },
+		func() error { return generateFuseAMD64(kernelDir) },
 	}
 	steps = append(steps, func() error { return generateConvertAMD64(kernelDir) })
 	for _, f := range asm.Families {

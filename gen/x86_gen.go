@@ -38,15 +38,7 @@ func generateAMD64(dir string, f *asm.Family) error {
 	c.ConstraintExpr("!purego")
 	addTailMask(c)
 	if f.Out == "bool" {
-		x86BitBytes = c.StaticGlobal("bitbytes")
-		c.DataAttributes(attr.RODATA | attr.NOPTR)
-		for m := 0; m < 256; m++ {
-			var v uint64
-			for j := range 8 {
-				v |= uint64(m>>j&1) << (8 * j)
-			}
-			c.AddDatum(8*m, U64(v))
-		}
+		addBitBytes(c)
 	}
 	needs := map[string][]string{} // kernel name: the features it may use
 	for _, isa := range x86ISAs() {

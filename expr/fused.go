@@ -1,0 +1,376 @@
+package expr
+
+import (
+	"runtime"
+	"slices"
+	"unsafe"
+
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/cpuinfo"
+	"github.com/simdkit/elem/internal/kernel"
+)
+
+// fusion is a plan's program for the fused kernels (kernel.Fuse): every
+// step of the expression as one instruction, run a chunk at a time, so
+// that a block costs one assembly call instead of one kernel call per op,
+// every input stream is read in each chunk (as one kernel of several
+// inputs reads them, where op by op reads one at a time), and the
+// temporaries are chunks in L1. A plan has one when every op has a fused
+// kernel for T; a run uses it when the implementation in effect has them,
+// and the steps otherwise.
+type fusion struct {
+	prog    [2][]uint64 // ordinary stores, and the output with streaming stores
+	npro    int         // the broadcasts at the start of prog, run once per row
+	slots   []fslot
+	compute bool  // an op of the compute class (div, sqrt) decides the implementation
+	chunk   int   // elements per chunk
+	nchunks int   // chunk buffers of T: temporaries, broadcasts, the row ends' copies
+	nbools  int   // chunk buffers of bool
+	moving  []int // the slots of dst and the arrays, whose addresses each call sets
+	geom    [2]geometry
+	// minBytes is the least traffic (p.streamBytes) of a run that takes the
+	// fused kernels: half the L2. From the caches the steps are as fast or
+	// faster, their kernels holding broadcast operands in registers where
+	// the fused ones read them from a chunk (Zen 4, float32, µs per run,
+	// medians of 3, fused against steps: (x - m) / s at 16000 elements
+	// 2.43 / 2.76, 65536 10.2 / 11.2, 262144 38.7 / 47.2, 1M 146 / 202;
+	// a*s + b*t 3.18 / 3.08, 12.8 / 13.8, 50.9 / 63.9, 227 / 484; and
+	// max(x*w + b, 0) on 16 rows of 1000, whose row ends cost a call each,
+	// 3.7-5.5 against 3.2).
+	minBytes int
+}
+
+// fslot is one slot of a fused program and where its memory comes from.
+type fslot struct {
+	at  where // inDst, inArray (the array's rows), inValue (a value's address), inTemp, inBools
+	idx int   // the array, value, or chunk buffer
+	adv bool  // reads or writes along the row: the output and arrays whose rows vary
+	pad int   // for adv, the chunk buffer that stands in at the ends of rows
+}
+
+// fuseChunkBytes is the bytes of one chunk of T: small enough for the
+// temporaries to stay in L1 beside the streams, large enough that an
+// instruction's dispatch is a small part of its chunk.
+const fuseChunkBytes = 1024
+
+// fuseBlockBytes is the most output of one fused call: a block is at most
+// one kernel call, which cannot be preempted (see kernel.Fuse).
+const fuseBlockBytes = 256 << 10
+
+// fuse builds the plan's fused program, or leaves it nil when an op has no
+// fused kernel for T or an input's rows are not contiguous. block > 0
+// forces the elements of a block, as it does for the steps.
+func (c *compiler[T]) fuse(block int) {
+	p := c.p
+	size := int(unsafe.Sizeof(T(0)))
+	r := len(p.size)
+	for _, s := range p.arrays {
+		if st := s.stride[r-1]; st != 0 && st != 1 {
+			return
+		}
+	}
+	f := &fusion{chunk: fuseChunkBytes / size, minBytes: fuseMinBytes(cpuinfo.Get().Caches)}
+	add := func(s fslot) uint8 {
+		f.slots = append(f.slots, s)
+		return uint8(min(len(f.slots)-1, kernel.FuseMaxSlots-1))
+	}
+	chunk := func() int { f.nchunks++; return f.nchunks - 1 }
+	dst := add(fslot{at: inDst, adv: true})
+	seen := map[operand]uint8{}
+	var pro []uint64
+	// broadcast fills a chunk with the value at slot s, once per row.
+	broadcast := func(s uint8) uint8 {
+		b := add(fslot{at: inTemp, idx: chunk()})
+		pro = append(pro, kernel.FuseBroadcastInstr(b, s))
+		return b
+	}
+	slot := func(o operand) uint8 {
+		key := operand{at: o.at, idx: o.idx}
+		if s, ok := seen[key]; ok {
+			return s
+		}
+		var s uint8
+		switch o.at {
+		case inArray:
+			vin := p.arrays[o.idx].stride[r-1] != 0
+			s = add(fslot{at: inArray, idx: o.idx, adv: vin})
+			if !vin {
+				s = broadcast(s)
+			}
+		case inValue:
+			s = broadcast(add(fslot{at: inValue, idx: o.idx}))
+		case inTemp:
+			s = add(fslot{at: inTemp, idx: chunk()})
+		case inBools:
+			f.nbools++
+			s = add(fslot{at: inBools, idx: f.nbools - 1})
+		default:
+			s = dst
+		}
+		seen[key] = s
+		return s
+	}
+	var body [2][]uint64
+	for _, s := range p.steps {
+		fam, op := fuseFamily(s.node)
+		code, ok := kernel.FuseCode[T](fam, op)
+		if !ok {
+			return
+		}
+		f.compute = f.compute || kernel.FuseCompute(fam, op)
+		var in [3]uint8
+		for i := range s.node.nargs {
+			in[i] = slot(s.in[i])
+		}
+		out := slot(s.out)
+		for nt := range body {
+			body[nt] = append(body[nt], kernel.FuseInstr(code, nt == 1 && s.out.at == inDst, out, in[:s.node.nargs]...))
+		}
+	}
+	if len(f.slots) > kernel.FuseMaxSlots {
+		return
+	}
+	for i, sl := range f.slots {
+		if sl.adv {
+			f.slots[i].pad = chunk()
+		}
+		if sl.at == inDst || sl.at == inArray {
+			f.moving = append(f.moving, i)
+		}
+	}
+	f.npro = len(pro)
+	for nt := range body {
+		f.prog[nt] = append(slices.Clone(pro), body[nt]...)
+	}
+	be := fuseBlockBytes / size
+	if block > 0 {
+		be = block
+	}
+	f.geom = [2]geometry{p.newGeometry(be, false), p.newGeometry(be, true)}
+	p.fused = f
+}
+
+// fuseMinBytes is fusion.minBytes on caches caches.
+func fuseMinBytes(caches cpuinfo.Caches) int {
+	if caches.L2 <= 0 {
+		return 512 << 10
+	}
+	return caches.L2 / 2
+}
+
+// fuseFamily is the fused kernels' family of an op node, and its op.
+func fuseFamily[T elem.Number](n *node[T]) (kernel.FuseFamily, uint8) {
+	switch n.kind {
+	case kindBinary:
+		return kernel.FuseBinary, n.op
+	case kindUnary:
+		return kernel.FuseUnary, n.op
+	case kindTernary:
+		return kernel.FuseTernary, n.op
+	case kindCompare:
+		return kernel.FuseCompare, n.op
+	}
+	return kernel.FuseSelect, uint8(kernel.OpSelect)
+}
+
+// fuseRun is how one run uses the fused kernels.
+type fuseRun struct {
+	impl   kernel.Impl
+	vector int  // bytes
+	groups int  // per chunk
+	group  int  // elements per group
+	stream bool // the output streams
+	// overlap says that the ends of rows may be computed as whole groups
+	// that overlap the groups before them (computing some elements twice,
+	// with the same bits): dst is not one of the inputs, which the first
+	// computation would have overwritten.
+	overlap bool
+	prog    []uint64
+}
+
+// fuser returns how a run of dst from the inputs bound in b, under the
+// policy in effect, uses the fused kernels, and its blocks; ok is false
+// when it runs the steps.
+func (p *Plan[T]) fuser(b *scratch[T], dst []T) (fr fuseRun, g *geometry, ok bool) {
+	f := p.fused
+	if f == nil {
+		return fr, nil, false
+	}
+	if p.streamBytes < f.minBytes {
+		return fr, nil, false
+	}
+	fr.stream = kernel.ShouldStream(p.streamBytes)
+	fr.impl, fr.vector, ok = kernel.FuseImpl[T](f.compute, p.streamBytes, fr.stream)
+	if !ok {
+		return fr, nil, false
+	}
+	gb := kernel.FuseGroupBytes(fr.impl)
+	fr.groups = fuseChunkBytes / gb
+	fr.group = gb / int(unsafe.Sizeof(T(0)))
+	fr.overlap = true
+	for _, x := range b.data {
+		if len(x) > 0 && unsafe.SliceData(x) == unsafe.SliceData(dst) {
+			fr.overlap = false
+		}
+	}
+	fr.prog = f.prog[0]
+	g = &f.geom[0]
+	if fr.stream {
+		fr.prog, g = f.prog[1], &f.geom[1]
+	}
+	return fr, g, true
+}
+
+// fusedBlock computes the current block of m x n elements with the fused
+// kernels, every row at once where the rows' output starts share their
+// offset in a vector (or the stores are ordinary).
+func (p *Plan[T]) fusedBlock(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, m, n int) {
+	if t.fslots == nil { // made while the plan had no fusion (tests switch it)
+		newFuseScratch(p.fused, t)
+	}
+	if fr.stream && m > 1 && g.dstLd*int(unsafe.Sizeof(T(0)))%fr.vector != 0 {
+		for row := range m {
+			p.fusedRows(fr, b, t, dst, g, row, 1, n)
+		}
+	} else {
+		p.fusedRows(fr, b, t, dst, g, 0, m, n)
+	}
+	runtime.KeepAlive(dst)
+}
+
+// fusedRows computes rows row..row+rows of the current block: the
+// elements before the output's first vector boundary when it streams,
+// whole chunks, whole groups, and the elements past the last whole group.
+// The ends of rows are whole groups overlapping their neighbours where
+// fr.overlap allows and a row has a group, and otherwise copies (fusedPad).
+func (p *Plan[T]) fusedRows(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, n int) {
+	f := p.fused
+	size := int(unsafe.Sizeof(T(0)))
+	whole := fr.overlap && n >= fr.group
+	col := 0
+	if fr.stream {
+		at := t.off[len(p.arrays)] + row*g.dstLd
+		addr := int(uintptr(unsafe.Pointer(unsafe.SliceData(dst[at:]))))
+		col = min(n, (fr.vector-addr%fr.vector)%fr.vector/size)
+		switch {
+		case col == 0:
+		case whole:
+			p.fuseCall(fr, b, t, dst, g, row, rows, 0, 1, 1, f.prog[0])
+		default:
+			p.fusedPad(fr, b, t, dst, g, row, rows, 0, col)
+		}
+	}
+	if q := (n - col) / f.chunk; q > 0 {
+		p.fuseCall(fr, b, t, dst, g, row, rows, col, q, fr.groups, fr.prog)
+		col += q * f.chunk
+	}
+	if k := (n - col) / fr.group; k > 0 {
+		p.fuseCall(fr, b, t, dst, g, row, rows, col, 1, k, fr.prog)
+		col += k * fr.group
+	}
+	switch {
+	case col == n:
+	case whole:
+		p.fuseCall(fr, b, t, dst, g, row, rows, n-fr.group, 1, 1, f.prog[0])
+	default:
+		p.fusedPad(fr, b, t, dst, g, row, rows, col, n-col)
+	}
+}
+
+// fuseCall runs prog over rows rows of the current block from row row and
+// column col: chunks chunks of groups groups.
+func (p *Plan[T]) fuseCall(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, chunks, groups int, prog []uint64) {
+	p.fuseSlots(b, t, dst, g, row, col, 0)
+	kernel.Fuse[T](fr.impl, prog, p.fused.npro, t.fslots, rows, chunks, groups)
+}
+
+// fusedPad computes cnt (< a group) elements of each of rows rows from row
+// row and column col, one row at a time: the inputs along the row copied
+// into a group of chunk buffers, one group computed with ordinary stores,
+// and the output copied back.
+func (p *Plan[T]) fusedPad(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, cnt int) {
+	f := p.fused
+	for r := row; r < row+rows; r++ {
+		p.fuseSlots(b, t, dst, g, r, col, cnt)
+		kernel.Fuse[T](fr.impl, f.prog[0], f.npro, t.fslots, 1, 1, 1)
+		at := t.off[len(p.arrays)] + r*g.dstLd + col
+		copy(dst[at:at+cnt], t.fchunk(f.slots[0].pad, f.chunk))
+	}
+}
+
+// fuseSlots fills the slots of dst and the arrays in t.fslots for the
+// current block from row row and column col: the rows themselves, or for
+// pad > 0, copies of pad elements of each input along the row in chunk
+// buffers, and a chunk buffer for the output. The other slots (values,
+// temporaries) never change: newFuseScratch filled them.
+func (p *Plan[T]) fuseSlots(b, t *scratch[T], dst []T, g *geometry, row, col, pad int) {
+	f := p.fused
+	size := int(unsafe.Sizeof(T(0)))
+	r := len(p.size)
+	nd := len(p.arrays)
+	for _, i := range f.moving {
+		sl := &f.slots[i]
+		w := t.fslots[i*kernel.FuseSlotWords : (i+1)*kernel.FuseSlotWords]
+		var at []T
+		var ld int
+		if sl.at == inDst {
+			at = dst[t.off[nd]+row*g.dstLd+col:]
+			ld = g.dstLd * size
+		} else {
+			st := p.arrays[sl.idx].stride
+			o := t.off[sl.idx]
+			if r >= 2 {
+				o += row * st[r-2]
+				ld = st[r-2] * size
+			}
+			if sl.adv {
+				o += col
+			}
+			at = b.data[sl.idx][o:]
+		}
+		var along uintptr // the chunk offset's mask: the slot moves along the row
+		if sl.adv {
+			along = ^uintptr(0)
+			if pad > 0 {
+				c := t.fchunk(sl.pad, f.chunk)
+				if sl.at == inArray {
+					copy(c, at[:pad])
+				}
+				at, ld, along = c, 0, 0
+			}
+		}
+		w[0], w[1], w[2] = uintptr(unsafe.Pointer(unsafe.SliceData(at))), uintptr(ld), along
+	}
+}
+
+// fchunk is chunk buffer i.
+func (s *scratch[T]) fchunk(i, chunk int) []T { return s.fchunks[i*chunk : (i+1)*chunk] }
+
+// newFuseScratch allocates a run's memory for the fused kernels: slots and
+// chunk buffers, each on a 64-byte boundary.
+func newFuseScratch[T elem.Number](f *fusion, s *scratch[T]) {
+	const align = 64
+	size := int(unsafe.Sizeof(T(0)))
+	s.fslots = make([]uintptr, len(f.slots)*kernel.FuseSlotWords)
+	n := f.nchunks*f.chunk + align/size
+	buf := make([]T, n)
+	skip := (align - int(uintptr(unsafe.Pointer(&buf[0])))%align) % align / size
+	s.fchunks = buf[skip : skip+f.nchunks*f.chunk]
+	bools := make([]bool, f.nbools*f.chunk+align)
+	skip = (align - int(uintptr(unsafe.Pointer(&bools[0])))%align) % align
+	s.fbools = bools[skip : skip+f.nbools*f.chunk]
+	for i, sl := range f.slots {
+		var addr unsafe.Pointer
+		switch sl.at {
+		case inValue:
+			addr = unsafe.Pointer(&s.vals[sl.idx])
+		case inTemp:
+			addr = unsafe.Pointer(&s.fchunk(sl.idx, f.chunk)[0])
+		case inBools:
+			addr = unsafe.Pointer(&s.fbools[sl.idx*f.chunk])
+		default:
+			continue
+		}
+		s.fslots[i*kernel.FuseSlotWords] = uintptr(addr)
+	}
+}

@@ -1,0 +1,134 @@
+package kernel
+
+import "unsafe"
+
+// FuseFamily is a family of ops in a fused program (see Fuse).
+type FuseFamily uint8
+
+// The families a fused program runs.
+const (
+	FuseBinary FuseFamily = iota
+	FuseUnary
+	FuseTernary
+	FuseCompare
+	FuseSelect
+)
+
+var fuseBases = [...]uint8{fuseBinaryBase, fuseUnaryBase, fuseTernaryBase, fuseCompareBase, fuseSelectionBase}
+
+// fuseReady says whether the fused kernels run here: the build has them
+// and the CPU has their features beyond their level's (which the choice of
+// implementation checks).
+var fuseReady = fuseAsm && fuseCPU()
+
+// FuseSlotWords is the number of words of a slot in a fused program's slot
+// array: the address of the current row's first chunk (which the kernel
+// moves on by a row at the end of each), the bytes to the next row, a mask
+// of the chunk's offset in the row (all ones for a slot that moves along
+// the row, 0 for a temporary or a broadcast), and one unused.
+const FuseSlotWords = 4
+
+// FuseMaxSlots is the most slots an instruction can name.
+const FuseMaxSlots = 256
+
+// FuseCode returns the code of op (its value in package kernel) of family
+// fam in a fused program of T, and whether the fused kernels run it.
+func FuseCode[T Number](fam FuseFamily, op uint8) (uint8, bool) {
+	c := fuseBases[fam] + op
+	ti := fuseTypeIndex[T]()
+	return c, ti >= 0 && c < 64 && fuseHas[ti]>>c&1 == 1
+}
+
+// fuseTypeIndex is T's index in fuseHas, or -1. It tells the types apart
+// by size and by whether 1/2 is 0, which the compiler folds for each
+// shape; a type switch would cost a runtime type comparison per call.
+func fuseTypeIndex[T Number]() int {
+	var one T = 1
+	switch {
+	case one/2 == 0:
+		return -1
+	case unsafe.Sizeof(one) == 4:
+		return 0
+	}
+	return 1
+}
+
+// FuseInstr encodes an instruction of a fused program: the op of code
+// (from FuseCode) writing slot out from slots in, with non-temporal stores
+// when nt (only on the output, aligned to the vector, whose chunks are
+// whole vectors).
+func FuseInstr(code uint8, nt bool, out uint8, in ...uint8) uint64 {
+	w := uint64(code) | uint64(out)<<16
+	if nt {
+		w |= fuseNT << 8
+	}
+	for i, s := range in {
+		w |= uint64(s) << (24 + 8*i)
+	}
+	return w
+}
+
+// FuseBroadcastInstr encodes the instruction that fills slot out's chunk
+// with the element at slot in's address, once per row: the first
+// instructions of a program, before those of the chunks.
+func FuseBroadcastInstr(out, in uint8) uint64 { return FuseInstr(fuseBroadcast, false, out, in) }
+
+// FuseImpl returns the implementation that runs a fused program of T
+// moving bytes bytes (with streaming stores or not; compute when one of
+// its ops is of the compute class), chosen as for one call of that size,
+// and its vector width in bytes. ok is false where no fused kernel runs:
+// the generic implementation, a build without assembly, a CPU without the
+// kernels' features.
+func FuseImpl[T Number](compute bool, bytes int, stream bool) (impl Impl, vector int, ok bool) {
+	if fuseTypeIndex[T]() < 0 || !fuseReady {
+		return Generic, 0, false
+	}
+	c := classMemory
+	if compute {
+		c = classCompute
+	}
+	impl = implFor(c, bytes, stream)
+	vector = fuseVector(impl)
+	return impl, vector, vector > 0
+}
+
+// Fuse runs the fused program prog with implementation impl (from
+// FuseImpl): over rows rows, the broadcasts prog[:npro] once per row, then
+// prog[npro:] on each of chunks chunks of groups x 4 vectors. slots holds
+// FuseSlotWords words per slot; its addresses must stay valid for
+// chunks x (chunk bytes) past each row's start in every slot that
+// advances, and for one chunk in every other, and the output must be
+// aligned to the vector where it is written with non-temporal stores. No
+// more than 256 KiB of output per call: an assembly call cannot be
+// preempted.
+func Fuse[T Number](impl Impl, prog []uint64, npro int, slots []uintptr, rows, chunks, groups int) {
+	if rows <= 0 || chunks <= 0 || groups <= 0 || len(prog) == 0 {
+		return
+	}
+	fuseRun(impl, fuseTypeIndex[T](), prog, npro, slots, rows, chunks, groups)
+}
+
+// FuseGroupBytes is the bytes of one group of vectors with implementation
+// impl: a chunk is a whole number of them.
+func FuseGroupBytes(impl Impl) int { return fuseGroup * fuseVector(impl) }
+
+// FuseCompute reports whether op of family fam is of the compute class
+// (a divider or square root unit), which the choice of implementation for
+// a fused program weighs as for a call of that op.
+func FuseCompute(fam FuseFamily, op uint8) bool {
+	var name string
+	switch fam {
+	case FuseBinary:
+		name = Op(op).String()
+	case FuseUnary:
+		name = UnaryOp(op).String()
+	default:
+		return false
+	}
+	for _, c := range computeOps {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}

@@ -20,6 +20,7 @@ var fencedByCaller = map[string]string{
 	"broadcast.exec.tiled":  "exec.run, and runParallel's parts",
 	"broadcast.computeTile": "runNest, after runTiled",
 	"expr.Plan.step":        "Plan.Run, and RunParallel's parts",
+	"expr.Plan.fuseCall":    "Plan.Run, and RunParallel's parts",
 }
 
 // TestStreamingCallsFence checks the contract of the kernels' streaming

@@ -438,10 +438,14 @@ func (p *Plan[T]) Inputs() []string {
 // Scalars returns the names of the scalar inputs, in order of first use.
 func (p *Plan[T]) Scalars() []string { return append([]string(nil), p.scalars...) }
 
-// BlockLen returns the number of output elements a block computes, the
-// length of each temporary: with streaming stores (output and inputs past
-// the caches) or without.
+// BlockLen returns the length of each temporary of a run with streaming
+// stores (output and inputs past the caches) or without: the fused
+// kernels' chunk where such runs take them (see Fused), else the output
+// elements of a block.
 func (p *Plan[T]) BlockLen(stream bool) int {
+	if p.Fused() && stream == kernel.ShouldStream(p.streamBytes) {
+		return p.fused.chunk
+	}
 	if stream {
 		return p.block[1]
 	}
@@ -451,3 +455,18 @@ func (p *Plan[T]) BlockLen(stream bool) int {
 // Streams reports whether a run writes dst with streaming stores under the
 // policy in effect (see elem.Dispatch).
 func (p *Plan[T]) Streams() bool { return kernel.ShouldStream(p.streamBytes) }
+
+// Fused reports whether runs under the policy in effect (see elem.Dispatch)
+// take the fused kernels, which run the whole expression a chunk at a time
+// in one assembly call per block: every op has one for T, the
+// implementation has them (amd64, AVX2 or AVX-512), and a run's traffic is
+// past half the L2, from where they are faster than a kernel call per op.
+// A run whose dst is one of its inputs takes them too.
+func (p *Plan[T]) Fused() bool {
+	f := p.fused
+	if f == nil || p.streamBytes < f.minBytes {
+		return false
+	}
+	_, _, _, ok := kernel.FuseImpl[T](f.compute, p.streamBytes)
+	return ok
+}

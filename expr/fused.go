@@ -185,7 +185,6 @@ type fuseRun struct {
 	// with the same bits): dst is not one of the inputs, which the first
 	// computation would have overwritten.
 	overlap bool
-	prog    []uint64
 }
 
 // fuser returns how a run of dst from the inputs bound in b, under the
@@ -199,8 +198,7 @@ func (p *Plan[T]) fuser(b *scratch[T], dst []T) (fr fuseRun, g *geometry, ok boo
 	if p.streamBytes < f.minBytes {
 		return fr, nil, false
 	}
-	fr.stream = kernel.ShouldStream(p.streamBytes)
-	fr.impl, fr.vector, ok = kernel.FuseImpl[T](f.compute, p.streamBytes, fr.stream)
+	fr.impl, fr.vector, fr.stream, ok = kernel.FuseImpl[T](f.compute, p.streamBytes)
 	if !ok {
 		return fr, nil, false
 	}
@@ -213,10 +211,9 @@ func (p *Plan[T]) fuser(b *scratch[T], dst []T) (fr fuseRun, g *geometry, ok boo
 			fr.overlap = false
 		}
 	}
-	fr.prog = f.prog[0]
 	g = &f.geom[0]
 	if fr.stream {
-		fr.prog, g = f.prog[1], &f.geom[1]
+		g = &f.geom[1]
 	}
 	return fr, g, true
 }
@@ -255,33 +252,40 @@ func (p *Plan[T]) fusedRows(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry,
 		switch {
 		case col == 0:
 		case whole:
-			p.fuseCall(fr, b, t, dst, g, row, rows, 0, 1, 1, f.prog[0])
+			p.fuseCall(fr, b, t, dst, g, row, rows, 0, 1, 1, false)
 		default:
 			p.fusedPad(fr, b, t, dst, g, row, rows, 0, col)
 		}
 	}
 	if q := (n - col) / f.chunk; q > 0 {
-		p.fuseCall(fr, b, t, dst, g, row, rows, col, q, fr.groups, fr.prog)
+		p.fuseCall(fr, b, t, dst, g, row, rows, col, q, fr.groups, fr.stream)
 		col += q * f.chunk
 	}
 	if k := (n - col) / fr.group; k > 0 {
-		p.fuseCall(fr, b, t, dst, g, row, rows, col, 1, k, fr.prog)
+		p.fuseCall(fr, b, t, dst, g, row, rows, col, 1, k, fr.stream)
 		col += k * fr.group
 	}
 	switch {
 	case col == n:
 	case whole:
-		p.fuseCall(fr, b, t, dst, g, row, rows, n-fr.group, 1, 1, f.prog[0])
+		p.fuseCall(fr, b, t, dst, g, row, rows, n-fr.group, 1, 1, false)
 	default:
 		p.fusedPad(fr, b, t, dst, g, row, rows, col, n-col)
 	}
 }
 
-// fuseCall runs prog over rows rows of the current block from row row and
-// column col: chunks chunks of groups groups.
-func (p *Plan[T]) fuseCall(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, chunks, groups int, prog []uint64) {
+// fuseCall runs the program over rows rows of the current block from row
+// row and column col: chunks chunks of groups groups, writing dst with
+// streaming stores or not (the first column must then be on a vector
+// boundary).
+func (p *Plan[T]) fuseCall(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, chunks, groups int, stream bool) {
+	f := p.fused
+	prog := f.prog[0]
+	if stream {
+		prog = f.prog[1]
+	}
 	p.fuseSlots(b, t, dst, g, row, col, 0)
-	kernel.Fuse[T](fr.impl, prog, p.fused.npro, t.fslots, rows, chunks, groups)
+	kernel.Fuse[T](fr.impl, prog, f.npro, t.fslots, rows, chunks, groups, stream)
 }
 
 // fusedPad computes cnt (< a group) elements of each of rows rows from row
@@ -292,7 +296,7 @@ func (p *Plan[T]) fusedPad(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, 
 	f := p.fused
 	for r := row; r < row+rows; r++ {
 		p.fuseSlots(b, t, dst, g, r, col, cnt)
-		kernel.Fuse[T](fr.impl, f.prog[0], f.npro, t.fslots, 1, 1, 1)
+		kernel.Fuse[T](fr.impl, f.prog[0], f.npro, t.fslots, 1, 1, 1, false)
 		at := t.off[len(p.arrays)] + r*g.dstLd + col
 		copy(dst[at:at+cnt], t.fchunk(f.slots[0].pad, f.chunk))
 	}

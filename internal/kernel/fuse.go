@@ -73,15 +73,16 @@ func FuseInstr(code uint8, nt bool, out uint8, in ...uint8) uint64 {
 // instructions of a program, before those of the chunks.
 func FuseBroadcastInstr(out, in uint8) uint64 { return FuseInstr(fuseBroadcast, false, out, in) }
 
-// FuseImpl returns the implementation that runs a fused program of T
-// moving bytes bytes (with streaming stores or not; compute when one of
-// its ops is of the compute class), chosen as for one call of that size,
-// and its vector width in bytes. ok is false where no fused kernel runs:
-// the generic implementation, a build without assembly, a CPU without the
-// kernels' features.
-func FuseImpl[T Number](compute bool, bytes int, stream bool) (impl Impl, vector int, ok bool) {
+// FuseImpl returns how a fused program of T moving bytes bytes runs
+// (compute when one of its ops is of the compute class): the
+// implementation chosen as for one call of that size, its vector width in
+// bytes, and whether its output streams (ShouldStream). ok is false where
+// no fused kernel runs: the generic implementation, a build without
+// assembly, a CPU without the kernels' features.
+func FuseImpl[T Number](compute bool, bytes int) (impl Impl, vector int, stream, ok bool) {
+	stream = ShouldStream(bytes)
 	if fuseTypeIndex[T]() < 0 || !fuseReady {
-		return Generic, 0, false
+		return Generic, 0, stream, false
 	}
 	c := classMemory
 	if compute {
@@ -89,7 +90,7 @@ func FuseImpl[T Number](compute bool, bytes int, stream bool) (impl Impl, vector
 	}
 	impl = implFor(c, bytes, stream)
 	vector = fuseVector(impl)
-	return impl, vector, vector > 0
+	return impl, vector, stream, vector > 0
 }
 
 // Fuse runs the fused program prog with implementation impl (from
@@ -100,8 +101,11 @@ func FuseImpl[T Number](compute bool, bytes int, stream bool) (impl Impl, vector
 // advances, and for one chunk in every other, and the output must be
 // aligned to the vector where it is written with non-temporal stores. No
 // more than 256 KiB of output per call: an assembly call cannot be
-// preempted.
-func Fuse[T Number](impl Impl, prog []uint64, npro int, slots []uintptr, rows, chunks, groups int) {
+// preempted. stream says that prog writes with non-temporal stores (it
+// holds an instruction of FuseInstr with nt): they are left unordered, as
+// a streaming kernel's, for the caller's Fence.
+func Fuse[T Number](impl Impl, prog []uint64, npro int, slots []uintptr, rows, chunks, groups int, stream bool) {
+	_ = stream // the program holds the store mode; the flag puts the call under the fence contract
 	if rows <= 0 || chunks <= 0 || groups <= 0 || len(prog) == 0 {
 		return
 	}

@@ -34,7 +34,8 @@ func timeExpr(in *workloads.ExprInstance, cfg config) exprTimes {
 // 16M workload's fused time to one elem.Add of its output size.
 func reportExpr(w io.Writer, cfg config) error {
 	fmt.Fprintf(w, "fused expressions (package expr), float32, median of %d rounds; a ratio below 1 means fused is faster\n", cfg.reps)
-	fmt.Fprintf(w, "op by op: the same elem calls one at a time into preallocated temporaries; Add: one elem.Add of the output's size\n\n")
+	fmt.Fprintf(w, "op by op: the same elem calls one at a time into preallocated temporaries; Add: one elem.Add of the output's size\n")
+	fmt.Fprintf(w, "block: the elements of each temporary; f: the fused kernels' chunk (the whole expression per chunk, one assembly call per block), else a block of kernel calls per op\n\n")
 	fmt.Fprintf(w, "%-8s %-16s %7s %12s %12s %12s %10s %10s\n", "workload", "expression", "block", "fused", "op by op", "Add", "fused/op", "fused/Add")
 	worst := 0.0
 	for _, wl := range workloads.Exprs {
@@ -45,7 +46,11 @@ func reportExpr(w io.Writer, cfg config) error {
 		t := timeExpr(in, cfg)
 		vsOp, vsAdd := t.fused.median/t.opByOp.median, t.fused.median/t.add.median
 		noisy := t.fused.noisy() || t.opByOp.noisy() || t.add.noisy()
-		fmt.Fprintf(w, "%-8s %-16s %7d %12s %12s %12s %10s %10s\n", wl.Name, wl.Text, in.Plan.BlockLen(in.Plan.Streams()),
+		block := fmt.Sprint(in.Plan.BlockLen(in.Plan.Streams()))
+		if in.Plan.Fused() {
+			block += " f"
+		}
+		fmt.Fprintf(w, "%-8s %-16s %7s %12s %12s %12s %10s %10s\n", wl.Name, wl.Text, block,
 			duration(t.fused), duration(t.opByOp), duration(t.add),
 			marked(fmt.Sprintf("%.2f", vsOp), noisy), marked(fmt.Sprintf("%.2f", vsAdd), noisy))
 		if strings.HasSuffix(wl.Name, "16M") {

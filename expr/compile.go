@@ -460,11 +460,12 @@ func (p *Plan[T]) Streams() bool { return kernel.ShouldStream(p.streamBytes) }
 // take the fused kernels, which run the whole expression a chunk at a time
 // in one assembly call per block: every op has one for T, the
 // implementation has them (amd64, AVX2 or AVX-512), and a run's traffic is
-// past half the L2, from where they are faster than a kernel call per op.
+// past half the L2 or its rows are long (16 KiB), where they are faster
+// than a kernel call per op.
 // A run whose dst is one of its inputs takes them too.
 func (p *Plan[T]) Fused() bool {
 	f := p.fused
-	if f == nil || p.streamBytes < f.minBytes {
+	if f == nil || p.streamBytes < f.minBytes && p.size[len(p.size)-1] < f.minRow {
 		return false
 	}
 	_, _, _, ok := kernel.FuseImpl[T](f.compute, p.streamBytes)

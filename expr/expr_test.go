@@ -215,7 +215,7 @@ func checkAgainstReference[T elem.Float](t *testing.T, g *gen[T], root Node[T], 
 		p.fused = nil
 		if fused && saved != nil { // whatever the traffic
 			f := *saved
-			f.minBytes = 0
+			f.minBytes, f.minRow = 0, 0
 			p.fused = &f
 		}
 		checkRuns(t, g, p, want, fmt.Sprintf("%s (fused %v)", what, fused))

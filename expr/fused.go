@@ -2,7 +2,6 @@ package expr
 
 import (
 	"runtime"
-	"slices"
 	"unsafe"
 
 	"github.com/simdkit/elem"
@@ -14,13 +13,13 @@ import (
 // step of the expression as one instruction, run a chunk at a time, so
 // that a block costs one assembly call instead of one kernel call per op,
 // every input stream is read in each chunk (as one kernel of several
-// inputs reads them, where op by op reads one at a time), and the
-// temporaries are chunks in L1. A plan has one when every op has a fused
+// inputs reads them, where op by op reads one at a time), the temporaries
+// are chunks in L1, and scalars, constants and columns are broadcast into
+// registers. A plan has one when every op has a fused
 // kernel for T; a run uses it when the implementation in effect has them,
 // and the steps otherwise.
 type fusion struct {
 	prog    [2][]uint64 // ordinary stores, and the output with streaming stores
-	npro    int         // the broadcasts at the start of prog, run once per row
 	slots   []fslot
 	compute bool  // an op of the compute class (div, sqrt) decides the implementation
 	chunk   int   // elements per chunk
@@ -28,21 +27,24 @@ type fusion struct {
 	nbools  int   // chunk buffers of bool
 	moving  []int // the slots of dst and the arrays, whose addresses each call sets
 	geom    [2]geometry
-	// minBytes is the least traffic (p.streamBytes) of a run that takes the
-	// fused kernels: half the L2. From the caches the steps are as fast or
-	// faster, their kernels holding broadcast operands in registers where
-	// the fused ones read them from a chunk (Zen 4, float32, µs per run,
-	// medians of 3, fused against steps: (x - m) / s at 16000 elements
-	// 2.43 / 2.76, 65536 10.2 / 11.2, 262144 38.7 / 47.2, 1M 146 / 202;
-	// a*s + b*t 3.18 / 3.08, 12.8 / 13.8, 50.9 / 63.9, 227 / 484; and
-	// max(x*w + b, 0) on 16 rows of 1000, whose row ends cost a call each,
-	// 3.7-5.5 against 3.2).
-	minBytes int
+	// A run takes the fused kernels when its traffic (p.streamBytes) is at
+	// least minBytes, half the L2, or its rows (the inner axis of the
+	// output, coalesced) have at least minRow elements, 16 KiB. Short rows
+	// from the caches run faster as steps: the fused kernels pay a
+	// dispatch per op and chunk and a row's end as a call of its own,
+	// where a 2-D kernel call covers many short rows. Zen 4, float32, ns
+	// per run, medians of 3, fused against steps: (x - m) / s, one row of
+	// 1000 218 / 215, 16000 2000 / 2670, 65536 7.9k / 11.1k, 262144 33k /
+	// 47k; a*s + b*t 276 / 230, 2570 / 3000, 10.7k / 13.4k, 46k / 60k;
+	// max(x*w + b, 0) on rows of 1000: 1 row 335 / 250, 16 rows 3650 /
+	// 2950. Between 1000 and 16000 elements a row the two cross at 2000 to
+	// 8000, by run.
+	minBytes, minRow int
 }
 
 // fslot is one slot of a fused program and where its memory comes from.
 type fslot struct {
-	at  where // inDst, inArray (the array's rows), inValue (a value's address), inTemp, inBools
+	at  where // inDst, inArray (the array's rows, or its value per row), inValue (a value's address), inTemp, inBools
 	idx int   // the array, value, or chunk buffer
 	adv bool  // reads or writes along the row: the output and arrays whose rows vary
 	pad int   // for adv, the chunk buffer that stands in at the ends of rows
@@ -69,7 +71,7 @@ func (c *compiler[T]) fuse(block int) {
 			return
 		}
 	}
-	f := &fusion{chunk: fuseChunkBytes / size, minBytes: fuseMinBytes(cpuinfo.Get().Caches)}
+	f := &fusion{chunk: fuseChunkBytes / size, minBytes: fuseMinBytes(cpuinfo.Get().Caches), minRow: fuseMinRowBytes / size}
 	add := func(s fslot) uint8 {
 		f.slots = append(f.slots, s)
 		return uint8(min(len(f.slots)-1, kernel.FuseMaxSlots-1))
@@ -77,28 +79,21 @@ func (c *compiler[T]) fuse(block int) {
 	chunk := func() int { f.nchunks++; return f.nchunks - 1 }
 	dst := add(fslot{at: inDst, adv: true})
 	seen := map[operand]uint8{}
-	var pro []uint64
-	// broadcast fills a chunk with the value at slot s, once per row.
-	broadcast := func(s uint8) uint8 {
-		b := add(fslot{at: inTemp, idx: chunk()})
-		pro = append(pro, kernel.FuseBroadcastInstr(b, s))
-		return b
-	}
-	slot := func(o operand) uint8 {
+	// slot returns o's slot, and whether o is one value per row (a scalar,
+	// a constant, an array that repeats along the row), which the kernels
+	// broadcast into a register.
+	slot := func(o operand) (uint8, bool) {
+		value := o.at == inValue || o.at == inArray && p.arrays[o.idx].stride[r-1] == 0
 		key := operand{at: o.at, idx: o.idx}
 		if s, ok := seen[key]; ok {
-			return s
+			return s, value
 		}
 		var s uint8
 		switch o.at {
 		case inArray:
-			vin := p.arrays[o.idx].stride[r-1] != 0
-			s = add(fslot{at: inArray, idx: o.idx, adv: vin})
-			if !vin {
-				s = broadcast(s)
-			}
+			s = add(fslot{at: inArray, idx: o.idx, adv: !value})
 		case inValue:
-			s = broadcast(add(fslot{at: inValue, idx: o.idx}))
+			s = add(fslot{at: inValue, idx: o.idx})
 		case inTemp:
 			s = add(fslot{at: inTemp, idx: chunk()})
 		case inBools:
@@ -108,9 +103,8 @@ func (c *compiler[T]) fuse(block int) {
 			s = dst
 		}
 		seen[key] = s
-		return s
+		return s, value
 	}
-	var body [2][]uint64
 	for _, s := range p.steps {
 		fam, op := fuseFamily(s.node)
 		code, ok := kernel.FuseCode[T](fam, op)
@@ -119,12 +113,17 @@ func (c *compiler[T]) fuse(block int) {
 		}
 		f.compute = f.compute || kernel.FuseCompute(fam, op)
 		var in [3]uint8
+		var scalars uint8
 		for i := range s.node.nargs {
-			in[i] = slot(s.in[i])
+			var value bool
+			in[i], value = slot(s.in[i])
+			if value {
+				scalars |= 1 << i
+			}
 		}
-		out := slot(s.out)
-		for nt := range body {
-			body[nt] = append(body[nt], kernel.FuseInstr(code, nt == 1 && s.out.at == inDst, out, in[:s.node.nargs]...))
+		out, _ := slot(s.out)
+		for nt := range f.prog {
+			f.prog[nt] = append(f.prog[nt], kernel.FuseInstr(code, scalars, nt == 1 && s.out.at == inDst, out, in[:s.node.nargs]...))
 		}
 	}
 	if len(f.slots) > kernel.FuseMaxSlots {
@@ -138,10 +137,6 @@ func (c *compiler[T]) fuse(block int) {
 			f.moving = append(f.moving, i)
 		}
 	}
-	f.npro = len(pro)
-	for nt := range body {
-		f.prog[nt] = append(slices.Clone(pro), body[nt]...)
-	}
 	be := fuseBlockBytes / size
 	if block > 0 {
 		be = block
@@ -149,6 +144,9 @@ func (c *compiler[T]) fuse(block int) {
 	f.geom = [2]geometry{p.newGeometry(be, false), p.newGeometry(be, true)}
 	p.fused = f
 }
+
+// fuseMinRowBytes is fusion.minRow in bytes.
+const fuseMinRowBytes = 16 << 10
 
 // fuseMinBytes is fusion.minBytes on caches caches.
 func fuseMinBytes(caches cpuinfo.Caches) int {
@@ -177,7 +175,7 @@ func fuseFamily[T elem.Number](n *node[T]) (kernel.FuseFamily, uint8) {
 type fuseRun struct {
 	impl   kernel.Impl
 	vector int  // bytes
-	groups int  // per chunk
+	groups int  // per chunk (a row's last chunk may have fewer)
 	group  int  // elements per group
 	stream bool // the output streams
 	// overlap says that the ends of rows may be computed as whole groups
@@ -195,7 +193,7 @@ func (p *Plan[T]) fuser(b *scratch[T], dst []T) (fr fuseRun, g *geometry, ok boo
 	if f == nil {
 		return fr, nil, false
 	}
-	if p.streamBytes < f.minBytes {
+	if p.streamBytes < f.minBytes && p.size[len(p.size)-1] < f.minRow {
 		return fr, nil, false
 	}
 	fr.impl, fr.vector, fr.stream, ok = kernel.FuseImpl[T](f.compute, p.streamBytes)
@@ -237,11 +235,11 @@ func (p *Plan[T]) fusedBlock(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry
 
 // fusedRows computes rows row..row+rows of the current block: the
 // elements before the output's first vector boundary when it streams,
-// whole chunks, whole groups, and the elements past the last whole group.
-// The ends of rows are whole groups overlapping their neighbours where
-// fr.overlap allows and a row has a group, and otherwise copies (fusedPad).
+// whole groups (a chunk at a time), and the elements past the last whole
+// group. The ends of rows are whole groups overlapping their neighbours
+// where fr.overlap allows and a row has a group, and otherwise copies
+// (fusedPad).
 func (p *Plan[T]) fusedRows(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, n int) {
-	f := p.fused
 	size := int(unsafe.Sizeof(T(0)))
 	whole := fr.overlap && n >= fr.group
 	col := 0
@@ -252,40 +250,36 @@ func (p *Plan[T]) fusedRows(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry,
 		switch {
 		case col == 0:
 		case whole:
-			p.fuseCall(fr, b, t, dst, g, row, rows, 0, 1, 1, false)
+			p.fuseCall(fr, b, t, dst, g, row, rows, 0, 1, false)
 		default:
 			p.fusedPad(fr, b, t, dst, g, row, rows, 0, col)
 		}
 	}
-	if q := (n - col) / f.chunk; q > 0 {
-		p.fuseCall(fr, b, t, dst, g, row, rows, col, q, fr.groups, fr.stream)
-		col += q * f.chunk
-	}
 	if k := (n - col) / fr.group; k > 0 {
-		p.fuseCall(fr, b, t, dst, g, row, rows, col, 1, k, fr.stream)
+		p.fuseCall(fr, b, t, dst, g, row, rows, col, k, fr.stream)
 		col += k * fr.group
 	}
 	switch {
 	case col == n:
 	case whole:
-		p.fuseCall(fr, b, t, dst, g, row, rows, n-fr.group, 1, 1, false)
+		p.fuseCall(fr, b, t, dst, g, row, rows, n-fr.group, 1, false)
 	default:
 		p.fusedPad(fr, b, t, dst, g, row, rows, col, n-col)
 	}
 }
 
 // fuseCall runs the program over rows rows of the current block from row
-// row and column col: chunks chunks of groups groups, writing dst with
+// row and column col: groups groups, a chunk at a time, writing dst with
 // streaming stores or not (the first column must then be on a vector
 // boundary).
-func (p *Plan[T]) fuseCall(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, chunks, groups int, stream bool) {
+func (p *Plan[T]) fuseCall(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, groups int, stream bool) {
 	f := p.fused
 	prog := f.prog[0]
 	if stream {
 		prog = f.prog[1]
 	}
 	p.fuseSlots(b, t, dst, g, row, col, 0)
-	kernel.Fuse[T](fr.impl, prog, f.npro, t.fslots, rows, chunks, groups, stream)
+	kernel.Fuse[T](fr.impl, prog, t.fslots, rows, groups, fr.groups, stream)
 }
 
 // fusedPad computes cnt (< a group) elements of each of rows rows from row
@@ -296,7 +290,7 @@ func (p *Plan[T]) fusedPad(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, 
 	f := p.fused
 	for r := row; r < row+rows; r++ {
 		p.fuseSlots(b, t, dst, g, r, col, cnt)
-		kernel.Fuse[T](fr.impl, f.prog[0], f.npro, t.fslots, 1, 1, 1, false)
+		kernel.Fuse[T](fr.impl, f.prog[0], t.fslots, 1, 1, 1, false)
 		at := t.off[len(p.arrays)] + r*g.dstLd + col
 		copy(dst[at:at+cnt], t.fchunk(f.slots[0].pad, f.chunk))
 	}

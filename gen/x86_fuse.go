@@ -15,23 +15,24 @@ import (
 
 // The fused kernels run a whole expression (package expr) over memory in
 // one pass: a small program of instructions, one per op, interpreted chunk
-// by chunk. Each instruction runs its op over one chunk (groups of four
+// by chunk (a row's last chunk may have fewer groups). Each instruction runs its op over one chunk (groups of four
 // vectors) of its operands, which are slots: an array's current chunk, a
-// chunk-sized temporary, a value broadcast over a chunk. A chunk is small
-// enough that its temporaries stay in L1 and every input stream is read a
-// chunk at a time, all of them in each chunk, as one kernel of several
-// inputs reads them; the op-per-call alternative reads one stream at a time
-// and pays a call per op and block.
+// chunk-sized temporary, or one value (a scalar, a constant, a column's
+// value for the row) broadcast into a register. A chunk is small enough
+// that its temporaries stay in L1 and every input stream is read a chunk at
+// a time, all of them in each chunk, as one kernel of several inputs reads
+// them; the op-per-call alternative reads one stream at a time and pays a
+// call per op and block.
 //
-// Slots are 4 words: the address of the current row's first chunk, the
-// bytes from one row to the next, a mask of the chunk's offset in the row
-// (all ones for a slot that advances along the row, zero for temporaries
-// and broadcasts), and one unused. The offset lives in a register, so that
-// each instruction finds its operands with no store to wait for. An instruction is a uint64: byte 0 its code, byte 1 its
-// flags (fuseNT: non-temporal stores), bytes 2 to 5 the slots of its
-// output and inputs. The first npro instructions are broadcasts, run once
-// per row (a value per row, or the same value every row); the rest run on
-// every chunk.
+// Slots are 4 words: the address of the current row's first chunk (or of
+// the row's value), the bytes from one row to the next, a mask of the
+// chunk's offset in the row (all ones for a slot that advances along the
+// row, zero for temporaries and values), and one unused. The offset lives
+// in a register, so that each instruction finds its operands with no store
+// to wait for. An instruction is a uint64: bytes 0 and 1 its key (its op's
+// code times 8, plus a bit per input that is one value: 1 << i), byte 2
+// its flags (fuseNT: non-temporal stores), bytes 3 to 6 the slots of its
+// output and inputs.
 
 // fuseFamilies are the families the fused kernels run, each with the first
 // code of its ops: an op's code is its family's base plus its index in the
@@ -41,8 +42,9 @@ var fuseFamilies = []struct {
 	base int
 }{{asm.Binary, 1}, {asm.Unary, 16}, {asm.Ternary, 32}, {asm.Compare, 48}, {asm.Selection, 56}}
 
-// fuseBroadcastCode is the code of the broadcast instruction.
-const fuseBroadcastCode = 0
+// fuseKeyBits is the bits of an instruction's key below its op's code:
+// one per input, set where the input is one value.
+const fuseKeyBits = 3
 
 // fuseNT is the flag of an instruction that writes with non-temporal
 // stores: the output, when it streams.
@@ -56,6 +58,35 @@ type fuseOp struct {
 	code int
 	op   asm.Op
 	em   x86Emitter
+}
+
+// fuseForm is one handler of a fused kernel: an op with a choice of the
+// inputs that are one value (bit i of scalars for input i). A []bool input
+// (a comparison's result) is always a chunk.
+type fuseForm struct {
+	fuseOp
+	scalars int
+}
+
+// key is the form's key in instructions.
+func (f fuseForm) key() int { return f.code<<fuseKeyBits | f.scalars }
+
+// fuseFormsOf lists every form of ops, by key.
+func fuseFormsOf(ops []fuseOp) []fuseForm {
+	var forms []fuseForm
+	for _, o := range ops {
+		ins := o.op.Family.Inputs
+	masks:
+		for m := range 1 << len(ins) {
+			for i, in := range ins {
+				if m>>i&1 == 1 && in.Type == "bool" {
+					continue masks
+				}
+			}
+			forms = append(forms, fuseForm{o, m})
+		}
+	}
+	return forms
 }
 
 // fuseTypes are the element types with fused kernels.
@@ -130,13 +161,14 @@ func generateFuseAMD64(dir string) error {
 // writeFuseGo writes the instruction codes for package kernel.
 func writeFuseGo(dir string, has []uint64, extra []string) error {
 	g := newGoFile(filepath.Join(dir, "fuse_generated.go"), "", "kernel", "golang.org/x/sys/cpu")
-	g.doc("The codes of the fused kernels' instructions: a broadcast, and an op's\nfamily base plus its value.")
+	g.doc("The codes of the fused kernels' ops: the op's family base plus its value.")
 	g.p("const (")
-	g.p("fuseBroadcast = %d", fuseBroadcastCode)
 	for _, fam := range fuseFamilies {
 		g.p("fuse%sBase = %d", exported(fam.f.Name), fam.base)
 	}
 	g.p(")\n")
+	g.doc("fuseKeyBits is the bits of an instruction's key below its op's code:\none per input, set where the input is one value.")
+	g.p("const fuseKeyBits = %d\n", fuseKeyBits)
 	g.doc("fuseNT is the flag of an instruction that writes with non-temporal stores.")
 	g.p("const fuseNT = %d\n", fuseNT)
 	g.doc("fuseGroup is the vectors of one step of an instruction: a chunk is a\nwhole number of groups.")
@@ -182,6 +214,7 @@ type fuser struct {
 	lanes int
 
 	slots, ip, j reg.GPVirtual
+	gs           reg.GPVirtual // the groups of the current chunk
 }
 
 // label names a label of this kernel.
@@ -212,71 +245,58 @@ func (f *fuser) slotAddr(b int) reg.GPVirtual {
 	return p
 }
 
-// generate emits the kernel: rows, each a prologue of broadcasts and then
-// chunks of the program; at the end of a row, every slot's row start moves
-// on by its row stride.
+// generate emits the kernel: rows, each chunks of the program; at the end
+// of a row, every slot's row start moves on by its row stride.
 func (f *fuser) generate(ops []fuseOp) {
 	f.Function(f.name)
 	f.Attributes(attr.NOSPLIT)
-	f.SignatureExpr("func(prog *uint64, npro, nprog int, slots *uintptr, nslots, rows, chunks, groups int)")
+	f.SignatureExpr("func(prog *uint64, nprog int, slots *uintptr, nslots, rows, groups, chunk int)")
 	f.Pragma("noescape")
-	f.Doc(fmt.Sprintf("%s runs the fused program prog over rows x chunks chunks of groups x %d vectors of %s with %s (see gen/x86_fuse.go).",
+	f.Doc(fmt.Sprintf("%s runs the fused program prog over rows rows of groups groups of %d vectors of %s, chunk groups at a time, with %s (see gen/x86_fuse.go).",
 		f.name, fuseGroup, f.t.GoName, f.isa.Name))
 	f.lanes = f.isa.Vector / (f.t.Bits / 8)
 	done := f.label("done")
 	f.slots = f.GP64()
 	f.Load(f.Param("slots"), f.slots)
-	rows := f.Load(f.Param("rows"), f.GP64())
-	f.TESTQ(rows, rows)
+	f.CMPQ(f.arg("rows"), U8(0))
 	f.JLE(LabelRef(done))
-	f.CMPQ(f.arg("chunks"), U8(0))
+	f.CMPQ(f.arg("groups"), U8(0))
 	f.JLE(LabelRef(done))
-	step := f.Load(f.Param("groups"), f.GP64())
-	f.SHLQ(U8(log2(fuseGroup*f.isa.Vector)), step)
+	f.CMPQ(f.arg("nprog"), U8(0))
+	f.JLE(LabelRef(done))
+	f.ip = f.GP64()
+	end := f.GP64()
 
 	f.Label(f.label("row"))
 	f.j = f.GP64()
 	f.XORQ(f.j, f.j)
-	f.ip = f.GP64()
-	end := f.GP64()
-	f.Load(f.Param("prog"), f.ip)
-	f.Load(f.Param("npro"), end)
-	f.SHLQ(U8(3), end)
-	f.ADDQ(f.ip, end)
-	f.CMPQ(f.ip, end)
-	f.JAE(LabelRef(f.label("chunks")))
-	f.Label(f.label("broadcast"))
-	f.broadcast()
-	f.ADDQ(U8(8), f.ip)
-	f.CMPQ(f.ip, end)
-	f.JB(LabelRef(f.label("broadcast")))
-
-	f.Label(f.label("chunks"))
-	cnt := f.Load(f.Param("chunks"), f.GP64())
+	left := f.Load(f.Param("groups"), f.GP64())
 	f.Label(f.label("chunk"))
-	f.Load(f.Param("npro"), f.ip)
-	f.SHLQ(U8(3), f.ip)
-	f.ADDQ(f.arg("prog"), f.ip)
+	f.gs = f.GP64()
+	f.Load(f.Param("chunk"), f.gs)
+	f.CMPQ(left, f.gs)
+	f.CMOVQLT(left, f.gs) // the row's last chunk may be shorter
+	f.Load(f.Param("prog"), f.ip)
 	f.Load(f.Param("nprog"), end)
 	f.SHLQ(U8(3), end)
-	f.ADDQ(f.arg("prog"), end)
-	f.CMPQ(f.ip, end)
-	f.JAE(LabelRef(f.label("advance")))
+	f.ADDQ(f.ip, end)
 	f.Label(f.label("dispatch"))
-	code := f.GP64()
-	f.MOVBQZX(Mem{Base: f.ip}, code)
-	f.tree(ops, code)
-	for _, o := range ops {
-		f.handler(o)
+	key := f.GP64()
+	f.MOVWQZX(Mem{Base: f.ip}, key)
+	forms := fuseFormsOf(ops)
+	f.tree(forms, key)
+	for _, form := range forms {
+		f.handler(form)
 	}
 	f.Label(f.label("next"))
 	f.ADDQ(U8(8), f.ip)
 	f.CMPQ(f.ip, end)
 	f.JB(LabelRef(f.label("dispatch")))
 
-	f.Label(f.label("advance"))
-	f.ADDQ(step, f.j)
-	f.DECQ(cnt)
+	f.SUBQ(f.gs, left)
+	f.SHLQ(U8(log2(fuseGroup*f.isa.Vector)), f.gs)
+	f.ADDQ(f.gs, f.j)
+	f.TESTQ(left, left)
 	f.JNZ(LabelRef(f.label("chunk")))
 
 	p, last := f.GP64(), f.GP64()
@@ -291,29 +311,11 @@ func (f *fuser) generate(ops []fuseOp) {
 	f.ADDQ(U8(32), p)
 	f.CMPQ(p, last)
 	f.JB(LabelRef(f.label("rownext")))
-	f.DECQ(rows)
+	f.DECQ(f.arg("rows")) // the count of rows left: an argument slot is the callee's
 	f.JNZ(LabelRef(f.label("row")))
 	f.Label(done)
 	f.VZEROUPPER()
 	f.RET()
-}
-
-// broadcast emits the broadcast instruction at ip: the element at its
-// input slot's address into every element of its output slot's chunk.
-func (f *fuser) broadcast() {
-	dst, src := f.slotAddr(2), f.slotAddr(3)
-	e := x86ElemOf(f.t)
-	v := f.vec(f.isa.Vector)
-	e.broadcast(f.Context, Mem{Base: src}, v)
-	g := f.Load(f.Param("groups"), f.GP64())
-	loop := f.label("broadcastloop")
-	f.Label(loop)
-	for u := range fuseGroup {
-		e.store(f.Context, f.isa.Vector, v, Mem{Base: dst, Disp: u * f.isa.Vector})
-	}
-	f.ADDQ(U32(uint32(fuseGroup*f.isa.Vector)), dst)
-	f.DECQ(g)
-	f.JNZ(LabelRef(loop))
 }
 
 // vec allocates a vector register of width bytes.
@@ -324,66 +326,85 @@ func (f *fuser) vec(width int) reg.VecVirtual {
 	return f.YMM()
 }
 
-// tree emits a binary search of ops (by code) for code, ending in a jump
-// to the matching handler. The programs hold only codes the kernel has.
-func (f *fuser) tree(ops []fuseOp, code reg.GPVirtual) {
-	if len(ops) == 1 {
-		f.JMP(LabelRef(f.label("op%d", ops[0].code)))
+// tree emits a binary search of forms (by key) for key, ending in a jump
+// to the matching handler. The programs hold only keys the kernel has.
+func (f *fuser) tree(forms []fuseForm, key reg.GPVirtual) {
+	if len(forms) == 1 {
+		f.JMP(LabelRef(f.label("op%d", forms[0].key())))
 		return
 	}
-	mid := len(ops) / 2
-	right := f.label("codes%d", ops[mid].code)
-	f.CMPQ(code, U8(ops[mid].code))
+	mid := len(forms) / 2
+	right := f.label("keys%d", forms[mid].key())
+	f.CMPQ(key, U32(uint32(forms[mid].key())))
 	f.JAE(LabelRef(right))
-	f.tree(ops[:mid], code)
+	f.tree(forms[:mid], key)
 	f.Label(right)
-	f.tree(ops[mid:], code)
+	f.tree(forms[mid:], key)
 }
 
-// handler emits the instruction of op o at ip over one chunk: groups of
-// fuseGroup vectors, all loads and computations of a group before its
-// stores, so that the output may be one of the inputs.
-func (f *fuser) handler(o fuseOp) {
-	f.Label(f.label("op%d", o.code))
+// handler emits the instruction of form o at ip over one chunk: each value
+// input broadcast into a register (and prepared, as the op's kernels
+// prepare a value per row), then groups of fuseGroup vectors, each loaded,
+// computed and stored in turn: an output that is one of the inputs is read
+// a vector before it is written there.
+func (f *fuser) handler(o fuseForm) {
+	name := f.label("op%d", o.key())
+	f.Label(name)
 	fam := o.op.Family
 	k := &x86Kernel{Context: f.Context, isa: f.isa, op: o.op, em: o.em, t: f.t, lanes: f.lanes, wide: f.t.Bits / 8}
 	out := k.elemOf(fam.Out)
-	dst := f.slotAddr(2)
-	var ins []reg.GPVirtual
-	var elems []x86Elem
-	for i, in := range fam.Inputs {
-		ins = append(ins, f.slotAddr(3+i))
-		elems = append(elems, k.elemOf(in.Type))
-	}
+	w := f.isa.Vector
+	dst := f.slotAddr(3)
 	if o.em.consts != nil {
 		k.consts = o.em.consts(k)
 	}
-	g := f.Load(f.Param("groups"), f.GP64())
+	ins := make([]reg.GPVirtual, len(fam.Inputs)) // nil for a value
+	elems := make([]x86Elem, len(fam.Inputs))
+	values := make([]x86Src, len(fam.Inputs))
+	for i, in := range fam.Inputs {
+		e := k.elemOf(in.Type)
+		elems[i] = e
+		addr := f.slotAddr(4 + i)
+		if o.scalars>>i&1 == 0 {
+			ins[i] = addr
+			continue
+		}
+		bc := k.vec(w)
+		e.broadcast(f.Context, Mem{Base: addr}, bc)
+		v := x86Src{elem: e, v: narrow(bc, w)}
+		if o.em.preps > 0 {
+			for range o.em.preps {
+				v.prep = append(v.prep, narrow(k.vec(w), w))
+			}
+			o.em.prep(k, v.v, v.prep, w)
+		}
+		values[i] = v
+	}
+	g := f.GP64()
+	f.MOVQ(f.gs, g)
 	nt := out.Size() == k.wide
 	if nt {
-		f.TESTB(U8(fuseNT), Mem{Base: f.ip, Disp: 1})
-		f.JNZ(LabelRef(f.label("op%dnt", o.code)))
+		f.TESTB(U8(fuseNT), Mem{Base: f.ip, Disp: 2})
+		f.JNZ(LabelRef(name + "nt"))
 	}
 	loop := func(label string, stream bool) {
 		f.Label(label)
-		w := f.isa.Vector
-		results := make([]Op, fuseGroup)
-		for u := range results {
-			var srcs []x86Src
+		for u := range fuseGroup {
+			srcs := slices.Clone(values)
 			for i, e := range elems {
+				if ins[i] == nil {
+					continue
+				}
 				m := Mem{Base: ins[i], Disp: u * f.lanes * e.Size()}
-				s := x86Src{elem: e, v: m}
+				srcs[i] = x86Src{elem: e, v: m}
 				if i+1 != o.em.memInput || e.Size() != k.wide {
 					ew := k.width(e, f.lanes)
 					r := k.vec(ew)
 					e.load(f.Context, f.lanes*e.Size(), m, r)
-					s.v = narrow(r, ew)
+					srcs[i].v = narrow(r, ew)
 				}
-				srcs = append(srcs, s)
 			}
-			results[u] = o.em.compute(k, srcs, w)
-		}
-		for u, r := range results {
+			r := o.em.compute(k, srcs, w)
 			m := Mem{Base: dst, Disp: u * f.lanes * out.Size()}
 			if stream {
 				out.storeNT(f.Context, r, m)
@@ -393,14 +414,16 @@ func (f *fuser) handler(o fuseOp) {
 		}
 		f.ADDQ(U32(uint32(fuseGroup*f.lanes*out.Size())), dst)
 		for i, e := range elems {
-			f.ADDQ(U32(uint32(fuseGroup*f.lanes*e.Size())), ins[i])
+			if ins[i] != nil {
+				f.ADDQ(U32(uint32(fuseGroup*f.lanes*e.Size())), ins[i])
+			}
 		}
 		f.DECQ(g)
 		f.JNZ(LabelRef(label))
 		f.JMP(LabelRef(f.label("next")))
 	}
-	loop(f.label("op%dloop", o.code), false)
+	loop(name+"loop", false)
 	if nt {
-		loop(f.label("op%dnt", o.code), true)
+		loop(name+"nt", true)
 	}
 }

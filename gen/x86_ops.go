@@ -330,6 +330,13 @@ func (k *x86Kernel) selectLanes(in []x86Src, w int) Op {
 	if w == 64 {
 		m := k.K()
 		k.VPTESTMB(cond, cond, m)
+		// avo counts a masked instruction's destination among its inputs
+		// (merge masking), though VBLENDMPS merges from its first source:
+		// without a definition here r would be live from the kernel's
+		// entry, and a fused kernel's many select handlers ran out of
+		// vector registers. A move defines it (avo sees a zeroing XOR as a
+		// read of r too).
+		pick(k.t, k.VMOVAPS, k.VMOVAPD)(a, r)
 		pick(k.t, k.VBLENDMPS, k.VBLENDMPD)(a, b, m, r)
 		return r
 	}

@@ -54,24 +54,22 @@ func fuseTypeIndex[T Number]() int {
 }
 
 // FuseInstr encodes an instruction of a fused program: the op of code
-// (from FuseCode) writing slot out from slots in, with non-temporal stores
-// when nt (only on the output, aligned to the vector, whose chunks are
-// whole vectors).
-func FuseInstr(code uint8, nt bool, out uint8, in ...uint8) uint64 {
-	w := uint64(code) | uint64(out)<<16
+// (from FuseCode) writing slot out from slots in, where bit i of scalars
+// says that input i is one value (a slot that holds the address of the
+// value for the row, broadcast to every element) rather than a chunk; with
+// non-temporal stores when nt (only on the output, aligned to the vector,
+// whose chunks are whole vectors). A []bool input is always a chunk.
+func FuseInstr(code, scalars uint8, nt bool, out uint8, in ...uint8) uint64 {
+	w := uint64(code)<<fuseKeyBits | uint64(scalars)
 	if nt {
-		w |= fuseNT << 8
+		w |= fuseNT << 16
 	}
+	w |= uint64(out) << 24
 	for i, s := range in {
-		w |= uint64(s) << (24 + 8*i)
+		w |= uint64(s) << (32 + 8*i)
 	}
 	return w
 }
-
-// FuseBroadcastInstr encodes the instruction that fills slot out's chunk
-// with the element at slot in's address, once per row: the first
-// instructions of a program, before those of the chunks.
-func FuseBroadcastInstr(out, in uint8) uint64 { return FuseInstr(fuseBroadcast, false, out, in) }
 
 // FuseImpl returns how a fused program of T moving bytes bytes runs
 // (compute when one of its ops is of the compute class): the
@@ -94,22 +92,23 @@ func FuseImpl[T Number](compute bool, bytes int) (impl Impl, vector int, stream,
 }
 
 // Fuse runs the fused program prog with implementation impl (from
-// FuseImpl): over rows rows, the broadcasts prog[:npro] once per row, then
-// prog[npro:] on each of chunks chunks of groups x 4 vectors. slots holds
-// FuseSlotWords words per slot; its addresses must stay valid for
-// chunks x (chunk bytes) past each row's start in every slot that
-// advances, and for one chunk in every other, and the output must be
-// aligned to the vector where it is written with non-temporal stores. No
-// more than 256 KiB of output per call: an assembly call cannot be
-// preempted. stream says that prog writes with non-temporal stores (it
-// holds an instruction of FuseInstr with nt): they are left unordered, as
-// a streaming kernel's, for the caller's Fence.
-func Fuse[T Number](impl Impl, prog []uint64, npro int, slots []uintptr, rows, chunks, groups int, stream bool) {
+// FuseImpl) over rows rows of groups groups of 4 vectors each, chunk
+// groups at a time (a row's last chunk may be shorter): every instruction
+// runs on a chunk before the next chunk starts. slots holds FuseSlotWords
+// words per slot; its addresses must stay valid for the row's groups in
+// every slot that advances, for one chunk in every temporary and one
+// element in every value, and the output must be aligned to the vector
+// where it is written with non-temporal stores. No more than 256 KiB of
+// output per call: an assembly call cannot be preempted. stream says that
+// prog writes with non-temporal stores (it holds an instruction of
+// FuseInstr with nt): they are left unordered, as a streaming kernel's,
+// for the caller's Fence.
+func Fuse[T Number](impl Impl, prog []uint64, slots []uintptr, rows, groups, chunk int, stream bool) {
 	_ = stream // the program holds the store mode; the flag puts the call under the fence contract
-	if rows <= 0 || chunks <= 0 || groups <= 0 || len(prog) == 0 {
+	if rows <= 0 || groups <= 0 || chunk <= 0 || len(prog) == 0 {
 		return
 	}
-	fuseRun(impl, fuseTypeIndex[T](), prog, npro, slots, rows, chunks, groups)
+	fuseRun(impl, fuseTypeIndex[T](), prog, slots, rows, groups, chunk)
 }
 
 // FuseGroupBytes is the bytes of one group of vectors with implementation

@@ -4,22 +4,22 @@
 
 package kernel
 
-// fuseF32AVX2 runs the fused program prog over rows x chunks chunks of groups x 4 vectors of float32 with AVX2 (see gen/x86_fuse.go).
+// fuseF32AVX2 runs the fused program prog over rows rows of groups groups of 4 vectors of float32, chunk groups at a time, with AVX2 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF32AVX2(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
+func fuseF32AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
 
-// fuseF64AVX2 runs the fused program prog over rows x chunks chunks of groups x 4 vectors of float64 with AVX2 (see gen/x86_fuse.go).
+// fuseF64AVX2 runs the fused program prog over rows rows of groups groups of 4 vectors of float64, chunk groups at a time, with AVX2 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF64AVX2(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
+func fuseF64AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
 
-// fuseF32AVX512 runs the fused program prog over rows x chunks chunks of groups x 4 vectors of float32 with AVX512 (see gen/x86_fuse.go).
+// fuseF32AVX512 runs the fused program prog over rows rows of groups groups of 4 vectors of float32, chunk groups at a time, with AVX512 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF32AVX512(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
+func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
 
-// fuseF64AVX512 runs the fused program prog over rows x chunks chunks of groups x 4 vectors of float64 with AVX512 (see gen/x86_fuse.go).
+// fuseF64AVX512 runs the fused program prog over rows rows of groups groups of 4 vectors of float64, chunk groups at a time, with AVX512 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF64AVX512(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
+func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)

@@ -262,1197 +262,3599 @@ DATA bitbytes<>+2032(SB)/8, $0x0101010101010100
 DATA bitbytes<>+2040(SB)/8, $0x0101010101010101
 GLOBL bitbytes<>(SB), RODATA|NOPTR, $2048
 
-// func fuseF32AVX2(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
-// Requires: AVX, AVX2, FMA3
-TEXT ·fuseF32AVX2(SB), NOSPLIT, $0-64
-	MOVQ  slots+24(FP), AX
-	MOVQ  rows+40(FP), CX
-	TESTQ CX, CX
-	JLE   fuseF32AVX2_done
-	CMPQ  chunks+48(FP), $0x00
-	JLE   fuseF32AVX2_done
-	MOVQ  groups+56(FP), DX
-	SHLQ  $0x07, DX
+// func fuseF32AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·fuseF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ slots+16(FP), AX
+	CMPQ rows+32(FP), $0x00
+	JLE  fuseF32AVX2_done
+	CMPQ groups+40(FP), $0x00
+	JLE  fuseF32AVX2_done
+	CMPQ nprog+8(FP), $0x00
+	JLE  fuseF32AVX2_done
 
 fuseF32AVX2_row:
 	XORQ BX, BX
-	MOVQ prog+0(FP), SI
-	MOVQ npro+8(FP), DI
-	SHLQ $0x03, DI
-	ADDQ SI, DI
-	CMPQ SI, DI
-	JAE  fuseF32AVX2_chunks
+	MOVQ groups+40(FP), SI
 
-fuseF32AVX2_broadcast:
-	MOVBQZX      2(SI), R8
+fuseF32AVX2_chunk:
+	MOVQ    chunk+48(FP), DI
+	CMPQ    SI, DI
+	CMOVQLT SI, DI
+	MOVQ    prog+0(FP), CX
+	MOVQ    nprog+8(FP), DX
+	SHLQ    $0x03, DX
+	ADDQ    CX, DX
+
+fuseF32AVX2_dispatch:
+	MOVWQZX (CX), R8
+	CMPQ    R8, $0x00000102
+	JAE     fuseF32AVX2_keys258
+	CMPQ    R8, $0x00000031
+	JAE     fuseF32AVX2_keys49
+	CMPQ    R8, $0x0000001a
+	JAE     fuseF32AVX2_keys26
+	CMPQ    R8, $0x00000011
+	JAE     fuseF32AVX2_keys17
+	CMPQ    R8, $0x0000000a
+	JAE     fuseF32AVX2_keys10
+	CMPQ    R8, $0x00000009
+	JAE     fuseF32AVX2_keys9
+	JMP     fuseF32AVX2_op8
+
+fuseF32AVX2_keys9:
+	JMP fuseF32AVX2_op9
+
+fuseF32AVX2_keys10:
+	CMPQ R8, $0x0000000b
+	JAE  fuseF32AVX2_keys11
+	JMP  fuseF32AVX2_op10
+
+fuseF32AVX2_keys11:
+	CMPQ R8, $0x00000010
+	JAE  fuseF32AVX2_keys16
+	JMP  fuseF32AVX2_op11
+
+fuseF32AVX2_keys16:
+	JMP fuseF32AVX2_op16
+
+fuseF32AVX2_keys17:
+	CMPQ R8, $0x00000013
+	JAE  fuseF32AVX2_keys19
+	CMPQ R8, $0x00000012
+	JAE  fuseF32AVX2_keys18
+	JMP  fuseF32AVX2_op17
+
+fuseF32AVX2_keys18:
+	JMP fuseF32AVX2_op18
+
+fuseF32AVX2_keys19:
+	CMPQ R8, $0x00000018
+	JAE  fuseF32AVX2_keys24
+	JMP  fuseF32AVX2_op19
+
+fuseF32AVX2_keys24:
+	CMPQ R8, $0x00000019
+	JAE  fuseF32AVX2_keys25
+	JMP  fuseF32AVX2_op24
+
+fuseF32AVX2_keys25:
+	JMP fuseF32AVX2_op25
+
+fuseF32AVX2_keys26:
+	CMPQ R8, $0x00000023
+	JAE  fuseF32AVX2_keys35
+	CMPQ R8, $0x00000020
+	JAE  fuseF32AVX2_keys32
+	CMPQ R8, $0x0000001b
+	JAE  fuseF32AVX2_keys27
+	JMP  fuseF32AVX2_op26
+
+fuseF32AVX2_keys27:
+	JMP fuseF32AVX2_op27
+
+fuseF32AVX2_keys32:
+	CMPQ R8, $0x00000021
+	JAE  fuseF32AVX2_keys33
+	JMP  fuseF32AVX2_op32
+
+fuseF32AVX2_keys33:
+	CMPQ R8, $0x00000022
+	JAE  fuseF32AVX2_keys34
+	JMP  fuseF32AVX2_op33
+
+fuseF32AVX2_keys34:
+	JMP fuseF32AVX2_op34
+
+fuseF32AVX2_keys35:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX2_keys42
+	CMPQ R8, $0x00000028
+	JAE  fuseF32AVX2_keys40
+	JMP  fuseF32AVX2_op35
+
+fuseF32AVX2_keys40:
+	CMPQ R8, $0x00000029
+	JAE  fuseF32AVX2_keys41
+	JMP  fuseF32AVX2_op40
+
+fuseF32AVX2_keys41:
+	JMP fuseF32AVX2_op41
+
+fuseF32AVX2_keys42:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX2_keys43
+	JMP  fuseF32AVX2_op42
+
+fuseF32AVX2_keys43:
+	CMPQ R8, $0x00000030
+	JAE  fuseF32AVX2_keys48
+	JMP  fuseF32AVX2_op43
+
+fuseF32AVX2_keys48:
+	JMP fuseF32AVX2_op48
+
+fuseF32AVX2_keys49:
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX2_keys153
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX2_keys136
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX2_keys51
+	CMPQ R8, $0x00000032
+	JAE  fuseF32AVX2_keys50
+	JMP  fuseF32AVX2_op49
+
+fuseF32AVX2_keys50:
+	JMP fuseF32AVX2_op50
+
+fuseF32AVX2_keys51:
+	CMPQ R8, $0x00000080
+	JAE  fuseF32AVX2_keys128
+	JMP  fuseF32AVX2_op51
+
+fuseF32AVX2_keys128:
+	CMPQ R8, $0x00000081
+	JAE  fuseF32AVX2_keys129
+	JMP  fuseF32AVX2_op128
+
+fuseF32AVX2_keys129:
+	JMP fuseF32AVX2_op129
+
+fuseF32AVX2_keys136:
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX2_keys144
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX2_keys137
+	JMP  fuseF32AVX2_op136
+
+fuseF32AVX2_keys137:
+	JMP fuseF32AVX2_op137
+
+fuseF32AVX2_keys144:
+	CMPQ R8, $0x00000091
+	JAE  fuseF32AVX2_keys145
+	JMP  fuseF32AVX2_op144
+
+fuseF32AVX2_keys145:
+	CMPQ R8, $0x00000098
+	JAE  fuseF32AVX2_keys152
+	JMP  fuseF32AVX2_op145
+
+fuseF32AVX2_keys152:
+	JMP fuseF32AVX2_op152
+
+fuseF32AVX2_keys153:
+	CMPQ R8, $0x000000b0
+	JAE  fuseF32AVX2_keys176
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX2_keys161
+	CMPQ R8, $0x000000a0
+	JAE  fuseF32AVX2_keys160
+	JMP  fuseF32AVX2_op153
+
+fuseF32AVX2_keys160:
+	JMP fuseF32AVX2_op160
+
+fuseF32AVX2_keys161:
+	CMPQ R8, $0x000000a8
+	JAE  fuseF32AVX2_keys168
+	JMP  fuseF32AVX2_op161
+
+fuseF32AVX2_keys168:
+	CMPQ R8, $0x000000a9
+	JAE  fuseF32AVX2_keys169
+	JMP  fuseF32AVX2_op168
+
+fuseF32AVX2_keys169:
+	JMP fuseF32AVX2_op169
+
+fuseF32AVX2_keys176:
+	CMPQ R8, $0x000000b9
+	JAE  fuseF32AVX2_keys185
+	CMPQ R8, $0x000000b1
+	JAE  fuseF32AVX2_keys177
+	JMP  fuseF32AVX2_op176
+
+fuseF32AVX2_keys177:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF32AVX2_keys184
+	JMP  fuseF32AVX2_op177
+
+fuseF32AVX2_keys184:
+	JMP fuseF32AVX2_op184
+
+fuseF32AVX2_keys185:
+	CMPQ R8, $0x00000100
+	JAE  fuseF32AVX2_keys256
+	JMP  fuseF32AVX2_op185
+
+fuseF32AVX2_keys256:
+	CMPQ R8, $0x00000101
+	JAE  fuseF32AVX2_keys257
+	JMP  fuseF32AVX2_op256
+
+fuseF32AVX2_keys257:
+	JMP fuseF32AVX2_op257
+
+fuseF32AVX2_keys258:
+	CMPQ R8, $0x0000018b
+	JAE  fuseF32AVX2_keys395
+	CMPQ R8, $0x0000010c
+	JAE  fuseF32AVX2_keys268
+	CMPQ R8, $0x00000107
+	JAE  fuseF32AVX2_keys263
+	CMPQ R8, $0x00000104
+	JAE  fuseF32AVX2_keys260
+	CMPQ R8, $0x00000103
+	JAE  fuseF32AVX2_keys259
+	JMP  fuseF32AVX2_op258
+
+fuseF32AVX2_keys259:
+	JMP fuseF32AVX2_op259
+
+fuseF32AVX2_keys260:
+	CMPQ R8, $0x00000105
+	JAE  fuseF32AVX2_keys261
+	JMP  fuseF32AVX2_op260
+
+fuseF32AVX2_keys261:
+	CMPQ R8, $0x00000106
+	JAE  fuseF32AVX2_keys262
+	JMP  fuseF32AVX2_op261
+
+fuseF32AVX2_keys262:
+	JMP fuseF32AVX2_op262
+
+fuseF32AVX2_keys263:
+	CMPQ R8, $0x00000109
+	JAE  fuseF32AVX2_keys265
+	CMPQ R8, $0x00000108
+	JAE  fuseF32AVX2_keys264
+	JMP  fuseF32AVX2_op263
+
+fuseF32AVX2_keys264:
+	JMP fuseF32AVX2_op264
+
+fuseF32AVX2_keys265:
+	CMPQ R8, $0x0000010a
+	JAE  fuseF32AVX2_keys266
+	JMP  fuseF32AVX2_op265
+
+fuseF32AVX2_keys266:
+	CMPQ R8, $0x0000010b
+	JAE  fuseF32AVX2_keys267
+	JMP  fuseF32AVX2_op266
+
+fuseF32AVX2_keys267:
+	JMP fuseF32AVX2_op267
+
+fuseF32AVX2_keys268:
+	CMPQ R8, $0x00000181
+	JAE  fuseF32AVX2_keys385
+	CMPQ R8, $0x0000010e
+	JAE  fuseF32AVX2_keys270
+	CMPQ R8, $0x0000010d
+	JAE  fuseF32AVX2_keys269
+	JMP  fuseF32AVX2_op268
+
+fuseF32AVX2_keys269:
+	JMP fuseF32AVX2_op269
+
+fuseF32AVX2_keys270:
+	CMPQ R8, $0x0000010f
+	JAE  fuseF32AVX2_keys271
+	JMP  fuseF32AVX2_op270
+
+fuseF32AVX2_keys271:
+	CMPQ R8, $0x00000180
+	JAE  fuseF32AVX2_keys384
+	JMP  fuseF32AVX2_op271
+
+fuseF32AVX2_keys384:
+	JMP fuseF32AVX2_op384
+
+fuseF32AVX2_keys385:
+	CMPQ R8, $0x00000188
+	JAE  fuseF32AVX2_keys392
+	CMPQ R8, $0x00000182
+	JAE  fuseF32AVX2_keys386
+	JMP  fuseF32AVX2_op385
+
+fuseF32AVX2_keys386:
+	CMPQ R8, $0x00000183
+	JAE  fuseF32AVX2_keys387
+	JMP  fuseF32AVX2_op386
+
+fuseF32AVX2_keys387:
+	JMP fuseF32AVX2_op387
+
+fuseF32AVX2_keys392:
+	CMPQ R8, $0x00000189
+	JAE  fuseF32AVX2_keys393
+	JMP  fuseF32AVX2_op392
+
+fuseF32AVX2_keys393:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF32AVX2_keys394
+	JMP  fuseF32AVX2_op393
+
+fuseF32AVX2_keys394:
+	JMP fuseF32AVX2_op394
+
+fuseF32AVX2_keys395:
+	CMPQ R8, $0x000001a1
+	JAE  fuseF32AVX2_keys417
+	CMPQ R8, $0x00000198
+	JAE  fuseF32AVX2_keys408
+	CMPQ R8, $0x00000191
+	JAE  fuseF32AVX2_keys401
+	CMPQ R8, $0x00000190
+	JAE  fuseF32AVX2_keys400
+	JMP  fuseF32AVX2_op395
+
+fuseF32AVX2_keys400:
+	JMP fuseF32AVX2_op400
+
+fuseF32AVX2_keys401:
+	CMPQ R8, $0x00000192
+	JAE  fuseF32AVX2_keys402
+	JMP  fuseF32AVX2_op401
+
+fuseF32AVX2_keys402:
+	CMPQ R8, $0x00000193
+	JAE  fuseF32AVX2_keys403
+	JMP  fuseF32AVX2_op402
+
+fuseF32AVX2_keys403:
+	JMP fuseF32AVX2_op403
+
+fuseF32AVX2_keys408:
+	CMPQ R8, $0x0000019a
+	JAE  fuseF32AVX2_keys410
+	CMPQ R8, $0x00000199
+	JAE  fuseF32AVX2_keys409
+	JMP  fuseF32AVX2_op408
+
+fuseF32AVX2_keys409:
+	JMP fuseF32AVX2_op409
+
+fuseF32AVX2_keys410:
+	CMPQ R8, $0x0000019b
+	JAE  fuseF32AVX2_keys411
+	JMP  fuseF32AVX2_op410
+
+fuseF32AVX2_keys411:
+	CMPQ R8, $0x000001a0
+	JAE  fuseF32AVX2_keys416
+	JMP  fuseF32AVX2_op411
+
+fuseF32AVX2_keys416:
+	JMP fuseF32AVX2_op416
+
+fuseF32AVX2_keys417:
+	CMPQ R8, $0x000001aa
+	JAE  fuseF32AVX2_keys426
+	CMPQ R8, $0x000001a3
+	JAE  fuseF32AVX2_keys419
+	CMPQ R8, $0x000001a2
+	JAE  fuseF32AVX2_keys418
+	JMP  fuseF32AVX2_op417
+
+fuseF32AVX2_keys418:
+	JMP fuseF32AVX2_op418
+
+fuseF32AVX2_keys419:
+	CMPQ R8, $0x000001a8
+	JAE  fuseF32AVX2_keys424
+	JMP  fuseF32AVX2_op419
+
+fuseF32AVX2_keys424:
+	CMPQ R8, $0x000001a9
+	JAE  fuseF32AVX2_keys425
+	JMP  fuseF32AVX2_op424
+
+fuseF32AVX2_keys425:
+	JMP fuseF32AVX2_op425
+
+fuseF32AVX2_keys426:
+	CMPQ R8, $0x000001c2
+	JAE  fuseF32AVX2_keys450
+	CMPQ R8, $0x000001ab
+	JAE  fuseF32AVX2_keys427
+	JMP  fuseF32AVX2_op426
+
+fuseF32AVX2_keys427:
+	CMPQ R8, $0x000001c0
+	JAE  fuseF32AVX2_keys448
+	JMP  fuseF32AVX2_op427
+
+fuseF32AVX2_keys448:
+	JMP fuseF32AVX2_op448
+
+fuseF32AVX2_keys450:
+	CMPQ R8, $0x000001c4
+	JAE  fuseF32AVX2_keys452
+	JMP  fuseF32AVX2_op450
+
+fuseF32AVX2_keys452:
+	CMPQ R8, $0x000001c6
+	JAE  fuseF32AVX2_keys454
+	JMP  fuseF32AVX2_op452
+
+fuseF32AVX2_keys454:
+	JMP fuseF32AVX2_op454
+
+fuseF32AVX2_op8:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op8nt
+
+fuseF32AVX2_op8loop:
+	VMOVUPS (R10), Y0
+	VADDPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VADDPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VADDPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VADDPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op8loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op8nt:
+	VMOVUPS  (R10), Y0
+	VADDPS   (R11), Y0, Y0
+	VMOVNTPS Y0, (R9)
+	VMOVUPS  32(R10), Y0
+	VADDPS   32(R11), Y0, Y0
+	VMOVNTPS Y0, 32(R9)
+	VMOVUPS  64(R10), Y0
+	VADDPS   64(R11), Y0, Y0
+	VMOVNTPS Y0, 64(R9)
+	VMOVUPS  96(R10), Y0
+	VADDPS   96(R11), Y0, Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF32AVX2_op8nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op9:
+	MOVBQZX      3(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R9
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R9
-	MOVBQZX      3(SI), R8
+	MOVBQZX      4(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R10
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R10
 	VBROADCASTSS (R10), Y0
-	MOVQ         groups+56(FP), R8
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op9nt
 
-fuseF32AVX2_broadcastloop:
-	VMOVUPS Y0, (R9)
-	VMOVUPS Y0, 32(R9)
-	VMOVUPS Y0, 64(R9)
-	VMOVUPS Y0, 96(R9)
+fuseF32AVX2_op9loop:
+	VADDPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VADDPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VADDPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VADDPS  96(R10), Y0, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op9loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op9nt:
+	VADDPS   (R10), Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VADDPS   32(R10), Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VADDPS   64(R10), Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VADDPS   96(R10), Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op9nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op10:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op10nt
+
+fuseF32AVX2_op10loop:
+	VMOVUPS (R10), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op10loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op10nt:
+	VMOVUPS  (R10), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (R9)
+	VMOVUPS  32(R10), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMOVUPS  64(R10), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMOVUPS  96(R10), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op10nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op11:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op11nt
+
+fuseF32AVX2_op11loop:
+	VADDPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VADDPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VADDPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VADDPS  Y1, Y0, Y2
+	VMOVUPS Y2, 96(R9)
 	ADDQ    $0x00000080, R9
 	DECQ    R8
-	JNZ     fuseF32AVX2_broadcastloop
-	ADDQ    $0x08, SI
-	CMPQ    SI, DI
-	JB      fuseF32AVX2_broadcast
-
-fuseF32AVX2_chunks:
-	MOVQ chunks+48(FP), R8
-
-fuseF32AVX2_chunk:
-	MOVQ npro+8(FP), SI
-	SHLQ $0x03, SI
-	ADDQ prog+0(FP), SI
-	MOVQ nprog+16(FP), DI
-	SHLQ $0x03, DI
-	ADDQ prog+0(FP), DI
-	CMPQ SI, DI
-	JAE  fuseF32AVX2_advance
-
-fuseF32AVX2_dispatch:
-	MOVBQZX (SI), R9
-	CMPQ    R9, $0x15
-	JAE     fuseF32AVX2_codes21
-	CMPQ    R9, $0x06
-	JAE     fuseF32AVX2_codes6
-	CMPQ    R9, $0x03
-	JAE     fuseF32AVX2_codes3
-	CMPQ    R9, $0x02
-	JAE     fuseF32AVX2_codes2
-	JMP     fuseF32AVX2_op1
-
-fuseF32AVX2_codes2:
-	JMP fuseF32AVX2_op2
-
-fuseF32AVX2_codes3:
-	CMPQ R9, $0x04
-	JAE  fuseF32AVX2_codes4
-	JMP  fuseF32AVX2_op3
-
-fuseF32AVX2_codes4:
-	CMPQ R9, $0x05
-	JAE  fuseF32AVX2_codes5
-	JMP  fuseF32AVX2_op4
-
-fuseF32AVX2_codes5:
-	JMP fuseF32AVX2_op5
-
-fuseF32AVX2_codes6:
-	CMPQ R9, $0x12
-	JAE  fuseF32AVX2_codes18
-	CMPQ R9, $0x10
-	JAE  fuseF32AVX2_codes16
-	JMP  fuseF32AVX2_op6
-
-fuseF32AVX2_codes16:
-	CMPQ R9, $0x11
-	JAE  fuseF32AVX2_codes17
-	JMP  fuseF32AVX2_op16
-
-fuseF32AVX2_codes17:
-	JMP fuseF32AVX2_op17
-
-fuseF32AVX2_codes18:
-	CMPQ R9, $0x13
-	JAE  fuseF32AVX2_codes19
-	JMP  fuseF32AVX2_op18
-
-fuseF32AVX2_codes19:
-	CMPQ R9, $0x14
-	JAE  fuseF32AVX2_codes20
-	JMP  fuseF32AVX2_op19
-
-fuseF32AVX2_codes20:
-	JMP fuseF32AVX2_op20
-
-fuseF32AVX2_codes21:
-	CMPQ R9, $0x31
-	JAE  fuseF32AVX2_codes49
-	CMPQ R9, $0x20
-	JAE  fuseF32AVX2_codes32
-	CMPQ R9, $0x16
-	JAE  fuseF32AVX2_codes22
-	JMP  fuseF32AVX2_op21
-
-fuseF32AVX2_codes22:
-	CMPQ R9, $0x17
-	JAE  fuseF32AVX2_codes23
-	JMP  fuseF32AVX2_op22
-
-fuseF32AVX2_codes23:
-	JMP fuseF32AVX2_op23
-
-fuseF32AVX2_codes32:
-	CMPQ R9, $0x21
-	JAE  fuseF32AVX2_codes33
-	JMP  fuseF32AVX2_op32
-
-fuseF32AVX2_codes33:
-	CMPQ R9, $0x30
-	JAE  fuseF32AVX2_codes48
-	JMP  fuseF32AVX2_op33
-
-fuseF32AVX2_codes48:
-	JMP fuseF32AVX2_op48
-
-fuseF32AVX2_codes49:
-	CMPQ R9, $0x34
-	JAE  fuseF32AVX2_codes52
-	CMPQ R9, $0x32
-	JAE  fuseF32AVX2_codes50
-	JMP  fuseF32AVX2_op49
-
-fuseF32AVX2_codes50:
-	CMPQ R9, $0x33
-	JAE  fuseF32AVX2_codes51
-	JMP  fuseF32AVX2_op50
-
-fuseF32AVX2_codes51:
-	JMP fuseF32AVX2_op51
-
-fuseF32AVX2_codes52:
-	CMPQ R9, $0x35
-	JAE  fuseF32AVX2_codes53
-	JMP  fuseF32AVX2_op52
-
-fuseF32AVX2_codes53:
-	CMPQ R9, $0x38
-	JAE  fuseF32AVX2_codes56
-	JMP  fuseF32AVX2_op53
-
-fuseF32AVX2_codes56:
-	JMP fuseF32AVX2_op56
-
-fuseF32AVX2_op1:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op1nt
-
-fuseF32AVX2_op1loop:
-	VMOVUPS (R11), Y0
-	VADDPS  (R12), Y0, Y0
-	VMOVUPS 32(R11), Y1
-	VADDPS  32(R12), Y1, Y1
-	VMOVUPS 64(R11), Y2
-	VADDPS  64(R12), Y2, Y2
-	VMOVUPS 96(R11), Y3
-	VADDPS  96(R12), Y3, Y3
-	VMOVUPS Y0, (R10)
-	VMOVUPS Y1, 32(R10)
-	VMOVUPS Y2, 64(R10)
-	VMOVUPS Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF32AVX2_op1loop
+	JNZ     fuseF32AVX2_op11loop
 	JMP     fuseF32AVX2_next
 
-fuseF32AVX2_op1nt:
-	VMOVUPS  (R11), Y0
-	VADDPS   (R12), Y0, Y0
-	VMOVUPS  32(R11), Y1
-	VADDPS   32(R12), Y1, Y1
-	VMOVUPS  64(R11), Y2
-	VADDPS   64(R12), Y2, Y2
-	VMOVUPS  96(R11), Y3
-	VADDPS   96(R12), Y3, Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF32AVX2_op1nt
-	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op2:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op2nt
-
-fuseF32AVX2_op2loop:
-	VMOVUPS (R11), Y0
-	VSUBPS  (R12), Y0, Y0
-	VMOVUPS 32(R11), Y1
-	VSUBPS  32(R12), Y1, Y1
-	VMOVUPS 64(R11), Y2
-	VSUBPS  64(R12), Y2, Y2
-	VMOVUPS 96(R11), Y3
-	VSUBPS  96(R12), Y3, Y3
-	VMOVUPS Y0, (R10)
-	VMOVUPS Y1, 32(R10)
-	VMOVUPS Y2, 64(R10)
-	VMOVUPS Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF32AVX2_op2loop
-	JMP     fuseF32AVX2_next
-
-fuseF32AVX2_op2nt:
-	VMOVUPS  (R11), Y0
-	VSUBPS   (R12), Y0, Y0
-	VMOVUPS  32(R11), Y1
-	VSUBPS   32(R12), Y1, Y1
-	VMOVUPS  64(R11), Y2
-	VSUBPS   64(R12), Y2, Y2
-	VMOVUPS  96(R11), Y3
-	VSUBPS   96(R12), Y3, Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF32AVX2_op2nt
-	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op3:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op3nt
-
-fuseF32AVX2_op3loop:
-	VMOVUPS (R11), Y0
-	VMULPS  (R12), Y0, Y0
-	VMOVUPS 32(R11), Y1
-	VMULPS  32(R12), Y1, Y1
-	VMOVUPS 64(R11), Y2
-	VMULPS  64(R12), Y2, Y2
-	VMOVUPS 96(R11), Y3
-	VMULPS  96(R12), Y3, Y3
-	VMOVUPS Y0, (R10)
-	VMOVUPS Y1, 32(R10)
-	VMOVUPS Y2, 64(R10)
-	VMOVUPS Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF32AVX2_op3loop
-	JMP     fuseF32AVX2_next
-
-fuseF32AVX2_op3nt:
-	VMOVUPS  (R11), Y0
-	VMULPS   (R12), Y0, Y0
-	VMOVUPS  32(R11), Y1
-	VMULPS   32(R12), Y1, Y1
-	VMOVUPS  64(R11), Y2
-	VMULPS   64(R12), Y2, Y2
-	VMOVUPS  96(R11), Y3
-	VMULPS   96(R12), Y3, Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF32AVX2_op3nt
-	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op4:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op4nt
-
-fuseF32AVX2_op4loop:
-	VMOVUPS (R11), Y0
-	VDIVPS  (R12), Y0, Y0
-	VMOVUPS 32(R11), Y1
-	VDIVPS  32(R12), Y1, Y1
-	VMOVUPS 64(R11), Y2
-	VDIVPS  64(R12), Y2, Y2
-	VMOVUPS 96(R11), Y3
-	VDIVPS  96(R12), Y3, Y3
-	VMOVUPS Y0, (R10)
-	VMOVUPS Y1, 32(R10)
-	VMOVUPS Y2, 64(R10)
-	VMOVUPS Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF32AVX2_op4loop
-	JMP     fuseF32AVX2_next
-
-fuseF32AVX2_op4nt:
-	VMOVUPS  (R11), Y0
-	VDIVPS   (R12), Y0, Y0
-	VMOVUPS  32(R11), Y1
-	VDIVPS   32(R12), Y1, Y1
-	VMOVUPS  64(R11), Y2
-	VDIVPS   64(R12), Y2, Y2
-	VMOVUPS  96(R11), Y3
-	VDIVPS   96(R12), Y3, Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF32AVX2_op4nt
-	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op5:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op5nt
-
-fuseF32AVX2_op5loop:
-	VMOVUPS (R11), Y0
-	VMINPS  (R12), Y0, Y1
-	VMINPS  Y0, Y1, Y0
-	VPOR    Y0, Y1, Y0
-	VMOVUPS 32(R11), Y1
-	VMINPS  32(R12), Y1, Y2
-	VMINPS  Y1, Y2, Y1
-	VPOR    Y1, Y2, Y1
-	VMOVUPS 64(R11), Y2
-	VMINPS  64(R12), Y2, Y3
-	VMINPS  Y2, Y3, Y2
-	VPOR    Y2, Y3, Y2
-	VMOVUPS 96(R11), Y3
-	VMINPS  96(R12), Y3, Y4
-	VMINPS  Y3, Y4, Y3
-	VPOR    Y3, Y4, Y3
-	VMOVUPS Y0, (R10)
-	VMOVUPS Y1, 32(R10)
-	VMOVUPS Y2, 64(R10)
-	VMOVUPS Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF32AVX2_op5loop
-	JMP     fuseF32AVX2_next
-
-fuseF32AVX2_op5nt:
-	VMOVUPS  (R11), Y0
-	VMINPS   (R12), Y0, Y1
-	VMINPS   Y0, Y1, Y0
-	VPOR     Y0, Y1, Y0
-	VMOVUPS  32(R11), Y1
-	VMINPS   32(R12), Y1, Y2
-	VMINPS   Y1, Y2, Y1
-	VPOR     Y1, Y2, Y1
-	VMOVUPS  64(R11), Y2
-	VMINPS   64(R12), Y2, Y3
-	VMINPS   Y2, Y3, Y2
-	VPOR     Y2, Y3, Y2
-	VMOVUPS  96(R11), Y3
-	VMINPS   96(R12), Y3, Y4
-	VMINPS   Y3, Y4, Y3
-	VPOR     Y3, Y4, Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF32AVX2_op5nt
-	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op6:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF32AVX2_op6nt
-
-fuseF32AVX2_op6loop:
-	VMOVUPS (R11), Y1
-	VPXOR   Y1, Y0, Y1
-	VPXOR   (R12), Y0, Y2
-	VMINPS  Y2, Y1, Y2
-	VMINPS  Y1, Y2, Y1
-	VPOR    Y1, Y2, Y1
-	VPXOR   Y0, Y1, Y1
-	VMOVUPS 32(R11), Y2
-	VPXOR   Y2, Y0, Y2
-	VPXOR   32(R12), Y0, Y3
-	VMINPS  Y3, Y2, Y3
-	VMINPS  Y2, Y3, Y2
-	VPOR    Y2, Y3, Y2
-	VPXOR   Y0, Y2, Y2
-	VMOVUPS 64(R11), Y3
-	VPXOR   Y3, Y0, Y3
-	VPXOR   64(R12), Y0, Y4
-	VMINPS  Y4, Y3, Y4
-	VMINPS  Y3, Y4, Y3
-	VPOR    Y3, Y4, Y3
-	VPXOR   Y0, Y3, Y3
-	VMOVUPS 96(R11), Y4
-	VPXOR   Y4, Y0, Y4
-	VPXOR   96(R12), Y0, Y5
-	VMINPS  Y5, Y4, Y5
-	VMINPS  Y4, Y5, Y4
-	VPOR    Y4, Y5, Y4
-	VPXOR   Y0, Y4, Y4
-	VMOVUPS Y1, (R10)
-	VMOVUPS Y2, 32(R10)
-	VMOVUPS Y3, 64(R10)
-	VMOVUPS Y4, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF32AVX2_op6loop
-	JMP     fuseF32AVX2_next
-
-fuseF32AVX2_op6nt:
-	VMOVUPS  (R11), Y1
-	VPXOR    Y1, Y0, Y1
-	VPXOR    (R12), Y0, Y2
-	VMINPS   Y2, Y1, Y2
-	VMINPS   Y1, Y2, Y1
-	VPOR     Y1, Y2, Y1
-	VPXOR    Y0, Y1, Y1
-	VMOVUPS  32(R11), Y2
-	VPXOR    Y2, Y0, Y2
-	VPXOR    32(R12), Y0, Y3
-	VMINPS   Y3, Y2, Y3
-	VMINPS   Y2, Y3, Y2
-	VPOR     Y2, Y3, Y2
-	VPXOR    Y0, Y2, Y2
-	VMOVUPS  64(R11), Y3
-	VPXOR    Y3, Y0, Y3
-	VPXOR    64(R12), Y0, Y4
-	VMINPS   Y4, Y3, Y4
-	VMINPS   Y3, Y4, Y3
-	VPOR     Y3, Y4, Y3
-	VPXOR    Y0, Y3, Y3
-	VMOVUPS  96(R11), Y4
-	VPXOR    Y4, Y0, Y4
-	VPXOR    96(R12), Y0, Y5
-	VMINPS   Y5, Y4, Y5
-	VMINPS   Y4, Y5, Y4
-	VPOR     Y4, Y5, Y4
-	VPXOR    Y0, Y4, Y4
-	VMOVNTPS Y1, (R10)
-	VMOVNTPS Y2, 32(R10)
-	VMOVNTPS Y3, 64(R10)
-	VMOVNTPS Y4, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF32AVX2_op6nt
+fuseF32AVX2_op11nt:
+	VADDPS   Y1, Y0, Y2
+	VMOVNTPS Y2, (R9)
+	VADDPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 32(R9)
+	VADDPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 64(R9)
+	VADDPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op11nt
 	JMP      fuseF32AVX2_next
 
 fuseF32AVX2_op16:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF32AVX2_op16nt
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op16nt
 
 fuseF32AVX2_op16loop:
-	VPXOR   (R11), Y0, Y1
-	VPXOR   32(R11), Y0, Y2
-	VPXOR   64(R11), Y0, Y3
-	VPXOR   96(R11), Y0, Y4
-	VMOVUPS Y1, (R10)
-	VMOVUPS Y2, 32(R10)
-	VMOVUPS Y3, 64(R10)
-	VMOVUPS Y4, 96(R10)
+	VMOVUPS (R10), Y0
+	VSUBPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VSUBPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VSUBPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VSUBPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF32AVX2_op16loop
 	JMP     fuseF32AVX2_next
 
 fuseF32AVX2_op16nt:
-	VPXOR    (R11), Y0, Y1
-	VPXOR    32(R11), Y0, Y2
-	VPXOR    64(R11), Y0, Y3
-	VPXOR    96(R11), Y0, Y4
-	VMOVNTPS Y1, (R10)
-	VMOVNTPS Y2, 32(R10)
-	VMOVNTPS Y3, 64(R10)
-	VMOVNTPS Y4, 96(R10)
+	VMOVUPS  (R10), Y0
+	VSUBPS   (R11), Y0, Y0
+	VMOVNTPS Y0, (R9)
+	VMOVUPS  32(R10), Y0
+	VSUBPS   32(R11), Y0, Y0
+	VMOVNTPS Y0, 32(R9)
+	VMOVUPS  64(R10), Y0
+	VSUBPS   64(R11), Y0, Y0
+	VMOVNTPS Y0, 64(R9)
+	VMOVUPS  96(R10), Y0
+	VSUBPS   96(R11), Y0, Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
 	ADDQ     $0x00000080, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF32AVX2_op16nt
 	JMP      fuseF32AVX2_next
 
 fuseF32AVX2_op17:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF32AVX2_op17nt
 
 fuseF32AVX2_op17loop:
-	VPANDN  (R11), Y0, Y1
-	VPANDN  32(R11), Y0, Y2
-	VPANDN  64(R11), Y0, Y3
-	VPANDN  96(R11), Y0, Y4
-	VMOVUPS Y1, (R10)
-	VMOVUPS Y2, 32(R10)
-	VMOVUPS Y3, 64(R10)
-	VMOVUPS Y4, 96(R10)
+	VSUBPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VSUBPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VSUBPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VSUBPS  96(R10), Y0, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF32AVX2_op17loop
 	JMP     fuseF32AVX2_next
 
 fuseF32AVX2_op17nt:
-	VPANDN   (R11), Y0, Y1
-	VPANDN   32(R11), Y0, Y2
-	VPANDN   64(R11), Y0, Y3
-	VPANDN   96(R11), Y0, Y4
-	VMOVNTPS Y1, (R10)
-	VMOVNTPS Y2, 32(R10)
-	VMOVNTPS Y3, 64(R10)
-	VMOVNTPS Y4, 96(R10)
+	VSUBPS   (R10), Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VSUBPS   32(R10), Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VSUBPS   64(R10), Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VSUBPS   96(R10), Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF32AVX2_op17nt
 	JMP      fuseF32AVX2_next
 
 fuseF32AVX2_op18:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op18nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op18nt
 
 fuseF32AVX2_op18loop:
-	VSQRTPS (R11), Y0
-	VSQRTPS 32(R11), Y1
-	VSQRTPS 64(R11), Y2
-	VSQRTPS 96(R11), Y3
-	VMOVUPS Y0, (R10)
-	VMOVUPS Y1, 32(R10)
-	VMOVUPS Y2, 64(R10)
-	VMOVUPS Y3, 96(R10)
+	VMOVUPS (R10), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF32AVX2_op18loop
 	JMP     fuseF32AVX2_next
 
 fuseF32AVX2_op18nt:
-	VSQRTPS  (R11), Y0
-	VSQRTPS  32(R11), Y1
-	VSQRTPS  64(R11), Y2
-	VSQRTPS  96(R11), Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
+	VMOVUPS  (R10), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (R9)
+	VMOVUPS  32(R10), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMOVUPS  64(R10), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMOVUPS  96(R10), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF32AVX2_op18nt
 	JMP      fuseF32AVX2_next
 
 fuseF32AVX2_op19:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op19nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op19nt
 
 fuseF32AVX2_op19loop:
-	VROUNDPS $0x09, (R11), Y0
-	VROUNDPS $0x09, 32(R11), Y1
-	VROUNDPS $0x09, 64(R11), Y2
-	VROUNDPS $0x09, 96(R11), Y3
-	VMOVUPS  Y0, (R10)
-	VMOVUPS  Y1, 32(R10)
-	VMOVUPS  Y2, 64(R10)
-	VMOVUPS  Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF32AVX2_op19loop
-	JMP      fuseF32AVX2_next
+	VSUBPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VSUBPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VSUBPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VSUBPS  Y1, Y0, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op19loop
+	JMP     fuseF32AVX2_next
 
 fuseF32AVX2_op19nt:
-	VROUNDPS $0x09, (R11), Y0
-	VROUNDPS $0x09, 32(R11), Y1
-	VROUNDPS $0x09, 64(R11), Y2
-	VROUNDPS $0x09, 96(R11), Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
+	VSUBPS   Y1, Y0, Y2
+	VMOVNTPS Y2, (R9)
+	VSUBPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 32(R9)
+	VSUBPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 64(R9)
+	VSUBPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
 	JNZ      fuseF32AVX2_op19nt
 	JMP      fuseF32AVX2_next
 
-fuseF32AVX2_op20:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op20nt
+fuseF32AVX2_op24:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op24nt
 
-fuseF32AVX2_op20loop:
-	VROUNDPS $0x0a, (R11), Y0
-	VROUNDPS $0x0a, 32(R11), Y1
-	VROUNDPS $0x0a, 64(R11), Y2
-	VROUNDPS $0x0a, 96(R11), Y3
-	VMOVUPS  Y0, (R10)
-	VMOVUPS  Y1, 32(R10)
-	VMOVUPS  Y2, 64(R10)
-	VMOVUPS  Y3, 96(R10)
+fuseF32AVX2_op24loop:
+	VMOVUPS (R10), Y0
+	VMULPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VMULPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VMULPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VMULPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op24loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op24nt:
+	VMOVUPS  (R10), Y0
+	VMULPS   (R11), Y0, Y0
+	VMOVNTPS Y0, (R9)
+	VMOVUPS  32(R10), Y0
+	VMULPS   32(R11), Y0, Y0
+	VMOVNTPS Y0, 32(R9)
+	VMOVUPS  64(R10), Y0
+	VMULPS   64(R11), Y0, Y0
+	VMOVNTPS Y0, 64(R9)
+	VMOVUPS  96(R10), Y0
+	VMULPS   96(R11), Y0, Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
 	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF32AVX2_op20loop
+	DECQ     R8
+	JNZ      fuseF32AVX2_op24nt
 	JMP      fuseF32AVX2_next
 
-fuseF32AVX2_op20nt:
-	VROUNDPS $0x0a, (R11), Y0
-	VROUNDPS $0x0a, 32(R11), Y1
-	VROUNDPS $0x0a, 64(R11), Y2
-	VROUNDPS $0x0a, 96(R11), Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
+fuseF32AVX2_op25:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op25nt
+
+fuseF32AVX2_op25loop:
+	VMULPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VMULPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VMULPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VMULPS  96(R10), Y0, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op25loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op25nt:
+	VMULPS   (R10), Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VMULPS   32(R10), Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMULPS   64(R10), Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMULPS   96(R10), Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF32AVX2_op20nt
+	DECQ     R8
+	JNZ      fuseF32AVX2_op25nt
 	JMP      fuseF32AVX2_next
 
-fuseF32AVX2_op21:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op21nt
+fuseF32AVX2_op26:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op26nt
 
-fuseF32AVX2_op21loop:
-	VROUNDPS $0x0b, (R11), Y0
-	VROUNDPS $0x0b, 32(R11), Y1
-	VROUNDPS $0x0b, 64(R11), Y2
-	VROUNDPS $0x0b, 96(R11), Y3
-	VMOVUPS  Y0, (R10)
-	VMOVUPS  Y1, 32(R10)
-	VMOVUPS  Y2, 64(R10)
-	VMOVUPS  Y3, 96(R10)
+fuseF32AVX2_op26loop:
+	VMOVUPS (R10), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op26loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op26nt:
+	VMOVUPS  (R10), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (R9)
+	VMOVUPS  32(R10), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMOVUPS  64(R10), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMOVUPS  96(R10), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF32AVX2_op21loop
+	DECQ     R8
+	JNZ      fuseF32AVX2_op26nt
 	JMP      fuseF32AVX2_next
 
-fuseF32AVX2_op21nt:
-	VROUNDPS $0x0b, (R11), Y0
-	VROUNDPS $0x0b, 32(R11), Y1
-	VROUNDPS $0x0b, 64(R11), Y2
-	VROUNDPS $0x0b, 96(R11), Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF32AVX2_op21nt
+fuseF32AVX2_op27:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op27nt
+
+fuseF32AVX2_op27loop:
+	VMULPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VMULPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VMULPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VMULPS  Y1, Y0, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op27loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op27nt:
+	VMULPS   Y1, Y0, Y2
+	VMOVNTPS Y2, (R9)
+	VMULPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 32(R9)
+	VMULPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 64(R9)
+	VMULPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op27nt
 	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op22:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op22nt
-
-fuseF32AVX2_op22loop:
-	VROUNDPS $0x08, (R11), Y0
-	VROUNDPS $0x08, 32(R11), Y1
-	VROUNDPS $0x08, 64(R11), Y2
-	VROUNDPS $0x08, 96(R11), Y3
-	VMOVUPS  Y0, (R10)
-	VMOVUPS  Y1, 32(R10)
-	VMOVUPS  Y2, 64(R10)
-	VMOVUPS  Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF32AVX2_op22loop
-	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op22nt:
-	VROUNDPS $0x08, (R11), Y0
-	VROUNDPS $0x08, 32(R11), Y1
-	VROUNDPS $0x08, 64(R11), Y2
-	VROUNDPS $0x08, 96(R11), Y3
-	VMOVNTPS Y0, (R10)
-	VMOVNTPS Y1, 32(R10)
-	VMOVNTPS Y2, 64(R10)
-	VMOVNTPS Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF32AVX2_op22nt
-	JMP      fuseF32AVX2_next
-
-fuseF32AVX2_op23:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x3f000000, R9
-	VMOVQ        R9, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x3f800000, R9
-	VMOVQ        R9, X2
-	VPBROADCASTD X2, Y2
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF32AVX2_op23nt
-
-fuseF32AVX2_op23loop:
-	VMOVUPS   (R11), Y3
-	VROUNDPS  $0x0b, Y3, Y4
-	VSUBPS    Y4, Y3, Y5
-	VPANDN    Y5, Y0, Y5
-	VPAND     Y0, Y3, Y3
-	VPOR      Y2, Y3, Y3
-	VCMPPS    $0x1d, Y1, Y5, Y5
-	VADDPS    Y3, Y4, Y3
-	VBLENDVPS Y5, Y3, Y4, Y3
-	VMOVUPS   32(R11), Y4
-	VROUNDPS  $0x0b, Y4, Y5
-	VSUBPS    Y5, Y4, Y6
-	VPANDN    Y6, Y0, Y6
-	VPAND     Y0, Y4, Y4
-	VPOR      Y2, Y4, Y4
-	VCMPPS    $0x1d, Y1, Y6, Y6
-	VADDPS    Y4, Y5, Y4
-	VBLENDVPS Y6, Y4, Y5, Y4
-	VMOVUPS   64(R11), Y5
-	VROUNDPS  $0x0b, Y5, Y6
-	VSUBPS    Y6, Y5, Y7
-	VPANDN    Y7, Y0, Y7
-	VPAND     Y0, Y5, Y5
-	VPOR      Y2, Y5, Y5
-	VCMPPS    $0x1d, Y1, Y7, Y7
-	VADDPS    Y5, Y6, Y5
-	VBLENDVPS Y7, Y5, Y6, Y5
-	VMOVUPS   96(R11), Y6
-	VROUNDPS  $0x0b, Y6, Y7
-	VSUBPS    Y7, Y6, Y8
-	VPANDN    Y8, Y0, Y8
-	VPAND     Y0, Y6, Y6
-	VPOR      Y2, Y6, Y6
-	VCMPPS    $0x1d, Y1, Y8, Y8
-	VADDPS    Y6, Y7, Y6
-	VBLENDVPS Y8, Y6, Y7, Y6
-	VMOVUPS   Y3, (R10)
-	VMOVUPS   Y4, 32(R10)
-	VMOVUPS   Y5, 64(R10)
-	VMOVUPS   Y6, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000080, R11
-	DECQ      R9
-	JNZ       fuseF32AVX2_op23loop
-	JMP       fuseF32AVX2_next
-
-fuseF32AVX2_op23nt:
-	VMOVUPS   (R11), Y3
-	VROUNDPS  $0x0b, Y3, Y4
-	VSUBPS    Y4, Y3, Y5
-	VPANDN    Y5, Y0, Y5
-	VPAND     Y0, Y3, Y3
-	VPOR      Y2, Y3, Y3
-	VCMPPS    $0x1d, Y1, Y5, Y5
-	VADDPS    Y3, Y4, Y3
-	VBLENDVPS Y5, Y3, Y4, Y3
-	VMOVUPS   32(R11), Y4
-	VROUNDPS  $0x0b, Y4, Y5
-	VSUBPS    Y5, Y4, Y6
-	VPANDN    Y6, Y0, Y6
-	VPAND     Y0, Y4, Y4
-	VPOR      Y2, Y4, Y4
-	VCMPPS    $0x1d, Y1, Y6, Y6
-	VADDPS    Y4, Y5, Y4
-	VBLENDVPS Y6, Y4, Y5, Y4
-	VMOVUPS   64(R11), Y5
-	VROUNDPS  $0x0b, Y5, Y6
-	VSUBPS    Y6, Y5, Y7
-	VPANDN    Y7, Y0, Y7
-	VPAND     Y0, Y5, Y5
-	VPOR      Y2, Y5, Y5
-	VCMPPS    $0x1d, Y1, Y7, Y7
-	VADDPS    Y5, Y6, Y5
-	VBLENDVPS Y7, Y5, Y6, Y5
-	VMOVUPS   96(R11), Y6
-	VROUNDPS  $0x0b, Y6, Y7
-	VSUBPS    Y7, Y6, Y8
-	VPANDN    Y8, Y0, Y8
-	VPAND     Y0, Y6, Y6
-	VPOR      Y2, Y6, Y6
-	VCMPPS    $0x1d, Y1, Y8, Y8
-	VADDPS    Y6, Y7, Y6
-	VBLENDVPS Y8, Y6, Y7, Y6
-	VMOVNTPS  Y3, (R10)
-	VMOVNTPS  Y4, 32(R10)
-	VMOVNTPS  Y5, 64(R10)
-	VMOVNTPS  Y6, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000080, R11
-	DECQ      R9
-	JNZ       fuseF32AVX2_op23nt
-	JMP       fuseF32AVX2_next
 
 fuseF32AVX2_op32:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
 	JNZ     fuseF32AVX2_op32nt
 
 fuseF32AVX2_op32loop:
-	VMOVUPS     (R11), Y0
-	VMOVUPS     (R13), Y1
-	VMOVUPS     Y1, Y1
-	VFMADD231PS (R12), Y0, Y1
-	VMOVUPS     32(R11), Y0
-	VMOVUPS     32(R13), Y2
-	VMOVUPS     Y2, Y2
-	VFMADD231PS 32(R12), Y0, Y2
-	VMOVUPS     64(R11), Y0
-	VMOVUPS     64(R13), Y3
-	VMOVUPS     Y3, Y3
-	VFMADD231PS 64(R12), Y0, Y3
-	VMOVUPS     96(R11), Y0
-	VMOVUPS     96(R13), Y4
-	VMOVUPS     Y4, Y4
-	VFMADD231PS 96(R12), Y0, Y4
-	VMOVUPS     Y1, (R10)
-	VMOVUPS     Y2, 32(R10)
-	VMOVUPS     Y3, 64(R10)
-	VMOVUPS     Y4, 96(R10)
-	ADDQ        $0x00000080, R10
-	ADDQ        $0x00000080, R11
-	ADDQ        $0x00000080, R12
-	ADDQ        $0x00000080, R13
-	DECQ        R9
-	JNZ         fuseF32AVX2_op32loop
-	JMP         fuseF32AVX2_next
+	VMOVUPS (R10), Y0
+	VDIVPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VDIVPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VDIVPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VDIVPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op32loop
+	JMP     fuseF32AVX2_next
 
 fuseF32AVX2_op32nt:
-	VMOVUPS     (R11), Y0
-	VMOVUPS     (R13), Y1
-	VMOVUPS     Y1, Y1
-	VFMADD231PS (R12), Y0, Y1
-	VMOVUPS     32(R11), Y0
-	VMOVUPS     32(R13), Y2
-	VMOVUPS     Y2, Y2
-	VFMADD231PS 32(R12), Y0, Y2
-	VMOVUPS     64(R11), Y0
-	VMOVUPS     64(R13), Y3
-	VMOVUPS     Y3, Y3
-	VFMADD231PS 64(R12), Y0, Y3
-	VMOVUPS     96(R11), Y0
-	VMOVUPS     96(R13), Y4
-	VMOVUPS     Y4, Y4
-	VFMADD231PS 96(R12), Y0, Y4
-	VMOVNTPS    Y1, (R10)
-	VMOVNTPS    Y2, 32(R10)
-	VMOVNTPS    Y3, 64(R10)
-	VMOVNTPS    Y4, 96(R10)
-	ADDQ        $0x00000080, R10
-	ADDQ        $0x00000080, R11
-	ADDQ        $0x00000080, R12
-	ADDQ        $0x00000080, R13
-	DECQ        R9
-	JNZ         fuseF32AVX2_op32nt
-	JMP         fuseF32AVX2_next
+	VMOVUPS  (R10), Y0
+	VDIVPS   (R11), Y0, Y0
+	VMOVNTPS Y0, (R9)
+	VMOVUPS  32(R10), Y0
+	VDIVPS   32(R11), Y0, Y0
+	VMOVNTPS Y0, 32(R9)
+	VMOVUPS  64(R10), Y0
+	VDIVPS   64(R11), Y0, Y0
+	VMOVNTPS Y0, 64(R9)
+	VMOVUPS  96(R10), Y0
+	VDIVPS   96(R11), Y0, Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF32AVX2_op32nt
+	JMP      fuseF32AVX2_next
 
 fuseF32AVX2_op33:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVBQZX      5(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R13
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R13
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF32AVX2_op33nt
 
 fuseF32AVX2_op33loop:
-	VMOVUPS (R12), Y1
-	VMOVUPS (R13), Y2
-	VPXOR   (R11), Y0, Y3
+	VDIVPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VDIVPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VDIVPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VDIVPS  96(R10), Y0, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op33loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op33nt:
+	VDIVPS   (R10), Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VDIVPS   32(R10), Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VDIVPS   64(R10), Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VDIVPS   96(R10), Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op33nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op34:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op34nt
+
+fuseF32AVX2_op34loop:
+	VMOVUPS (R10), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op34loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op34nt:
+	VMOVUPS  (R10), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (R9)
+	VMOVUPS  32(R10), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMOVUPS  64(R10), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMOVUPS  96(R10), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op34nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op35:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op35nt
+
+fuseF32AVX2_op35loop:
+	VDIVPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VDIVPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VDIVPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VDIVPS  Y1, Y0, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op35loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op35nt:
+	VDIVPS   Y1, Y0, Y2
+	VMOVNTPS Y2, (R9)
+	VDIVPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 32(R9)
+	VDIVPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 64(R9)
+	VDIVPS   Y1, Y0, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op35nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op40:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op40nt
+
+fuseF32AVX2_op40loop:
+	VMOVUPS (R10), Y0
+	VMINPS  (R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VMINPS  32(R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VMINPS  64(R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VMINPS  96(R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op40loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op40nt:
+	VMOVUPS  (R10), Y0
+	VMINPS   (R11), Y0, Y1
+	VMINPS   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (R9)
+	VMOVUPS  32(R10), Y0
+	VMINPS   32(R11), Y0, Y1
+	VMINPS   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 32(R9)
+	VMOVUPS  64(R10), Y0
+	VMINPS   64(R11), Y0, Y1
+	VMINPS   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 64(R9)
+	VMOVUPS  96(R10), Y0
+	VMINPS   96(R11), Y0, Y1
+	VMINPS   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF32AVX2_op40nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op41:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op41nt
+
+fuseF32AVX2_op41loop:
+	VMINPS  (R10), Y0, Y1
+	VMINPS  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMINPS  32(R10), Y0, Y1
+	VMINPS  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMINPS  64(R10), Y0, Y1
+	VMINPS  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMINPS  96(R10), Y0, Y1
+	VMINPS  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op41loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op41nt:
+	VMINPS   (R10), Y0, Y1
+	VMINPS   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPS Y1, (R9)
+	VMINPS   32(R10), Y0, Y1
+	VMINPS   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMINPS   64(R10), Y0, Y1
+	VMINPS   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMINPS   96(R10), Y0, Y1
+	VMINPS   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op41nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op42:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op42nt
+
+fuseF32AVX2_op42loop:
+	VMOVUPS (R10), Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op42loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op42nt:
+	VMOVUPS  (R10), Y1
+	VMINPS   Y0, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (R9)
+	VMOVUPS  32(R10), Y1
+	VMINPS   Y0, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMOVUPS  64(R10), Y1
+	VMINPS   Y0, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMOVUPS  96(R10), Y1
+	VMINPS   Y0, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op42nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op43:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op43nt
+
+fuseF32AVX2_op43loop:
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op43loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op43nt:
+	VMINPS   Y1, Y0, Y2
+	VMINPS   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, (R9)
+	VMINPS   Y1, Y0, Y2
+	VMINPS   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, 32(R9)
+	VMINPS   Y1, Y0, Y2
+	VMINPS   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, 64(R9)
+	VMINPS   Y1, Y0, Y2
+	VMINPS   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op43nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op48:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op48nt
+
+fuseF32AVX2_op48loop:
+	VMOVUPS (R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   32(R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   64(R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   96(R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op48loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op48nt:
+	VMOVUPS  (R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    (R11), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPS Y1, (R9)
+	VMOVUPS  32(R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    32(R11), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMOVUPS  64(R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    64(R11), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMOVUPS  96(R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    96(R11), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF32AVX2_op48nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op49:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op49nt
+
+fuseF32AVX2_op49loop:
+	VPXOR   (R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VPXOR   32(R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VPXOR   64(R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VPXOR   96(R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op49loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op49nt:
+	VPXOR    (R10), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, (R9)
+	VPXOR    32(R10), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, 32(R9)
+	VPXOR    64(R10), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, 64(R9)
+	VPXOR    96(R10), Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op49nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op50:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op50nt
+
+fuseF32AVX2_op50loop:
+	VMOVUPS (R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op50loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op50nt:
+	VMOVUPS  (R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, (R9)
+	VMOVUPS  32(R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, 32(R9)
+	VMOVUPS  64(R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, 64(R9)
+	VMOVUPS  96(R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op50nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op51:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y2
+	VPXOR        Y2, Y0, Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op51nt
+
+fuseF32AVX2_op51loop:
+	VMINPS  Y2, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y3, (R9)
+	VMINPS  Y2, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y3, 32(R9)
+	VMINPS  Y2, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y3, 64(R9)
+	VMINPS  Y2, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op51loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op51nt:
+	VMINPS   Y2, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPS Y3, (R9)
+	VMINPS   Y2, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPS Y3, 32(R9)
+	VMINPS   Y2, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPS Y3, 64(R9)
+	VMINPS   Y2, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPS Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op51nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op128:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op128nt
+
+fuseF32AVX2_op128loop:
+	VPXOR   (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VPXOR   32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VPXOR   64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VPXOR   96(R10), Y0, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op128loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op128nt:
+	VPXOR    (R10), Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VPXOR    32(R10), Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VPXOR    64(R10), Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VPXOR    96(R10), Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op128nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op129:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op129nt
+
+fuseF32AVX2_op129loop:
+	VPXOR   Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op129loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op129nt:
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPS Y2, (R9)
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPS Y2, 32(R9)
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPS Y2, 64(R9)
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op129nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op136:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op136nt
+
+fuseF32AVX2_op136loop:
+	VPANDN  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VPANDN  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VPANDN  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VPANDN  96(R10), Y0, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op136loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op136nt:
+	VPANDN   (R10), Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VPANDN   32(R10), Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VPANDN   64(R10), Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VPANDN   96(R10), Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op136nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op137:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op137nt
+
+fuseF32AVX2_op137loop:
+	VPANDN  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op137loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op137nt:
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPS Y2, (R9)
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPS Y2, 32(R9)
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPS Y2, 64(R9)
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op137nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op144:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op144nt
+
+fuseF32AVX2_op144loop:
+	VSQRTPS (R10), Y0
+	VMOVUPS Y0, (R9)
+	VSQRTPS 32(R10), Y0
+	VMOVUPS Y0, 32(R9)
+	VSQRTPS 64(R10), Y0
+	VMOVUPS Y0, 64(R9)
+	VSQRTPS 96(R10), Y0
+	VMOVUPS Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op144loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op144nt:
+	VSQRTPS  (R10), Y0
+	VMOVNTPS Y0, (R9)
+	VSQRTPS  32(R10), Y0
+	VMOVNTPS Y0, 32(R9)
+	VSQRTPS  64(R10), Y0
+	VMOVNTPS Y0, 64(R9)
+	VSQRTPS  96(R10), Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op144nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op145:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op145nt
+
+fuseF32AVX2_op145loop:
+	VSQRTPS Y0, Y1
+	VMOVUPS Y1, (R9)
+	VSQRTPS Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VSQRTPS Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VSQRTPS Y0, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op145loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op145nt:
+	VSQRTPS  Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VSQRTPS  Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VSQRTPS  Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VSQRTPS  Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op145nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op152:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op152nt
+
+fuseF32AVX2_op152loop:
+	VROUNDPS $0x09, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x09, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x09, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x09, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op152loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op152nt:
+	VROUNDPS $0x09, (R10), Y0
+	VMOVNTPS Y0, (R9)
+	VROUNDPS $0x09, 32(R10), Y0
+	VMOVNTPS Y0, 32(R9)
+	VROUNDPS $0x09, 64(R10), Y0
+	VMOVNTPS Y0, 64(R9)
+	VROUNDPS $0x09, 96(R10), Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op152nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op153:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op153nt
+
+fuseF32AVX2_op153loop:
+	VROUNDPS $0x09, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVUPS  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op153loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op153nt:
+	VROUNDPS $0x09, Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op153nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op160:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op160nt
+
+fuseF32AVX2_op160loop:
+	VROUNDPS $0x0a, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x0a, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x0a, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x0a, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op160loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op160nt:
+	VROUNDPS $0x0a, (R10), Y0
+	VMOVNTPS Y0, (R9)
+	VROUNDPS $0x0a, 32(R10), Y0
+	VMOVNTPS Y0, 32(R9)
+	VROUNDPS $0x0a, 64(R10), Y0
+	VMOVNTPS Y0, 64(R9)
+	VROUNDPS $0x0a, 96(R10), Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op160nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op161:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op161nt
+
+fuseF32AVX2_op161loop:
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVUPS  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op161loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op161nt:
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op161nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op168:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op168nt
+
+fuseF32AVX2_op168loop:
+	VROUNDPS $0x0b, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x0b, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x0b, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x0b, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op168loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op168nt:
+	VROUNDPS $0x0b, (R10), Y0
+	VMOVNTPS Y0, (R9)
+	VROUNDPS $0x0b, 32(R10), Y0
+	VMOVNTPS Y0, 32(R9)
+	VROUNDPS $0x0b, 64(R10), Y0
+	VMOVNTPS Y0, 64(R9)
+	VROUNDPS $0x0b, 96(R10), Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op168nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op169:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op169nt
+
+fuseF32AVX2_op169loop:
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVUPS  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op169loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op169nt:
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op169nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op176:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op176nt
+
+fuseF32AVX2_op176loop:
+	VROUNDPS $0x08, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x08, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x08, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x08, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op176loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op176nt:
+	VROUNDPS $0x08, (R10), Y0
+	VMOVNTPS Y0, (R9)
+	VROUNDPS $0x08, 32(R10), Y0
+	VMOVNTPS Y0, 32(R9)
+	VROUNDPS $0x08, 64(R10), Y0
+	VMOVNTPS Y0, 64(R9)
+	VROUNDPS $0x08, 96(R10), Y0
+	VMOVNTPS Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op176nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op177:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op177nt
+
+fuseF32AVX2_op177loop:
+	VROUNDPS $0x08, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVUPS  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op177loop
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op177nt:
+	VROUNDPS $0x08, Y0, Y1
+	VMOVNTPS Y1, (R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVNTPS Y1, 32(R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVNTPS Y1, 64(R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op177nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op184:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x3f000000, R8
+	VMOVQ        R8, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x3f800000, R8
+	VMOVQ        R8, X2
+	VPBROADCASTD X2, Y2
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op184nt
+
+fuseF32AVX2_op184loop:
+	VMOVUPS   (R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVUPS   Y3, (R9)
+	VMOVUPS   32(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVUPS   Y3, 32(R9)
+	VMOVUPS   64(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVUPS   Y3, 64(R9)
+	VMOVUPS   96(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVUPS   Y3, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000080, R10
+	DECQ      R8
+	JNZ       fuseF32AVX2_op184loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op184nt:
+	VMOVUPS   (R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVNTPS  Y3, (R9)
+	VMOVUPS   32(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVNTPS  Y3, 32(R9)
+	VMOVUPS   64(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVNTPS  Y3, 64(R9)
+	VMOVUPS   96(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVNTPS  Y3, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000080, R10
+	DECQ      R8
+	JNZ       fuseF32AVX2_op184nt
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op185:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x3f000000, R8
+	VMOVQ        R8, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x3f800000, R8
+	VMOVQ        R8, X2
+	VPBROADCASTD X2, Y2
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y3
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op185nt
+
+fuseF32AVX2_op185loop:
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVUPS   Y4, (R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVUPS   Y4, 32(R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVUPS   Y4, 64(R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVUPS   Y4, 96(R9)
+	ADDQ      $0x00000080, R9
+	DECQ      R8
+	JNZ       fuseF32AVX2_op185loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op185nt:
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVNTPS  Y4, (R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVNTPS  Y4, 32(R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVNTPS  Y4, 64(R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVNTPS  Y4, 96(R9)
+	ADDQ      $0x00000080, R9
+	DECQ      R8
+	JNZ       fuseF32AVX2_op185nt
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op256:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op256nt
+
+fuseF32AVX2_op256loop:
+	VMOVUPS     (R10), Y0
+	VMOVUPS     (R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS (R11), Y0, Y1
+	VMOVUPS     Y1, (R9)
+	VMOVUPS     32(R10), Y0
+	VMOVUPS     32(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 32(R11), Y0, Y1
+	VMOVUPS     Y1, 32(R9)
+	VMOVUPS     64(R10), Y0
+	VMOVUPS     64(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 64(R11), Y0, Y1
+	VMOVUPS     Y1, 64(R9)
+	VMOVUPS     96(R10), Y0
+	VMOVUPS     96(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 96(R11), Y0, Y1
+	VMOVUPS     Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	ADDQ        $0x00000080, R12
+	DECQ        R8
+	JNZ         fuseF32AVX2_op256loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op256nt:
+	VMOVUPS     (R10), Y0
+	VMOVUPS     (R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS (R11), Y0, Y1
+	VMOVNTPS    Y1, (R9)
+	VMOVUPS     32(R10), Y0
+	VMOVUPS     32(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 32(R11), Y0, Y1
+	VMOVNTPS    Y1, 32(R9)
+	VMOVUPS     64(R10), Y0
+	VMOVUPS     64(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 64(R11), Y0, Y1
+	VMOVNTPS    Y1, 64(R9)
+	VMOVUPS     96(R10), Y0
+	VMOVUPS     96(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 96(R11), Y0, Y1
+	VMOVNTPS    Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	ADDQ        $0x00000080, R12
+	DECQ        R8
+	JNZ         fuseF32AVX2_op256nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op257:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op257nt
+
+fuseF32AVX2_op257loop:
+	VMOVUPS     (R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS (R10), Y0, Y1
+	VMOVUPS     Y1, (R9)
+	VMOVUPS     32(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 32(R10), Y0, Y1
+	VMOVUPS     Y1, 32(R9)
+	VMOVUPS     64(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 64(R10), Y0, Y1
+	VMOVUPS     Y1, 64(R9)
+	VMOVUPS     96(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 96(R10), Y0, Y1
+	VMOVUPS     Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF32AVX2_op257loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op257nt:
+	VMOVUPS     (R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS (R10), Y0, Y1
+	VMOVNTPS    Y1, (R9)
+	VMOVUPS     32(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 32(R10), Y0, Y1
+	VMOVNTPS    Y1, 32(R9)
+	VMOVUPS     64(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 64(R10), Y0, Y1
+	VMOVNTPS    Y1, 64(R9)
+	VMOVUPS     96(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 96(R10), Y0, Y1
+	VMOVNTPS    Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF32AVX2_op257nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op258:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op258nt
+
+fuseF32AVX2_op258loop:
+	VMOVUPS     (R10), Y1
+	VMOVUPS     (R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     32(R10), Y1
+	VMOVUPS     32(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     64(R10), Y1
+	VMOVUPS     64(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     96(R10), Y1
+	VMOVUPS     96(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF32AVX2_op258loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op258nt:
+	VMOVUPS     (R10), Y1
+	VMOVUPS     (R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVNTPS    Y2, (R9)
+	VMOVUPS     32(R10), Y1
+	VMOVUPS     32(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVNTPS    Y2, 32(R9)
+	VMOVUPS     64(R10), Y1
+	VMOVUPS     64(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVNTPS    Y2, 64(R9)
+	VMOVUPS     96(R10), Y1
+	VMOVUPS     96(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVNTPS    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF32AVX2_op258nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op259:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op259nt
+
+fuseF32AVX2_op259loop:
+	VMOVUPS     (R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     32(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     64(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     96(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op259loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op259nt:
+	VMOVUPS     (R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVNTPS    Y2, (R9)
+	VMOVUPS     32(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVNTPS    Y2, 32(R9)
+	VMOVUPS     64(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVNTPS    Y2, 64(R9)
+	VMOVUPS     96(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVNTPS    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op259nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op260:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSS (R12), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op260nt
+
+fuseF32AVX2_op260loop:
+	VMOVUPS     (R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS (R11), Y1, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     32(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 32(R11), Y1, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     64(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 64(R11), Y1, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     96(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 96(R11), Y1, Y2
+	VMOVUPS     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF32AVX2_op260loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op260nt:
+	VMOVUPS     (R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS (R11), Y1, Y2
+	VMOVNTPS    Y2, (R9)
+	VMOVUPS     32(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 32(R11), Y1, Y2
+	VMOVNTPS    Y2, 32(R9)
+	VMOVUPS     64(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 64(R11), Y1, Y2
+	VMOVNTPS    Y2, 64(R9)
+	VMOVUPS     96(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 96(R11), Y1, Y2
+	VMOVNTPS    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF32AVX2_op260nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op261:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op261nt
+
+fuseF32AVX2_op261loop:
+	VMOVUPS     Y1, Y2
+	VFMADD231PS (R10), Y0, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 32(R10), Y0, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 64(R10), Y0, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 96(R10), Y0, Y2
+	VMOVUPS     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op261loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op261nt:
+	VMOVUPS     Y1, Y2
+	VFMADD231PS (R10), Y0, Y2
+	VMOVNTPS    Y2, (R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 32(R10), Y0, Y2
+	VMOVNTPS    Y2, 32(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 64(R10), Y0, Y2
+	VMOVNTPS    Y2, 64(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 96(R10), Y0, Y2
+	VMOVNTPS    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op261nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op262:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op262nt
+
+fuseF32AVX2_op262loop:
+	VMOVUPS     (R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVUPS     Y3, (R9)
+	VMOVUPS     32(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVUPS     Y3, 32(R9)
+	VMOVUPS     64(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVUPS     Y3, 64(R9)
+	VMOVUPS     96(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVUPS     Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op262loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op262nt:
+	VMOVUPS     (R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVNTPS    Y3, (R9)
+	VMOVUPS     32(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVNTPS    Y3, 32(R9)
+	VMOVUPS     64(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVNTPS    Y3, 64(R9)
+	VMOVUPS     96(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVNTPS    Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op262nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op263:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op263nt
+
+fuseF32AVX2_op263loop:
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVUPS     Y3, (R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVUPS     Y3, 32(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVUPS     Y3, 64(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVUPS     Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF32AVX2_op263loop
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op263nt:
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVNTPS    Y3, (R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVNTPS    Y3, 32(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVNTPS    Y3, 64(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVNTPS    Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF32AVX2_op263nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op264:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op264nt
+
+fuseF32AVX2_op264loop:
+	VMOVUPS (R11), Y1
+	VMOVUPS (R12), Y2
+	VPXOR   (R10), Y0, Y3
 	VPXOR   Y1, Y0, Y1
 	VMINPS  Y1, Y3, Y1
 	VMINPS  Y3, Y1, Y3
@@ -1461,55 +3863,55 @@ fuseF32AVX2_op33loop:
 	VMINPS  Y2, Y1, Y2
 	VMINPS  Y1, Y2, Y1
 	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R11), Y1
 	VMOVUPS 32(R12), Y2
-	VMOVUPS 32(R13), Y3
-	VPXOR   32(R11), Y0, Y4
-	VPXOR   Y2, Y0, Y2
-	VMINPS  Y2, Y4, Y2
-	VMINPS  Y4, Y2, Y4
-	VPOR    Y4, Y2, Y2
-	VPXOR   Y0, Y2, Y2
-	VMINPS  Y3, Y2, Y3
-	VMINPS  Y2, Y3, Y2
-	VPOR    Y2, Y3, Y2
-	VMOVUPS 64(R12), Y3
-	VMOVUPS 64(R13), Y4
-	VPXOR   64(R11), Y0, Y5
-	VPXOR   Y3, Y0, Y3
-	VMINPS  Y3, Y5, Y3
-	VMINPS  Y5, Y3, Y5
-	VPOR    Y5, Y3, Y3
-	VPXOR   Y0, Y3, Y3
-	VMINPS  Y4, Y3, Y4
-	VMINPS  Y3, Y4, Y3
-	VPOR    Y3, Y4, Y3
-	VMOVUPS 96(R12), Y4
-	VMOVUPS 96(R13), Y5
-	VPXOR   96(R11), Y0, Y6
-	VPXOR   Y4, Y0, Y4
-	VMINPS  Y4, Y6, Y4
-	VMINPS  Y6, Y4, Y6
-	VPOR    Y6, Y4, Y4
-	VPXOR   Y0, Y4, Y4
-	VMINPS  Y5, Y4, Y5
-	VMINPS  Y4, Y5, Y4
-	VPOR    Y4, Y5, Y4
-	VMOVUPS Y1, (R10)
-	VMOVUPS Y2, 32(R10)
-	VMOVUPS Y3, 64(R10)
-	VMOVUPS Y4, 96(R10)
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R11), Y1
+	VMOVUPS 64(R12), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R11), Y1
+	VMOVUPS 96(R12), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R12
-	ADDQ    $0x00000080, R13
-	DECQ    R9
-	JNZ     fuseF32AVX2_op33loop
+	DECQ    R8
+	JNZ     fuseF32AVX2_op264loop
 	JMP     fuseF32AVX2_next
 
-fuseF32AVX2_op33nt:
-	VMOVUPS  (R12), Y1
-	VMOVUPS  (R13), Y2
-	VPXOR    (R11), Y0, Y3
+fuseF32AVX2_op264nt:
+	VMOVUPS  (R11), Y1
+	VMOVUPS  (R12), Y2
+	VPXOR    (R10), Y0, Y3
 	VPXOR    Y1, Y0, Y1
 	VMINPS   Y1, Y3, Y1
 	VMINPS   Y3, Y1, Y3
@@ -1518,1688 +3920,6128 @@ fuseF32AVX2_op33nt:
 	VMINPS   Y2, Y1, Y2
 	VMINPS   Y1, Y2, Y1
 	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (R9)
+	VMOVUPS  32(R11), Y1
 	VMOVUPS  32(R12), Y2
-	VMOVUPS  32(R13), Y3
-	VPXOR    32(R11), Y0, Y4
+	VPXOR    32(R10), Y0, Y3
+	VPXOR    Y1, Y0, Y1
+	VMINPS   Y1, Y3, Y1
+	VMINPS   Y3, Y1, Y3
+	VPOR     Y3, Y1, Y1
+	VPXOR    Y0, Y1, Y1
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 32(R9)
+	VMOVUPS  64(R11), Y1
+	VMOVUPS  64(R12), Y2
+	VPXOR    64(R10), Y0, Y3
+	VPXOR    Y1, Y0, Y1
+	VMINPS   Y1, Y3, Y1
+	VMINPS   Y3, Y1, Y3
+	VPOR     Y3, Y1, Y1
+	VPXOR    Y0, Y1, Y1
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 64(R9)
+	VMOVUPS  96(R11), Y1
+	VMOVUPS  96(R12), Y2
+	VPXOR    96(R10), Y0, Y3
+	VPXOR    Y1, Y0, Y1
+	VMINPS   Y1, Y3, Y1
+	VMINPS   Y3, Y1, Y3
+	VPOR     Y3, Y1, Y1
+	VPXOR    Y0, Y1, Y1
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	ADDQ     $0x00000080, R12
+	DECQ     R8
+	JNZ      fuseF32AVX2_op264nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op265:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op265nt
+
+fuseF32AVX2_op265loop:
+	VMOVUPS (R10), Y2
+	VMOVUPS (R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R10), Y2
+	VMOVUPS 32(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R10), Y2
+	VMOVUPS 64(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R10), Y2
+	VMOVUPS 96(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op265loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op265nt:
+	VMOVUPS  (R10), Y2
+	VMOVUPS  (R11), Y3
 	VPXOR    Y2, Y0, Y2
-	VMINPS   Y2, Y4, Y2
-	VMINPS   Y4, Y2, Y4
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y4
 	VPOR     Y4, Y2, Y2
 	VPXOR    Y0, Y2, Y2
 	VMINPS   Y3, Y2, Y3
 	VMINPS   Y2, Y3, Y2
 	VPOR     Y2, Y3, Y2
-	VMOVUPS  64(R12), Y3
-	VMOVUPS  64(R13), Y4
-	VPXOR    64(R11), Y0, Y5
-	VPXOR    Y3, Y0, Y3
-	VMINPS   Y3, Y5, Y3
-	VMINPS   Y5, Y3, Y5
-	VPOR     Y5, Y3, Y3
-	VPXOR    Y0, Y3, Y3
-	VMINPS   Y4, Y3, Y4
-	VMINPS   Y3, Y4, Y3
-	VPOR     Y3, Y4, Y3
-	VMOVUPS  96(R12), Y4
-	VMOVUPS  96(R13), Y5
-	VPXOR    96(R11), Y0, Y6
-	VPXOR    Y4, Y0, Y4
-	VMINPS   Y4, Y6, Y4
-	VMINPS   Y6, Y4, Y6
-	VPOR     Y6, Y4, Y4
-	VPXOR    Y0, Y4, Y4
-	VMINPS   Y5, Y4, Y5
-	VMINPS   Y4, Y5, Y4
-	VPOR     Y4, Y5, Y4
-	VMOVNTPS Y1, (R10)
-	VMOVNTPS Y2, 32(R10)
-	VMOVNTPS Y3, 64(R10)
-	VMOVNTPS Y4, 96(R10)
+	VMOVNTPS Y2, (R9)
+	VMOVUPS  32(R10), Y2
+	VMOVUPS  32(R11), Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y4
+	VPOR     Y4, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPS   Y3, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPS Y2, 32(R9)
+	VMOVUPS  64(R10), Y2
+	VMOVUPS  64(R11), Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y4
+	VPOR     Y4, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPS   Y3, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPS Y2, 64(R9)
+	VMOVUPS  96(R10), Y2
+	VMOVUPS  96(R11), Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y2, Y1, Y2
+	VMINPS   Y1, Y2, Y4
+	VPOR     Y4, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPS   Y3, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
 	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	ADDQ     $0x00000080, R13
-	DECQ     R9
-	JNZ      fuseF32AVX2_op33nt
+	DECQ     R8
+	JNZ      fuseF32AVX2_op265nt
 	JMP      fuseF32AVX2_next
 
-fuseF32AVX2_op48:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF32AVX2_op266:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op266nt
 
-fuseF32AVX2_op48loop:
+fuseF32AVX2_op266loop:
+	VMOVUPS (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op266loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op266nt:
+	VMOVUPS  (R11), Y2
+	VPXOR    (R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, (R9)
+	VMOVUPS  32(R11), Y2
+	VPXOR    32(R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, 32(R9)
+	VMOVUPS  64(R11), Y2
+	VPXOR    64(R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, 64(R9)
+	VMOVUPS  96(R11), Y2
+	VPXOR    96(R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF32AVX2_op266nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op267:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y2
+	VPXOR        Y2, Y0, Y2
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op267nt
+
+fuseF32AVX2_op267loop:
+	VMOVUPS (R10), Y3
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y3
+	VMINPS  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPS Y3, (R9)
+	VMOVUPS 32(R10), Y3
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y3
+	VMINPS  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPS Y3, 32(R9)
+	VMOVUPS 64(R10), Y3
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y3
+	VMINPS  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPS Y3, 64(R9)
+	VMOVUPS 96(R10), Y3
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y3
+	VMINPS  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPS Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op267loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op267nt:
+	VMOVUPS  (R10), Y3
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y3
+	VMINPS   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPS Y3, (R9)
+	VMOVUPS  32(R10), Y3
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y3
+	VMINPS   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPS Y3, 32(R9)
+	VMOVUPS  64(R10), Y3
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y3
+	VMINPS   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPS Y3, 64(R9)
+	VMOVUPS  96(R10), Y3
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y3
+	VMINPS   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPS Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op267nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op268:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSS (R12), Y1
+	VPXOR        Y1, Y0, Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op268nt
+
+fuseF32AVX2_op268loop:
+	VMOVUPS (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF32AVX2_op268loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op268nt:
+	VMOVUPS  (R11), Y2
+	VPXOR    (R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPS Y2, (R9)
+	VMOVUPS  32(R11), Y2
+	VPXOR    32(R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPS Y2, 32(R9)
+	VMOVUPS  64(R11), Y2
+	VPXOR    64(R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPS Y2, 64(R9)
+	VMOVUPS  96(R11), Y2
+	VPXOR    96(R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPS   Y2, Y3, Y2
+	VMINPS   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPS   Y1, Y2, Y3
+	VMINPS   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPS Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF32AVX2_op268nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op269:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y2
+	VPXOR        Y2, Y0, Y3
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op269nt
+
+fuseF32AVX2_op269loop:
+	VMOVUPS (R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, (R9)
+	VMOVUPS 32(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 32(R9)
+	VMOVUPS 64(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 64(R9)
+	VMOVUPS 96(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op269loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op269nt:
+	VMOVUPS  (R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPS   Y3, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, (R9)
+	VMOVUPS  32(R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPS   Y3, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, 32(R9)
+	VMOVUPS  64(R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPS   Y3, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, 64(R9)
+	VMOVUPS  96(R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPS   Y3, Y1, Y3
+	VMINPS   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op269nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op270:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y2
+	VPXOR        Y2, Y0, Y3
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op270nt
+
+fuseF32AVX2_op270loop:
+	VPXOR   (R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, (R9)
+	VPXOR   32(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 32(R9)
+	VPXOR   64(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 64(R9)
+	VPXOR   96(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF32AVX2_op270loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op270nt:
+	VPXOR    (R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, (R9)
+	VPXOR    32(R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, 32(R9)
+	VPXOR    64(R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, 64(R9)
+	VPXOR    96(R10), Y0, Y3
+	VMINPS   Y1, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPS   Y2, Y3, Y4
+	VMINPS   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPS Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF32AVX2_op270nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op271:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y2
+	VPXOR        Y2, Y0, Y2
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y3
+	VPXOR        Y3, Y0, Y4
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op271nt
+
+fuseF32AVX2_op271loop:
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPS Y4, (R9)
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPS Y4, 32(R9)
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPS Y4, 64(R9)
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPS Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF32AVX2_op271loop
+	JMP     fuseF32AVX2_next
+
+fuseF32AVX2_op271nt:
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y5
+	VMINPS   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPS Y4, (R9)
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y5
+	VMINPS   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPS Y4, 32(R9)
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y5
+	VMINPS   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPS Y4, 64(R9)
+	VMINPS   Y2, Y1, Y4
+	VMINPS   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPS   Y3, Y4, Y5
+	VMINPS   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPS Y4, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF32AVX2_op271nt
+	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op384:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF32AVX2_op384loop:
 	VMOVUPS   (R11), Y0
 	VCMPPS    $0x00, (R12), Y0, Y0
-	VMOVMSKPS Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPS   32(R11), Y1
-	VCMPPS    $0x00, 32(R12), Y1, Y1
-	VMOVMSKPS Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPS   64(R11), Y2
-	VCMPPS    $0x00, 64(R12), Y2, Y2
-	VMOVMSKPS Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPS   96(R11), Y3
-	VCMPPS    $0x00, 96(R12), Y3, Y3
-	VMOVMSKPS Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVQ     X0, (R10)
-	VMOVQ     X1, 8(R10)
-	VMOVQ     X2, 16(R10)
-	VMOVQ     X3, 24(R10)
-	ADDQ      $0x00000020, R10
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x00, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x00, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x00, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 24(R9)
+	ADDQ      $0x00000020, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF32AVX2_op48loop
+	DECQ      R10
+	JNZ       fuseF32AVX2_op384loop
 	JMP       fuseF32AVX2_next
 
-fuseF32AVX2_op49:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF32AVX2_op385:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF32AVX2_op49loop:
+fuseF32AVX2_op385loop:
+	VCMPPS    $0x00, (R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x00, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x00, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x00, 96(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op385loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op386:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSS (R12), Y0
+	MOVQ         DI, R10
+
+fuseF32AVX2_op386loop:
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op386loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op387:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R10
+
+fuseF32AVX2_op387loop:
+	VCMPPS    $0x00, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x00, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x00, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x00, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 24(R9)
+	ADDQ      $0x00000020, R9
+	DECQ      R10
+	JNZ       fuseF32AVX2_op387loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op392:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF32AVX2_op392loop:
 	VMOVUPS   (R11), Y0
 	VCMPPS    $0x04, (R12), Y0, Y0
-	VMOVMSKPS Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPS   32(R11), Y1
-	VCMPPS    $0x04, 32(R12), Y1, Y1
-	VMOVMSKPS Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPS   64(R11), Y2
-	VCMPPS    $0x04, 64(R12), Y2, Y2
-	VMOVMSKPS Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPS   96(R11), Y3
-	VCMPPS    $0x04, 96(R12), Y3, Y3
-	VMOVMSKPS Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVQ     X0, (R10)
-	VMOVQ     X1, 8(R10)
-	VMOVQ     X2, 16(R10)
-	VMOVQ     X3, 24(R10)
-	ADDQ      $0x00000020, R10
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x04, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x04, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x04, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 24(R9)
+	ADDQ      $0x00000020, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF32AVX2_op49loop
+	DECQ      R10
+	JNZ       fuseF32AVX2_op392loop
 	JMP       fuseF32AVX2_next
 
-fuseF32AVX2_op50:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF32AVX2_op393:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF32AVX2_op50loop:
+fuseF32AVX2_op393loop:
+	VCMPPS    $0x04, (R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x04, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x04, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x04, 96(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op393loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op394:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSS (R12), Y0
+	MOVQ         DI, R10
+
+fuseF32AVX2_op394loop:
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op394loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op395:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R10
+
+fuseF32AVX2_op395loop:
+	VCMPPS    $0x04, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x04, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x04, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x04, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 24(R9)
+	ADDQ      $0x00000020, R9
+	DECQ      R10
+	JNZ       fuseF32AVX2_op395loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op400:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF32AVX2_op400loop:
 	VMOVUPS   (R11), Y0
 	VCMPPS    $0x11, (R12), Y0, Y0
-	VMOVMSKPS Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPS   32(R11), Y1
-	VCMPPS    $0x11, 32(R12), Y1, Y1
-	VMOVMSKPS Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPS   64(R11), Y2
-	VCMPPS    $0x11, 64(R12), Y2, Y2
-	VMOVMSKPS Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPS   96(R11), Y3
-	VCMPPS    $0x11, 96(R12), Y3, Y3
-	VMOVMSKPS Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVQ     X0, (R10)
-	VMOVQ     X1, 8(R10)
-	VMOVQ     X2, 16(R10)
-	VMOVQ     X3, 24(R10)
-	ADDQ      $0x00000020, R10
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x11, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x11, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x11, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 24(R9)
+	ADDQ      $0x00000020, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF32AVX2_op50loop
+	DECQ      R10
+	JNZ       fuseF32AVX2_op400loop
 	JMP       fuseF32AVX2_next
 
-fuseF32AVX2_op51:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF32AVX2_op401:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF32AVX2_op51loop:
+fuseF32AVX2_op401loop:
+	VCMPPS    $0x11, (R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x11, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x11, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x11, 96(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op401loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op402:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSS (R12), Y0
+	MOVQ         DI, R10
+
+fuseF32AVX2_op402loop:
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op402loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op403:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R10
+
+fuseF32AVX2_op403loop:
+	VCMPPS    $0x11, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x11, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x11, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x11, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 24(R9)
+	ADDQ      $0x00000020, R9
+	DECQ      R10
+	JNZ       fuseF32AVX2_op403loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op408:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF32AVX2_op408loop:
 	VMOVUPS   (R11), Y0
 	VCMPPS    $0x12, (R12), Y0, Y0
-	VMOVMSKPS Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPS   32(R11), Y1
-	VCMPPS    $0x12, 32(R12), Y1, Y1
-	VMOVMSKPS Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPS   64(R11), Y2
-	VCMPPS    $0x12, 64(R12), Y2, Y2
-	VMOVMSKPS Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPS   96(R11), Y3
-	VCMPPS    $0x12, 96(R12), Y3, Y3
-	VMOVMSKPS Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVQ     X0, (R10)
-	VMOVQ     X1, 8(R10)
-	VMOVQ     X2, 16(R10)
-	VMOVQ     X3, 24(R10)
-	ADDQ      $0x00000020, R10
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x12, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x12, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x12, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 24(R9)
+	ADDQ      $0x00000020, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF32AVX2_op51loop
+	DECQ      R10
+	JNZ       fuseF32AVX2_op408loop
 	JMP       fuseF32AVX2_next
 
-fuseF32AVX2_op52:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF32AVX2_op409:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF32AVX2_op52loop:
+fuseF32AVX2_op409loop:
+	VCMPPS    $0x12, (R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x12, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x12, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x12, 96(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op409loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op410:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSS (R12), Y0
+	MOVQ         DI, R10
+
+fuseF32AVX2_op410loop:
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op410loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op411:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R10
+
+fuseF32AVX2_op411loop:
+	VCMPPS    $0x12, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x12, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x12, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x12, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 24(R9)
+	ADDQ      $0x00000020, R9
+	DECQ      R10
+	JNZ       fuseF32AVX2_op411loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op416:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF32AVX2_op416loop:
 	VMOVUPS   (R11), Y0
 	VCMPPS    $0x1e, (R12), Y0, Y0
-	VMOVMSKPS Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPS   32(R11), Y1
-	VCMPPS    $0x1e, 32(R12), Y1, Y1
-	VMOVMSKPS Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPS   64(R11), Y2
-	VCMPPS    $0x1e, 64(R12), Y2, Y2
-	VMOVMSKPS Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPS   96(R11), Y3
-	VCMPPS    $0x1e, 96(R12), Y3, Y3
-	VMOVMSKPS Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVQ     X0, (R10)
-	VMOVQ     X1, 8(R10)
-	VMOVQ     X2, 16(R10)
-	VMOVQ     X3, 24(R10)
-	ADDQ      $0x00000020, R10
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x1e, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x1e, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x1e, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 24(R9)
+	ADDQ      $0x00000020, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF32AVX2_op52loop
+	DECQ      R10
+	JNZ       fuseF32AVX2_op416loop
 	JMP       fuseF32AVX2_next
 
-fuseF32AVX2_op53:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF32AVX2_op417:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF32AVX2_op53loop:
+fuseF32AVX2_op417loop:
+	VCMPPS    $0x1e, (R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x1e, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x1e, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x1e, 96(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op417loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op418:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSS (R12), Y0
+	MOVQ         DI, R10
+
+fuseF32AVX2_op418loop:
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op418loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op419:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R10
+
+fuseF32AVX2_op419loop:
+	VCMPPS    $0x1e, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x1e, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x1e, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x1e, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 24(R9)
+	ADDQ      $0x00000020, R9
+	DECQ      R10
+	JNZ       fuseF32AVX2_op419loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op424:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF32AVX2_op424loop:
 	VMOVUPS   (R11), Y0
 	VCMPPS    $0x1d, (R12), Y0, Y0
-	VMOVMSKPS Y0, R14
-	VMOVQ     (R9)(R14*8), X0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x1d, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x1d, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x1d, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVQ     X0, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	ADDQ      $0x00000080, R12
+	DECQ      R10
+	JNZ       fuseF32AVX2_op424loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op425:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
+
+fuseF32AVX2_op425loop:
+	VCMPPS    $0x1d, (R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x1d, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x1d, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x1d, 96(R11), Y0, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op425loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op426:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSS (R12), Y0
+	MOVQ         DI, R10
+
+fuseF32AVX2_op426loop:
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, (R9)
 	VMOVUPS   32(R11), Y1
-	VCMPPS    $0x1d, 32(R12), Y1, Y1
-	VMOVMSKPS Y1, R14
-	VMOVQ     (R9)(R14*8), X1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVQ     X1, 24(R9)
+	ADDQ      $0x00000020, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF32AVX2_op426loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op427:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSS (R11), Y1
+	MOVQ         DI, R10
+
+fuseF32AVX2_op427loop:
+	VCMPPS    $0x1d, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x1d, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x1d, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x1d, Y1, Y0, Y2
+	VMOVMSKPS Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVQ     X2, 24(R9)
+	ADDQ      $0x00000020, R9
+	DECQ      R10
+	JNZ       fuseF32AVX2_op427loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op448:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	VPXOR   Y0, Y0, Y0
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op448nt
+
+fuseF32AVX2_op448loop:
+	VMOVQ     (R10), X1
+	VMOVUPS   (R11), Y2
+	VMOVUPS   (R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVUPS   Y1, (R9)
+	VMOVQ     8(R10), X1
+	VMOVUPS   32(R11), Y2
+	VMOVUPS   32(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVUPS   Y1, 32(R9)
+	VMOVQ     16(R10), X1
 	VMOVUPS   64(R11), Y2
-	VCMPPS    $0x1d, 64(R12), Y2, Y2
-	VMOVMSKPS Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPS   96(R11), Y3
-	VCMPPS    $0x1d, 96(R12), Y3, Y3
-	VMOVMSKPS Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVQ     X0, (R10)
-	VMOVQ     X1, 8(R10)
-	VMOVQ     X2, 16(R10)
-	VMOVQ     X3, 24(R10)
+	VMOVUPS   64(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVUPS   Y1, 64(R9)
+	VMOVQ     24(R10), X1
+	VMOVUPS   96(R11), Y2
+	VMOVUPS   96(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVUPS   Y1, 96(R9)
+	ADDQ      $0x00000080, R9
 	ADDQ      $0x00000020, R10
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF32AVX2_op53loop
+	DECQ      R8
+	JNZ       fuseF32AVX2_op448loop
 	JMP       fuseF32AVX2_next
 
-fuseF32AVX2_op56:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
-	VPXOR   Y0, Y0, Y0
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX2_op56nt
-
-fuseF32AVX2_op56loop:
-	VMOVQ     (R11), X1
-	VMOVUPS   (R12), Y2
-	VMOVUPS   (R13), Y3
+fuseF32AVX2_op448nt:
+	VMOVQ     (R10), X1
+	VMOVUPS   (R11), Y2
+	VMOVUPS   (R12), Y3
 	VPMOVZXBD X1, Y1
 	VPCMPEQD  Y0, Y1, Y1
 	VBLENDVPS Y1, Y3, Y2, Y1
-	VMOVQ     8(R11), X2
+	VMOVNTPS  Y1, (R9)
+	VMOVQ     8(R10), X1
+	VMOVUPS   32(R11), Y2
 	VMOVUPS   32(R12), Y3
-	VMOVUPS   32(R13), Y4
-	VPMOVZXBD X2, Y2
-	VPCMPEQD  Y0, Y2, Y2
-	VBLENDVPS Y2, Y4, Y3, Y2
-	VMOVQ     16(R11), X3
-	VMOVUPS   64(R12), Y4
-	VMOVUPS   64(R13), Y5
-	VPMOVZXBD X3, Y3
-	VPCMPEQD  Y0, Y3, Y3
-	VBLENDVPS Y3, Y5, Y4, Y3
-	VMOVQ     24(R11), X4
-	VMOVUPS   96(R12), Y5
-	VMOVUPS   96(R13), Y6
-	VPMOVZXBD X4, Y4
-	VPCMPEQD  Y0, Y4, Y4
-	VBLENDVPS Y4, Y6, Y5, Y4
-	VMOVUPS   Y1, (R10)
-	VMOVUPS   Y2, 32(R10)
-	VMOVUPS   Y3, 64(R10)
-	VMOVUPS   Y4, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000020, R11
-	ADDQ      $0x00000080, R12
-	ADDQ      $0x00000080, R13
-	DECQ      R9
-	JNZ       fuseF32AVX2_op56loop
-	JMP       fuseF32AVX2_next
-
-fuseF32AVX2_op56nt:
-	VMOVQ     (R11), X1
-	VMOVUPS   (R12), Y2
-	VMOVUPS   (R13), Y3
 	VPMOVZXBD X1, Y1
 	VPCMPEQD  Y0, Y1, Y1
 	VBLENDVPS Y1, Y3, Y2, Y1
-	VMOVQ     8(R11), X2
-	VMOVUPS   32(R12), Y3
-	VMOVUPS   32(R13), Y4
+	VMOVNTPS  Y1, 32(R9)
+	VMOVQ     16(R10), X1
+	VMOVUPS   64(R11), Y2
+	VMOVUPS   64(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVNTPS  Y1, 64(R9)
+	VMOVQ     24(R10), X1
+	VMOVUPS   96(R11), Y2
+	VMOVUPS   96(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVNTPS  Y1, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000080, R11
+	ADDQ      $0x00000080, R12
+	DECQ      R8
+	JNZ       fuseF32AVX2_op448nt
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op450:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXOR        Y0, Y0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op450nt
+
+fuseF32AVX2_op450loop:
+	VMOVQ     (R10), X2
+	VMOVUPS   (R11), Y3
 	VPMOVZXBD X2, Y2
 	VPCMPEQD  Y0, Y2, Y2
-	VBLENDVPS Y2, Y4, Y3, Y2
-	VMOVQ     16(R11), X3
-	VMOVUPS   64(R12), Y4
-	VMOVUPS   64(R13), Y5
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVUPS   Y2, (R9)
+	VMOVQ     8(R10), X2
+	VMOVUPS   32(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVUPS   Y2, 32(R9)
+	VMOVQ     16(R10), X2
+	VMOVUPS   64(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVUPS   Y2, 64(R9)
+	VMOVQ     24(R10), X2
+	VMOVUPS   96(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVUPS   Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF32AVX2_op450loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op450nt:
+	VMOVQ     (R10), X2
+	VMOVUPS   (R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVNTPS  Y2, (R9)
+	VMOVQ     8(R10), X2
+	VMOVUPS   32(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVNTPS  Y2, 32(R9)
+	VMOVQ     16(R10), X2
+	VMOVUPS   64(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVNTPS  Y2, 64(R9)
+	VMOVQ     24(R10), X2
+	VMOVUPS   96(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVNTPS  Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF32AVX2_op450nt
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op452:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXOR        Y0, Y0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSS (R12), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op452nt
+
+fuseF32AVX2_op452loop:
+	VMOVQ     (R10), X2
+	VMOVUPS   (R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVUPS   Y2, (R9)
+	VMOVQ     8(R10), X2
+	VMOVUPS   32(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVUPS   Y2, 32(R9)
+	VMOVQ     16(R10), X2
+	VMOVUPS   64(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVUPS   Y2, 64(R9)
+	VMOVQ     24(R10), X2
+	VMOVUPS   96(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVUPS   Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF32AVX2_op452loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op452nt:
+	VMOVQ     (R10), X2
+	VMOVUPS   (R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVNTPS  Y2, (R9)
+	VMOVQ     8(R10), X2
+	VMOVUPS   32(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVNTPS  Y2, 32(R9)
+	VMOVQ     16(R10), X2
+	VMOVUPS   64(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVNTPS  Y2, 64(R9)
+	VMOVQ     24(R10), X2
+	VMOVUPS   96(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVNTPS  Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF32AVX2_op452nt
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op454:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXOR        Y0, Y0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op454nt
+
+fuseF32AVX2_op454loop:
+	VMOVQ     (R10), X3
 	VPMOVZXBD X3, Y3
 	VPCMPEQD  Y0, Y3, Y3
-	VBLENDVPS Y3, Y5, Y4, Y3
-	VMOVQ     24(R11), X4
-	VMOVUPS   96(R12), Y5
-	VMOVUPS   96(R13), Y6
-	VPMOVZXBD X4, Y4
-	VPCMPEQD  Y0, Y4, Y4
-	VBLENDVPS Y4, Y6, Y5, Y4
-	VMOVNTPS  Y1, (R10)
-	VMOVNTPS  Y2, 32(R10)
-	VMOVNTPS  Y3, 64(R10)
-	VMOVNTPS  Y4, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000020, R11
-	ADDQ      $0x00000080, R12
-	ADDQ      $0x00000080, R13
-	DECQ      R9
-	JNZ       fuseF32AVX2_op56nt
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVUPS   Y3, (R9)
+	VMOVQ     8(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVUPS   Y3, 32(R9)
+	VMOVQ     16(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVUPS   Y3, 64(R9)
+	VMOVQ     24(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVUPS   Y3, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000020, R10
+	DECQ      R8
+	JNZ       fuseF32AVX2_op454loop
+	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op454nt:
+	VMOVQ     (R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVNTPS  Y3, (R9)
+	VMOVQ     8(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVNTPS  Y3, 32(R9)
+	VMOVQ     16(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVNTPS  Y3, 64(R9)
+	VMOVQ     24(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVNTPS  Y3, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000020, R10
+	DECQ      R8
+	JNZ       fuseF32AVX2_op454nt
 
 fuseF32AVX2_next:
-	ADDQ $0x08, SI
-	CMPQ SI, DI
-	JB   fuseF32AVX2_dispatch
-
-fuseF32AVX2_advance:
-	ADDQ DX, BX
-	DECQ R8
-	JNZ  fuseF32AVX2_chunk
-	MOVQ AX, BX
-	MOVQ nslots+32(FP), SI
-	SHLQ $0x05, SI
-	ADDQ BX, SI
+	ADDQ  $0x08, CX
+	CMPQ  CX, DX
+	JB    fuseF32AVX2_dispatch
+	SUBQ  DI, SI
+	SHLQ  $0x07, DI
+	ADDQ  DI, BX
+	TESTQ SI, SI
+	JNZ   fuseF32AVX2_chunk
+	MOVQ  AX, CX
+	MOVQ  nslots+24(FP), DX
+	SHLQ  $0x05, DX
+	ADDQ  CX, DX
 
 fuseF32AVX2_rownext:
-	MOVQ 8(BX), DI
-	ADDQ DI, (BX)
-	ADDQ $0x20, BX
-	CMPQ BX, SI
+	MOVQ 8(CX), BX
+	ADDQ BX, (CX)
+	ADDQ $0x20, CX
+	CMPQ CX, DX
 	JB   fuseF32AVX2_rownext
-	DECQ CX
+	DECQ rows+32(FP)
 	JNZ  fuseF32AVX2_row
 
 fuseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func fuseF64AVX2(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
-// Requires: AVX, AVX2, FMA3
-TEXT ·fuseF64AVX2(SB), NOSPLIT, $0-64
-	MOVQ  slots+24(FP), AX
-	MOVQ  rows+40(FP), CX
-	TESTQ CX, CX
-	JLE   fuseF64AVX2_done
-	CMPQ  chunks+48(FP), $0x00
-	JLE   fuseF64AVX2_done
-	MOVQ  groups+56(FP), DX
-	SHLQ  $0x07, DX
+// func fuseF64AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·fuseF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ slots+16(FP), AX
+	CMPQ rows+32(FP), $0x00
+	JLE  fuseF64AVX2_done
+	CMPQ groups+40(FP), $0x00
+	JLE  fuseF64AVX2_done
+	CMPQ nprog+8(FP), $0x00
+	JLE  fuseF64AVX2_done
 
 fuseF64AVX2_row:
 	XORQ BX, BX
-	MOVQ prog+0(FP), SI
-	MOVQ npro+8(FP), DI
-	SHLQ $0x03, DI
-	ADDQ SI, DI
-	CMPQ SI, DI
-	JAE  fuseF64AVX2_chunks
+	MOVQ groups+40(FP), SI
 
-fuseF64AVX2_broadcast:
-	MOVBQZX      2(SI), R8
+fuseF64AVX2_chunk:
+	MOVQ    chunk+48(FP), DI
+	CMPQ    SI, DI
+	CMOVQLT SI, DI
+	MOVQ    prog+0(FP), CX
+	MOVQ    nprog+8(FP), DX
+	SHLQ    $0x03, DX
+	ADDQ    CX, DX
+
+fuseF64AVX2_dispatch:
+	MOVWQZX (CX), R8
+	CMPQ    R8, $0x00000102
+	JAE     fuseF64AVX2_keys258
+	CMPQ    R8, $0x00000031
+	JAE     fuseF64AVX2_keys49
+	CMPQ    R8, $0x0000001a
+	JAE     fuseF64AVX2_keys26
+	CMPQ    R8, $0x00000011
+	JAE     fuseF64AVX2_keys17
+	CMPQ    R8, $0x0000000a
+	JAE     fuseF64AVX2_keys10
+	CMPQ    R8, $0x00000009
+	JAE     fuseF64AVX2_keys9
+	JMP     fuseF64AVX2_op8
+
+fuseF64AVX2_keys9:
+	JMP fuseF64AVX2_op9
+
+fuseF64AVX2_keys10:
+	CMPQ R8, $0x0000000b
+	JAE  fuseF64AVX2_keys11
+	JMP  fuseF64AVX2_op10
+
+fuseF64AVX2_keys11:
+	CMPQ R8, $0x00000010
+	JAE  fuseF64AVX2_keys16
+	JMP  fuseF64AVX2_op11
+
+fuseF64AVX2_keys16:
+	JMP fuseF64AVX2_op16
+
+fuseF64AVX2_keys17:
+	CMPQ R8, $0x00000013
+	JAE  fuseF64AVX2_keys19
+	CMPQ R8, $0x00000012
+	JAE  fuseF64AVX2_keys18
+	JMP  fuseF64AVX2_op17
+
+fuseF64AVX2_keys18:
+	JMP fuseF64AVX2_op18
+
+fuseF64AVX2_keys19:
+	CMPQ R8, $0x00000018
+	JAE  fuseF64AVX2_keys24
+	JMP  fuseF64AVX2_op19
+
+fuseF64AVX2_keys24:
+	CMPQ R8, $0x00000019
+	JAE  fuseF64AVX2_keys25
+	JMP  fuseF64AVX2_op24
+
+fuseF64AVX2_keys25:
+	JMP fuseF64AVX2_op25
+
+fuseF64AVX2_keys26:
+	CMPQ R8, $0x00000023
+	JAE  fuseF64AVX2_keys35
+	CMPQ R8, $0x00000020
+	JAE  fuseF64AVX2_keys32
+	CMPQ R8, $0x0000001b
+	JAE  fuseF64AVX2_keys27
+	JMP  fuseF64AVX2_op26
+
+fuseF64AVX2_keys27:
+	JMP fuseF64AVX2_op27
+
+fuseF64AVX2_keys32:
+	CMPQ R8, $0x00000021
+	JAE  fuseF64AVX2_keys33
+	JMP  fuseF64AVX2_op32
+
+fuseF64AVX2_keys33:
+	CMPQ R8, $0x00000022
+	JAE  fuseF64AVX2_keys34
+	JMP  fuseF64AVX2_op33
+
+fuseF64AVX2_keys34:
+	JMP fuseF64AVX2_op34
+
+fuseF64AVX2_keys35:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX2_keys42
+	CMPQ R8, $0x00000028
+	JAE  fuseF64AVX2_keys40
+	JMP  fuseF64AVX2_op35
+
+fuseF64AVX2_keys40:
+	CMPQ R8, $0x00000029
+	JAE  fuseF64AVX2_keys41
+	JMP  fuseF64AVX2_op40
+
+fuseF64AVX2_keys41:
+	JMP fuseF64AVX2_op41
+
+fuseF64AVX2_keys42:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX2_keys43
+	JMP  fuseF64AVX2_op42
+
+fuseF64AVX2_keys43:
+	CMPQ R8, $0x00000030
+	JAE  fuseF64AVX2_keys48
+	JMP  fuseF64AVX2_op43
+
+fuseF64AVX2_keys48:
+	JMP fuseF64AVX2_op48
+
+fuseF64AVX2_keys49:
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX2_keys153
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX2_keys136
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX2_keys51
+	CMPQ R8, $0x00000032
+	JAE  fuseF64AVX2_keys50
+	JMP  fuseF64AVX2_op49
+
+fuseF64AVX2_keys50:
+	JMP fuseF64AVX2_op50
+
+fuseF64AVX2_keys51:
+	CMPQ R8, $0x00000080
+	JAE  fuseF64AVX2_keys128
+	JMP  fuseF64AVX2_op51
+
+fuseF64AVX2_keys128:
+	CMPQ R8, $0x00000081
+	JAE  fuseF64AVX2_keys129
+	JMP  fuseF64AVX2_op128
+
+fuseF64AVX2_keys129:
+	JMP fuseF64AVX2_op129
+
+fuseF64AVX2_keys136:
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX2_keys144
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX2_keys137
+	JMP  fuseF64AVX2_op136
+
+fuseF64AVX2_keys137:
+	JMP fuseF64AVX2_op137
+
+fuseF64AVX2_keys144:
+	CMPQ R8, $0x00000091
+	JAE  fuseF64AVX2_keys145
+	JMP  fuseF64AVX2_op144
+
+fuseF64AVX2_keys145:
+	CMPQ R8, $0x00000098
+	JAE  fuseF64AVX2_keys152
+	JMP  fuseF64AVX2_op145
+
+fuseF64AVX2_keys152:
+	JMP fuseF64AVX2_op152
+
+fuseF64AVX2_keys153:
+	CMPQ R8, $0x000000b0
+	JAE  fuseF64AVX2_keys176
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX2_keys161
+	CMPQ R8, $0x000000a0
+	JAE  fuseF64AVX2_keys160
+	JMP  fuseF64AVX2_op153
+
+fuseF64AVX2_keys160:
+	JMP fuseF64AVX2_op160
+
+fuseF64AVX2_keys161:
+	CMPQ R8, $0x000000a8
+	JAE  fuseF64AVX2_keys168
+	JMP  fuseF64AVX2_op161
+
+fuseF64AVX2_keys168:
+	CMPQ R8, $0x000000a9
+	JAE  fuseF64AVX2_keys169
+	JMP  fuseF64AVX2_op168
+
+fuseF64AVX2_keys169:
+	JMP fuseF64AVX2_op169
+
+fuseF64AVX2_keys176:
+	CMPQ R8, $0x000000b9
+	JAE  fuseF64AVX2_keys185
+	CMPQ R8, $0x000000b1
+	JAE  fuseF64AVX2_keys177
+	JMP  fuseF64AVX2_op176
+
+fuseF64AVX2_keys177:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF64AVX2_keys184
+	JMP  fuseF64AVX2_op177
+
+fuseF64AVX2_keys184:
+	JMP fuseF64AVX2_op184
+
+fuseF64AVX2_keys185:
+	CMPQ R8, $0x00000100
+	JAE  fuseF64AVX2_keys256
+	JMP  fuseF64AVX2_op185
+
+fuseF64AVX2_keys256:
+	CMPQ R8, $0x00000101
+	JAE  fuseF64AVX2_keys257
+	JMP  fuseF64AVX2_op256
+
+fuseF64AVX2_keys257:
+	JMP fuseF64AVX2_op257
+
+fuseF64AVX2_keys258:
+	CMPQ R8, $0x0000018b
+	JAE  fuseF64AVX2_keys395
+	CMPQ R8, $0x0000010c
+	JAE  fuseF64AVX2_keys268
+	CMPQ R8, $0x00000107
+	JAE  fuseF64AVX2_keys263
+	CMPQ R8, $0x00000104
+	JAE  fuseF64AVX2_keys260
+	CMPQ R8, $0x00000103
+	JAE  fuseF64AVX2_keys259
+	JMP  fuseF64AVX2_op258
+
+fuseF64AVX2_keys259:
+	JMP fuseF64AVX2_op259
+
+fuseF64AVX2_keys260:
+	CMPQ R8, $0x00000105
+	JAE  fuseF64AVX2_keys261
+	JMP  fuseF64AVX2_op260
+
+fuseF64AVX2_keys261:
+	CMPQ R8, $0x00000106
+	JAE  fuseF64AVX2_keys262
+	JMP  fuseF64AVX2_op261
+
+fuseF64AVX2_keys262:
+	JMP fuseF64AVX2_op262
+
+fuseF64AVX2_keys263:
+	CMPQ R8, $0x00000109
+	JAE  fuseF64AVX2_keys265
+	CMPQ R8, $0x00000108
+	JAE  fuseF64AVX2_keys264
+	JMP  fuseF64AVX2_op263
+
+fuseF64AVX2_keys264:
+	JMP fuseF64AVX2_op264
+
+fuseF64AVX2_keys265:
+	CMPQ R8, $0x0000010a
+	JAE  fuseF64AVX2_keys266
+	JMP  fuseF64AVX2_op265
+
+fuseF64AVX2_keys266:
+	CMPQ R8, $0x0000010b
+	JAE  fuseF64AVX2_keys267
+	JMP  fuseF64AVX2_op266
+
+fuseF64AVX2_keys267:
+	JMP fuseF64AVX2_op267
+
+fuseF64AVX2_keys268:
+	CMPQ R8, $0x00000181
+	JAE  fuseF64AVX2_keys385
+	CMPQ R8, $0x0000010e
+	JAE  fuseF64AVX2_keys270
+	CMPQ R8, $0x0000010d
+	JAE  fuseF64AVX2_keys269
+	JMP  fuseF64AVX2_op268
+
+fuseF64AVX2_keys269:
+	JMP fuseF64AVX2_op269
+
+fuseF64AVX2_keys270:
+	CMPQ R8, $0x0000010f
+	JAE  fuseF64AVX2_keys271
+	JMP  fuseF64AVX2_op270
+
+fuseF64AVX2_keys271:
+	CMPQ R8, $0x00000180
+	JAE  fuseF64AVX2_keys384
+	JMP  fuseF64AVX2_op271
+
+fuseF64AVX2_keys384:
+	JMP fuseF64AVX2_op384
+
+fuseF64AVX2_keys385:
+	CMPQ R8, $0x00000188
+	JAE  fuseF64AVX2_keys392
+	CMPQ R8, $0x00000182
+	JAE  fuseF64AVX2_keys386
+	JMP  fuseF64AVX2_op385
+
+fuseF64AVX2_keys386:
+	CMPQ R8, $0x00000183
+	JAE  fuseF64AVX2_keys387
+	JMP  fuseF64AVX2_op386
+
+fuseF64AVX2_keys387:
+	JMP fuseF64AVX2_op387
+
+fuseF64AVX2_keys392:
+	CMPQ R8, $0x00000189
+	JAE  fuseF64AVX2_keys393
+	JMP  fuseF64AVX2_op392
+
+fuseF64AVX2_keys393:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF64AVX2_keys394
+	JMP  fuseF64AVX2_op393
+
+fuseF64AVX2_keys394:
+	JMP fuseF64AVX2_op394
+
+fuseF64AVX2_keys395:
+	CMPQ R8, $0x000001a1
+	JAE  fuseF64AVX2_keys417
+	CMPQ R8, $0x00000198
+	JAE  fuseF64AVX2_keys408
+	CMPQ R8, $0x00000191
+	JAE  fuseF64AVX2_keys401
+	CMPQ R8, $0x00000190
+	JAE  fuseF64AVX2_keys400
+	JMP  fuseF64AVX2_op395
+
+fuseF64AVX2_keys400:
+	JMP fuseF64AVX2_op400
+
+fuseF64AVX2_keys401:
+	CMPQ R8, $0x00000192
+	JAE  fuseF64AVX2_keys402
+	JMP  fuseF64AVX2_op401
+
+fuseF64AVX2_keys402:
+	CMPQ R8, $0x00000193
+	JAE  fuseF64AVX2_keys403
+	JMP  fuseF64AVX2_op402
+
+fuseF64AVX2_keys403:
+	JMP fuseF64AVX2_op403
+
+fuseF64AVX2_keys408:
+	CMPQ R8, $0x0000019a
+	JAE  fuseF64AVX2_keys410
+	CMPQ R8, $0x00000199
+	JAE  fuseF64AVX2_keys409
+	JMP  fuseF64AVX2_op408
+
+fuseF64AVX2_keys409:
+	JMP fuseF64AVX2_op409
+
+fuseF64AVX2_keys410:
+	CMPQ R8, $0x0000019b
+	JAE  fuseF64AVX2_keys411
+	JMP  fuseF64AVX2_op410
+
+fuseF64AVX2_keys411:
+	CMPQ R8, $0x000001a0
+	JAE  fuseF64AVX2_keys416
+	JMP  fuseF64AVX2_op411
+
+fuseF64AVX2_keys416:
+	JMP fuseF64AVX2_op416
+
+fuseF64AVX2_keys417:
+	CMPQ R8, $0x000001aa
+	JAE  fuseF64AVX2_keys426
+	CMPQ R8, $0x000001a3
+	JAE  fuseF64AVX2_keys419
+	CMPQ R8, $0x000001a2
+	JAE  fuseF64AVX2_keys418
+	JMP  fuseF64AVX2_op417
+
+fuseF64AVX2_keys418:
+	JMP fuseF64AVX2_op418
+
+fuseF64AVX2_keys419:
+	CMPQ R8, $0x000001a8
+	JAE  fuseF64AVX2_keys424
+	JMP  fuseF64AVX2_op419
+
+fuseF64AVX2_keys424:
+	CMPQ R8, $0x000001a9
+	JAE  fuseF64AVX2_keys425
+	JMP  fuseF64AVX2_op424
+
+fuseF64AVX2_keys425:
+	JMP fuseF64AVX2_op425
+
+fuseF64AVX2_keys426:
+	CMPQ R8, $0x000001c2
+	JAE  fuseF64AVX2_keys450
+	CMPQ R8, $0x000001ab
+	JAE  fuseF64AVX2_keys427
+	JMP  fuseF64AVX2_op426
+
+fuseF64AVX2_keys427:
+	CMPQ R8, $0x000001c0
+	JAE  fuseF64AVX2_keys448
+	JMP  fuseF64AVX2_op427
+
+fuseF64AVX2_keys448:
+	JMP fuseF64AVX2_op448
+
+fuseF64AVX2_keys450:
+	CMPQ R8, $0x000001c4
+	JAE  fuseF64AVX2_keys452
+	JMP  fuseF64AVX2_op450
+
+fuseF64AVX2_keys452:
+	CMPQ R8, $0x000001c6
+	JAE  fuseF64AVX2_keys454
+	JMP  fuseF64AVX2_op452
+
+fuseF64AVX2_keys454:
+	JMP fuseF64AVX2_op454
+
+fuseF64AVX2_op8:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op8nt
+
+fuseF64AVX2_op8loop:
+	VMOVUPD (R10), Y0
+	VADDPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VADDPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VADDPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VADDPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op8loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op8nt:
+	VMOVUPD  (R10), Y0
+	VADDPD   (R11), Y0, Y0
+	VMOVNTPD Y0, (R9)
+	VMOVUPD  32(R10), Y0
+	VADDPD   32(R11), Y0, Y0
+	VMOVNTPD Y0, 32(R9)
+	VMOVUPD  64(R10), Y0
+	VADDPD   64(R11), Y0, Y0
+	VMOVNTPD Y0, 64(R9)
+	VMOVUPD  96(R10), Y0
+	VADDPD   96(R11), Y0, Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF64AVX2_op8nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op9:
+	MOVBQZX      3(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R9
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R9
-	MOVBQZX      3(SI), R8
+	MOVBQZX      4(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R10
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R10
 	VBROADCASTSD (R10), Y0
-	MOVQ         groups+56(FP), R8
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op9nt
 
-fuseF64AVX2_broadcastloop:
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y0, 32(R9)
-	VMOVUPD Y0, 64(R9)
-	VMOVUPD Y0, 96(R9)
+fuseF64AVX2_op9loop:
+	VADDPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VADDPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VADDPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VADDPD  96(R10), Y0, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op9loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op9nt:
+	VADDPD   (R10), Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VADDPD   32(R10), Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VADDPD   64(R10), Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VADDPD   96(R10), Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op9nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op10:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op10nt
+
+fuseF64AVX2_op10loop:
+	VMOVUPD (R10), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op10loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op10nt:
+	VMOVUPD  (R10), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (R9)
+	VMOVUPD  32(R10), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMOVUPD  64(R10), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMOVUPD  96(R10), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op10nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op11:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op11nt
+
+fuseF64AVX2_op11loop:
+	VADDPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VADDPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VADDPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VADDPD  Y1, Y0, Y2
+	VMOVUPD Y2, 96(R9)
 	ADDQ    $0x00000080, R9
 	DECQ    R8
-	JNZ     fuseF64AVX2_broadcastloop
-	ADDQ    $0x08, SI
-	CMPQ    SI, DI
-	JB      fuseF64AVX2_broadcast
-
-fuseF64AVX2_chunks:
-	MOVQ chunks+48(FP), R8
-
-fuseF64AVX2_chunk:
-	MOVQ npro+8(FP), SI
-	SHLQ $0x03, SI
-	ADDQ prog+0(FP), SI
-	MOVQ nprog+16(FP), DI
-	SHLQ $0x03, DI
-	ADDQ prog+0(FP), DI
-	CMPQ SI, DI
-	JAE  fuseF64AVX2_advance
-
-fuseF64AVX2_dispatch:
-	MOVBQZX (SI), R9
-	CMPQ    R9, $0x15
-	JAE     fuseF64AVX2_codes21
-	CMPQ    R9, $0x06
-	JAE     fuseF64AVX2_codes6
-	CMPQ    R9, $0x03
-	JAE     fuseF64AVX2_codes3
-	CMPQ    R9, $0x02
-	JAE     fuseF64AVX2_codes2
-	JMP     fuseF64AVX2_op1
-
-fuseF64AVX2_codes2:
-	JMP fuseF64AVX2_op2
-
-fuseF64AVX2_codes3:
-	CMPQ R9, $0x04
-	JAE  fuseF64AVX2_codes4
-	JMP  fuseF64AVX2_op3
-
-fuseF64AVX2_codes4:
-	CMPQ R9, $0x05
-	JAE  fuseF64AVX2_codes5
-	JMP  fuseF64AVX2_op4
-
-fuseF64AVX2_codes5:
-	JMP fuseF64AVX2_op5
-
-fuseF64AVX2_codes6:
-	CMPQ R9, $0x12
-	JAE  fuseF64AVX2_codes18
-	CMPQ R9, $0x10
-	JAE  fuseF64AVX2_codes16
-	JMP  fuseF64AVX2_op6
-
-fuseF64AVX2_codes16:
-	CMPQ R9, $0x11
-	JAE  fuseF64AVX2_codes17
-	JMP  fuseF64AVX2_op16
-
-fuseF64AVX2_codes17:
-	JMP fuseF64AVX2_op17
-
-fuseF64AVX2_codes18:
-	CMPQ R9, $0x13
-	JAE  fuseF64AVX2_codes19
-	JMP  fuseF64AVX2_op18
-
-fuseF64AVX2_codes19:
-	CMPQ R9, $0x14
-	JAE  fuseF64AVX2_codes20
-	JMP  fuseF64AVX2_op19
-
-fuseF64AVX2_codes20:
-	JMP fuseF64AVX2_op20
-
-fuseF64AVX2_codes21:
-	CMPQ R9, $0x31
-	JAE  fuseF64AVX2_codes49
-	CMPQ R9, $0x20
-	JAE  fuseF64AVX2_codes32
-	CMPQ R9, $0x16
-	JAE  fuseF64AVX2_codes22
-	JMP  fuseF64AVX2_op21
-
-fuseF64AVX2_codes22:
-	CMPQ R9, $0x17
-	JAE  fuseF64AVX2_codes23
-	JMP  fuseF64AVX2_op22
-
-fuseF64AVX2_codes23:
-	JMP fuseF64AVX2_op23
-
-fuseF64AVX2_codes32:
-	CMPQ R9, $0x21
-	JAE  fuseF64AVX2_codes33
-	JMP  fuseF64AVX2_op32
-
-fuseF64AVX2_codes33:
-	CMPQ R9, $0x30
-	JAE  fuseF64AVX2_codes48
-	JMP  fuseF64AVX2_op33
-
-fuseF64AVX2_codes48:
-	JMP fuseF64AVX2_op48
-
-fuseF64AVX2_codes49:
-	CMPQ R9, $0x34
-	JAE  fuseF64AVX2_codes52
-	CMPQ R9, $0x32
-	JAE  fuseF64AVX2_codes50
-	JMP  fuseF64AVX2_op49
-
-fuseF64AVX2_codes50:
-	CMPQ R9, $0x33
-	JAE  fuseF64AVX2_codes51
-	JMP  fuseF64AVX2_op50
-
-fuseF64AVX2_codes51:
-	JMP fuseF64AVX2_op51
-
-fuseF64AVX2_codes52:
-	CMPQ R9, $0x35
-	JAE  fuseF64AVX2_codes53
-	JMP  fuseF64AVX2_op52
-
-fuseF64AVX2_codes53:
-	CMPQ R9, $0x38
-	JAE  fuseF64AVX2_codes56
-	JMP  fuseF64AVX2_op53
-
-fuseF64AVX2_codes56:
-	JMP fuseF64AVX2_op56
-
-fuseF64AVX2_op1:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op1nt
-
-fuseF64AVX2_op1loop:
-	VMOVUPD (R11), Y0
-	VADDPD  (R12), Y0, Y0
-	VMOVUPD 32(R11), Y1
-	VADDPD  32(R12), Y1, Y1
-	VMOVUPD 64(R11), Y2
-	VADDPD  64(R12), Y2, Y2
-	VMOVUPD 96(R11), Y3
-	VADDPD  96(R12), Y3, Y3
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD Y2, 64(R10)
-	VMOVUPD Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF64AVX2_op1loop
+	JNZ     fuseF64AVX2_op11loop
 	JMP     fuseF64AVX2_next
 
-fuseF64AVX2_op1nt:
-	VMOVUPD  (R11), Y0
-	VADDPD   (R12), Y0, Y0
-	VMOVUPD  32(R11), Y1
-	VADDPD   32(R12), Y1, Y1
-	VMOVUPD  64(R11), Y2
-	VADDPD   64(R12), Y2, Y2
-	VMOVUPD  96(R11), Y3
-	VADDPD   96(R12), Y3, Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF64AVX2_op1nt
-	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op2:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op2nt
-
-fuseF64AVX2_op2loop:
-	VMOVUPD (R11), Y0
-	VSUBPD  (R12), Y0, Y0
-	VMOVUPD 32(R11), Y1
-	VSUBPD  32(R12), Y1, Y1
-	VMOVUPD 64(R11), Y2
-	VSUBPD  64(R12), Y2, Y2
-	VMOVUPD 96(R11), Y3
-	VSUBPD  96(R12), Y3, Y3
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD Y2, 64(R10)
-	VMOVUPD Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF64AVX2_op2loop
-	JMP     fuseF64AVX2_next
-
-fuseF64AVX2_op2nt:
-	VMOVUPD  (R11), Y0
-	VSUBPD   (R12), Y0, Y0
-	VMOVUPD  32(R11), Y1
-	VSUBPD   32(R12), Y1, Y1
-	VMOVUPD  64(R11), Y2
-	VSUBPD   64(R12), Y2, Y2
-	VMOVUPD  96(R11), Y3
-	VSUBPD   96(R12), Y3, Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF64AVX2_op2nt
-	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op3:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op3nt
-
-fuseF64AVX2_op3loop:
-	VMOVUPD (R11), Y0
-	VMULPD  (R12), Y0, Y0
-	VMOVUPD 32(R11), Y1
-	VMULPD  32(R12), Y1, Y1
-	VMOVUPD 64(R11), Y2
-	VMULPD  64(R12), Y2, Y2
-	VMOVUPD 96(R11), Y3
-	VMULPD  96(R12), Y3, Y3
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD Y2, 64(R10)
-	VMOVUPD Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF64AVX2_op3loop
-	JMP     fuseF64AVX2_next
-
-fuseF64AVX2_op3nt:
-	VMOVUPD  (R11), Y0
-	VMULPD   (R12), Y0, Y0
-	VMOVUPD  32(R11), Y1
-	VMULPD   32(R12), Y1, Y1
-	VMOVUPD  64(R11), Y2
-	VMULPD   64(R12), Y2, Y2
-	VMOVUPD  96(R11), Y3
-	VMULPD   96(R12), Y3, Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF64AVX2_op3nt
-	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op4:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op4nt
-
-fuseF64AVX2_op4loop:
-	VMOVUPD (R11), Y0
-	VDIVPD  (R12), Y0, Y0
-	VMOVUPD 32(R11), Y1
-	VDIVPD  32(R12), Y1, Y1
-	VMOVUPD 64(R11), Y2
-	VDIVPD  64(R12), Y2, Y2
-	VMOVUPD 96(R11), Y3
-	VDIVPD  96(R12), Y3, Y3
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD Y2, 64(R10)
-	VMOVUPD Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF64AVX2_op4loop
-	JMP     fuseF64AVX2_next
-
-fuseF64AVX2_op4nt:
-	VMOVUPD  (R11), Y0
-	VDIVPD   (R12), Y0, Y0
-	VMOVUPD  32(R11), Y1
-	VDIVPD   32(R12), Y1, Y1
-	VMOVUPD  64(R11), Y2
-	VDIVPD   64(R12), Y2, Y2
-	VMOVUPD  96(R11), Y3
-	VDIVPD   96(R12), Y3, Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF64AVX2_op4nt
-	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op5:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op5nt
-
-fuseF64AVX2_op5loop:
-	VMOVUPD (R11), Y0
-	VMINPD  (R12), Y0, Y1
-	VMINPD  Y0, Y1, Y0
-	VPOR    Y0, Y1, Y0
-	VMOVUPD 32(R11), Y1
-	VMINPD  32(R12), Y1, Y2
-	VMINPD  Y1, Y2, Y1
-	VPOR    Y1, Y2, Y1
-	VMOVUPD 64(R11), Y2
-	VMINPD  64(R12), Y2, Y3
-	VMINPD  Y2, Y3, Y2
-	VPOR    Y2, Y3, Y2
-	VMOVUPD 96(R11), Y3
-	VMINPD  96(R12), Y3, Y4
-	VMINPD  Y3, Y4, Y3
-	VPOR    Y3, Y4, Y3
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD Y2, 64(R10)
-	VMOVUPD Y3, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF64AVX2_op5loop
-	JMP     fuseF64AVX2_next
-
-fuseF64AVX2_op5nt:
-	VMOVUPD  (R11), Y0
-	VMINPD   (R12), Y0, Y1
-	VMINPD   Y0, Y1, Y0
-	VPOR     Y0, Y1, Y0
-	VMOVUPD  32(R11), Y1
-	VMINPD   32(R12), Y1, Y2
-	VMINPD   Y1, Y2, Y1
-	VPOR     Y1, Y2, Y1
-	VMOVUPD  64(R11), Y2
-	VMINPD   64(R12), Y2, Y3
-	VMINPD   Y2, Y3, Y2
-	VPOR     Y2, Y3, Y2
-	VMOVUPD  96(R11), Y3
-	VMINPD   96(R12), Y3, Y4
-	VMINPD   Y3, Y4, Y3
-	VPOR     Y3, Y4, Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF64AVX2_op5nt
-	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op6:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF64AVX2_op6nt
-
-fuseF64AVX2_op6loop:
-	VMOVUPD (R11), Y1
-	VPXOR   Y1, Y0, Y1
-	VPXOR   (R12), Y0, Y2
-	VMINPD  Y2, Y1, Y2
-	VMINPD  Y1, Y2, Y1
-	VPOR    Y1, Y2, Y1
-	VPXOR   Y0, Y1, Y1
-	VMOVUPD 32(R11), Y2
-	VPXOR   Y2, Y0, Y2
-	VPXOR   32(R12), Y0, Y3
-	VMINPD  Y3, Y2, Y3
-	VMINPD  Y2, Y3, Y2
-	VPOR    Y2, Y3, Y2
-	VPXOR   Y0, Y2, Y2
-	VMOVUPD 64(R11), Y3
-	VPXOR   Y3, Y0, Y3
-	VPXOR   64(R12), Y0, Y4
-	VMINPD  Y4, Y3, Y4
-	VMINPD  Y3, Y4, Y3
-	VPOR    Y3, Y4, Y3
-	VPXOR   Y0, Y3, Y3
-	VMOVUPD 96(R11), Y4
-	VPXOR   Y4, Y0, Y4
-	VPXOR   96(R12), Y0, Y5
-	VMINPD  Y5, Y4, Y5
-	VMINPD  Y4, Y5, Y4
-	VPOR    Y4, Y5, Y4
-	VPXOR   Y0, Y4, Y4
-	VMOVUPD Y1, (R10)
-	VMOVUPD Y2, 32(R10)
-	VMOVUPD Y3, 64(R10)
-	VMOVUPD Y4, 96(R10)
-	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	ADDQ    $0x00000080, R12
-	DECQ    R9
-	JNZ     fuseF64AVX2_op6loop
-	JMP     fuseF64AVX2_next
-
-fuseF64AVX2_op6nt:
-	VMOVUPD  (R11), Y1
-	VPXOR    Y1, Y0, Y1
-	VPXOR    (R12), Y0, Y2
-	VMINPD   Y2, Y1, Y2
-	VMINPD   Y1, Y2, Y1
-	VPOR     Y1, Y2, Y1
-	VPXOR    Y0, Y1, Y1
-	VMOVUPD  32(R11), Y2
-	VPXOR    Y2, Y0, Y2
-	VPXOR    32(R12), Y0, Y3
-	VMINPD   Y3, Y2, Y3
-	VMINPD   Y2, Y3, Y2
-	VPOR     Y2, Y3, Y2
-	VPXOR    Y0, Y2, Y2
-	VMOVUPD  64(R11), Y3
-	VPXOR    Y3, Y0, Y3
-	VPXOR    64(R12), Y0, Y4
-	VMINPD   Y4, Y3, Y4
-	VMINPD   Y3, Y4, Y3
-	VPOR     Y3, Y4, Y3
-	VPXOR    Y0, Y3, Y3
-	VMOVUPD  96(R11), Y4
-	VPXOR    Y4, Y0, Y4
-	VPXOR    96(R12), Y0, Y5
-	VMINPD   Y5, Y4, Y5
-	VMINPD   Y4, Y5, Y4
-	VPOR     Y4, Y5, Y4
-	VPXOR    Y0, Y4, Y4
-	VMOVNTPD Y1, (R10)
-	VMOVNTPD Y2, 32(R10)
-	VMOVNTPD Y3, 64(R10)
-	VMOVNTPD Y4, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	DECQ     R9
-	JNZ      fuseF64AVX2_op6nt
+fuseF64AVX2_op11nt:
+	VADDPD   Y1, Y0, Y2
+	VMOVNTPD Y2, (R9)
+	VADDPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 32(R9)
+	VADDPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 64(R9)
+	VADDPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op11nt
 	JMP      fuseF64AVX2_next
 
 fuseF64AVX2_op16:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF64AVX2_op16nt
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op16nt
 
 fuseF64AVX2_op16loop:
-	VPXOR   (R11), Y0, Y1
-	VPXOR   32(R11), Y0, Y2
-	VPXOR   64(R11), Y0, Y3
-	VPXOR   96(R11), Y0, Y4
-	VMOVUPD Y1, (R10)
-	VMOVUPD Y2, 32(R10)
-	VMOVUPD Y3, 64(R10)
-	VMOVUPD Y4, 96(R10)
+	VMOVUPD (R10), Y0
+	VSUBPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VSUBPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VSUBPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VSUBPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF64AVX2_op16loop
 	JMP     fuseF64AVX2_next
 
 fuseF64AVX2_op16nt:
-	VPXOR    (R11), Y0, Y1
-	VPXOR    32(R11), Y0, Y2
-	VPXOR    64(R11), Y0, Y3
-	VPXOR    96(R11), Y0, Y4
-	VMOVNTPD Y1, (R10)
-	VMOVNTPD Y2, 32(R10)
-	VMOVNTPD Y3, 64(R10)
-	VMOVNTPD Y4, 96(R10)
+	VMOVUPD  (R10), Y0
+	VSUBPD   (R11), Y0, Y0
+	VMOVNTPD Y0, (R9)
+	VMOVUPD  32(R10), Y0
+	VSUBPD   32(R11), Y0, Y0
+	VMOVNTPD Y0, 32(R9)
+	VMOVUPD  64(R10), Y0
+	VSUBPD   64(R11), Y0, Y0
+	VMOVNTPD Y0, 64(R9)
+	VMOVUPD  96(R10), Y0
+	VSUBPD   96(R11), Y0, Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
 	ADDQ     $0x00000080, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF64AVX2_op16nt
 	JMP      fuseF64AVX2_next
 
 fuseF64AVX2_op17:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF64AVX2_op17nt
 
 fuseF64AVX2_op17loop:
-	VPANDN  (R11), Y0, Y1
-	VPANDN  32(R11), Y0, Y2
-	VPANDN  64(R11), Y0, Y3
-	VPANDN  96(R11), Y0, Y4
-	VMOVUPD Y1, (R10)
-	VMOVUPD Y2, 32(R10)
-	VMOVUPD Y3, 64(R10)
-	VMOVUPD Y4, 96(R10)
+	VSUBPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VSUBPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VSUBPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VSUBPD  96(R10), Y0, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF64AVX2_op17loop
 	JMP     fuseF64AVX2_next
 
 fuseF64AVX2_op17nt:
-	VPANDN   (R11), Y0, Y1
-	VPANDN   32(R11), Y0, Y2
-	VPANDN   64(R11), Y0, Y3
-	VPANDN   96(R11), Y0, Y4
-	VMOVNTPD Y1, (R10)
-	VMOVNTPD Y2, 32(R10)
-	VMOVNTPD Y3, 64(R10)
-	VMOVNTPD Y4, 96(R10)
+	VSUBPD   (R10), Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VSUBPD   32(R10), Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VSUBPD   64(R10), Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VSUBPD   96(R10), Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF64AVX2_op17nt
 	JMP      fuseF64AVX2_next
 
 fuseF64AVX2_op18:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op18nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op18nt
 
 fuseF64AVX2_op18loop:
-	VSQRTPD (R11), Y0
-	VSQRTPD 32(R11), Y1
-	VSQRTPD 64(R11), Y2
-	VSQRTPD 96(R11), Y3
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD Y2, 64(R10)
-	VMOVUPD Y3, 96(R10)
+	VMOVUPD (R10), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
-	ADDQ    $0x00000080, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF64AVX2_op18loop
 	JMP     fuseF64AVX2_next
 
 fuseF64AVX2_op18nt:
-	VSQRTPD  (R11), Y0
-	VSQRTPD  32(R11), Y1
-	VSQRTPD  64(R11), Y2
-	VSQRTPD  96(R11), Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
+	VMOVUPD  (R10), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (R9)
+	VMOVUPD  32(R10), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMOVUPD  64(R10), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMOVUPD  96(R10), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF64AVX2_op18nt
 	JMP      fuseF64AVX2_next
 
 fuseF64AVX2_op19:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op19nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op19nt
 
 fuseF64AVX2_op19loop:
-	VROUNDPD $0x09, (R11), Y0
-	VROUNDPD $0x09, 32(R11), Y1
-	VROUNDPD $0x09, 64(R11), Y2
-	VROUNDPD $0x09, 96(R11), Y3
-	VMOVUPD  Y0, (R10)
-	VMOVUPD  Y1, 32(R10)
-	VMOVUPD  Y2, 64(R10)
-	VMOVUPD  Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF64AVX2_op19loop
-	JMP      fuseF64AVX2_next
+	VSUBPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VSUBPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VSUBPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VSUBPD  Y1, Y0, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op19loop
+	JMP     fuseF64AVX2_next
 
 fuseF64AVX2_op19nt:
-	VROUNDPD $0x09, (R11), Y0
-	VROUNDPD $0x09, 32(R11), Y1
-	VROUNDPD $0x09, 64(R11), Y2
-	VROUNDPD $0x09, 96(R11), Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
+	VSUBPD   Y1, Y0, Y2
+	VMOVNTPD Y2, (R9)
+	VSUBPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 32(R9)
+	VSUBPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 64(R9)
+	VSUBPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
 	JNZ      fuseF64AVX2_op19nt
 	JMP      fuseF64AVX2_next
 
-fuseF64AVX2_op20:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op20nt
+fuseF64AVX2_op24:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op24nt
 
-fuseF64AVX2_op20loop:
-	VROUNDPD $0x0a, (R11), Y0
-	VROUNDPD $0x0a, 32(R11), Y1
-	VROUNDPD $0x0a, 64(R11), Y2
-	VROUNDPD $0x0a, 96(R11), Y3
-	VMOVUPD  Y0, (R10)
-	VMOVUPD  Y1, 32(R10)
-	VMOVUPD  Y2, 64(R10)
-	VMOVUPD  Y3, 96(R10)
+fuseF64AVX2_op24loop:
+	VMOVUPD (R10), Y0
+	VMULPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VMULPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VMULPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VMULPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op24loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op24nt:
+	VMOVUPD  (R10), Y0
+	VMULPD   (R11), Y0, Y0
+	VMOVNTPD Y0, (R9)
+	VMOVUPD  32(R10), Y0
+	VMULPD   32(R11), Y0, Y0
+	VMOVNTPD Y0, 32(R9)
+	VMOVUPD  64(R10), Y0
+	VMULPD   64(R11), Y0, Y0
+	VMOVNTPD Y0, 64(R9)
+	VMOVUPD  96(R10), Y0
+	VMULPD   96(R11), Y0, Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
 	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF64AVX2_op20loop
+	DECQ     R8
+	JNZ      fuseF64AVX2_op24nt
 	JMP      fuseF64AVX2_next
 
-fuseF64AVX2_op20nt:
-	VROUNDPD $0x0a, (R11), Y0
-	VROUNDPD $0x0a, 32(R11), Y1
-	VROUNDPD $0x0a, 64(R11), Y2
-	VROUNDPD $0x0a, 96(R11), Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
+fuseF64AVX2_op25:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op25nt
+
+fuseF64AVX2_op25loop:
+	VMULPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VMULPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VMULPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VMULPD  96(R10), Y0, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op25loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op25nt:
+	VMULPD   (R10), Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VMULPD   32(R10), Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMULPD   64(R10), Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMULPD   96(R10), Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF64AVX2_op20nt
+	DECQ     R8
+	JNZ      fuseF64AVX2_op25nt
 	JMP      fuseF64AVX2_next
 
-fuseF64AVX2_op21:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op21nt
+fuseF64AVX2_op26:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op26nt
 
-fuseF64AVX2_op21loop:
-	VROUNDPD $0x0b, (R11), Y0
-	VROUNDPD $0x0b, 32(R11), Y1
-	VROUNDPD $0x0b, 64(R11), Y2
-	VROUNDPD $0x0b, 96(R11), Y3
-	VMOVUPD  Y0, (R10)
-	VMOVUPD  Y1, 32(R10)
-	VMOVUPD  Y2, 64(R10)
-	VMOVUPD  Y3, 96(R10)
+fuseF64AVX2_op26loop:
+	VMOVUPD (R10), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op26loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op26nt:
+	VMOVUPD  (R10), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (R9)
+	VMOVUPD  32(R10), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMOVUPD  64(R10), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMOVUPD  96(R10), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF64AVX2_op21loop
+	DECQ     R8
+	JNZ      fuseF64AVX2_op26nt
 	JMP      fuseF64AVX2_next
 
-fuseF64AVX2_op21nt:
-	VROUNDPD $0x0b, (R11), Y0
-	VROUNDPD $0x0b, 32(R11), Y1
-	VROUNDPD $0x0b, 64(R11), Y2
-	VROUNDPD $0x0b, 96(R11), Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF64AVX2_op21nt
+fuseF64AVX2_op27:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op27nt
+
+fuseF64AVX2_op27loop:
+	VMULPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VMULPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VMULPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VMULPD  Y1, Y0, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op27loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op27nt:
+	VMULPD   Y1, Y0, Y2
+	VMOVNTPD Y2, (R9)
+	VMULPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 32(R9)
+	VMULPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 64(R9)
+	VMULPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op27nt
 	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op22:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op22nt
-
-fuseF64AVX2_op22loop:
-	VROUNDPD $0x08, (R11), Y0
-	VROUNDPD $0x08, 32(R11), Y1
-	VROUNDPD $0x08, 64(R11), Y2
-	VROUNDPD $0x08, 96(R11), Y3
-	VMOVUPD  Y0, (R10)
-	VMOVUPD  Y1, 32(R10)
-	VMOVUPD  Y2, 64(R10)
-	VMOVUPD  Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF64AVX2_op22loop
-	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op22nt:
-	VROUNDPD $0x08, (R11), Y0
-	VROUNDPD $0x08, 32(R11), Y1
-	VROUNDPD $0x08, 64(R11), Y2
-	VROUNDPD $0x08, 96(R11), Y3
-	VMOVNTPD Y0, (R10)
-	VMOVNTPD Y1, 32(R10)
-	VMOVNTPD Y2, 64(R10)
-	VMOVNTPD Y3, 96(R10)
-	ADDQ     $0x00000080, R10
-	ADDQ     $0x00000080, R11
-	DECQ     R9
-	JNZ      fuseF64AVX2_op22nt
-	JMP      fuseF64AVX2_next
-
-fuseF64AVX2_op23:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Y0
-	MOVQ         $0x3fe0000000000000, R9
-	VMOVQ        R9, X1
-	VPBROADCASTQ X1, Y1
-	MOVQ         $0x3ff0000000000000, R9
-	VMOVQ        R9, X2
-	VPBROADCASTQ X2, Y2
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF64AVX2_op23nt
-
-fuseF64AVX2_op23loop:
-	VMOVUPD   (R11), Y3
-	VROUNDPD  $0x0b, Y3, Y4
-	VSUBPD    Y4, Y3, Y5
-	VPANDN    Y5, Y0, Y5
-	VPAND     Y0, Y3, Y6
-	VPOR      Y2, Y6, Y6
-	VCMPPD    $0x1d, Y1, Y5, Y5
-	VADDPD    Y6, Y4, Y6
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VCMPPD    $0x03, Y3, Y3, Y5
-	VBLENDVPD Y5, Y3, Y4, Y4
-	VMOVUPD   32(R11), Y3
-	VROUNDPD  $0x0b, Y3, Y5
-	VSUBPD    Y5, Y3, Y6
-	VPANDN    Y6, Y0, Y6
-	VPAND     Y0, Y3, Y7
-	VPOR      Y2, Y7, Y7
-	VCMPPD    $0x1d, Y1, Y6, Y6
-	VADDPD    Y7, Y5, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VCMPPD    $0x03, Y3, Y3, Y6
-	VBLENDVPD Y6, Y3, Y5, Y5
-	VMOVUPD   64(R11), Y3
-	VROUNDPD  $0x0b, Y3, Y6
-	VSUBPD    Y6, Y3, Y7
-	VPANDN    Y7, Y0, Y7
-	VPAND     Y0, Y3, Y8
-	VPOR      Y2, Y8, Y8
-	VCMPPD    $0x1d, Y1, Y7, Y7
-	VADDPD    Y8, Y6, Y8
-	VBLENDVPD Y7, Y8, Y6, Y6
-	VCMPPD    $0x03, Y3, Y3, Y7
-	VBLENDVPD Y7, Y3, Y6, Y6
-	VMOVUPD   96(R11), Y3
-	VROUNDPD  $0x0b, Y3, Y7
-	VSUBPD    Y7, Y3, Y8
-	VPANDN    Y8, Y0, Y8
-	VPAND     Y0, Y3, Y9
-	VPOR      Y2, Y9, Y9
-	VCMPPD    $0x1d, Y1, Y8, Y8
-	VADDPD    Y9, Y7, Y9
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VCMPPD    $0x03, Y3, Y3, Y8
-	VBLENDVPD Y8, Y3, Y7, Y7
-	VMOVUPD   Y4, (R10)
-	VMOVUPD   Y5, 32(R10)
-	VMOVUPD   Y6, 64(R10)
-	VMOVUPD   Y7, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000080, R11
-	DECQ      R9
-	JNZ       fuseF64AVX2_op23loop
-	JMP       fuseF64AVX2_next
-
-fuseF64AVX2_op23nt:
-	VMOVUPD   (R11), Y3
-	VROUNDPD  $0x0b, Y3, Y4
-	VSUBPD    Y4, Y3, Y5
-	VPANDN    Y5, Y0, Y5
-	VPAND     Y0, Y3, Y6
-	VPOR      Y2, Y6, Y6
-	VCMPPD    $0x1d, Y1, Y5, Y5
-	VADDPD    Y6, Y4, Y6
-	VBLENDVPD Y5, Y6, Y4, Y4
-	VCMPPD    $0x03, Y3, Y3, Y5
-	VBLENDVPD Y5, Y3, Y4, Y4
-	VMOVUPD   32(R11), Y3
-	VROUNDPD  $0x0b, Y3, Y5
-	VSUBPD    Y5, Y3, Y6
-	VPANDN    Y6, Y0, Y6
-	VPAND     Y0, Y3, Y7
-	VPOR      Y2, Y7, Y7
-	VCMPPD    $0x1d, Y1, Y6, Y6
-	VADDPD    Y7, Y5, Y7
-	VBLENDVPD Y6, Y7, Y5, Y5
-	VCMPPD    $0x03, Y3, Y3, Y6
-	VBLENDVPD Y6, Y3, Y5, Y5
-	VMOVUPD   64(R11), Y3
-	VROUNDPD  $0x0b, Y3, Y6
-	VSUBPD    Y6, Y3, Y7
-	VPANDN    Y7, Y0, Y7
-	VPAND     Y0, Y3, Y8
-	VPOR      Y2, Y8, Y8
-	VCMPPD    $0x1d, Y1, Y7, Y7
-	VADDPD    Y8, Y6, Y8
-	VBLENDVPD Y7, Y8, Y6, Y6
-	VCMPPD    $0x03, Y3, Y3, Y7
-	VBLENDVPD Y7, Y3, Y6, Y6
-	VMOVUPD   96(R11), Y3
-	VROUNDPD  $0x0b, Y3, Y7
-	VSUBPD    Y7, Y3, Y8
-	VPANDN    Y8, Y0, Y8
-	VPAND     Y0, Y3, Y9
-	VPOR      Y2, Y9, Y9
-	VCMPPD    $0x1d, Y1, Y8, Y8
-	VADDPD    Y9, Y7, Y9
-	VBLENDVPD Y8, Y9, Y7, Y7
-	VCMPPD    $0x03, Y3, Y3, Y8
-	VBLENDVPD Y8, Y3, Y7, Y7
-	VMOVNTPD  Y4, (R10)
-	VMOVNTPD  Y5, 32(R10)
-	VMOVNTPD  Y6, 64(R10)
-	VMOVNTPD  Y7, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000080, R11
-	DECQ      R9
-	JNZ       fuseF64AVX2_op23nt
-	JMP       fuseF64AVX2_next
 
 fuseF64AVX2_op32:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
 	JNZ     fuseF64AVX2_op32nt
 
 fuseF64AVX2_op32loop:
-	VMOVUPD     (R11), Y0
-	VMOVUPD     (R13), Y1
-	VMOVUPS     Y1, Y1
-	VFMADD231PD (R12), Y0, Y1
-	VMOVUPD     32(R11), Y0
-	VMOVUPD     32(R13), Y2
-	VMOVUPS     Y2, Y2
-	VFMADD231PD 32(R12), Y0, Y2
-	VMOVUPD     64(R11), Y0
-	VMOVUPD     64(R13), Y3
-	VMOVUPS     Y3, Y3
-	VFMADD231PD 64(R12), Y0, Y3
-	VMOVUPD     96(R11), Y0
-	VMOVUPD     96(R13), Y4
-	VMOVUPS     Y4, Y4
-	VFMADD231PD 96(R12), Y0, Y4
-	VMOVUPD     Y1, (R10)
-	VMOVUPD     Y2, 32(R10)
-	VMOVUPD     Y3, 64(R10)
-	VMOVUPD     Y4, 96(R10)
-	ADDQ        $0x00000080, R10
-	ADDQ        $0x00000080, R11
-	ADDQ        $0x00000080, R12
-	ADDQ        $0x00000080, R13
-	DECQ        R9
-	JNZ         fuseF64AVX2_op32loop
-	JMP         fuseF64AVX2_next
+	VMOVUPD (R10), Y0
+	VDIVPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VDIVPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VDIVPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VDIVPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op32loop
+	JMP     fuseF64AVX2_next
 
 fuseF64AVX2_op32nt:
-	VMOVUPD     (R11), Y0
-	VMOVUPD     (R13), Y1
-	VMOVUPS     Y1, Y1
-	VFMADD231PD (R12), Y0, Y1
-	VMOVUPD     32(R11), Y0
-	VMOVUPD     32(R13), Y2
-	VMOVUPS     Y2, Y2
-	VFMADD231PD 32(R12), Y0, Y2
-	VMOVUPD     64(R11), Y0
-	VMOVUPD     64(R13), Y3
-	VMOVUPS     Y3, Y3
-	VFMADD231PD 64(R12), Y0, Y3
-	VMOVUPD     96(R11), Y0
-	VMOVUPD     96(R13), Y4
-	VMOVUPS     Y4, Y4
-	VFMADD231PD 96(R12), Y0, Y4
-	VMOVNTPD    Y1, (R10)
-	VMOVNTPD    Y2, 32(R10)
-	VMOVNTPD    Y3, 64(R10)
-	VMOVNTPD    Y4, 96(R10)
-	ADDQ        $0x00000080, R10
-	ADDQ        $0x00000080, R11
-	ADDQ        $0x00000080, R12
-	ADDQ        $0x00000080, R13
-	DECQ        R9
-	JNZ         fuseF64AVX2_op32nt
-	JMP         fuseF64AVX2_next
+	VMOVUPD  (R10), Y0
+	VDIVPD   (R11), Y0, Y0
+	VMOVNTPD Y0, (R9)
+	VMOVUPD  32(R10), Y0
+	VDIVPD   32(R11), Y0, Y0
+	VMOVNTPD Y0, 32(R9)
+	VMOVUPD  64(R10), Y0
+	VDIVPD   64(R11), Y0, Y0
+	VMOVNTPD Y0, 64(R9)
+	VMOVUPD  96(R10), Y0
+	VDIVPD   96(R11), Y0, Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF64AVX2_op32nt
+	JMP      fuseF64AVX2_next
 
 fuseF64AVX2_op33:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVBQZX      5(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R13
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R13
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Y0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF64AVX2_op33nt
 
 fuseF64AVX2_op33loop:
-	VMOVUPD (R12), Y1
-	VMOVUPD (R13), Y2
-	VPXOR   (R11), Y0, Y3
+	VDIVPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VDIVPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VDIVPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VDIVPD  96(R10), Y0, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op33loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op33nt:
+	VDIVPD   (R10), Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VDIVPD   32(R10), Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VDIVPD   64(R10), Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VDIVPD   96(R10), Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op33nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op34:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op34nt
+
+fuseF64AVX2_op34loop:
+	VMOVUPD (R10), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op34loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op34nt:
+	VMOVUPD  (R10), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (R9)
+	VMOVUPD  32(R10), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMOVUPD  64(R10), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMOVUPD  96(R10), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op34nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op35:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op35nt
+
+fuseF64AVX2_op35loop:
+	VDIVPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VDIVPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VDIVPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VDIVPD  Y1, Y0, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op35loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op35nt:
+	VDIVPD   Y1, Y0, Y2
+	VMOVNTPD Y2, (R9)
+	VDIVPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 32(R9)
+	VDIVPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 64(R9)
+	VDIVPD   Y1, Y0, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op35nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op40:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op40nt
+
+fuseF64AVX2_op40loop:
+	VMOVUPD (R10), Y0
+	VMINPD  (R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VMINPD  32(R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VMINPD  64(R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VMINPD  96(R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op40loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op40nt:
+	VMOVUPD  (R10), Y0
+	VMINPD   (R11), Y0, Y1
+	VMINPD   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPD Y0, (R9)
+	VMOVUPD  32(R10), Y0
+	VMINPD   32(R11), Y0, Y1
+	VMINPD   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPD Y0, 32(R9)
+	VMOVUPD  64(R10), Y0
+	VMINPD   64(R11), Y0, Y1
+	VMINPD   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPD Y0, 64(R9)
+	VMOVUPD  96(R10), Y0
+	VMINPD   96(R11), Y0, Y1
+	VMINPD   Y0, Y1, Y0
+	VPOR     Y0, Y1, Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF64AVX2_op40nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op41:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op41nt
+
+fuseF64AVX2_op41loop:
+	VMINPD  (R10), Y0, Y1
+	VMINPD  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMINPD  32(R10), Y0, Y1
+	VMINPD  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMINPD  64(R10), Y0, Y1
+	VMINPD  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMINPD  96(R10), Y0, Y1
+	VMINPD  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op41loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op41nt:
+	VMINPD   (R10), Y0, Y1
+	VMINPD   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPD Y1, (R9)
+	VMINPD   32(R10), Y0, Y1
+	VMINPD   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMINPD   64(R10), Y0, Y1
+	VMINPD   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMINPD   96(R10), Y0, Y1
+	VMINPD   Y0, Y1, Y2
+	VPOR     Y2, Y1, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op41nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op42:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op42nt
+
+fuseF64AVX2_op42loop:
+	VMOVUPD (R10), Y1
+	VMINPD  Y0, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VMINPD  Y0, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VMINPD  Y0, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VMINPD  Y0, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op42loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op42nt:
+	VMOVUPD  (R10), Y1
+	VMINPD   Y0, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, (R9)
+	VMOVUPD  32(R10), Y1
+	VMINPD   Y0, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMOVUPD  64(R10), Y1
+	VMINPD   Y0, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMOVUPD  96(R10), Y1
+	VMINPD   Y0, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op42nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op43:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op43nt
+
+fuseF64AVX2_op43loop:
+	VMINPD  Y1, Y0, Y2
+	VMINPD  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VMINPD  Y1, Y0, Y2
+	VMINPD  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VMINPD  Y1, Y0, Y2
+	VMINPD  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VMINPD  Y1, Y0, Y2
+	VMINPD  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op43loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op43nt:
+	VMINPD   Y1, Y0, Y2
+	VMINPD   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, (R9)
+	VMINPD   Y1, Y0, Y2
+	VMINPD   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, 32(R9)
+	VMINPD   Y1, Y0, Y2
+	VMINPD   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, 64(R9)
+	VMINPD   Y1, Y0, Y2
+	VMINPD   Y0, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op43nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op48:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op48nt
+
+fuseF64AVX2_op48loop:
+	VMOVUPD (R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   32(R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   64(R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   96(R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op48loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op48nt:
+	VMOVUPD  (R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    (R11), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPD Y1, (R9)
+	VMOVUPD  32(R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    32(R11), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMOVUPD  64(R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    64(R11), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMOVUPD  96(R10), Y1
+	VPXOR    Y1, Y0, Y1
+	VPXOR    96(R11), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VPXOR    Y0, Y1, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF64AVX2_op48nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op49:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op49nt
+
+fuseF64AVX2_op49loop:
+	VPXOR   (R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VPXOR   32(R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VPXOR   64(R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VPXOR   96(R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op49loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op49nt:
+	VPXOR    (R10), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, (R9)
+	VPXOR    32(R10), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, 32(R9)
+	VPXOR    64(R10), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, 64(R9)
+	VPXOR    96(R10), Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op49nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op50:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op50nt
+
+fuseF64AVX2_op50loop:
+	VMOVUPD (R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op50loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op50nt:
+	VMOVUPD  (R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, (R9)
+	VMOVUPD  32(R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, 32(R9)
+	VMOVUPD  64(R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, 64(R9)
+	VMOVUPD  96(R10), Y2
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VPXOR    Y0, Y2, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op50nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op51:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y2
+	VPXOR        Y2, Y0, Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op51nt
+
+fuseF64AVX2_op51loop:
+	VMINPD  Y2, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y3, (R9)
+	VMINPD  Y2, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y3, 32(R9)
+	VMINPD  Y2, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y3, 64(R9)
+	VMINPD  Y2, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op51loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op51nt:
+	VMINPD   Y2, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPD Y3, (R9)
+	VMINPD   Y2, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPD Y3, 32(R9)
+	VMINPD   Y2, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPD Y3, 64(R9)
+	VMINPD   Y2, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMOVNTPD Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op51nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op128:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op128nt
+
+fuseF64AVX2_op128loop:
+	VPXOR   (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VPXOR   32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VPXOR   64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VPXOR   96(R10), Y0, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op128loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op128nt:
+	VPXOR    (R10), Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VPXOR    32(R10), Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VPXOR    64(R10), Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VPXOR    96(R10), Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op128nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op129:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op129nt
+
+fuseF64AVX2_op129loop:
+	VPXOR   Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op129loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op129nt:
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPD Y2, (R9)
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPD Y2, 32(R9)
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPD Y2, 64(R9)
+	VPXOR    Y1, Y0, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op129nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op136:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op136nt
+
+fuseF64AVX2_op136loop:
+	VPANDN  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VPANDN  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VPANDN  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VPANDN  96(R10), Y0, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op136loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op136nt:
+	VPANDN   (R10), Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VPANDN   32(R10), Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VPANDN   64(R10), Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VPANDN   96(R10), Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op136nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op137:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op137nt
+
+fuseF64AVX2_op137loop:
+	VPANDN  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op137loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op137nt:
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPD Y2, (R9)
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPD Y2, 32(R9)
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPD Y2, 64(R9)
+	VPANDN   Y1, Y0, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op137nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op144:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op144nt
+
+fuseF64AVX2_op144loop:
+	VSQRTPD (R10), Y0
+	VMOVUPD Y0, (R9)
+	VSQRTPD 32(R10), Y0
+	VMOVUPD Y0, 32(R9)
+	VSQRTPD 64(R10), Y0
+	VMOVUPD Y0, 64(R9)
+	VSQRTPD 96(R10), Y0
+	VMOVUPD Y0, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op144loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op144nt:
+	VSQRTPD  (R10), Y0
+	VMOVNTPD Y0, (R9)
+	VSQRTPD  32(R10), Y0
+	VMOVNTPD Y0, 32(R9)
+	VSQRTPD  64(R10), Y0
+	VMOVNTPD Y0, 64(R9)
+	VSQRTPD  96(R10), Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op144nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op145:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op145nt
+
+fuseF64AVX2_op145loop:
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, (R9)
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op145loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op145nt:
+	VSQRTPD  Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VSQRTPD  Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VSQRTPD  Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VSQRTPD  Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op145nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op152:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op152nt
+
+fuseF64AVX2_op152loop:
+	VROUNDPD $0x09, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x09, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x09, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x09, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op152loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op152nt:
+	VROUNDPD $0x09, (R10), Y0
+	VMOVNTPD Y0, (R9)
+	VROUNDPD $0x09, 32(R10), Y0
+	VMOVNTPD Y0, 32(R9)
+	VROUNDPD $0x09, 64(R10), Y0
+	VMOVNTPD Y0, 64(R9)
+	VROUNDPD $0x09, 96(R10), Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op152nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op153:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op153nt
+
+fuseF64AVX2_op153loop:
+	VROUNDPD $0x09, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVUPD  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op153loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op153nt:
+	VROUNDPD $0x09, Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op153nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op160:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op160nt
+
+fuseF64AVX2_op160loop:
+	VROUNDPD $0x0a, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x0a, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x0a, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x0a, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op160loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op160nt:
+	VROUNDPD $0x0a, (R10), Y0
+	VMOVNTPD Y0, (R9)
+	VROUNDPD $0x0a, 32(R10), Y0
+	VMOVNTPD Y0, 32(R9)
+	VROUNDPD $0x0a, 64(R10), Y0
+	VMOVNTPD Y0, 64(R9)
+	VROUNDPD $0x0a, 96(R10), Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op160nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op161:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op161nt
+
+fuseF64AVX2_op161loop:
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVUPD  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op161loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op161nt:
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op161nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op168:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op168nt
+
+fuseF64AVX2_op168loop:
+	VROUNDPD $0x0b, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x0b, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x0b, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x0b, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op168loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op168nt:
+	VROUNDPD $0x0b, (R10), Y0
+	VMOVNTPD Y0, (R9)
+	VROUNDPD $0x0b, 32(R10), Y0
+	VMOVNTPD Y0, 32(R9)
+	VROUNDPD $0x0b, 64(R10), Y0
+	VMOVNTPD Y0, 64(R9)
+	VROUNDPD $0x0b, 96(R10), Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op168nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op169:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op169nt
+
+fuseF64AVX2_op169loop:
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVUPD  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op169loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op169nt:
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op169nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op176:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op176nt
+
+fuseF64AVX2_op176loop:
+	VROUNDPD $0x08, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x08, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x08, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x08, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op176loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op176nt:
+	VROUNDPD $0x08, (R10), Y0
+	VMOVNTPD Y0, (R9)
+	VROUNDPD $0x08, 32(R10), Y0
+	VMOVNTPD Y0, 32(R9)
+	VROUNDPD $0x08, 64(R10), Y0
+	VMOVNTPD Y0, 64(R9)
+	VROUNDPD $0x08, 96(R10), Y0
+	VMOVNTPD Y0, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op176nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op177:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op177nt
+
+fuseF64AVX2_op177loop:
+	VROUNDPD $0x08, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVUPD  Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op177loop
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op177nt:
+	VROUNDPD $0x08, Y0, Y1
+	VMOVNTPD Y1, (R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVNTPD Y1, 32(R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVNTPD Y1, 64(R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op177nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op184:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3fe0000000000000, R8
+	VMOVQ        R8, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x3ff0000000000000, R8
+	VMOVQ        R8, X2
+	VPBROADCASTQ X2, Y2
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op184nt
+
+fuseF64AVX2_op184loop:
+	VMOVUPD   (R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, (R9)
+	VMOVUPD   32(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 32(R9)
+	VMOVUPD   64(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 64(R9)
+	VMOVUPD   96(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000080, R10
+	DECQ      R8
+	JNZ       fuseF64AVX2_op184loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op184nt:
+	VMOVUPD   (R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, (R9)
+	VMOVUPD   32(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, 32(R9)
+	VMOVUPD   64(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, 64(R9)
+	VMOVUPD   96(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000080, R10
+	DECQ      R8
+	JNZ       fuseF64AVX2_op184nt
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op185:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x3fe0000000000000, R8
+	VMOVQ        R8, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x3ff0000000000000, R8
+	VMOVQ        R8, X2
+	VPBROADCASTQ X2, Y2
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y3
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op185nt
+
+fuseF64AVX2_op185loop:
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, (R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 32(R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 64(R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 96(R9)
+	ADDQ      $0x00000080, R9
+	DECQ      R8
+	JNZ       fuseF64AVX2_op185loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op185nt:
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, (R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, 32(R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, 64(R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVNTPD  Y4, 96(R9)
+	ADDQ      $0x00000080, R9
+	DECQ      R8
+	JNZ       fuseF64AVX2_op185nt
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op256:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op256nt
+
+fuseF64AVX2_op256loop:
+	VMOVUPD     (R10), Y0
+	VMOVUPD     (R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD (R11), Y0, Y1
+	VMOVUPD     Y1, (R9)
+	VMOVUPD     32(R10), Y0
+	VMOVUPD     32(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 32(R11), Y0, Y1
+	VMOVUPD     Y1, 32(R9)
+	VMOVUPD     64(R10), Y0
+	VMOVUPD     64(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 64(R11), Y0, Y1
+	VMOVUPD     Y1, 64(R9)
+	VMOVUPD     96(R10), Y0
+	VMOVUPD     96(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 96(R11), Y0, Y1
+	VMOVUPD     Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	ADDQ        $0x00000080, R12
+	DECQ        R8
+	JNZ         fuseF64AVX2_op256loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op256nt:
+	VMOVUPD     (R10), Y0
+	VMOVUPD     (R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD (R11), Y0, Y1
+	VMOVNTPD    Y1, (R9)
+	VMOVUPD     32(R10), Y0
+	VMOVUPD     32(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 32(R11), Y0, Y1
+	VMOVNTPD    Y1, 32(R9)
+	VMOVUPD     64(R10), Y0
+	VMOVUPD     64(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 64(R11), Y0, Y1
+	VMOVNTPD    Y1, 64(R9)
+	VMOVUPD     96(R10), Y0
+	VMOVUPD     96(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 96(R11), Y0, Y1
+	VMOVNTPD    Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	ADDQ        $0x00000080, R12
+	DECQ        R8
+	JNZ         fuseF64AVX2_op256nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op257:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op257nt
+
+fuseF64AVX2_op257loop:
+	VMOVUPD     (R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD (R10), Y0, Y1
+	VMOVUPD     Y1, (R9)
+	VMOVUPD     32(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 32(R10), Y0, Y1
+	VMOVUPD     Y1, 32(R9)
+	VMOVUPD     64(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 64(R10), Y0, Y1
+	VMOVUPD     Y1, 64(R9)
+	VMOVUPD     96(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 96(R10), Y0, Y1
+	VMOVUPD     Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF64AVX2_op257loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op257nt:
+	VMOVUPD     (R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD (R10), Y0, Y1
+	VMOVNTPD    Y1, (R9)
+	VMOVUPD     32(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 32(R10), Y0, Y1
+	VMOVNTPD    Y1, 32(R9)
+	VMOVUPD     64(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 64(R10), Y0, Y1
+	VMOVNTPD    Y1, 64(R9)
+	VMOVUPD     96(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 96(R10), Y0, Y1
+	VMOVNTPD    Y1, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF64AVX2_op257nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op258:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op258nt
+
+fuseF64AVX2_op258loop:
+	VMOVUPD     (R10), Y1
+	VMOVUPD     (R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPD     32(R10), Y1
+	VMOVUPD     32(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPD     64(R10), Y1
+	VMOVUPD     64(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPD     96(R10), Y1
+	VMOVUPD     96(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF64AVX2_op258loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op258nt:
+	VMOVUPD     (R10), Y1
+	VMOVUPD     (R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVNTPD    Y2, (R9)
+	VMOVUPD     32(R10), Y1
+	VMOVUPD     32(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVNTPD    Y2, 32(R9)
+	VMOVUPD     64(R10), Y1
+	VMOVUPD     64(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVNTPD    Y2, 64(R9)
+	VMOVUPD     96(R10), Y1
+	VMOVUPD     96(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVNTPD    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF64AVX2_op258nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op259:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op259nt
+
+fuseF64AVX2_op259loop:
+	VMOVUPD     (R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPD     32(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPD     64(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPD     96(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op259loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op259nt:
+	VMOVUPD     (R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVNTPD    Y2, (R9)
+	VMOVUPD     32(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVNTPD    Y2, 32(R9)
+	VMOVUPD     64(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVNTPD    Y2, 64(R9)
+	VMOVUPD     96(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVNTPD    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op259nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op260:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSD (R12), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op260nt
+
+fuseF64AVX2_op260loop:
+	VMOVUPD     (R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD (R11), Y1, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPD     32(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 32(R11), Y1, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPD     64(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 64(R11), Y1, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPD     96(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 96(R11), Y1, Y2
+	VMOVUPD     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF64AVX2_op260loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op260nt:
+	VMOVUPD     (R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD (R11), Y1, Y2
+	VMOVNTPD    Y2, (R9)
+	VMOVUPD     32(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 32(R11), Y1, Y2
+	VMOVNTPD    Y2, 32(R9)
+	VMOVUPD     64(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 64(R11), Y1, Y2
+	VMOVNTPD    Y2, 64(R9)
+	VMOVUPD     96(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 96(R11), Y1, Y2
+	VMOVNTPD    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	ADDQ        $0x00000080, R11
+	DECQ        R8
+	JNZ         fuseF64AVX2_op260nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op261:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op261nt
+
+fuseF64AVX2_op261loop:
+	VMOVUPS     Y1, Y2
+	VFMADD231PD (R10), Y0, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 32(R10), Y0, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 64(R10), Y0, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 96(R10), Y0, Y2
+	VMOVUPD     Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op261loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op261nt:
+	VMOVUPS     Y1, Y2
+	VFMADD231PD (R10), Y0, Y2
+	VMOVNTPD    Y2, (R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 32(R10), Y0, Y2
+	VMOVNTPD    Y2, 32(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 64(R10), Y0, Y2
+	VMOVNTPD    Y2, 64(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 96(R10), Y0, Y2
+	VMOVNTPD    Y2, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op261nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op262:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op262nt
+
+fuseF64AVX2_op262loop:
+	VMOVUPD     (R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVUPD     Y3, (R9)
+	VMOVUPD     32(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVUPD     Y3, 32(R9)
+	VMOVUPD     64(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVUPD     Y3, 64(R9)
+	VMOVUPD     96(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVUPD     Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op262loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op262nt:
+	VMOVUPD     (R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVNTPD    Y3, (R9)
+	VMOVUPD     32(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVNTPD    Y3, 32(R9)
+	VMOVUPD     64(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVNTPD    Y3, 64(R9)
+	VMOVUPD     96(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVNTPD    Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op262nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op263:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op263nt
+
+fuseF64AVX2_op263loop:
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVUPD     Y3, (R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVUPD     Y3, 32(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVUPD     Y3, 64(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVUPD     Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF64AVX2_op263loop
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op263nt:
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVNTPD    Y3, (R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVNTPD    Y3, 32(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVNTPD    Y3, 64(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVNTPD    Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF64AVX2_op263nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op264:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op264nt
+
+fuseF64AVX2_op264loop:
+	VMOVUPD (R11), Y1
+	VMOVUPD (R12), Y2
+	VPXOR   (R10), Y0, Y3
 	VPXOR   Y1, Y0, Y1
 	VMINPD  Y1, Y3, Y1
 	VMINPD  Y3, Y1, Y3
@@ -3208,55 +10050,55 @@ fuseF64AVX2_op33loop:
 	VMINPD  Y2, Y1, Y2
 	VMINPD  Y1, Y2, Y1
 	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R11), Y1
 	VMOVUPD 32(R12), Y2
-	VMOVUPD 32(R13), Y3
-	VPXOR   32(R11), Y0, Y4
-	VPXOR   Y2, Y0, Y2
-	VMINPD  Y2, Y4, Y2
-	VMINPD  Y4, Y2, Y4
-	VPOR    Y4, Y2, Y2
-	VPXOR   Y0, Y2, Y2
-	VMINPD  Y3, Y2, Y3
-	VMINPD  Y2, Y3, Y2
-	VPOR    Y2, Y3, Y2
-	VMOVUPD 64(R12), Y3
-	VMOVUPD 64(R13), Y4
-	VPXOR   64(R11), Y0, Y5
-	VPXOR   Y3, Y0, Y3
-	VMINPD  Y3, Y5, Y3
-	VMINPD  Y5, Y3, Y5
-	VPOR    Y5, Y3, Y3
-	VPXOR   Y0, Y3, Y3
-	VMINPD  Y4, Y3, Y4
-	VMINPD  Y3, Y4, Y3
-	VPOR    Y3, Y4, Y3
-	VMOVUPD 96(R12), Y4
-	VMOVUPD 96(R13), Y5
-	VPXOR   96(R11), Y0, Y6
-	VPXOR   Y4, Y0, Y4
-	VMINPD  Y4, Y6, Y4
-	VMINPD  Y6, Y4, Y6
-	VPOR    Y6, Y4, Y4
-	VPXOR   Y0, Y4, Y4
-	VMINPD  Y5, Y4, Y5
-	VMINPD  Y4, Y5, Y4
-	VPOR    Y4, Y5, Y4
-	VMOVUPD Y1, (R10)
-	VMOVUPD Y2, 32(R10)
-	VMOVUPD Y3, 64(R10)
-	VMOVUPD Y4, 96(R10)
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R11), Y1
+	VMOVUPD 64(R12), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R11), Y1
+	VMOVUPD 96(R12), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 96(R9)
+	ADDQ    $0x00000080, R9
 	ADDQ    $0x00000080, R10
 	ADDQ    $0x00000080, R11
 	ADDQ    $0x00000080, R12
-	ADDQ    $0x00000080, R13
-	DECQ    R9
-	JNZ     fuseF64AVX2_op33loop
+	DECQ    R8
+	JNZ     fuseF64AVX2_op264loop
 	JMP     fuseF64AVX2_next
 
-fuseF64AVX2_op33nt:
-	VMOVUPD  (R12), Y1
-	VMOVUPD  (R13), Y2
-	VPXOR    (R11), Y0, Y3
+fuseF64AVX2_op264nt:
+	VMOVUPD  (R11), Y1
+	VMOVUPD  (R12), Y2
+	VPXOR    (R10), Y0, Y3
 	VPXOR    Y1, Y0, Y1
 	VMINPD   Y1, Y3, Y1
 	VMINPD   Y3, Y1, Y3
@@ -3265,3925 +10107,14791 @@ fuseF64AVX2_op33nt:
 	VMINPD   Y2, Y1, Y2
 	VMINPD   Y1, Y2, Y1
 	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, (R9)
+	VMOVUPD  32(R11), Y1
 	VMOVUPD  32(R12), Y2
-	VMOVUPD  32(R13), Y3
-	VPXOR    32(R11), Y0, Y4
+	VPXOR    32(R10), Y0, Y3
+	VPXOR    Y1, Y0, Y1
+	VMINPD   Y1, Y3, Y1
+	VMINPD   Y3, Y1, Y3
+	VPOR     Y3, Y1, Y1
+	VPXOR    Y0, Y1, Y1
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, 32(R9)
+	VMOVUPD  64(R11), Y1
+	VMOVUPD  64(R12), Y2
+	VPXOR    64(R10), Y0, Y3
+	VPXOR    Y1, Y0, Y1
+	VMINPD   Y1, Y3, Y1
+	VMINPD   Y3, Y1, Y3
+	VPOR     Y3, Y1, Y1
+	VPXOR    Y0, Y1, Y1
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, 64(R9)
+	VMOVUPD  96(R11), Y1
+	VMOVUPD  96(R12), Y2
+	VPXOR    96(R10), Y0, Y3
+	VPXOR    Y1, Y0, Y1
+	VMINPD   Y1, Y3, Y1
+	VMINPD   Y3, Y1, Y3
+	VPOR     Y3, Y1, Y1
+	VPXOR    Y0, Y1, Y1
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y1
+	VPOR     Y1, Y2, Y1
+	VMOVNTPD Y1, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	ADDQ     $0x00000080, R12
+	DECQ     R8
+	JNZ      fuseF64AVX2_op264nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op265:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op265nt
+
+fuseF64AVX2_op265loop:
+	VMOVUPD (R10), Y2
+	VMOVUPD (R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R10), Y2
+	VMOVUPD 32(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R10), Y2
+	VMOVUPD 64(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R10), Y2
+	VMOVUPD 96(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op265loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op265nt:
+	VMOVUPD  (R10), Y2
+	VMOVUPD  (R11), Y3
 	VPXOR    Y2, Y0, Y2
-	VMINPD   Y2, Y4, Y2
-	VMINPD   Y4, Y2, Y4
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y4
 	VPOR     Y4, Y2, Y2
 	VPXOR    Y0, Y2, Y2
 	VMINPD   Y3, Y2, Y3
 	VMINPD   Y2, Y3, Y2
 	VPOR     Y2, Y3, Y2
-	VMOVUPD  64(R12), Y3
-	VMOVUPD  64(R13), Y4
-	VPXOR    64(R11), Y0, Y5
-	VPXOR    Y3, Y0, Y3
-	VMINPD   Y3, Y5, Y3
-	VMINPD   Y5, Y3, Y5
-	VPOR     Y5, Y3, Y3
-	VPXOR    Y0, Y3, Y3
-	VMINPD   Y4, Y3, Y4
-	VMINPD   Y3, Y4, Y3
-	VPOR     Y3, Y4, Y3
-	VMOVUPD  96(R12), Y4
-	VMOVUPD  96(R13), Y5
-	VPXOR    96(R11), Y0, Y6
-	VPXOR    Y4, Y0, Y4
-	VMINPD   Y4, Y6, Y4
-	VMINPD   Y6, Y4, Y6
-	VPOR     Y6, Y4, Y4
-	VPXOR    Y0, Y4, Y4
-	VMINPD   Y5, Y4, Y5
-	VMINPD   Y4, Y5, Y4
-	VPOR     Y4, Y5, Y4
-	VMOVNTPD Y1, (R10)
-	VMOVNTPD Y2, 32(R10)
-	VMOVNTPD Y3, 64(R10)
-	VMOVNTPD Y4, 96(R10)
+	VMOVNTPD Y2, (R9)
+	VMOVUPD  32(R10), Y2
+	VMOVUPD  32(R11), Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y4
+	VPOR     Y4, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPD   Y3, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPD Y2, 32(R9)
+	VMOVUPD  64(R10), Y2
+	VMOVUPD  64(R11), Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y4
+	VPOR     Y4, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPD   Y3, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPD Y2, 64(R9)
+	VMOVUPD  96(R10), Y2
+	VMOVUPD  96(R11), Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y2, Y1, Y2
+	VMINPD   Y1, Y2, Y4
+	VPOR     Y4, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPD   Y3, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
 	ADDQ     $0x00000080, R10
 	ADDQ     $0x00000080, R11
-	ADDQ     $0x00000080, R12
-	ADDQ     $0x00000080, R13
-	DECQ     R9
-	JNZ      fuseF64AVX2_op33nt
+	DECQ     R8
+	JNZ      fuseF64AVX2_op265nt
 	JMP      fuseF64AVX2_next
 
-fuseF64AVX2_op48:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF64AVX2_op266:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op266nt
 
-fuseF64AVX2_op48loop:
+fuseF64AVX2_op266loop:
+	VMOVUPD (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op266loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op266nt:
+	VMOVUPD  (R11), Y2
+	VPXOR    (R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, (R9)
+	VMOVUPD  32(R11), Y2
+	VPXOR    32(R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, 32(R9)
+	VMOVUPD  64(R11), Y2
+	VPXOR    64(R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, 64(R9)
+	VMOVUPD  96(R11), Y2
+	VPXOR    96(R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF64AVX2_op266nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op267:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y2
+	VPXOR        Y2, Y0, Y2
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op267nt
+
+fuseF64AVX2_op267loop:
+	VMOVUPD (R10), Y3
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y3
+	VMINPD  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPD Y3, (R9)
+	VMOVUPD 32(R10), Y3
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y3
+	VMINPD  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPD Y3, 32(R9)
+	VMOVUPD 64(R10), Y3
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y3
+	VMINPD  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPD Y3, 64(R9)
+	VMOVUPD 96(R10), Y3
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y3
+	VMINPD  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPD Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op267loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op267nt:
+	VMOVUPD  (R10), Y3
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y3
+	VMINPD   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPD Y3, (R9)
+	VMOVUPD  32(R10), Y3
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y3
+	VMINPD   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPD Y3, 32(R9)
+	VMOVUPD  64(R10), Y3
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y3
+	VMINPD   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPD Y3, 64(R9)
+	VMOVUPD  96(R10), Y3
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y3
+	VMINPD   Y4, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VMOVNTPD Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op267nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op268:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSD (R12), Y1
+	VPXOR        Y1, Y0, Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op268nt
+
+fuseF64AVX2_op268loop:
+	VMOVUPD (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	DECQ    R8
+	JNZ     fuseF64AVX2_op268loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op268nt:
+	VMOVUPD  (R11), Y2
+	VPXOR    (R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPD Y2, (R9)
+	VMOVUPD  32(R11), Y2
+	VPXOR    32(R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPD Y2, 32(R9)
+	VMOVUPD  64(R11), Y2
+	VPXOR    64(R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPD Y2, 64(R9)
+	VMOVUPD  96(R11), Y2
+	VPXOR    96(R10), Y0, Y3
+	VPXOR    Y2, Y0, Y2
+	VMINPD   Y2, Y3, Y2
+	VMINPD   Y3, Y2, Y3
+	VPOR     Y3, Y2, Y2
+	VPXOR    Y0, Y2, Y2
+	VMINPD   Y1, Y2, Y3
+	VMINPD   Y2, Y3, Y2
+	VPOR     Y2, Y3, Y2
+	VMOVNTPD Y2, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	ADDQ     $0x00000080, R11
+	DECQ     R8
+	JNZ      fuseF64AVX2_op268nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op269:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y2
+	VPXOR        Y2, Y0, Y3
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op269nt
+
+fuseF64AVX2_op269loop:
+	VMOVUPD (R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, (R9)
+	VMOVUPD 32(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 32(R9)
+	VMOVUPD 64(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 64(R9)
+	VMOVUPD 96(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op269loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op269nt:
+	VMOVUPD  (R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPD   Y3, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, (R9)
+	VMOVUPD  32(R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPD   Y3, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, 32(R9)
+	VMOVUPD  64(R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPD   Y3, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, 64(R9)
+	VMOVUPD  96(R10), Y3
+	VPXOR    Y3, Y0, Y3
+	VMINPD   Y3, Y1, Y3
+	VMINPD   Y1, Y3, Y4
+	VPOR     Y4, Y3, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op269nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op270:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y2
+	VPXOR        Y2, Y0, Y3
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op270nt
+
+fuseF64AVX2_op270loop:
+	VPXOR   (R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, (R9)
+	VPXOR   32(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 32(R9)
+	VPXOR   64(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 64(R9)
+	VPXOR   96(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 96(R9)
+	ADDQ    $0x00000080, R9
+	ADDQ    $0x00000080, R10
+	DECQ    R8
+	JNZ     fuseF64AVX2_op270loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op270nt:
+	VPXOR    (R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, (R9)
+	VPXOR    32(R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, 32(R9)
+	VPXOR    64(R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, 64(R9)
+	VPXOR    96(R10), Y0, Y3
+	VMINPD   Y1, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VPXOR    Y0, Y3, Y3
+	VMINPD   Y2, Y3, Y4
+	VMINPD   Y3, Y4, Y3
+	VPOR     Y3, Y4, Y3
+	VMOVNTPD Y3, 96(R9)
+	ADDQ     $0x00000080, R9
+	ADDQ     $0x00000080, R10
+	DECQ     R8
+	JNZ      fuseF64AVX2_op270nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op271:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	VPXOR        Y1, Y0, Y1
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y2
+	VPXOR        Y2, Y0, Y2
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y3
+	VPXOR        Y3, Y0, Y4
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op271nt
+
+fuseF64AVX2_op271loop:
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPD Y4, (R9)
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPD Y4, 32(R9)
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPD Y4, 64(R9)
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPD Y4, 96(R9)
+	ADDQ    $0x00000080, R9
+	DECQ    R8
+	JNZ     fuseF64AVX2_op271loop
+	JMP     fuseF64AVX2_next
+
+fuseF64AVX2_op271nt:
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y5
+	VMINPD   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPD Y4, (R9)
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y5
+	VMINPD   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPD Y4, 32(R9)
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y5
+	VMINPD   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPD Y4, 64(R9)
+	VMINPD   Y2, Y1, Y4
+	VMINPD   Y1, Y4, Y5
+	VPOR     Y5, Y4, Y4
+	VPXOR    Y0, Y4, Y4
+	VMINPD   Y3, Y4, Y5
+	VMINPD   Y4, Y5, Y4
+	VPOR     Y4, Y5, Y4
+	VMOVNTPD Y4, 96(R9)
+	ADDQ     $0x00000080, R9
+	DECQ     R8
+	JNZ      fuseF64AVX2_op271nt
+	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op384:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF64AVX2_op384loop:
 	VMOVUPD   (R11), Y0
 	VCMPPD    $0x00, (R12), Y0, Y0
-	VMOVMSKPD Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPD   32(R11), Y1
-	VCMPPD    $0x00, 32(R12), Y1, Y1
-	VMOVMSKPD Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPD   64(R11), Y2
-	VCMPPD    $0x00, 64(R12), Y2, Y2
-	VMOVMSKPD Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPD   96(R11), Y3
-	VCMPPD    $0x00, 96(R12), Y3, Y3
-	VMOVMSKPD Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVD     X0, (R10)
-	VMOVD     X1, 4(R10)
-	VMOVD     X2, 8(R10)
-	VMOVD     X3, 12(R10)
-	ADDQ      $0x00000010, R10
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x00, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x00, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x00, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 12(R9)
+	ADDQ      $0x00000010, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF64AVX2_op48loop
+	DECQ      R10
+	JNZ       fuseF64AVX2_op384loop
 	JMP       fuseF64AVX2_next
 
-fuseF64AVX2_op49:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF64AVX2_op385:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF64AVX2_op49loop:
+fuseF64AVX2_op385loop:
+	VCMPPD    $0x00, (R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x00, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x00, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x00, 96(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op385loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op386:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSD (R12), Y0
+	MOVQ         DI, R10
+
+fuseF64AVX2_op386loop:
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op386loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op387:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R10
+
+fuseF64AVX2_op387loop:
+	VCMPPD    $0x00, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x00, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x00, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x00, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 12(R9)
+	ADDQ      $0x00000010, R9
+	DECQ      R10
+	JNZ       fuseF64AVX2_op387loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op392:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF64AVX2_op392loop:
 	VMOVUPD   (R11), Y0
 	VCMPPD    $0x04, (R12), Y0, Y0
-	VMOVMSKPD Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPD   32(R11), Y1
-	VCMPPD    $0x04, 32(R12), Y1, Y1
-	VMOVMSKPD Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPD   64(R11), Y2
-	VCMPPD    $0x04, 64(R12), Y2, Y2
-	VMOVMSKPD Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPD   96(R11), Y3
-	VCMPPD    $0x04, 96(R12), Y3, Y3
-	VMOVMSKPD Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVD     X0, (R10)
-	VMOVD     X1, 4(R10)
-	VMOVD     X2, 8(R10)
-	VMOVD     X3, 12(R10)
-	ADDQ      $0x00000010, R10
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x04, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x04, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x04, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 12(R9)
+	ADDQ      $0x00000010, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF64AVX2_op49loop
+	DECQ      R10
+	JNZ       fuseF64AVX2_op392loop
 	JMP       fuseF64AVX2_next
 
-fuseF64AVX2_op50:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF64AVX2_op393:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF64AVX2_op50loop:
+fuseF64AVX2_op393loop:
+	VCMPPD    $0x04, (R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x04, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x04, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x04, 96(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op393loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op394:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSD (R12), Y0
+	MOVQ         DI, R10
+
+fuseF64AVX2_op394loop:
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op394loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op395:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R10
+
+fuseF64AVX2_op395loop:
+	VCMPPD    $0x04, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x04, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x04, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x04, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 12(R9)
+	ADDQ      $0x00000010, R9
+	DECQ      R10
+	JNZ       fuseF64AVX2_op395loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op400:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF64AVX2_op400loop:
 	VMOVUPD   (R11), Y0
 	VCMPPD    $0x11, (R12), Y0, Y0
-	VMOVMSKPD Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPD   32(R11), Y1
-	VCMPPD    $0x11, 32(R12), Y1, Y1
-	VMOVMSKPD Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPD   64(R11), Y2
-	VCMPPD    $0x11, 64(R12), Y2, Y2
-	VMOVMSKPD Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPD   96(R11), Y3
-	VCMPPD    $0x11, 96(R12), Y3, Y3
-	VMOVMSKPD Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVD     X0, (R10)
-	VMOVD     X1, 4(R10)
-	VMOVD     X2, 8(R10)
-	VMOVD     X3, 12(R10)
-	ADDQ      $0x00000010, R10
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x11, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x11, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x11, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 12(R9)
+	ADDQ      $0x00000010, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF64AVX2_op50loop
+	DECQ      R10
+	JNZ       fuseF64AVX2_op400loop
 	JMP       fuseF64AVX2_next
 
-fuseF64AVX2_op51:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF64AVX2_op401:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF64AVX2_op51loop:
+fuseF64AVX2_op401loop:
+	VCMPPD    $0x11, (R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x11, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x11, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x11, 96(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op401loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op402:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSD (R12), Y0
+	MOVQ         DI, R10
+
+fuseF64AVX2_op402loop:
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op402loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op403:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R10
+
+fuseF64AVX2_op403loop:
+	VCMPPD    $0x11, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x11, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x11, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x11, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 12(R9)
+	ADDQ      $0x00000010, R9
+	DECQ      R10
+	JNZ       fuseF64AVX2_op403loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op408:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF64AVX2_op408loop:
 	VMOVUPD   (R11), Y0
 	VCMPPD    $0x12, (R12), Y0, Y0
-	VMOVMSKPD Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPD   32(R11), Y1
-	VCMPPD    $0x12, 32(R12), Y1, Y1
-	VMOVMSKPD Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPD   64(R11), Y2
-	VCMPPD    $0x12, 64(R12), Y2, Y2
-	VMOVMSKPD Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPD   96(R11), Y3
-	VCMPPD    $0x12, 96(R12), Y3, Y3
-	VMOVMSKPD Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVD     X0, (R10)
-	VMOVD     X1, 4(R10)
-	VMOVD     X2, 8(R10)
-	VMOVD     X3, 12(R10)
-	ADDQ      $0x00000010, R10
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x12, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x12, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x12, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 12(R9)
+	ADDQ      $0x00000010, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF64AVX2_op51loop
+	DECQ      R10
+	JNZ       fuseF64AVX2_op408loop
 	JMP       fuseF64AVX2_next
 
-fuseF64AVX2_op52:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF64AVX2_op409:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF64AVX2_op52loop:
+fuseF64AVX2_op409loop:
+	VCMPPD    $0x12, (R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x12, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x12, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x12, 96(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op409loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op410:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSD (R12), Y0
+	MOVQ         DI, R10
+
+fuseF64AVX2_op410loop:
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op410loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op411:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R10
+
+fuseF64AVX2_op411loop:
+	VCMPPD    $0x12, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x12, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x12, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x12, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 12(R9)
+	ADDQ      $0x00000010, R9
+	DECQ      R10
+	JNZ       fuseF64AVX2_op411loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op416:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF64AVX2_op416loop:
 	VMOVUPD   (R11), Y0
 	VCMPPD    $0x1e, (R12), Y0, Y0
-	VMOVMSKPD Y0, R14
-	VMOVQ     (R9)(R14*8), X0
-	VMOVUPD   32(R11), Y1
-	VCMPPD    $0x1e, 32(R12), Y1, Y1
-	VMOVMSKPD Y1, R14
-	VMOVQ     (R9)(R14*8), X1
-	VMOVUPD   64(R11), Y2
-	VCMPPD    $0x1e, 64(R12), Y2, Y2
-	VMOVMSKPD Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPD   96(R11), Y3
-	VCMPPD    $0x1e, 96(R12), Y3, Y3
-	VMOVMSKPD Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVD     X0, (R10)
-	VMOVD     X1, 4(R10)
-	VMOVD     X2, 8(R10)
-	VMOVD     X3, 12(R10)
-	ADDQ      $0x00000010, R10
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x1e, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x1e, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x1e, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 12(R9)
+	ADDQ      $0x00000010, R9
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF64AVX2_op52loop
+	DECQ      R10
+	JNZ       fuseF64AVX2_op416loop
 	JMP       fuseF64AVX2_next
 
-fuseF64AVX2_op53:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	LEAQ    bitbytes<>+0(SB), R9
-	MOVQ    groups+56(FP), R13
+fuseF64AVX2_op417:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
 
-fuseF64AVX2_op53loop:
+fuseF64AVX2_op417loop:
+	VCMPPD    $0x1e, (R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x1e, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x1e, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x1e, 96(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op417loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op418:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSD (R12), Y0
+	MOVQ         DI, R10
+
+fuseF64AVX2_op418loop:
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op418loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op419:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R10
+
+fuseF64AVX2_op419loop:
+	VCMPPD    $0x1e, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x1e, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x1e, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x1e, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 12(R9)
+	ADDQ      $0x00000010, R9
+	DECQ      R10
+	JNZ       fuseF64AVX2_op419loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op424:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	LEAQ    bitbytes<>+0(SB), R8
+	MOVBQZX 4(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R11
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R11
+	MOVBQZX 5(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    (AX)(R10*1), R12
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    BX, R10
+	ADDQ    R10, R12
+	MOVQ    DI, R10
+
+fuseF64AVX2_op424loop:
 	VMOVUPD   (R11), Y0
 	VCMPPD    $0x1d, (R12), Y0, Y0
-	VMOVMSKPD Y0, R14
-	VMOVQ     (R9)(R14*8), X0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x1d, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x1d, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x1d, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R13
+	VMOVQ     (R8)(R13*8), X0
+	VMOVD     X0, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	ADDQ      $0x00000080, R12
+	DECQ      R10
+	JNZ       fuseF64AVX2_op424loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op425:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVQ         DI, R10
+
+fuseF64AVX2_op425loop:
+	VCMPPD    $0x1d, (R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x1d, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x1d, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x1d, 96(R11), Y0, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op425loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op426:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R12
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R12
+	VBROADCASTSD (R12), Y0
+	MOVQ         DI, R10
+
+fuseF64AVX2_op426loop:
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x1d, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, (R9)
 	VMOVUPD   32(R11), Y1
-	VCMPPD    $0x1d, 32(R12), Y1, Y1
-	VMOVMSKPD Y1, R14
-	VMOVQ     (R9)(R14*8), X1
+	VCMPPD    $0x1d, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x1d, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x1d, Y0, Y1, Y1
+	VMOVMSKPD Y1, R12
+	VMOVQ     (R8)(R12*8), X1
+	VMOVD     X1, 12(R9)
+	ADDQ      $0x00000010, R9
+	ADDQ      $0x00000080, R11
+	DECQ      R10
+	JNZ       fuseF64AVX2_op426loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op427:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	LEAQ         bitbytes<>+0(SB), R8
+	MOVBQZX      4(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y0
+	MOVBQZX      5(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         (AX)(R10*1), R11
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         BX, R10
+	ADDQ         R10, R11
+	VBROADCASTSD (R11), Y1
+	MOVQ         DI, R10
+
+fuseF64AVX2_op427loop:
+	VCMPPD    $0x1d, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x1d, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x1d, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x1d, Y1, Y0, Y2
+	VMOVMSKPD Y2, R11
+	VMOVQ     (R8)(R11*8), X2
+	VMOVD     X2, 12(R9)
+	ADDQ      $0x00000010, R9
+	DECQ      R10
+	JNZ       fuseF64AVX2_op427loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op448:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	VPXOR   Y0, Y0, Y0
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op448nt
+
+fuseF64AVX2_op448loop:
+	VMOVD     (R10), X1
+	VMOVUPD   (R11), Y2
+	VMOVUPD   (R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVUPD   Y1, (R9)
+	VMOVD     4(R10), X1
+	VMOVUPD   32(R11), Y2
+	VMOVUPD   32(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVUPD   Y1, 32(R9)
+	VMOVD     8(R10), X1
 	VMOVUPD   64(R11), Y2
-	VCMPPD    $0x1d, 64(R12), Y2, Y2
-	VMOVMSKPD Y2, R14
-	VMOVQ     (R9)(R14*8), X2
-	VMOVUPD   96(R11), Y3
-	VCMPPD    $0x1d, 96(R12), Y3, Y3
-	VMOVMSKPD Y3, R14
-	VMOVQ     (R9)(R14*8), X3
-	VMOVD     X0, (R10)
-	VMOVD     X1, 4(R10)
-	VMOVD     X2, 8(R10)
-	VMOVD     X3, 12(R10)
+	VMOVUPD   64(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVUPD   Y1, 64(R9)
+	VMOVD     12(R10), X1
+	VMOVUPD   96(R11), Y2
+	VMOVUPD   96(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVUPD   Y1, 96(R9)
+	ADDQ      $0x00000080, R9
 	ADDQ      $0x00000010, R10
 	ADDQ      $0x00000080, R11
 	ADDQ      $0x00000080, R12
-	DECQ      R13
-	JNZ       fuseF64AVX2_op53loop
+	DECQ      R8
+	JNZ       fuseF64AVX2_op448loop
 	JMP       fuseF64AVX2_next
 
-fuseF64AVX2_op56:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
-	VPXOR   Y0, Y0, Y0
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX2_op56nt
-
-fuseF64AVX2_op56loop:
-	VMOVD     (R11), X1
-	VMOVUPD   (R12), Y2
-	VMOVUPD   (R13), Y3
+fuseF64AVX2_op448nt:
+	VMOVD     (R10), X1
+	VMOVUPD   (R11), Y2
+	VMOVUPD   (R12), Y3
 	VPMOVZXBQ X1, Y1
 	VPCMPEQQ  Y0, Y1, Y1
 	VBLENDVPD Y1, Y3, Y2, Y1
-	VMOVD     4(R11), X2
+	VMOVNTPD  Y1, (R9)
+	VMOVD     4(R10), X1
+	VMOVUPD   32(R11), Y2
 	VMOVUPD   32(R12), Y3
-	VMOVUPD   32(R13), Y4
-	VPMOVZXBQ X2, Y2
-	VPCMPEQQ  Y0, Y2, Y2
-	VBLENDVPD Y2, Y4, Y3, Y2
-	VMOVD     8(R11), X3
-	VMOVUPD   64(R12), Y4
-	VMOVUPD   64(R13), Y5
-	VPMOVZXBQ X3, Y3
-	VPCMPEQQ  Y0, Y3, Y3
-	VBLENDVPD Y3, Y5, Y4, Y3
-	VMOVD     12(R11), X4
-	VMOVUPD   96(R12), Y5
-	VMOVUPD   96(R13), Y6
-	VPMOVZXBQ X4, Y4
-	VPCMPEQQ  Y0, Y4, Y4
-	VBLENDVPD Y4, Y6, Y5, Y4
-	VMOVUPD   Y1, (R10)
-	VMOVUPD   Y2, 32(R10)
-	VMOVUPD   Y3, 64(R10)
-	VMOVUPD   Y4, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000010, R11
-	ADDQ      $0x00000080, R12
-	ADDQ      $0x00000080, R13
-	DECQ      R9
-	JNZ       fuseF64AVX2_op56loop
-	JMP       fuseF64AVX2_next
-
-fuseF64AVX2_op56nt:
-	VMOVD     (R11), X1
-	VMOVUPD   (R12), Y2
-	VMOVUPD   (R13), Y3
 	VPMOVZXBQ X1, Y1
 	VPCMPEQQ  Y0, Y1, Y1
 	VBLENDVPD Y1, Y3, Y2, Y1
-	VMOVD     4(R11), X2
-	VMOVUPD   32(R12), Y3
-	VMOVUPD   32(R13), Y4
+	VMOVNTPD  Y1, 32(R9)
+	VMOVD     8(R10), X1
+	VMOVUPD   64(R11), Y2
+	VMOVUPD   64(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVNTPD  Y1, 64(R9)
+	VMOVD     12(R10), X1
+	VMOVUPD   96(R11), Y2
+	VMOVUPD   96(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVNTPD  Y1, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000010, R10
+	ADDQ      $0x00000080, R11
+	ADDQ      $0x00000080, R12
+	DECQ      R8
+	JNZ       fuseF64AVX2_op448nt
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op450:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXOR        Y0, Y0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op450nt
+
+fuseF64AVX2_op450loop:
+	VMOVD     (R10), X2
+	VMOVUPD   (R11), Y3
 	VPMOVZXBQ X2, Y2
 	VPCMPEQQ  Y0, Y2, Y2
-	VBLENDVPD Y2, Y4, Y3, Y2
-	VMOVD     8(R11), X3
-	VMOVUPD   64(R12), Y4
-	VMOVUPD   64(R13), Y5
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVUPD   Y2, (R9)
+	VMOVD     4(R10), X2
+	VMOVUPD   32(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVUPD   Y2, 32(R9)
+	VMOVD     8(R10), X2
+	VMOVUPD   64(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVUPD   Y2, 64(R9)
+	VMOVD     12(R10), X2
+	VMOVUPD   96(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVUPD   Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000010, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF64AVX2_op450loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op450nt:
+	VMOVD     (R10), X2
+	VMOVUPD   (R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVNTPD  Y2, (R9)
+	VMOVD     4(R10), X2
+	VMOVUPD   32(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVNTPD  Y2, 32(R9)
+	VMOVD     8(R10), X2
+	VMOVUPD   64(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVNTPD  Y2, 64(R9)
+	VMOVD     12(R10), X2
+	VMOVUPD   96(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVNTPD  Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000010, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF64AVX2_op450nt
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op452:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXOR        Y0, Y0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSD (R12), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op452nt
+
+fuseF64AVX2_op452loop:
+	VMOVD     (R10), X2
+	VMOVUPD   (R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVUPD   Y2, (R9)
+	VMOVD     4(R10), X2
+	VMOVUPD   32(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVUPD   Y2, 32(R9)
+	VMOVD     8(R10), X2
+	VMOVUPD   64(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVUPD   Y2, 64(R9)
+	VMOVD     12(R10), X2
+	VMOVUPD   96(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVUPD   Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000010, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF64AVX2_op452loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op452nt:
+	VMOVD     (R10), X2
+	VMOVUPD   (R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVNTPD  Y2, (R9)
+	VMOVD     4(R10), X2
+	VMOVUPD   32(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVNTPD  Y2, 32(R9)
+	VMOVD     8(R10), X2
+	VMOVUPD   64(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVNTPD  Y2, 64(R9)
+	VMOVD     12(R10), X2
+	VMOVUPD   96(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVNTPD  Y2, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000010, R10
+	ADDQ      $0x00000080, R11
+	DECQ      R8
+	JNZ       fuseF64AVX2_op452nt
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op454:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXOR        Y0, Y0, Y0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y1
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y2
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op454nt
+
+fuseF64AVX2_op454loop:
+	VMOVD     (R10), X3
 	VPMOVZXBQ X3, Y3
 	VPCMPEQQ  Y0, Y3, Y3
-	VBLENDVPD Y3, Y5, Y4, Y3
-	VMOVD     12(R11), X4
-	VMOVUPD   96(R12), Y5
-	VMOVUPD   96(R13), Y6
-	VPMOVZXBQ X4, Y4
-	VPCMPEQQ  Y0, Y4, Y4
-	VBLENDVPD Y4, Y6, Y5, Y4
-	VMOVNTPD  Y1, (R10)
-	VMOVNTPD  Y2, 32(R10)
-	VMOVNTPD  Y3, 64(R10)
-	VMOVNTPD  Y4, 96(R10)
-	ADDQ      $0x00000080, R10
-	ADDQ      $0x00000010, R11
-	ADDQ      $0x00000080, R12
-	ADDQ      $0x00000080, R13
-	DECQ      R9
-	JNZ       fuseF64AVX2_op56nt
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVUPD   Y3, (R9)
+	VMOVD     4(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVUPD   Y3, 32(R9)
+	VMOVD     8(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVUPD   Y3, 64(R9)
+	VMOVD     12(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVUPD   Y3, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000010, R10
+	DECQ      R8
+	JNZ       fuseF64AVX2_op454loop
+	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op454nt:
+	VMOVD     (R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVNTPD  Y3, (R9)
+	VMOVD     4(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVNTPD  Y3, 32(R9)
+	VMOVD     8(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVNTPD  Y3, 64(R9)
+	VMOVD     12(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVNTPD  Y3, 96(R9)
+	ADDQ      $0x00000080, R9
+	ADDQ      $0x00000010, R10
+	DECQ      R8
+	JNZ       fuseF64AVX2_op454nt
 
 fuseF64AVX2_next:
-	ADDQ $0x08, SI
-	CMPQ SI, DI
-	JB   fuseF64AVX2_dispatch
-
-fuseF64AVX2_advance:
-	ADDQ DX, BX
-	DECQ R8
-	JNZ  fuseF64AVX2_chunk
-	MOVQ AX, BX
-	MOVQ nslots+32(FP), SI
-	SHLQ $0x05, SI
-	ADDQ BX, SI
+	ADDQ  $0x08, CX
+	CMPQ  CX, DX
+	JB    fuseF64AVX2_dispatch
+	SUBQ  DI, SI
+	SHLQ  $0x07, DI
+	ADDQ  DI, BX
+	TESTQ SI, SI
+	JNZ   fuseF64AVX2_chunk
+	MOVQ  AX, CX
+	MOVQ  nslots+24(FP), DX
+	SHLQ  $0x05, DX
+	ADDQ  CX, DX
 
 fuseF64AVX2_rownext:
-	MOVQ 8(BX), DI
-	ADDQ DI, (BX)
-	ADDQ $0x20, BX
-	CMPQ BX, SI
+	MOVQ 8(CX), BX
+	ADDQ BX, (CX)
+	ADDQ $0x20, CX
+	CMPQ CX, DX
 	JB   fuseF64AVX2_rownext
-	DECQ CX
+	DECQ rows+32(FP)
 	JNZ  fuseF64AVX2_row
 
 fuseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func fuseF32AVX512(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL
-TEXT ·fuseF32AVX512(SB), NOSPLIT, $0-64
-	MOVQ  slots+24(FP), AX
-	MOVQ  rows+40(FP), CX
-	TESTQ CX, CX
-	JLE   fuseF32AVX512_done
-	CMPQ  chunks+48(FP), $0x00
-	JLE   fuseF32AVX512_done
-	MOVQ  groups+56(FP), DX
-	SHLQ  $0x08, DX
+// func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·fuseF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ slots+16(FP), AX
+	CMPQ rows+32(FP), $0x00
+	JLE  fuseF32AVX512_done
+	CMPQ groups+40(FP), $0x00
+	JLE  fuseF32AVX512_done
+	CMPQ nprog+8(FP), $0x00
+	JLE  fuseF32AVX512_done
 
 fuseF32AVX512_row:
 	XORQ BX, BX
-	MOVQ prog+0(FP), SI
-	MOVQ npro+8(FP), DI
-	SHLQ $0x03, DI
-	ADDQ SI, DI
-	CMPQ SI, DI
-	JAE  fuseF32AVX512_chunks
+	MOVQ groups+40(FP), SI
 
-fuseF32AVX512_broadcast:
-	MOVBQZX      2(SI), R8
+fuseF32AVX512_chunk:
+	MOVQ    chunk+48(FP), DI
+	CMPQ    SI, DI
+	CMOVQLT SI, DI
+	MOVQ    prog+0(FP), CX
+	MOVQ    nprog+8(FP), DX
+	SHLQ    $0x03, DX
+	ADDQ    CX, DX
+
+fuseF32AVX512_dispatch:
+	MOVWQZX (CX), R8
+	CMPQ    R8, $0x00000102
+	JAE     fuseF32AVX512_keys258
+	CMPQ    R8, $0x00000031
+	JAE     fuseF32AVX512_keys49
+	CMPQ    R8, $0x0000001a
+	JAE     fuseF32AVX512_keys26
+	CMPQ    R8, $0x00000011
+	JAE     fuseF32AVX512_keys17
+	CMPQ    R8, $0x0000000a
+	JAE     fuseF32AVX512_keys10
+	CMPQ    R8, $0x00000009
+	JAE     fuseF32AVX512_keys9
+	JMP     fuseF32AVX512_op8
+
+fuseF32AVX512_keys9:
+	JMP fuseF32AVX512_op9
+
+fuseF32AVX512_keys10:
+	CMPQ R8, $0x0000000b
+	JAE  fuseF32AVX512_keys11
+	JMP  fuseF32AVX512_op10
+
+fuseF32AVX512_keys11:
+	CMPQ R8, $0x00000010
+	JAE  fuseF32AVX512_keys16
+	JMP  fuseF32AVX512_op11
+
+fuseF32AVX512_keys16:
+	JMP fuseF32AVX512_op16
+
+fuseF32AVX512_keys17:
+	CMPQ R8, $0x00000013
+	JAE  fuseF32AVX512_keys19
+	CMPQ R8, $0x00000012
+	JAE  fuseF32AVX512_keys18
+	JMP  fuseF32AVX512_op17
+
+fuseF32AVX512_keys18:
+	JMP fuseF32AVX512_op18
+
+fuseF32AVX512_keys19:
+	CMPQ R8, $0x00000018
+	JAE  fuseF32AVX512_keys24
+	JMP  fuseF32AVX512_op19
+
+fuseF32AVX512_keys24:
+	CMPQ R8, $0x00000019
+	JAE  fuseF32AVX512_keys25
+	JMP  fuseF32AVX512_op24
+
+fuseF32AVX512_keys25:
+	JMP fuseF32AVX512_op25
+
+fuseF32AVX512_keys26:
+	CMPQ R8, $0x00000023
+	JAE  fuseF32AVX512_keys35
+	CMPQ R8, $0x00000020
+	JAE  fuseF32AVX512_keys32
+	CMPQ R8, $0x0000001b
+	JAE  fuseF32AVX512_keys27
+	JMP  fuseF32AVX512_op26
+
+fuseF32AVX512_keys27:
+	JMP fuseF32AVX512_op27
+
+fuseF32AVX512_keys32:
+	CMPQ R8, $0x00000021
+	JAE  fuseF32AVX512_keys33
+	JMP  fuseF32AVX512_op32
+
+fuseF32AVX512_keys33:
+	CMPQ R8, $0x00000022
+	JAE  fuseF32AVX512_keys34
+	JMP  fuseF32AVX512_op33
+
+fuseF32AVX512_keys34:
+	JMP fuseF32AVX512_op34
+
+fuseF32AVX512_keys35:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX512_keys42
+	CMPQ R8, $0x00000028
+	JAE  fuseF32AVX512_keys40
+	JMP  fuseF32AVX512_op35
+
+fuseF32AVX512_keys40:
+	CMPQ R8, $0x00000029
+	JAE  fuseF32AVX512_keys41
+	JMP  fuseF32AVX512_op40
+
+fuseF32AVX512_keys41:
+	JMP fuseF32AVX512_op41
+
+fuseF32AVX512_keys42:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX512_keys43
+	JMP  fuseF32AVX512_op42
+
+fuseF32AVX512_keys43:
+	CMPQ R8, $0x00000030
+	JAE  fuseF32AVX512_keys48
+	JMP  fuseF32AVX512_op43
+
+fuseF32AVX512_keys48:
+	JMP fuseF32AVX512_op48
+
+fuseF32AVX512_keys49:
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX512_keys153
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX512_keys136
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX512_keys51
+	CMPQ R8, $0x00000032
+	JAE  fuseF32AVX512_keys50
+	JMP  fuseF32AVX512_op49
+
+fuseF32AVX512_keys50:
+	JMP fuseF32AVX512_op50
+
+fuseF32AVX512_keys51:
+	CMPQ R8, $0x00000080
+	JAE  fuseF32AVX512_keys128
+	JMP  fuseF32AVX512_op51
+
+fuseF32AVX512_keys128:
+	CMPQ R8, $0x00000081
+	JAE  fuseF32AVX512_keys129
+	JMP  fuseF32AVX512_op128
+
+fuseF32AVX512_keys129:
+	JMP fuseF32AVX512_op129
+
+fuseF32AVX512_keys136:
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX512_keys144
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX512_keys137
+	JMP  fuseF32AVX512_op136
+
+fuseF32AVX512_keys137:
+	JMP fuseF32AVX512_op137
+
+fuseF32AVX512_keys144:
+	CMPQ R8, $0x00000091
+	JAE  fuseF32AVX512_keys145
+	JMP  fuseF32AVX512_op144
+
+fuseF32AVX512_keys145:
+	CMPQ R8, $0x00000098
+	JAE  fuseF32AVX512_keys152
+	JMP  fuseF32AVX512_op145
+
+fuseF32AVX512_keys152:
+	JMP fuseF32AVX512_op152
+
+fuseF32AVX512_keys153:
+	CMPQ R8, $0x000000b0
+	JAE  fuseF32AVX512_keys176
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX512_keys161
+	CMPQ R8, $0x000000a0
+	JAE  fuseF32AVX512_keys160
+	JMP  fuseF32AVX512_op153
+
+fuseF32AVX512_keys160:
+	JMP fuseF32AVX512_op160
+
+fuseF32AVX512_keys161:
+	CMPQ R8, $0x000000a8
+	JAE  fuseF32AVX512_keys168
+	JMP  fuseF32AVX512_op161
+
+fuseF32AVX512_keys168:
+	CMPQ R8, $0x000000a9
+	JAE  fuseF32AVX512_keys169
+	JMP  fuseF32AVX512_op168
+
+fuseF32AVX512_keys169:
+	JMP fuseF32AVX512_op169
+
+fuseF32AVX512_keys176:
+	CMPQ R8, $0x000000b9
+	JAE  fuseF32AVX512_keys185
+	CMPQ R8, $0x000000b1
+	JAE  fuseF32AVX512_keys177
+	JMP  fuseF32AVX512_op176
+
+fuseF32AVX512_keys177:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF32AVX512_keys184
+	JMP  fuseF32AVX512_op177
+
+fuseF32AVX512_keys184:
+	JMP fuseF32AVX512_op184
+
+fuseF32AVX512_keys185:
+	CMPQ R8, $0x00000100
+	JAE  fuseF32AVX512_keys256
+	JMP  fuseF32AVX512_op185
+
+fuseF32AVX512_keys256:
+	CMPQ R8, $0x00000101
+	JAE  fuseF32AVX512_keys257
+	JMP  fuseF32AVX512_op256
+
+fuseF32AVX512_keys257:
+	JMP fuseF32AVX512_op257
+
+fuseF32AVX512_keys258:
+	CMPQ R8, $0x0000018b
+	JAE  fuseF32AVX512_keys395
+	CMPQ R8, $0x0000010c
+	JAE  fuseF32AVX512_keys268
+	CMPQ R8, $0x00000107
+	JAE  fuseF32AVX512_keys263
+	CMPQ R8, $0x00000104
+	JAE  fuseF32AVX512_keys260
+	CMPQ R8, $0x00000103
+	JAE  fuseF32AVX512_keys259
+	JMP  fuseF32AVX512_op258
+
+fuseF32AVX512_keys259:
+	JMP fuseF32AVX512_op259
+
+fuseF32AVX512_keys260:
+	CMPQ R8, $0x00000105
+	JAE  fuseF32AVX512_keys261
+	JMP  fuseF32AVX512_op260
+
+fuseF32AVX512_keys261:
+	CMPQ R8, $0x00000106
+	JAE  fuseF32AVX512_keys262
+	JMP  fuseF32AVX512_op261
+
+fuseF32AVX512_keys262:
+	JMP fuseF32AVX512_op262
+
+fuseF32AVX512_keys263:
+	CMPQ R8, $0x00000109
+	JAE  fuseF32AVX512_keys265
+	CMPQ R8, $0x00000108
+	JAE  fuseF32AVX512_keys264
+	JMP  fuseF32AVX512_op263
+
+fuseF32AVX512_keys264:
+	JMP fuseF32AVX512_op264
+
+fuseF32AVX512_keys265:
+	CMPQ R8, $0x0000010a
+	JAE  fuseF32AVX512_keys266
+	JMP  fuseF32AVX512_op265
+
+fuseF32AVX512_keys266:
+	CMPQ R8, $0x0000010b
+	JAE  fuseF32AVX512_keys267
+	JMP  fuseF32AVX512_op266
+
+fuseF32AVX512_keys267:
+	JMP fuseF32AVX512_op267
+
+fuseF32AVX512_keys268:
+	CMPQ R8, $0x00000181
+	JAE  fuseF32AVX512_keys385
+	CMPQ R8, $0x0000010e
+	JAE  fuseF32AVX512_keys270
+	CMPQ R8, $0x0000010d
+	JAE  fuseF32AVX512_keys269
+	JMP  fuseF32AVX512_op268
+
+fuseF32AVX512_keys269:
+	JMP fuseF32AVX512_op269
+
+fuseF32AVX512_keys270:
+	CMPQ R8, $0x0000010f
+	JAE  fuseF32AVX512_keys271
+	JMP  fuseF32AVX512_op270
+
+fuseF32AVX512_keys271:
+	CMPQ R8, $0x00000180
+	JAE  fuseF32AVX512_keys384
+	JMP  fuseF32AVX512_op271
+
+fuseF32AVX512_keys384:
+	JMP fuseF32AVX512_op384
+
+fuseF32AVX512_keys385:
+	CMPQ R8, $0x00000188
+	JAE  fuseF32AVX512_keys392
+	CMPQ R8, $0x00000182
+	JAE  fuseF32AVX512_keys386
+	JMP  fuseF32AVX512_op385
+
+fuseF32AVX512_keys386:
+	CMPQ R8, $0x00000183
+	JAE  fuseF32AVX512_keys387
+	JMP  fuseF32AVX512_op386
+
+fuseF32AVX512_keys387:
+	JMP fuseF32AVX512_op387
+
+fuseF32AVX512_keys392:
+	CMPQ R8, $0x00000189
+	JAE  fuseF32AVX512_keys393
+	JMP  fuseF32AVX512_op392
+
+fuseF32AVX512_keys393:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF32AVX512_keys394
+	JMP  fuseF32AVX512_op393
+
+fuseF32AVX512_keys394:
+	JMP fuseF32AVX512_op394
+
+fuseF32AVX512_keys395:
+	CMPQ R8, $0x000001a1
+	JAE  fuseF32AVX512_keys417
+	CMPQ R8, $0x00000198
+	JAE  fuseF32AVX512_keys408
+	CMPQ R8, $0x00000191
+	JAE  fuseF32AVX512_keys401
+	CMPQ R8, $0x00000190
+	JAE  fuseF32AVX512_keys400
+	JMP  fuseF32AVX512_op395
+
+fuseF32AVX512_keys400:
+	JMP fuseF32AVX512_op400
+
+fuseF32AVX512_keys401:
+	CMPQ R8, $0x00000192
+	JAE  fuseF32AVX512_keys402
+	JMP  fuseF32AVX512_op401
+
+fuseF32AVX512_keys402:
+	CMPQ R8, $0x00000193
+	JAE  fuseF32AVX512_keys403
+	JMP  fuseF32AVX512_op402
+
+fuseF32AVX512_keys403:
+	JMP fuseF32AVX512_op403
+
+fuseF32AVX512_keys408:
+	CMPQ R8, $0x0000019a
+	JAE  fuseF32AVX512_keys410
+	CMPQ R8, $0x00000199
+	JAE  fuseF32AVX512_keys409
+	JMP  fuseF32AVX512_op408
+
+fuseF32AVX512_keys409:
+	JMP fuseF32AVX512_op409
+
+fuseF32AVX512_keys410:
+	CMPQ R8, $0x0000019b
+	JAE  fuseF32AVX512_keys411
+	JMP  fuseF32AVX512_op410
+
+fuseF32AVX512_keys411:
+	CMPQ R8, $0x000001a0
+	JAE  fuseF32AVX512_keys416
+	JMP  fuseF32AVX512_op411
+
+fuseF32AVX512_keys416:
+	JMP fuseF32AVX512_op416
+
+fuseF32AVX512_keys417:
+	CMPQ R8, $0x000001aa
+	JAE  fuseF32AVX512_keys426
+	CMPQ R8, $0x000001a3
+	JAE  fuseF32AVX512_keys419
+	CMPQ R8, $0x000001a2
+	JAE  fuseF32AVX512_keys418
+	JMP  fuseF32AVX512_op417
+
+fuseF32AVX512_keys418:
+	JMP fuseF32AVX512_op418
+
+fuseF32AVX512_keys419:
+	CMPQ R8, $0x000001a8
+	JAE  fuseF32AVX512_keys424
+	JMP  fuseF32AVX512_op419
+
+fuseF32AVX512_keys424:
+	CMPQ R8, $0x000001a9
+	JAE  fuseF32AVX512_keys425
+	JMP  fuseF32AVX512_op424
+
+fuseF32AVX512_keys425:
+	JMP fuseF32AVX512_op425
+
+fuseF32AVX512_keys426:
+	CMPQ R8, $0x000001c2
+	JAE  fuseF32AVX512_keys450
+	CMPQ R8, $0x000001ab
+	JAE  fuseF32AVX512_keys427
+	JMP  fuseF32AVX512_op426
+
+fuseF32AVX512_keys427:
+	CMPQ R8, $0x000001c0
+	JAE  fuseF32AVX512_keys448
+	JMP  fuseF32AVX512_op427
+
+fuseF32AVX512_keys448:
+	JMP fuseF32AVX512_op448
+
+fuseF32AVX512_keys450:
+	CMPQ R8, $0x000001c4
+	JAE  fuseF32AVX512_keys452
+	JMP  fuseF32AVX512_op450
+
+fuseF32AVX512_keys452:
+	CMPQ R8, $0x000001c6
+	JAE  fuseF32AVX512_keys454
+	JMP  fuseF32AVX512_op452
+
+fuseF32AVX512_keys454:
+	JMP fuseF32AVX512_op454
+
+fuseF32AVX512_op8:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op8nt
+
+fuseF32AVX512_op8loop:
+	VMOVUPS (R10), Z0
+	VADDPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VADDPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VADDPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VADDPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op8loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op8nt:
+	VMOVUPS  (R10), Z0
+	VADDPS   (R11), Z0, Z0
+	VMOVNTPS Z0, (R9)
+	VMOVUPS  64(R10), Z0
+	VADDPS   64(R11), Z0, Z0
+	VMOVNTPS Z0, 64(R9)
+	VMOVUPS  128(R10), Z0
+	VADDPS   128(R11), Z0, Z0
+	VMOVNTPS Z0, 128(R9)
+	VMOVUPS  192(R10), Z0
+	VADDPS   192(R11), Z0, Z0
+	VMOVNTPS Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op8nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op9:
+	MOVBQZX      3(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R9
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R9
-	MOVBQZX      3(SI), R8
+	MOVBQZX      4(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R10
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R10
 	VBROADCASTSS (R10), Z0
-	MOVQ         groups+56(FP), R8
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op9nt
 
-fuseF32AVX512_broadcastloop:
-	VMOVUPS Z0, (R9)
-	VMOVUPS Z0, 64(R9)
-	VMOVUPS Z0, 128(R9)
-	VMOVUPS Z0, 192(R9)
+fuseF32AVX512_op9loop:
+	VADDPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VADDPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VADDPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VADDPS  192(R10), Z0, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op9loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op9nt:
+	VADDPS   (R10), Z0, Z5
+	VMOVNTPS Z5, (R9)
+	VADDPS   64(R10), Z0, Z5
+	VMOVNTPS Z5, 64(R9)
+	VADDPS   128(R10), Z0, Z5
+	VMOVNTPS Z5, 128(R9)
+	VADDPS   192(R10), Z0, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op9nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op10:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op10nt
+
+fuseF32AVX512_op10loop:
+	VMOVUPS (R10), Z5
+	VADDPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VADDPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VADDPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VADDPS  Z0, Z5, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op10loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op10nt:
+	VMOVUPS  (R10), Z5
+	VADDPS   Z0, Z5, Z5
+	VMOVNTPS Z5, (R9)
+	VMOVUPS  64(R10), Z5
+	VADDPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMOVUPS  128(R10), Z5
+	VADDPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMOVUPS  192(R10), Z5
+	VADDPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op10nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op11:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op11nt
+
+fuseF32AVX512_op11loop:
+	VADDPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VADDPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VADDPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VADDPS  Z5, Z0, Z6
+	VMOVUPS Z6, 192(R9)
 	ADDQ    $0x00000100, R9
 	DECQ    R8
-	JNZ     fuseF32AVX512_broadcastloop
-	ADDQ    $0x08, SI
-	CMPQ    SI, DI
-	JB      fuseF32AVX512_broadcast
-
-fuseF32AVX512_chunks:
-	MOVQ chunks+48(FP), R8
-
-fuseF32AVX512_chunk:
-	MOVQ npro+8(FP), SI
-	SHLQ $0x03, SI
-	ADDQ prog+0(FP), SI
-	MOVQ nprog+16(FP), DI
-	SHLQ $0x03, DI
-	ADDQ prog+0(FP), DI
-	CMPQ SI, DI
-	JAE  fuseF32AVX512_advance
-
-fuseF32AVX512_dispatch:
-	MOVBQZX (SI), R9
-	CMPQ    R9, $0x15
-	JAE     fuseF32AVX512_codes21
-	CMPQ    R9, $0x06
-	JAE     fuseF32AVX512_codes6
-	CMPQ    R9, $0x03
-	JAE     fuseF32AVX512_codes3
-	CMPQ    R9, $0x02
-	JAE     fuseF32AVX512_codes2
-	JMP     fuseF32AVX512_op1
-
-fuseF32AVX512_codes2:
-	JMP fuseF32AVX512_op2
-
-fuseF32AVX512_codes3:
-	CMPQ R9, $0x04
-	JAE  fuseF32AVX512_codes4
-	JMP  fuseF32AVX512_op3
-
-fuseF32AVX512_codes4:
-	CMPQ R9, $0x05
-	JAE  fuseF32AVX512_codes5
-	JMP  fuseF32AVX512_op4
-
-fuseF32AVX512_codes5:
-	JMP fuseF32AVX512_op5
-
-fuseF32AVX512_codes6:
-	CMPQ R9, $0x12
-	JAE  fuseF32AVX512_codes18
-	CMPQ R9, $0x10
-	JAE  fuseF32AVX512_codes16
-	JMP  fuseF32AVX512_op6
-
-fuseF32AVX512_codes16:
-	CMPQ R9, $0x11
-	JAE  fuseF32AVX512_codes17
-	JMP  fuseF32AVX512_op16
-
-fuseF32AVX512_codes17:
-	JMP fuseF32AVX512_op17
-
-fuseF32AVX512_codes18:
-	CMPQ R9, $0x13
-	JAE  fuseF32AVX512_codes19
-	JMP  fuseF32AVX512_op18
-
-fuseF32AVX512_codes19:
-	CMPQ R9, $0x14
-	JAE  fuseF32AVX512_codes20
-	JMP  fuseF32AVX512_op19
-
-fuseF32AVX512_codes20:
-	JMP fuseF32AVX512_op20
-
-fuseF32AVX512_codes21:
-	CMPQ R9, $0x31
-	JAE  fuseF32AVX512_codes49
-	CMPQ R9, $0x20
-	JAE  fuseF32AVX512_codes32
-	CMPQ R9, $0x16
-	JAE  fuseF32AVX512_codes22
-	JMP  fuseF32AVX512_op21
-
-fuseF32AVX512_codes22:
-	CMPQ R9, $0x17
-	JAE  fuseF32AVX512_codes23
-	JMP  fuseF32AVX512_op22
-
-fuseF32AVX512_codes23:
-	JMP fuseF32AVX512_op23
-
-fuseF32AVX512_codes32:
-	CMPQ R9, $0x21
-	JAE  fuseF32AVX512_codes33
-	JMP  fuseF32AVX512_op32
-
-fuseF32AVX512_codes33:
-	CMPQ R9, $0x30
-	JAE  fuseF32AVX512_codes48
-	JMP  fuseF32AVX512_op33
-
-fuseF32AVX512_codes48:
-	JMP fuseF32AVX512_op48
-
-fuseF32AVX512_codes49:
-	CMPQ R9, $0x34
-	JAE  fuseF32AVX512_codes52
-	CMPQ R9, $0x32
-	JAE  fuseF32AVX512_codes50
-	JMP  fuseF32AVX512_op49
-
-fuseF32AVX512_codes50:
-	CMPQ R9, $0x33
-	JAE  fuseF32AVX512_codes51
-	JMP  fuseF32AVX512_op50
-
-fuseF32AVX512_codes51:
-	JMP fuseF32AVX512_op51
-
-fuseF32AVX512_codes52:
-	CMPQ R9, $0x35
-	JAE  fuseF32AVX512_codes53
-	JMP  fuseF32AVX512_op52
-
-fuseF32AVX512_codes53:
-	CMPQ R9, $0x38
-	JAE  fuseF32AVX512_codes56
-	JMP  fuseF32AVX512_op53
-
-fuseF32AVX512_codes56:
-	JMP fuseF32AVX512_op56
-
-fuseF32AVX512_op1:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op1nt
-
-fuseF32AVX512_op1loop:
-	VMOVUPS (R11), Z0
-	VADDPS  (R12), Z0, Z0
-	VMOVUPS 64(R11), Z10
-	VADDPS  64(R12), Z10, Z10
-	VMOVUPS 128(R11), Z11
-	VADDPS  128(R12), Z11, Z11
-	VMOVUPS 192(R11), Z12
-	VADDPS  192(R12), Z12, Z12
-	VMOVUPS Z0, (R10)
-	VMOVUPS Z10, 64(R10)
-	VMOVUPS Z11, 128(R10)
-	VMOVUPS Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF32AVX512_op1loop
+	JNZ     fuseF32AVX512_op11loop
 	JMP     fuseF32AVX512_next
 
-fuseF32AVX512_op1nt:
-	VMOVUPS  (R11), Z0
-	VADDPS   (R12), Z0, Z0
-	VMOVUPS  64(R11), Z10
-	VADDPS   64(R12), Z10, Z10
-	VMOVUPS  128(R11), Z11
-	VADDPS   128(R12), Z11, Z11
-	VMOVUPS  192(R11), Z12
-	VADDPS   192(R12), Z12, Z12
-	VMOVNTPS Z0, (R10)
-	VMOVNTPS Z10, 64(R10)
-	VMOVNTPS Z11, 128(R10)
-	VMOVNTPS Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF32AVX512_op1nt
-	JMP      fuseF32AVX512_next
-
-fuseF32AVX512_op2:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op2nt
-
-fuseF32AVX512_op2loop:
-	VMOVUPS (R11), Z0
-	VSUBPS  (R12), Z0, Z0
-	VMOVUPS 64(R11), Z10
-	VSUBPS  64(R12), Z10, Z10
-	VMOVUPS 128(R11), Z11
-	VSUBPS  128(R12), Z11, Z11
-	VMOVUPS 192(R11), Z12
-	VSUBPS  192(R12), Z12, Z12
-	VMOVUPS Z0, (R10)
-	VMOVUPS Z10, 64(R10)
-	VMOVUPS Z11, 128(R10)
-	VMOVUPS Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF32AVX512_op2loop
-	JMP     fuseF32AVX512_next
-
-fuseF32AVX512_op2nt:
-	VMOVUPS  (R11), Z0
-	VSUBPS   (R12), Z0, Z0
-	VMOVUPS  64(R11), Z10
-	VSUBPS   64(R12), Z10, Z10
-	VMOVUPS  128(R11), Z11
-	VSUBPS   128(R12), Z11, Z11
-	VMOVUPS  192(R11), Z12
-	VSUBPS   192(R12), Z12, Z12
-	VMOVNTPS Z0, (R10)
-	VMOVNTPS Z10, 64(R10)
-	VMOVNTPS Z11, 128(R10)
-	VMOVNTPS Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF32AVX512_op2nt
-	JMP      fuseF32AVX512_next
-
-fuseF32AVX512_op3:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op3nt
-
-fuseF32AVX512_op3loop:
-	VMOVUPS (R11), Z0
-	VMULPS  (R12), Z0, Z0
-	VMOVUPS 64(R11), Z10
-	VMULPS  64(R12), Z10, Z10
-	VMOVUPS 128(R11), Z11
-	VMULPS  128(R12), Z11, Z11
-	VMOVUPS 192(R11), Z12
-	VMULPS  192(R12), Z12, Z12
-	VMOVUPS Z0, (R10)
-	VMOVUPS Z10, 64(R10)
-	VMOVUPS Z11, 128(R10)
-	VMOVUPS Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF32AVX512_op3loop
-	JMP     fuseF32AVX512_next
-
-fuseF32AVX512_op3nt:
-	VMOVUPS  (R11), Z0
-	VMULPS   (R12), Z0, Z0
-	VMOVUPS  64(R11), Z10
-	VMULPS   64(R12), Z10, Z10
-	VMOVUPS  128(R11), Z11
-	VMULPS   128(R12), Z11, Z11
-	VMOVUPS  192(R11), Z12
-	VMULPS   192(R12), Z12, Z12
-	VMOVNTPS Z0, (R10)
-	VMOVNTPS Z10, 64(R10)
-	VMOVNTPS Z11, 128(R10)
-	VMOVNTPS Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF32AVX512_op3nt
-	JMP      fuseF32AVX512_next
-
-fuseF32AVX512_op4:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op4nt
-
-fuseF32AVX512_op4loop:
-	VMOVUPS (R11), Z0
-	VDIVPS  (R12), Z0, Z0
-	VMOVUPS 64(R11), Z10
-	VDIVPS  64(R12), Z10, Z10
-	VMOVUPS 128(R11), Z11
-	VDIVPS  128(R12), Z11, Z11
-	VMOVUPS 192(R11), Z12
-	VDIVPS  192(R12), Z12, Z12
-	VMOVUPS Z0, (R10)
-	VMOVUPS Z10, 64(R10)
-	VMOVUPS Z11, 128(R10)
-	VMOVUPS Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF32AVX512_op4loop
-	JMP     fuseF32AVX512_next
-
-fuseF32AVX512_op4nt:
-	VMOVUPS  (R11), Z0
-	VDIVPS   (R12), Z0, Z0
-	VMOVUPS  64(R11), Z10
-	VDIVPS   64(R12), Z10, Z10
-	VMOVUPS  128(R11), Z11
-	VDIVPS   128(R12), Z11, Z11
-	VMOVUPS  192(R11), Z12
-	VDIVPS   192(R12), Z12, Z12
-	VMOVNTPS Z0, (R10)
-	VMOVNTPS Z10, 64(R10)
-	VMOVNTPS Z11, 128(R10)
-	VMOVNTPS Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF32AVX512_op4nt
-	JMP      fuseF32AVX512_next
-
-fuseF32AVX512_op5:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op5nt
-
-fuseF32AVX512_op5loop:
-	VMOVUPS (R11), Z0
-	VMINPS  (R12), Z0, Z10
-	VMINPS  Z0, Z10, Z0
-	VPORD   Z0, Z10, Z0
-	VMOVUPS 64(R11), Z10
-	VMINPS  64(R12), Z10, Z11
-	VMINPS  Z10, Z11, Z10
-	VPORD   Z10, Z11, Z10
-	VMOVUPS 128(R11), Z11
-	VMINPS  128(R12), Z11, Z12
-	VMINPS  Z11, Z12, Z11
-	VPORD   Z11, Z12, Z11
-	VMOVUPS 192(R11), Z12
-	VMINPS  192(R12), Z12, Z13
-	VMINPS  Z12, Z13, Z12
-	VPORD   Z12, Z13, Z12
-	VMOVUPS Z0, (R10)
-	VMOVUPS Z10, 64(R10)
-	VMOVUPS Z11, 128(R10)
-	VMOVUPS Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF32AVX512_op5loop
-	JMP     fuseF32AVX512_next
-
-fuseF32AVX512_op5nt:
-	VMOVUPS  (R11), Z0
-	VMINPS   (R12), Z0, Z10
-	VMINPS   Z0, Z10, Z0
-	VPORD    Z0, Z10, Z0
-	VMOVUPS  64(R11), Z10
-	VMINPS   64(R12), Z10, Z11
-	VMINPS   Z10, Z11, Z10
-	VPORD    Z10, Z11, Z10
-	VMOVUPS  128(R11), Z11
-	VMINPS   128(R12), Z11, Z12
-	VMINPS   Z11, Z12, Z11
-	VPORD    Z11, Z12, Z11
-	VMOVUPS  192(R11), Z12
-	VMINPS   192(R12), Z12, Z13
-	VMINPS   Z12, Z13, Z12
-	VPORD    Z12, Z13, Z12
-	VMOVNTPS Z0, (R10)
-	VMOVNTPS Z10, 64(R10)
-	VMOVNTPS Z11, 128(R10)
-	VMOVNTPS Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF32AVX512_op5nt
-	JMP      fuseF32AVX512_next
-
-fuseF32AVX512_op6:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF32AVX512_op6nt
-
-fuseF32AVX512_op6loop:
-	VMOVUPS (R11), Z10
-	VPXORD  Z10, Z0, Z10
-	VPXORD  (R12), Z0, Z11
-	VMINPS  Z11, Z10, Z11
-	VMINPS  Z10, Z11, Z10
-	VPORD   Z10, Z11, Z10
-	VPXORD  Z0, Z10, Z10
-	VMOVUPS 64(R11), Z11
-	VPXORD  Z11, Z0, Z11
-	VPXORD  64(R12), Z0, Z12
-	VMINPS  Z12, Z11, Z12
-	VMINPS  Z11, Z12, Z11
-	VPORD   Z11, Z12, Z11
-	VPXORD  Z0, Z11, Z11
-	VMOVUPS 128(R11), Z12
-	VPXORD  Z12, Z0, Z12
-	VPXORD  128(R12), Z0, Z13
-	VMINPS  Z13, Z12, Z13
-	VMINPS  Z12, Z13, Z12
-	VPORD   Z12, Z13, Z12
-	VPXORD  Z0, Z12, Z12
-	VMOVUPS 192(R11), Z13
-	VPXORD  Z13, Z0, Z13
-	VPXORD  192(R12), Z0, Z14
-	VMINPS  Z14, Z13, Z14
-	VMINPS  Z13, Z14, Z13
-	VPORD   Z13, Z14, Z13
-	VPXORD  Z0, Z13, Z13
-	VMOVUPS Z10, (R10)
-	VMOVUPS Z11, 64(R10)
-	VMOVUPS Z12, 128(R10)
-	VMOVUPS Z13, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF32AVX512_op6loop
-	JMP     fuseF32AVX512_next
-
-fuseF32AVX512_op6nt:
-	VMOVUPS  (R11), Z10
-	VPXORD   Z10, Z0, Z10
-	VPXORD   (R12), Z0, Z11
-	VMINPS   Z11, Z10, Z11
-	VMINPS   Z10, Z11, Z10
-	VPORD    Z10, Z11, Z10
-	VPXORD   Z0, Z10, Z10
-	VMOVUPS  64(R11), Z11
-	VPXORD   Z11, Z0, Z11
-	VPXORD   64(R12), Z0, Z12
-	VMINPS   Z12, Z11, Z12
-	VMINPS   Z11, Z12, Z11
-	VPORD    Z11, Z12, Z11
-	VPXORD   Z0, Z11, Z11
-	VMOVUPS  128(R11), Z12
-	VPXORD   Z12, Z0, Z12
-	VPXORD   128(R12), Z0, Z13
-	VMINPS   Z13, Z12, Z13
-	VMINPS   Z12, Z13, Z12
-	VPORD    Z12, Z13, Z12
-	VPXORD   Z0, Z12, Z12
-	VMOVUPS  192(R11), Z13
-	VPXORD   Z13, Z0, Z13
-	VPXORD   192(R12), Z0, Z14
-	VMINPS   Z14, Z13, Z14
-	VMINPS   Z13, Z14, Z13
-	VPORD    Z13, Z14, Z13
-	VPXORD   Z0, Z13, Z13
-	VMOVNTPS Z10, (R10)
-	VMOVNTPS Z11, 64(R10)
-	VMOVNTPS Z12, 128(R10)
-	VMOVNTPS Z13, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF32AVX512_op6nt
+fuseF32AVX512_op11nt:
+	VADDPS   Z5, Z0, Z6
+	VMOVNTPS Z6, (R9)
+	VADDPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 64(R9)
+	VADDPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 128(R9)
+	VADDPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op11nt
 	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op16:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF32AVX512_op16nt
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op16nt
 
 fuseF32AVX512_op16loop:
-	VPXORD  (R11), Z0, Z10
-	VPXORD  64(R11), Z0, Z11
-	VPXORD  128(R11), Z0, Z12
-	VPXORD  192(R11), Z0, Z13
-	VMOVUPS Z10, (R10)
-	VMOVUPS Z11, 64(R10)
-	VMOVUPS Z12, 128(R10)
-	VMOVUPS Z13, 192(R10)
+	VMOVUPS (R10), Z0
+	VSUBPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VSUBPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VSUBPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VSUBPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
 	ADDQ    $0x00000100, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF32AVX512_op16loop
 	JMP     fuseF32AVX512_next
 
 fuseF32AVX512_op16nt:
-	VPXORD   (R11), Z0, Z10
-	VPXORD   64(R11), Z0, Z11
-	VPXORD   128(R11), Z0, Z12
-	VPXORD   192(R11), Z0, Z13
-	VMOVNTPS Z10, (R10)
-	VMOVNTPS Z11, 64(R10)
-	VMOVNTPS Z12, 128(R10)
-	VMOVNTPS Z13, 192(R10)
+	VMOVUPS  (R10), Z0
+	VSUBPS   (R11), Z0, Z0
+	VMOVNTPS Z0, (R9)
+	VMOVUPS  64(R10), Z0
+	VSUBPS   64(R11), Z0, Z0
+	VMOVNTPS Z0, 64(R9)
+	VMOVUPS  128(R10), Z0
+	VSUBPS   128(R11), Z0, Z0
+	VMOVNTPS Z0, 128(R9)
+	VMOVUPS  192(R10), Z0
+	VSUBPS   192(R11), Z0, Z0
+	VMOVNTPS Z0, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
 	ADDQ     $0x00000100, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF32AVX512_op16nt
 	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op17:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF32AVX512_op17nt
 
 fuseF32AVX512_op17loop:
-	VPANDND (R11), Z0, Z10
-	VPANDND 64(R11), Z0, Z11
-	VPANDND 128(R11), Z0, Z12
-	VPANDND 192(R11), Z0, Z13
-	VMOVUPS Z10, (R10)
-	VMOVUPS Z11, 64(R10)
-	VMOVUPS Z12, 128(R10)
-	VMOVUPS Z13, 192(R10)
+	VSUBPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VSUBPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VSUBPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VSUBPS  192(R10), Z0, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF32AVX512_op17loop
 	JMP     fuseF32AVX512_next
 
 fuseF32AVX512_op17nt:
-	VPANDND  (R11), Z0, Z10
-	VPANDND  64(R11), Z0, Z11
-	VPANDND  128(R11), Z0, Z12
-	VPANDND  192(R11), Z0, Z13
-	VMOVNTPS Z10, (R10)
-	VMOVNTPS Z11, 64(R10)
-	VMOVNTPS Z12, 128(R10)
-	VMOVNTPS Z13, 192(R10)
+	VSUBPS   (R10), Z0, Z5
+	VMOVNTPS Z5, (R9)
+	VSUBPS   64(R10), Z0, Z5
+	VMOVNTPS Z5, 64(R9)
+	VSUBPS   128(R10), Z0, Z5
+	VMOVNTPS Z5, 128(R9)
+	VSUBPS   192(R10), Z0, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF32AVX512_op17nt
 	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op18:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op18nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op18nt
 
 fuseF32AVX512_op18loop:
-	VSQRTPS (R11), Z0
-	VSQRTPS 64(R11), Z10
-	VSQRTPS 128(R11), Z11
-	VSQRTPS 192(R11), Z12
-	VMOVUPS Z0, (R10)
-	VMOVUPS Z10, 64(R10)
-	VMOVUPS Z11, 128(R10)
-	VMOVUPS Z12, 192(R10)
+	VMOVUPS (R10), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF32AVX512_op18loop
 	JMP     fuseF32AVX512_next
 
 fuseF32AVX512_op18nt:
-	VSQRTPS  (R11), Z0
-	VSQRTPS  64(R11), Z10
-	VSQRTPS  128(R11), Z11
-	VSQRTPS  192(R11), Z12
-	VMOVNTPS Z0, (R10)
-	VMOVNTPS Z10, 64(R10)
-	VMOVNTPS Z11, 128(R10)
-	VMOVNTPS Z12, 192(R10)
+	VMOVUPS  (R10), Z5
+	VSUBPS   Z0, Z5, Z5
+	VMOVNTPS Z5, (R9)
+	VMOVUPS  64(R10), Z5
+	VSUBPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMOVUPS  128(R10), Z5
+	VSUBPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMOVUPS  192(R10), Z5
+	VSUBPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF32AVX512_op18nt
 	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op19:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op19nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op19nt
 
 fuseF32AVX512_op19loop:
-	VRNDSCALEPS $0x09, (R11), Z0
-	VRNDSCALEPS $0x09, 64(R11), Z10
-	VRNDSCALEPS $0x09, 128(R11), Z11
-	VRNDSCALEPS $0x09, 192(R11), Z12
-	VMOVUPS     Z0, (R10)
-	VMOVUPS     Z10, 64(R10)
-	VMOVUPS     Z11, 128(R10)
-	VMOVUPS     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op19loop
-	JMP         fuseF32AVX512_next
+	VSUBPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VSUBPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VSUBPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VSUBPS  Z5, Z0, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op19loop
+	JMP     fuseF32AVX512_next
 
 fuseF32AVX512_op19nt:
-	VRNDSCALEPS $0x09, (R11), Z0
-	VRNDSCALEPS $0x09, 64(R11), Z10
-	VRNDSCALEPS $0x09, 128(R11), Z11
-	VRNDSCALEPS $0x09, 192(R11), Z12
-	VMOVNTPS    Z0, (R10)
-	VMOVNTPS    Z10, 64(R10)
-	VMOVNTPS    Z11, 128(R10)
-	VMOVNTPS    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op19nt
-	JMP         fuseF32AVX512_next
+	VSUBPS   Z5, Z0, Z6
+	VMOVNTPS Z6, (R9)
+	VSUBPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 64(R9)
+	VSUBPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 128(R9)
+	VSUBPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op19nt
+	JMP      fuseF32AVX512_next
 
-fuseF32AVX512_op20:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op20nt
+fuseF32AVX512_op24:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op24nt
 
-fuseF32AVX512_op20loop:
-	VRNDSCALEPS $0x0a, (R11), Z0
-	VRNDSCALEPS $0x0a, 64(R11), Z10
-	VRNDSCALEPS $0x0a, 128(R11), Z11
-	VRNDSCALEPS $0x0a, 192(R11), Z12
-	VMOVUPS     Z0, (R10)
-	VMOVUPS     Z10, 64(R10)
-	VMOVUPS     Z11, 128(R10)
-	VMOVUPS     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op20loop
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op24loop:
+	VMOVUPS (R10), Z0
+	VMULPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VMULPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VMULPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VMULPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op24loop
+	JMP     fuseF32AVX512_next
 
-fuseF32AVX512_op20nt:
-	VRNDSCALEPS $0x0a, (R11), Z0
-	VRNDSCALEPS $0x0a, 64(R11), Z10
-	VRNDSCALEPS $0x0a, 128(R11), Z11
-	VRNDSCALEPS $0x0a, 192(R11), Z12
-	VMOVNTPS    Z0, (R10)
-	VMOVNTPS    Z10, 64(R10)
-	VMOVNTPS    Z11, 128(R10)
-	VMOVNTPS    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op20nt
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op24nt:
+	VMOVUPS  (R10), Z0
+	VMULPS   (R11), Z0, Z0
+	VMOVNTPS Z0, (R9)
+	VMOVUPS  64(R10), Z0
+	VMULPS   64(R11), Z0, Z0
+	VMOVNTPS Z0, 64(R9)
+	VMOVUPS  128(R10), Z0
+	VMULPS   128(R11), Z0, Z0
+	VMOVNTPS Z0, 128(R9)
+	VMOVUPS  192(R10), Z0
+	VMULPS   192(R11), Z0, Z0
+	VMOVNTPS Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op24nt
+	JMP      fuseF32AVX512_next
 
-fuseF32AVX512_op21:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op21nt
+fuseF32AVX512_op25:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op25nt
 
-fuseF32AVX512_op21loop:
-	VRNDSCALEPS $0x0b, (R11), Z0
-	VRNDSCALEPS $0x0b, 64(R11), Z10
-	VRNDSCALEPS $0x0b, 128(R11), Z11
-	VRNDSCALEPS $0x0b, 192(R11), Z12
-	VMOVUPS     Z0, (R10)
-	VMOVUPS     Z10, 64(R10)
-	VMOVUPS     Z11, 128(R10)
-	VMOVUPS     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op21loop
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op25loop:
+	VMULPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VMULPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VMULPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VMULPS  192(R10), Z0, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op25loop
+	JMP     fuseF32AVX512_next
 
-fuseF32AVX512_op21nt:
-	VRNDSCALEPS $0x0b, (R11), Z0
-	VRNDSCALEPS $0x0b, 64(R11), Z10
-	VRNDSCALEPS $0x0b, 128(R11), Z11
-	VRNDSCALEPS $0x0b, 192(R11), Z12
-	VMOVNTPS    Z0, (R10)
-	VMOVNTPS    Z10, 64(R10)
-	VMOVNTPS    Z11, 128(R10)
-	VMOVNTPS    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op21nt
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op25nt:
+	VMULPS   (R10), Z0, Z5
+	VMOVNTPS Z5, (R9)
+	VMULPS   64(R10), Z0, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMULPS   128(R10), Z0, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMULPS   192(R10), Z0, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op25nt
+	JMP      fuseF32AVX512_next
 
-fuseF32AVX512_op22:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op22nt
+fuseF32AVX512_op26:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op26nt
 
-fuseF32AVX512_op22loop:
-	VRNDSCALEPS $0x08, (R11), Z0
-	VRNDSCALEPS $0x08, 64(R11), Z10
-	VRNDSCALEPS $0x08, 128(R11), Z11
-	VRNDSCALEPS $0x08, 192(R11), Z12
-	VMOVUPS     Z0, (R10)
-	VMOVUPS     Z10, 64(R10)
-	VMOVUPS     Z11, 128(R10)
-	VMOVUPS     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op22loop
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op26loop:
+	VMOVUPS (R10), Z5
+	VMULPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VMULPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VMULPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VMULPS  Z0, Z5, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op26loop
+	JMP     fuseF32AVX512_next
 
-fuseF32AVX512_op22nt:
-	VRNDSCALEPS $0x08, (R11), Z0
-	VRNDSCALEPS $0x08, 64(R11), Z10
-	VRNDSCALEPS $0x08, 128(R11), Z11
-	VRNDSCALEPS $0x08, 192(R11), Z12
-	VMOVNTPS    Z0, (R10)
-	VMOVNTPS    Z10, 64(R10)
-	VMOVNTPS    Z11, 128(R10)
-	VMOVNTPS    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op22nt
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op26nt:
+	VMOVUPS  (R10), Z5
+	VMULPS   Z0, Z5, Z5
+	VMOVNTPS Z5, (R9)
+	VMOVUPS  64(R10), Z5
+	VMULPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMOVUPS  128(R10), Z5
+	VMULPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMOVUPS  192(R10), Z5
+	VMULPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op26nt
+	JMP      fuseF32AVX512_next
 
-fuseF32AVX512_op23:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Z0
-	MOVL         $0x3f000000, R9
-	VMOVQ        R9, X10
-	VPBROADCASTD X10, Z10
-	MOVL         $0x3f800000, R9
-	VMOVQ        R9, X11
-	VPBROADCASTD X11, Z11
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF32AVX512_op23nt
+fuseF32AVX512_op27:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op27nt
 
-fuseF32AVX512_op23loop:
-	VMOVUPS     (R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z14
-	VPANDND     Z14, Z0, Z14
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z14, K1
-	VMOVAPS     Z13, Z14
-	VADDPS      Z12, Z13, K1, Z14
-	VMOVUPS     64(R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z15
-	VPANDND     Z15, Z0, Z15
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z15, K1
-	VMOVAPS     Z13, Z15
-	VADDPS      Z12, Z13, K1, Z15
-	VMOVUPS     128(R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z16
-	VPANDND     Z16, Z0, Z16
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z16, K1
-	VMOVAPS     Z13, Z16
-	VADDPS      Z12, Z13, K1, Z16
-	VMOVUPS     192(R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z17
-	VPANDND     Z17, Z0, Z17
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z17, K1
-	VMOVAPS     Z13, Z17
-	VADDPS      Z12, Z13, K1, Z17
-	VMOVUPS     Z14, (R10)
-	VMOVUPS     Z15, 64(R10)
-	VMOVUPS     Z16, 128(R10)
-	VMOVUPS     Z17, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op23loop
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op27loop:
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op27loop
+	JMP     fuseF32AVX512_next
 
-fuseF32AVX512_op23nt:
-	VMOVUPS     (R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z14
-	VPANDND     Z14, Z0, Z14
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z14, K1
-	VMOVAPS     Z13, Z14
-	VADDPS      Z12, Z13, K1, Z14
-	VMOVUPS     64(R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z15
-	VPANDND     Z15, Z0, Z15
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z15, K1
-	VMOVAPS     Z13, Z15
-	VADDPS      Z12, Z13, K1, Z15
-	VMOVUPS     128(R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z16
-	VPANDND     Z16, Z0, Z16
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z16, K1
-	VMOVAPS     Z13, Z16
-	VADDPS      Z12, Z13, K1, Z16
-	VMOVUPS     192(R11), Z12
-	VRNDSCALEPS $0x0b, Z12, Z13
-	VSUBPS      Z13, Z12, Z17
-	VPANDND     Z17, Z0, Z17
-	VPANDD      Z0, Z12, Z12
-	VPORD       Z11, Z12, Z12
-	VCMPPS      $0x1d, Z10, Z17, K1
-	VMOVAPS     Z13, Z17
-	VADDPS      Z12, Z13, K1, Z17
-	VMOVNTPS    Z14, (R10)
-	VMOVNTPS    Z15, 64(R10)
-	VMOVNTPS    Z16, 128(R10)
-	VMOVNTPS    Z17, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF32AVX512_op23nt
-	JMP         fuseF32AVX512_next
+fuseF32AVX512_op27nt:
+	VMULPS   Z5, Z0, Z6
+	VMOVNTPS Z6, (R9)
+	VMULPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 64(R9)
+	VMULPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 128(R9)
+	VMULPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op27nt
+	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op32:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
 	JNZ     fuseF32AVX512_op32nt
 
 fuseF32AVX512_op32loop:
-	VMOVUPS     (R11), Z0
-	VMOVUPS     (R13), Z10
-	VMOVUPS     Z10, Z10
-	VFMADD231PS (R12), Z0, Z10
-	VMOVUPS     64(R11), Z0
-	VMOVUPS     64(R13), Z11
-	VMOVUPS     Z11, Z11
-	VFMADD231PS 64(R12), Z0, Z11
-	VMOVUPS     128(R11), Z0
-	VMOVUPS     128(R13), Z12
-	VMOVUPS     Z12, Z12
-	VFMADD231PS 128(R12), Z0, Z12
-	VMOVUPS     192(R11), Z0
-	VMOVUPS     192(R13), Z13
-	VMOVUPS     Z13, Z13
-	VFMADD231PS 192(R12), Z0, Z13
-	VMOVUPS     Z10, (R10)
-	VMOVUPS     Z11, 64(R10)
-	VMOVUPS     Z12, 128(R10)
-	VMOVUPS     Z13, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	ADDQ        $0x00000100, R12
-	ADDQ        $0x00000100, R13
-	DECQ        R9
-	JNZ         fuseF32AVX512_op32loop
-	JMP         fuseF32AVX512_next
+	VMOVUPS (R10), Z0
+	VDIVPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VDIVPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VDIVPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VDIVPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op32loop
+	JMP     fuseF32AVX512_next
 
 fuseF32AVX512_op32nt:
-	VMOVUPS     (R11), Z0
-	VMOVUPS     (R13), Z10
-	VMOVUPS     Z10, Z10
-	VFMADD231PS (R12), Z0, Z10
-	VMOVUPS     64(R11), Z0
-	VMOVUPS     64(R13), Z11
-	VMOVUPS     Z11, Z11
-	VFMADD231PS 64(R12), Z0, Z11
-	VMOVUPS     128(R11), Z0
-	VMOVUPS     128(R13), Z12
-	VMOVUPS     Z12, Z12
-	VFMADD231PS 128(R12), Z0, Z12
-	VMOVUPS     192(R11), Z0
-	VMOVUPS     192(R13), Z13
-	VMOVUPS     Z13, Z13
-	VFMADD231PS 192(R12), Z0, Z13
-	VMOVNTPS    Z10, (R10)
-	VMOVNTPS    Z11, 64(R10)
-	VMOVNTPS    Z12, 128(R10)
-	VMOVNTPS    Z13, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	ADDQ        $0x00000100, R12
-	ADDQ        $0x00000100, R13
-	DECQ        R9
-	JNZ         fuseF32AVX512_op32nt
-	JMP         fuseF32AVX512_next
+	VMOVUPS  (R10), Z0
+	VDIVPS   (R11), Z0, Z0
+	VMOVNTPS Z0, (R9)
+	VMOVUPS  64(R10), Z0
+	VDIVPS   64(R11), Z0, Z0
+	VMOVNTPS Z0, 64(R9)
+	VMOVUPS  128(R10), Z0
+	VDIVPS   128(R11), Z0, Z0
+	VMOVNTPS Z0, 128(R9)
+	VMOVUPS  192(R10), Z0
+	VDIVPS   192(R11), Z0, Z0
+	VMOVNTPS Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op32nt
+	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op33:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVBQZX      5(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R13
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R13
-	MOVL         $0x80000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTD X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF32AVX512_op33nt
 
 fuseF32AVX512_op33loop:
-	VMOVUPS (R12), Z10
-	VMOVUPS (R13), Z11
-	VPXORD  (R11), Z0, Z12
-	VPXORD  Z10, Z0, Z10
-	VMINPS  Z10, Z12, Z10
-	VMINPS  Z12, Z10, Z12
-	VPORD   Z12, Z10, Z10
-	VPXORD  Z0, Z10, Z10
-	VMINPS  Z11, Z10, Z11
-	VMINPS  Z10, Z11, Z10
-	VPORD   Z10, Z11, Z10
-	VMOVUPS 64(R12), Z11
-	VMOVUPS 64(R13), Z12
-	VPXORD  64(R11), Z0, Z13
-	VPXORD  Z11, Z0, Z11
-	VMINPS  Z11, Z13, Z11
-	VMINPS  Z13, Z11, Z13
-	VPORD   Z13, Z11, Z11
-	VPXORD  Z0, Z11, Z11
-	VMINPS  Z12, Z11, Z12
-	VMINPS  Z11, Z12, Z11
-	VPORD   Z11, Z12, Z11
-	VMOVUPS 128(R12), Z12
-	VMOVUPS 128(R13), Z13
-	VPXORD  128(R11), Z0, Z14
-	VPXORD  Z12, Z0, Z12
-	VMINPS  Z12, Z14, Z12
-	VMINPS  Z14, Z12, Z14
-	VPORD   Z14, Z12, Z12
-	VPXORD  Z0, Z12, Z12
-	VMINPS  Z13, Z12, Z13
-	VMINPS  Z12, Z13, Z12
-	VPORD   Z12, Z13, Z12
-	VMOVUPS 192(R12), Z13
-	VMOVUPS 192(R13), Z14
-	VPXORD  192(R11), Z0, Z15
-	VPXORD  Z13, Z0, Z13
-	VMINPS  Z13, Z15, Z13
-	VMINPS  Z15, Z13, Z15
-	VPORD   Z15, Z13, Z13
-	VPXORD  Z0, Z13, Z13
-	VMINPS  Z14, Z13, Z14
-	VMINPS  Z13, Z14, Z13
-	VPORD   Z13, Z14, Z13
-	VMOVUPS Z10, (R10)
-	VMOVUPS Z11, 64(R10)
-	VMOVUPS Z12, 128(R10)
-	VMOVUPS Z13, 192(R10)
+	VDIVPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VDIVPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VDIVPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VDIVPS  192(R10), Z0, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	ADDQ    $0x00000100, R13
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF32AVX512_op33loop
 	JMP     fuseF32AVX512_next
 
 fuseF32AVX512_op33nt:
-	VMOVUPS  (R12), Z10
-	VMOVUPS  (R13), Z11
-	VPXORD   (R11), Z0, Z12
-	VPXORD   Z10, Z0, Z10
-	VMINPS   Z10, Z12, Z10
-	VMINPS   Z12, Z10, Z12
-	VPORD    Z12, Z10, Z10
-	VPXORD   Z0, Z10, Z10
-	VMINPS   Z11, Z10, Z11
-	VMINPS   Z10, Z11, Z10
-	VPORD    Z10, Z11, Z10
-	VMOVUPS  64(R12), Z11
-	VMOVUPS  64(R13), Z12
-	VPXORD   64(R11), Z0, Z13
-	VPXORD   Z11, Z0, Z11
-	VMINPS   Z11, Z13, Z11
-	VMINPS   Z13, Z11, Z13
-	VPORD    Z13, Z11, Z11
-	VPXORD   Z0, Z11, Z11
-	VMINPS   Z12, Z11, Z12
-	VMINPS   Z11, Z12, Z11
-	VPORD    Z11, Z12, Z11
-	VMOVUPS  128(R12), Z12
-	VMOVUPS  128(R13), Z13
-	VPXORD   128(R11), Z0, Z14
-	VPXORD   Z12, Z0, Z12
-	VMINPS   Z12, Z14, Z12
-	VMINPS   Z14, Z12, Z14
-	VPORD    Z14, Z12, Z12
-	VPXORD   Z0, Z12, Z12
-	VMINPS   Z13, Z12, Z13
-	VMINPS   Z12, Z13, Z12
-	VPORD    Z12, Z13, Z12
-	VMOVUPS  192(R12), Z13
-	VMOVUPS  192(R13), Z14
-	VPXORD   192(R11), Z0, Z15
-	VPXORD   Z13, Z0, Z13
-	VMINPS   Z13, Z15, Z13
-	VMINPS   Z15, Z13, Z15
-	VPORD    Z15, Z13, Z13
-	VPXORD   Z0, Z13, Z13
-	VMINPS   Z14, Z13, Z14
-	VMINPS   Z13, Z14, Z13
-	VPORD    Z13, Z14, Z13
-	VMOVNTPS Z10, (R10)
-	VMOVNTPS Z11, 64(R10)
-	VMOVNTPS Z12, 128(R10)
-	VMOVNTPS Z13, 192(R10)
+	VDIVPS   (R10), Z0, Z5
+	VMOVNTPS Z5, (R9)
+	VDIVPS   64(R10), Z0, Z5
+	VMOVNTPS Z5, 64(R9)
+	VDIVPS   128(R10), Z0, Z5
+	VMOVNTPS Z5, 128(R9)
+	VDIVPS   192(R10), Z0, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	ADDQ     $0x00000100, R13
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF32AVX512_op33nt
 	JMP      fuseF32AVX512_next
 
+fuseF32AVX512_op34:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op34nt
+
+fuseF32AVX512_op34loop:
+	VMOVUPS (R10), Z5
+	VDIVPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VDIVPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VDIVPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VDIVPS  Z0, Z5, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op34loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op34nt:
+	VMOVUPS  (R10), Z5
+	VDIVPS   Z0, Z5, Z5
+	VMOVNTPS Z5, (R9)
+	VMOVUPS  64(R10), Z5
+	VDIVPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMOVUPS  128(R10), Z5
+	VDIVPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMOVUPS  192(R10), Z5
+	VDIVPS   Z0, Z5, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op34nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op35:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op35nt
+
+fuseF32AVX512_op35loop:
+	VDIVPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VDIVPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VDIVPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VDIVPS  Z5, Z0, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op35loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op35nt:
+	VDIVPS   Z5, Z0, Z6
+	VMOVNTPS Z6, (R9)
+	VDIVPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 64(R9)
+	VDIVPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 128(R9)
+	VDIVPS   Z5, Z0, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op35nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op40:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op40nt
+
+fuseF32AVX512_op40loop:
+	VMOVUPS (R10), Z0
+	VMINPS  (R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VMINPS  64(R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VMINPS  128(R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VMINPS  192(R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op40loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op40nt:
+	VMOVUPS  (R10), Z0
+	VMINPS   (R11), Z0, Z5
+	VMINPS   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPS Z0, (R9)
+	VMOVUPS  64(R10), Z0
+	VMINPS   64(R11), Z0, Z5
+	VMINPS   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPS Z0, 64(R9)
+	VMOVUPS  128(R10), Z0
+	VMINPS   128(R11), Z0, Z5
+	VMINPS   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPS Z0, 128(R9)
+	VMOVUPS  192(R10), Z0
+	VMINPS   192(R11), Z0, Z5
+	VMINPS   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPS Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op40nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op41:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op41nt
+
+fuseF32AVX512_op41loop:
+	VMINPS  (R10), Z0, Z5
+	VMINPS  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMINPS  64(R10), Z0, Z5
+	VMINPS  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMINPS  128(R10), Z0, Z5
+	VMINPS  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMINPS  192(R10), Z0, Z5
+	VMINPS  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op41loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op41nt:
+	VMINPS   (R10), Z0, Z5
+	VMINPS   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPS Z5, (R9)
+	VMINPS   64(R10), Z0, Z5
+	VMINPS   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMINPS   128(R10), Z0, Z5
+	VMINPS   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMINPS   192(R10), Z0, Z5
+	VMINPS   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op41nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op42:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op42nt
+
+fuseF32AVX512_op42loop:
+	VMOVUPS (R10), Z5
+	VMINPS  Z0, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VMINPS  Z0, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VMINPS  Z0, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VMINPS  Z0, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op42loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op42nt:
+	VMOVUPS  (R10), Z5
+	VMINPS   Z0, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, (R9)
+	VMOVUPS  64(R10), Z5
+	VMINPS   Z0, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMOVUPS  128(R10), Z5
+	VMINPS   Z0, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMOVUPS  192(R10), Z5
+	VMINPS   Z0, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op42nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op43:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op43nt
+
+fuseF32AVX512_op43loop:
+	VMINPS  Z5, Z0, Z6
+	VMINPS  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VMINPS  Z5, Z0, Z6
+	VMINPS  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VMINPS  Z5, Z0, Z6
+	VMINPS  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VMINPS  Z5, Z0, Z6
+	VMINPS  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op43loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op43nt:
+	VMINPS   Z5, Z0, Z6
+	VMINPS   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, (R9)
+	VMINPS   Z5, Z0, Z6
+	VMINPS   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, 64(R9)
+	VMINPS   Z5, Z0, Z6
+	VMINPS   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, 128(R9)
+	VMINPS   Z5, Z0, Z6
+	VMINPS   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op43nt
+	JMP      fuseF32AVX512_next
+
 fuseF32AVX512_op48:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op48nt
 
 fuseF32AVX512_op48loop:
-	VMOVUPS   (R11), Z0
-	VCMPPS    $0x00, (R12), Z0, K1
-	VPMOVM2B  K1, X0
-	VPABSB    X0, X0
-	VMOVUPS   64(R11), Z10
-	VCMPPS    $0x00, 64(R12), Z10, K1
-	VPMOVM2B  K1, X10
-	VPABSB    X10, X10
-	VMOVUPS   128(R11), Z11
-	VCMPPS    $0x00, 128(R12), Z11, K1
-	VPMOVM2B  K1, X11
-	VPABSB    X11, X11
-	VMOVUPS   192(R11), Z12
-	VCMPPS    $0x00, 192(R12), Z12, K1
-	VPMOVM2B  K1, X12
-	VPABSB    X12, X12
-	VMOVDQU64 X0, (R10)
-	VMOVDQU64 X10, 16(R10)
-	VMOVDQU64 X11, 32(R10)
-	VMOVDQU64 X12, 48(R10)
-	ADDQ      $0x00000040, R10
-	ADDQ      $0x00000100, R11
-	ADDQ      $0x00000100, R12
-	DECQ      R9
-	JNZ       fuseF32AVX512_op48loop
-	JMP       fuseF32AVX512_next
+	VMOVUPS (R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  (R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  64(R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  128(R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  192(R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op48loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op48nt:
+	VMOVUPS  (R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   (R11), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPS Z5, (R9)
+	VMOVUPS  64(R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   64(R11), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMOVUPS  128(R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   128(R11), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMOVUPS  192(R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   192(R11), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op48nt
+	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op49:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op49nt
 
 fuseF32AVX512_op49loop:
-	VMOVUPS   (R11), Z0
-	VCMPPS    $0x04, (R12), Z0, K1
-	VPMOVM2B  K1, X0
-	VPABSB    X0, X0
-	VMOVUPS   64(R11), Z10
-	VCMPPS    $0x04, 64(R12), Z10, K1
-	VPMOVM2B  K1, X10
-	VPABSB    X10, X10
-	VMOVUPS   128(R11), Z11
-	VCMPPS    $0x04, 128(R12), Z11, K1
-	VPMOVM2B  K1, X11
-	VPABSB    X11, X11
-	VMOVUPS   192(R11), Z12
-	VCMPPS    $0x04, 192(R12), Z12, K1
-	VPMOVM2B  K1, X12
-	VPABSB    X12, X12
-	VMOVDQU64 X0, (R10)
-	VMOVDQU64 X10, 16(R10)
-	VMOVDQU64 X11, 32(R10)
-	VMOVDQU64 X12, 48(R10)
-	ADDQ      $0x00000040, R10
-	ADDQ      $0x00000100, R11
-	ADDQ      $0x00000100, R12
-	DECQ      R9
-	JNZ       fuseF32AVX512_op49loop
-	JMP       fuseF32AVX512_next
+	VPXORD  (R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VPXORD  64(R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VPXORD  128(R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VPXORD  192(R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op49loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op49nt:
+	VPXORD   (R10), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, (R9)
+	VPXORD   64(R10), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, 64(R9)
+	VPXORD   128(R10), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, 128(R9)
+	VPXORD   192(R10), Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op49nt
+	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op50:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op50nt
 
 fuseF32AVX512_op50loop:
-	VMOVUPS   (R11), Z0
-	VCMPPS    $0x11, (R12), Z0, K1
-	VPMOVM2B  K1, X0
-	VPABSB    X0, X0
-	VMOVUPS   64(R11), Z10
-	VCMPPS    $0x11, 64(R12), Z10, K1
-	VPMOVM2B  K1, X10
-	VPABSB    X10, X10
-	VMOVUPS   128(R11), Z11
-	VCMPPS    $0x11, 128(R12), Z11, K1
-	VPMOVM2B  K1, X11
-	VPABSB    X11, X11
-	VMOVUPS   192(R11), Z12
-	VCMPPS    $0x11, 192(R12), Z12, K1
-	VPMOVM2B  K1, X12
-	VPABSB    X12, X12
-	VMOVDQU64 X0, (R10)
-	VMOVDQU64 X10, 16(R10)
-	VMOVDQU64 X11, 32(R10)
-	VMOVDQU64 X12, 48(R10)
-	ADDQ      $0x00000040, R10
-	ADDQ      $0x00000100, R11
-	ADDQ      $0x00000100, R12
-	DECQ      R9
-	JNZ       fuseF32AVX512_op50loop
-	JMP       fuseF32AVX512_next
+	VMOVUPS (R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op50loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op50nt:
+	VMOVUPS  (R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, (R9)
+	VMOVUPS  64(R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, 64(R9)
+	VMOVUPS  128(R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, 128(R9)
+	VMOVUPS  192(R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op50nt
+	JMP      fuseF32AVX512_next
 
 fuseF32AVX512_op51:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z6
+	VPXORD       Z6, Z0, Z6
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op51nt
 
 fuseF32AVX512_op51loop:
-	VMOVUPS   (R11), Z0
-	VCMPPS    $0x12, (R12), Z0, K1
+	VMINPS  Z6, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPS Z7, (R9)
+	VMINPS  Z6, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPS Z7, 64(R9)
+	VMINPS  Z6, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPS Z7, 128(R9)
+	VMINPS  Z6, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPS Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op51loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op51nt:
+	VMINPS   Z6, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPS Z7, (R9)
+	VMINPS   Z6, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPS Z7, 64(R9)
+	VMINPS   Z6, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPS Z7, 128(R9)
+	VMINPS   Z6, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPS Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op51nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op128:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op128nt
+
+fuseF32AVX512_op128loop:
+	VPXORD  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VPXORD  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VPXORD  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VPXORD  192(R10), Z0, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op128loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op128nt:
+	VPXORD   (R10), Z0, Z5
+	VMOVNTPS Z5, (R9)
+	VPXORD   64(R10), Z0, Z5
+	VMOVNTPS Z5, 64(R9)
+	VPXORD   128(R10), Z0, Z5
+	VMOVNTPS Z5, 128(R9)
+	VPXORD   192(R10), Z0, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op128nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op129:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op129nt
+
+fuseF32AVX512_op129loop:
+	VPXORD  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op129loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op129nt:
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPS Z6, (R9)
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPS Z6, 64(R9)
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPS Z6, 128(R9)
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op129nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op136:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op136nt
+
+fuseF32AVX512_op136loop:
+	VPANDND (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VPANDND 64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VPANDND 128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VPANDND 192(R10), Z0, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op136loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op136nt:
+	VPANDND  (R10), Z0, Z5
+	VMOVNTPS Z5, (R9)
+	VPANDND  64(R10), Z0, Z5
+	VMOVNTPS Z5, 64(R9)
+	VPANDND  128(R10), Z0, Z5
+	VMOVNTPS Z5, 128(R9)
+	VPANDND  192(R10), Z0, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op136nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op137:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op137nt
+
+fuseF32AVX512_op137loop:
+	VPANDND Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op137loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op137nt:
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPS Z6, (R9)
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPS Z6, 64(R9)
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPS Z6, 128(R9)
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op137nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op144:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op144nt
+
+fuseF32AVX512_op144loop:
+	VSQRTPS (R10), Z0
+	VMOVUPS Z0, (R9)
+	VSQRTPS 64(R10), Z0
+	VMOVUPS Z0, 64(R9)
+	VSQRTPS 128(R10), Z0
+	VMOVUPS Z0, 128(R9)
+	VSQRTPS 192(R10), Z0
+	VMOVUPS Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op144loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op144nt:
+	VSQRTPS  (R10), Z0
+	VMOVNTPS Z0, (R9)
+	VSQRTPS  64(R10), Z0
+	VMOVNTPS Z0, 64(R9)
+	VSQRTPS  128(R10), Z0
+	VMOVNTPS Z0, 128(R9)
+	VSQRTPS  192(R10), Z0
+	VMOVNTPS Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op144nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op145:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op145nt
+
+fuseF32AVX512_op145loop:
+	VSQRTPS Z0, Z5
+	VMOVUPS Z5, (R9)
+	VSQRTPS Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VSQRTPS Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VSQRTPS Z0, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op145loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op145nt:
+	VSQRTPS  Z0, Z5
+	VMOVNTPS Z5, (R9)
+	VSQRTPS  Z0, Z5
+	VMOVNTPS Z5, 64(R9)
+	VSQRTPS  Z0, Z5
+	VMOVNTPS Z5, 128(R9)
+	VSQRTPS  Z0, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op145nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op152:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op152nt
+
+fuseF32AVX512_op152loop:
+	VRNDSCALEPS $0x09, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x09, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x09, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x09, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op152loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op152nt:
+	VRNDSCALEPS $0x09, (R10), Z0
+	VMOVNTPS    Z0, (R9)
+	VRNDSCALEPS $0x09, 64(R10), Z0
+	VMOVNTPS    Z0, 64(R9)
+	VRNDSCALEPS $0x09, 128(R10), Z0
+	VMOVNTPS    Z0, 128(R9)
+	VRNDSCALEPS $0x09, 192(R10), Z0
+	VMOVNTPS    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op152nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op153:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op153nt
+
+fuseF32AVX512_op153loop:
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op153loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op153nt:
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVNTPS    Z5, (R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVNTPS    Z5, 64(R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVNTPS    Z5, 128(R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVNTPS    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op153nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op160:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op160nt
+
+fuseF32AVX512_op160loop:
+	VRNDSCALEPS $0x0a, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x0a, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x0a, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x0a, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op160loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op160nt:
+	VRNDSCALEPS $0x0a, (R10), Z0
+	VMOVNTPS    Z0, (R9)
+	VRNDSCALEPS $0x0a, 64(R10), Z0
+	VMOVNTPS    Z0, 64(R9)
+	VRNDSCALEPS $0x0a, 128(R10), Z0
+	VMOVNTPS    Z0, 128(R9)
+	VRNDSCALEPS $0x0a, 192(R10), Z0
+	VMOVNTPS    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op160nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op161:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op161nt
+
+fuseF32AVX512_op161loop:
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op161loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op161nt:
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVNTPS    Z5, (R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVNTPS    Z5, 64(R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVNTPS    Z5, 128(R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVNTPS    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op161nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op168:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op168nt
+
+fuseF32AVX512_op168loop:
+	VRNDSCALEPS $0x0b, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x0b, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x0b, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x0b, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op168loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op168nt:
+	VRNDSCALEPS $0x0b, (R10), Z0
+	VMOVNTPS    Z0, (R9)
+	VRNDSCALEPS $0x0b, 64(R10), Z0
+	VMOVNTPS    Z0, 64(R9)
+	VRNDSCALEPS $0x0b, 128(R10), Z0
+	VMOVNTPS    Z0, 128(R9)
+	VRNDSCALEPS $0x0b, 192(R10), Z0
+	VMOVNTPS    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op168nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op169:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op169nt
+
+fuseF32AVX512_op169loop:
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op169loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op169nt:
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVNTPS    Z5, (R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVNTPS    Z5, 64(R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVNTPS    Z5, 128(R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVNTPS    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op169nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op176:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op176nt
+
+fuseF32AVX512_op176loop:
+	VRNDSCALEPS $0x08, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x08, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x08, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x08, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op176loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op176nt:
+	VRNDSCALEPS $0x08, (R10), Z0
+	VMOVNTPS    Z0, (R9)
+	VRNDSCALEPS $0x08, 64(R10), Z0
+	VMOVNTPS    Z0, 64(R9)
+	VRNDSCALEPS $0x08, 128(R10), Z0
+	VMOVNTPS    Z0, 128(R9)
+	VRNDSCALEPS $0x08, 192(R10), Z0
+	VMOVNTPS    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op176nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op177:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op177nt
+
+fuseF32AVX512_op177loop:
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op177loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op177nt:
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVNTPS    Z5, (R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVNTPS    Z5, 64(R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVNTPS    Z5, 128(R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVNTPS    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op177nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op184:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x3f000000, R8
+	VMOVQ        R8, X5
+	VPBROADCASTD X5, Z5
+	MOVL         $0x3f800000, R8
+	VMOVQ        R8, X6
+	VPBROADCASTD X6, Z6
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op184nt
+
+fuseF32AVX512_op184loop:
+	VMOVUPS     (R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVUPS     Z9, (R9)
+	VMOVUPS     64(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVUPS     Z9, 64(R9)
+	VMOVUPS     128(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVUPS     Z9, 128(R9)
+	VMOVUPS     192(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVUPS     Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op184loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op184nt:
+	VMOVUPS     (R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVNTPS    Z9, (R9)
+	VMOVUPS     64(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVNTPS    Z9, 64(R9)
+	VMOVUPS     128(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVNTPS    Z9, 128(R9)
+	VMOVUPS     192(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVNTPS    Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op184nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op185:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x3f000000, R8
+	VMOVQ        R8, X5
+	VPBROADCASTD X5, Z5
+	MOVL         $0x3f800000, R8
+	VMOVQ        R8, X6
+	VPBROADCASTD X6, Z6
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z7
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op185nt
+
+fuseF32AVX512_op185loop:
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVUPS     Z9, (R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVUPS     Z9, 64(R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVUPS     Z9, 128(R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVUPS     Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op185loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op185nt:
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVNTPS    Z9, (R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVNTPS    Z9, 64(R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVNTPS    Z9, 128(R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVNTPS    Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op185nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op256:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op256nt
+
+fuseF32AVX512_op256loop:
+	VMOVUPS     (R10), Z0
+	VMOVUPS     (R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS (R11), Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VMOVUPS     64(R10), Z0
+	VMOVUPS     64(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 64(R11), Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VMOVUPS     128(R10), Z0
+	VMOVUPS     128(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 128(R11), Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VMOVUPS     192(R10), Z0
+	VMOVUPS     192(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 192(R11), Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	ADDQ        $0x00000100, R12
+	DECQ        R8
+	JNZ         fuseF32AVX512_op256loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op256nt:
+	VMOVUPS     (R10), Z0
+	VMOVUPS     (R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS (R11), Z0, Z5
+	VMOVNTPS    Z5, (R9)
+	VMOVUPS     64(R10), Z0
+	VMOVUPS     64(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 64(R11), Z0, Z5
+	VMOVNTPS    Z5, 64(R9)
+	VMOVUPS     128(R10), Z0
+	VMOVUPS     128(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 128(R11), Z0, Z5
+	VMOVNTPS    Z5, 128(R9)
+	VMOVUPS     192(R10), Z0
+	VMOVUPS     192(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 192(R11), Z0, Z5
+	VMOVNTPS    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	ADDQ        $0x00000100, R12
+	DECQ        R8
+	JNZ         fuseF32AVX512_op256nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op257:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op257nt
+
+fuseF32AVX512_op257loop:
+	VMOVUPS     (R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS (R10), Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VMOVUPS     64(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 64(R10), Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VMOVUPS     128(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 128(R10), Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VMOVUPS     192(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 192(R10), Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF32AVX512_op257loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op257nt:
+	VMOVUPS     (R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS (R10), Z0, Z5
+	VMOVNTPS    Z5, (R9)
+	VMOVUPS     64(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 64(R10), Z0, Z5
+	VMOVNTPS    Z5, 64(R9)
+	VMOVUPS     128(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 128(R10), Z0, Z5
+	VMOVNTPS    Z5, 128(R9)
+	VMOVUPS     192(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 192(R10), Z0, Z5
+	VMOVNTPS    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF32AVX512_op257nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op258:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op258nt
+
+fuseF32AVX512_op258loop:
+	VMOVUPS     (R10), Z5
+	VMOVUPS     (R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z5
+	VMOVUPS     64(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z5
+	VMOVUPS     128(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z5
+	VMOVUPS     192(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF32AVX512_op258loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op258nt:
+	VMOVUPS     (R10), Z5
+	VMOVUPS     (R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVNTPS    Z6, (R9)
+	VMOVUPS     64(R10), Z5
+	VMOVUPS     64(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVNTPS    Z6, 64(R9)
+	VMOVUPS     128(R10), Z5
+	VMOVUPS     128(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVNTPS    Z6, 128(R9)
+	VMOVUPS     192(R10), Z5
+	VMOVUPS     192(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVNTPS    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF32AVX512_op258nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op259:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op259nt
+
+fuseF32AVX512_op259loop:
+	VMOVUPS     (R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op259loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op259nt:
+	VMOVUPS     (R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVNTPS    Z6, (R9)
+	VMOVUPS     64(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVNTPS    Z6, 64(R9)
+	VMOVUPS     128(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVNTPS    Z6, 128(R9)
+	VMOVUPS     192(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVNTPS    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op259nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op260:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSS (R12), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op260nt
+
+fuseF32AVX512_op260loop:
+	VMOVUPS     (R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS (R11), Z5, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 64(R11), Z5, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 128(R11), Z5, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 192(R11), Z5, Z6
+	VMOVUPS     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF32AVX512_op260loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op260nt:
+	VMOVUPS     (R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS (R11), Z5, Z6
+	VMOVNTPS    Z6, (R9)
+	VMOVUPS     64(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 64(R11), Z5, Z6
+	VMOVNTPS    Z6, 64(R9)
+	VMOVUPS     128(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 128(R11), Z5, Z6
+	VMOVNTPS    Z6, 128(R9)
+	VMOVUPS     192(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 192(R11), Z5, Z6
+	VMOVNTPS    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF32AVX512_op260nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op261:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op261nt
+
+fuseF32AVX512_op261loop:
+	VMOVUPS     Z5, Z6
+	VFMADD231PS (R10), Z0, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 64(R10), Z0, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 128(R10), Z0, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 192(R10), Z0, Z6
+	VMOVUPS     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op261loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op261nt:
+	VMOVUPS     Z5, Z6
+	VFMADD231PS (R10), Z0, Z6
+	VMOVNTPS    Z6, (R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 64(R10), Z0, Z6
+	VMOVNTPS    Z6, 64(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 128(R10), Z0, Z6
+	VMOVNTPS    Z6, 128(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 192(R10), Z0, Z6
+	VMOVNTPS    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op261nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op262:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op262nt
+
+fuseF32AVX512_op262loop:
+	VMOVUPS     (R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVUPS     Z7, (R9)
+	VMOVUPS     64(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVUPS     Z7, 64(R9)
+	VMOVUPS     128(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVUPS     Z7, 128(R9)
+	VMOVUPS     192(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVUPS     Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op262loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op262nt:
+	VMOVUPS     (R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVNTPS    Z7, (R9)
+	VMOVUPS     64(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVNTPS    Z7, 64(R9)
+	VMOVUPS     128(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVNTPS    Z7, 128(R9)
+	VMOVUPS     192(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVNTPS    Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op262nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op263:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z6
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op263nt
+
+fuseF32AVX512_op263loop:
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVUPS     Z7, (R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVUPS     Z7, 64(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVUPS     Z7, 128(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVUPS     Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op263loop
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op263nt:
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVNTPS    Z7, (R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVNTPS    Z7, 64(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVNTPS    Z7, 128(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVNTPS    Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op263nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op264:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op264nt
+
+fuseF32AVX512_op264loop:
+	VMOVUPS (R11), Z5
+	VMOVUPS (R12), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R11), Z5
+	VMOVUPS 64(R12), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R11), Z5
+	VMOVUPS 128(R12), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R11), Z5
+	VMOVUPS 192(R12), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	ADDQ    $0x00000100, R12
+	DECQ    R8
+	JNZ     fuseF32AVX512_op264loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op264nt:
+	VMOVUPS  (R11), Z5
+	VMOVUPS  (R12), Z6
+	VPXORD   (R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPS   Z5, Z7, Z5
+	VMINPS   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, (R9)
+	VMOVUPS  64(R11), Z5
+	VMOVUPS  64(R12), Z6
+	VPXORD   64(R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPS   Z5, Z7, Z5
+	VMINPS   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, 64(R9)
+	VMOVUPS  128(R11), Z5
+	VMOVUPS  128(R12), Z6
+	VPXORD   128(R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPS   Z5, Z7, Z5
+	VMINPS   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, 128(R9)
+	VMOVUPS  192(R11), Z5
+	VMOVUPS  192(R12), Z6
+	VPXORD   192(R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPS   Z5, Z7, Z5
+	VMINPS   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPS Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	ADDQ     $0x00000100, R12
+	DECQ     R8
+	JNZ      fuseF32AVX512_op264nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op265:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op265nt
+
+fuseF32AVX512_op265loop:
+	VMOVUPS (R10), Z6
+	VMOVUPS (R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z7, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R10), Z6
+	VMOVUPS 64(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z7, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R10), Z6
+	VMOVUPS 128(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z7, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R10), Z6
+	VMOVUPS 192(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z7, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op265loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op265nt:
+	VMOVUPS  (R10), Z6
+	VMOVUPS  (R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z7, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, (R9)
+	VMOVUPS  64(R10), Z6
+	VMOVUPS  64(R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z7, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, 64(R9)
+	VMOVUPS  128(R10), Z6
+	VMOVUPS  128(R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z7, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, 128(R9)
+	VMOVUPS  192(R10), Z6
+	VMOVUPS  192(R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z5, Z6
+	VMINPS   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z7, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op265nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op266:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op266nt
+
+fuseF32AVX512_op266loop:
+	VMOVUPS (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op266loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op266nt:
+	VMOVUPS  (R11), Z6
+	VPXORD   (R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, (R9)
+	VMOVUPS  64(R11), Z6
+	VPXORD   64(R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, 64(R9)
+	VMOVUPS  128(R11), Z6
+	VPXORD   128(R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, 128(R9)
+	VMOVUPS  192(R11), Z6
+	VPXORD   192(R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op266nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op267:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z6
+	VPXORD       Z6, Z0, Z6
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op267nt
+
+fuseF32AVX512_op267loop:
+	VMOVUPS (R10), Z7
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z7
+	VMINPS  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPS Z7, (R9)
+	VMOVUPS 64(R10), Z7
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z7
+	VMINPS  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPS Z7, 64(R9)
+	VMOVUPS 128(R10), Z7
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z7
+	VMINPS  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPS Z7, 128(R9)
+	VMOVUPS 192(R10), Z7
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z7
+	VMINPS  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPS Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op267loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op267nt:
+	VMOVUPS  (R10), Z7
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z7
+	VMINPS   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPS Z7, (R9)
+	VMOVUPS  64(R10), Z7
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z7
+	VMINPS   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPS Z7, 64(R9)
+	VMOVUPS  128(R10), Z7
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z7
+	VMINPS   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPS Z7, 128(R9)
+	VMOVUPS  192(R10), Z7
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z7
+	VMINPS   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPS Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op267nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op268:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSS (R12), Z5
+	VPXORD       Z5, Z0, Z6
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op268nt
+
+fuseF32AVX512_op268loop:
+	VMOVUPS (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF32AVX512_op268loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op268nt:
+	VMOVUPS  (R11), Z6
+	VPXORD   (R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, (R9)
+	VMOVUPS  64(R11), Z6
+	VPXORD   64(R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, 64(R9)
+	VMOVUPS  128(R11), Z6
+	VPXORD   128(R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, 128(R9)
+	VMOVUPS  192(R11), Z6
+	VPXORD   192(R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPS   Z6, Z7, Z6
+	VMINPS   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPS   Z5, Z6, Z7
+	VMINPS   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPS Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF32AVX512_op268nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op269:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z6
+	VPXORD       Z6, Z0, Z7
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op269nt
+
+fuseF32AVX512_op269loop:
+	VMOVUPS (R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, (R9)
+	VMOVUPS 64(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 64(R9)
+	VMOVUPS 128(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 128(R9)
+	VMOVUPS 192(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op269loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op269nt:
+	VMOVUPS  (R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPS   Z7, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, (R9)
+	VMOVUPS  64(R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPS   Z7, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, 64(R9)
+	VMOVUPS  128(R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPS   Z7, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, 128(R9)
+	VMOVUPS  192(R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPS   Z7, Z5, Z7
+	VMINPS   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op269nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op270:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z6
+	VPXORD       Z6, Z0, Z7
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op270nt
+
+fuseF32AVX512_op270loop:
+	VPXORD  (R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, (R9)
+	VPXORD  64(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 64(R9)
+	VPXORD  128(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 128(R9)
+	VPXORD  192(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF32AVX512_op270loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op270nt:
+	VPXORD   (R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, (R9)
+	VPXORD   64(R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, 64(R9)
+	VPXORD   128(R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, 128(R9)
+	VPXORD   192(R10), Z0, Z7
+	VMINPS   Z5, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPS   Z6, Z7, Z8
+	VMINPS   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPS Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF32AVX512_op270nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op271:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVL         $0x80000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTD X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z6
+	VPXORD       Z6, Z0, Z6
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z7
+	VPXORD       Z7, Z0, Z8
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op271nt
+
+fuseF32AVX512_op271loop:
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z9
+	VMINPS  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPS Z8, (R9)
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z9
+	VMINPS  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPS Z8, 64(R9)
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z9
+	VMINPS  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPS Z8, 128(R9)
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z9
+	VMINPS  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPS Z8, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF32AVX512_op271loop
+	JMP     fuseF32AVX512_next
+
+fuseF32AVX512_op271nt:
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z9
+	VMINPS   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPS Z8, (R9)
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z9
+	VMINPS   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPS Z8, 64(R9)
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z9
+	VMINPS   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPS Z8, 128(R9)
+	VMINPS   Z6, Z5, Z8
+	VMINPS   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPS   Z7, Z8, Z9
+	VMINPS   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPS Z8, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF32AVX512_op271nt
+	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op384:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF32AVX512_op384loop:
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x00, (R11), Z0, K1
 	VPMOVM2B  K1, X0
 	VPABSB    X0, X0
-	VMOVUPS   64(R11), Z10
-	VCMPPS    $0x12, 64(R12), Z10, K1
-	VPMOVM2B  K1, X10
-	VPABSB    X10, X10
-	VMOVUPS   128(R11), Z11
-	VCMPPS    $0x12, 128(R12), Z11, K1
-	VPMOVM2B  K1, X11
-	VPABSB    X11, X11
-	VMOVUPS   192(R11), Z12
-	VCMPPS    $0x12, 192(R12), Z12, K1
-	VPMOVM2B  K1, X12
-	VPABSB    X12, X12
-	VMOVDQU64 X0, (R10)
-	VMOVDQU64 X10, 16(R10)
-	VMOVDQU64 X11, 32(R10)
-	VMOVDQU64 X12, 48(R10)
-	ADDQ      $0x00000040, R10
-	ADDQ      $0x00000100, R11
-	ADDQ      $0x00000100, R12
-	DECQ      R9
-	JNZ       fuseF32AVX512_op51loop
-	JMP       fuseF32AVX512_next
-
-fuseF32AVX512_op52:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-
-fuseF32AVX512_op52loop:
-	VMOVUPS   (R11), Z0
-	VCMPPS    $0x1e, (R12), Z0, K1
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x00, 64(R11), Z0, K1
 	VPMOVM2B  K1, X0
 	VPABSB    X0, X0
-	VMOVUPS   64(R11), Z10
-	VCMPPS    $0x1e, 64(R12), Z10, K1
-	VPMOVM2B  K1, X10
-	VPABSB    X10, X10
-	VMOVUPS   128(R11), Z11
-	VCMPPS    $0x1e, 128(R12), Z11, K1
-	VPMOVM2B  K1, X11
-	VPABSB    X11, X11
-	VMOVUPS   192(R11), Z12
-	VCMPPS    $0x1e, 192(R12), Z12, K1
-	VPMOVM2B  K1, X12
-	VPABSB    X12, X12
-	VMOVDQU64 X0, (R10)
-	VMOVDQU64 X10, 16(R10)
-	VMOVDQU64 X11, 32(R10)
-	VMOVDQU64 X12, 48(R10)
-	ADDQ      $0x00000040, R10
-	ADDQ      $0x00000100, R11
-	ADDQ      $0x00000100, R12
-	DECQ      R9
-	JNZ       fuseF32AVX512_op52loop
-	JMP       fuseF32AVX512_next
-
-fuseF32AVX512_op53:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-
-fuseF32AVX512_op53loop:
-	VMOVUPS   (R11), Z0
-	VCMPPS    $0x1d, (R12), Z0, K1
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x00, 128(R11), Z0, K1
 	VPMOVM2B  K1, X0
 	VPABSB    X0, X0
-	VMOVUPS   64(R11), Z10
-	VCMPPS    $0x1d, 64(R12), Z10, K1
-	VPMOVM2B  K1, X10
-	VPABSB    X10, X10
-	VMOVUPS   128(R11), Z11
-	VCMPPS    $0x1d, 128(R12), Z11, K1
-	VPMOVM2B  K1, X11
-	VPABSB    X11, X11
-	VMOVUPS   192(R11), Z12
-	VCMPPS    $0x1d, 192(R12), Z12, K1
-	VPMOVM2B  K1, X12
-	VPABSB    X12, X12
-	VMOVDQU64 X0, (R10)
-	VMOVDQU64 X10, 16(R10)
-	VMOVDQU64 X11, 32(R10)
-	VMOVDQU64 X12, 48(R10)
-	ADDQ      $0x00000040, R10
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x00, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
 	ADDQ      $0x00000100, R11
-	ADDQ      $0x00000100, R12
-	DECQ      R9
-	JNZ       fuseF32AVX512_op53loop
+	DECQ      R8
+	JNZ       fuseF32AVX512_op384loop
 	JMP       fuseF32AVX512_next
 
-fuseF32AVX512_op56:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
+fuseF32AVX512_op385:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF32AVX512_op385loop:
+	VCMPPS    $0x00, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x00, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x00, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x00, 192(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op385loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op386:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+
+fuseF32AVX512_op386loop:
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op386loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op387:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+
+fuseF32AVX512_op387loop:
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 48(R9)
+	ADDQ      $0x00000040, R9
+	DECQ      R8
+	JNZ       fuseF32AVX512_op387loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op392:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF32AVX512_op392loop:
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x04, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x04, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x04, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x04, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op392loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op393:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF32AVX512_op393loop:
+	VCMPPS    $0x04, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x04, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x04, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x04, 192(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op393loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op394:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+
+fuseF32AVX512_op394loop:
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op394loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op395:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+
+fuseF32AVX512_op395loop:
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 48(R9)
+	ADDQ      $0x00000040, R9
+	DECQ      R8
+	JNZ       fuseF32AVX512_op395loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op400:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF32AVX512_op400loop:
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x11, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x11, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x11, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x11, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op400loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op401:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF32AVX512_op401loop:
+	VCMPPS    $0x11, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x11, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x11, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x11, 192(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op401loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op402:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+
+fuseF32AVX512_op402loop:
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op402loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op403:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+
+fuseF32AVX512_op403loop:
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 48(R9)
+	ADDQ      $0x00000040, R9
+	DECQ      R8
+	JNZ       fuseF32AVX512_op403loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op408:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF32AVX512_op408loop:
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x12, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x12, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x12, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x12, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op408loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op409:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF32AVX512_op409loop:
+	VCMPPS    $0x12, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x12, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x12, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x12, 192(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op409loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op410:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+
+fuseF32AVX512_op410loop:
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op410loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op411:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+
+fuseF32AVX512_op411loop:
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 48(R9)
+	ADDQ      $0x00000040, R9
+	DECQ      R8
+	JNZ       fuseF32AVX512_op411loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op416:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF32AVX512_op416loop:
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x1e, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x1e, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x1e, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x1e, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op416loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op417:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF32AVX512_op417loop:
+	VCMPPS    $0x1e, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x1e, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x1e, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x1e, 192(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op417loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op418:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+
+fuseF32AVX512_op418loop:
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op418loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op419:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+
+fuseF32AVX512_op419loop:
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 48(R9)
+	ADDQ      $0x00000040, R9
+	DECQ      R8
+	JNZ       fuseF32AVX512_op419loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op424:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF32AVX512_op424loop:
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x1d, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x1d, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x1d, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x1d, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op424loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op425:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF32AVX512_op425loop:
+	VCMPPS    $0x1d, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x1d, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x1d, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x1d, 192(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op425loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op426:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+
+fuseF32AVX512_op426loop:
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 48(R9)
+	ADDQ      $0x00000040, R9
+	ADDQ      $0x00000100, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op426loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op427:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+
+fuseF32AVX512_op427loop:
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 48(R9)
+	ADDQ      $0x00000040, R9
+	DECQ      R8
+	JNZ       fuseF32AVX512_op427loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op448:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
 	VPXORD  Z1, Z1, Z1
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF32AVX512_op56nt
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op448nt
 
-fuseF32AVX512_op56loop:
-	VMOVDQU64 (R11), X0
-	VMOVUPS   (R12), Z10
-	VMOVUPS   (R13), Z11
+fuseF32AVX512_op448loop:
+	VMOVDQU64 (R10), X0
+	VMOVUPS   (R11), Z5
+	VMOVUPS   (R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z2
-	VMOVDQU64 16(R11), X0
-	VMOVUPS   64(R12), Z10
-	VMOVUPS   64(R13), Z11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, (R9)
+	VMOVDQU64 16(R10), X0
+	VMOVUPS   64(R11), Z5
+	VMOVUPS   64(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z3
-	VMOVDQU64 32(R11), X0
-	VMOVUPS   128(R12), Z10
-	VMOVUPS   128(R13), Z11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, 64(R9)
+	VMOVDQU64 32(R10), X0
+	VMOVUPS   128(R11), Z5
+	VMOVUPS   128(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z4
-	VMOVDQU64 48(R11), X0
-	VMOVUPS   192(R12), Z10
-	VMOVUPS   192(R13), Z11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, 128(R9)
+	VMOVDQU64 48(R10), X0
+	VMOVUPS   192(R11), Z5
+	VMOVUPS   192(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z5
-	VMOVUPS   Z2, (R10)
-	VMOVUPS   Z3, 64(R10)
-	VMOVUPS   Z4, 128(R10)
-	VMOVUPS   Z5, 192(R10)
-	ADDQ      $0x00000100, R10
-	ADDQ      $0x00000040, R11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R12
-	ADDQ      $0x00000100, R13
-	DECQ      R9
-	JNZ       fuseF32AVX512_op56loop
+	DECQ      R8
+	JNZ       fuseF32AVX512_op448loop
 	JMP       fuseF32AVX512_next
 
-fuseF32AVX512_op56nt:
-	VMOVDQU64 (R11), X0
-	VMOVUPS   (R12), Z10
-	VMOVUPS   (R13), Z11
+fuseF32AVX512_op448nt:
+	VMOVDQU64 (R10), X0
+	VMOVUPS   (R11), Z5
+	VMOVUPS   (R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z6
-	VMOVDQU64 16(R11), X0
-	VMOVUPS   64(R12), Z10
-	VMOVUPS   64(R13), Z11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVNTPS  Z0, (R9)
+	VMOVDQU64 16(R10), X0
+	VMOVUPS   64(R11), Z5
+	VMOVUPS   64(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z7
-	VMOVDQU64 32(R11), X0
-	VMOVUPS   128(R12), Z10
-	VMOVUPS   128(R13), Z11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVNTPS  Z0, 64(R9)
+	VMOVDQU64 32(R10), X0
+	VMOVUPS   128(R11), Z5
+	VMOVUPS   128(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z8
-	VMOVDQU64 48(R11), X0
-	VMOVUPS   192(R12), Z10
-	VMOVUPS   192(R13), Z11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVNTPS  Z0, 128(R9)
+	VMOVDQU64 48(R10), X0
+	VMOVUPS   192(R11), Z5
+	VMOVUPS   192(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPS Z10, Z11, K1, Z9
-	VMOVNTPS  Z6, (R10)
-	VMOVNTPS  Z7, 64(R10)
-	VMOVNTPS  Z8, 128(R10)
-	VMOVNTPS  Z9, 192(R10)
-	ADDQ      $0x00000100, R10
-	ADDQ      $0x00000040, R11
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVNTPS  Z0, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R12
-	ADDQ      $0x00000100, R13
-	DECQ      R9
-	JNZ       fuseF32AVX512_op56nt
+	DECQ      R8
+	JNZ       fuseF32AVX512_op448nt
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op450:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXORD       Z2, Z2, Z2
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op450nt
+
+fuseF32AVX512_op450loop:
+	VMOVDQU64 (R10), X5
+	VMOVUPS   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, (R9)
+	VMOVDQU64 16(R10), X5
+	VMOVUPS   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, 64(R9)
+	VMOVDQU64 32(R10), X5
+	VMOVUPS   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, 128(R9)
+	VMOVDQU64 48(R10), X5
+	VMOVUPS   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op450loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op450nt:
+	VMOVDQU64 (R10), X5
+	VMOVUPS   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVNTPS  Z5, (R9)
+	VMOVDQU64 16(R10), X5
+	VMOVUPS   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVNTPS  Z5, 64(R9)
+	VMOVDQU64 32(R10), X5
+	VMOVUPS   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVNTPS  Z5, 128(R9)
+	VMOVDQU64 48(R10), X5
+	VMOVUPS   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVNTPS  Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op450nt
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op452:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXORD       Z3, Z3, Z3
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSS (R12), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op452nt
+
+fuseF32AVX512_op452loop:
+	VMOVDQU64 (R10), X5
+	VMOVUPS   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, (R9)
+	VMOVDQU64 16(R10), X5
+	VMOVUPS   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, 64(R9)
+	VMOVDQU64 32(R10), X5
+	VMOVUPS   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, 128(R9)
+	VMOVDQU64 48(R10), X5
+	VMOVUPS   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op452loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op452nt:
+	VMOVDQU64 (R10), X5
+	VMOVUPS   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVNTPS  Z5, (R9)
+	VMOVDQU64 16(R10), X5
+	VMOVUPS   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVNTPS  Z5, 64(R9)
+	VMOVDQU64 32(R10), X5
+	VMOVUPS   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVNTPS  Z5, 128(R9)
+	VMOVDQU64 48(R10), X5
+	VMOVUPS   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVNTPS  Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF32AVX512_op452nt
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op454:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXORD       Z4, Z4, Z4
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op454nt
+
+fuseF32AVX512_op454loop:
+	VMOVDQU64 (R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, (R9)
+	VMOVDQU64 16(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, 64(R9)
+	VMOVDQU64 32(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, 128(R9)
+	VMOVDQU64 48(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op454loop
+	JMP       fuseF32AVX512_next
+
+fuseF32AVX512_op454nt:
+	VMOVDQU64 (R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVNTPS  Z6, (R9)
+	VMOVDQU64 16(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVNTPS  Z6, 64(R9)
+	VMOVDQU64 32(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVNTPS  Z6, 128(R9)
+	VMOVDQU64 48(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVNTPS  Z6, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000040, R10
+	DECQ      R8
+	JNZ       fuseF32AVX512_op454nt
 
 fuseF32AVX512_next:
-	ADDQ $0x08, SI
-	CMPQ SI, DI
-	JB   fuseF32AVX512_dispatch
-
-fuseF32AVX512_advance:
-	ADDQ DX, BX
-	DECQ R8
-	JNZ  fuseF32AVX512_chunk
-	MOVQ AX, BX
-	MOVQ nslots+32(FP), SI
-	SHLQ $0x05, SI
-	ADDQ BX, SI
+	ADDQ  $0x08, CX
+	CMPQ  CX, DX
+	JB    fuseF32AVX512_dispatch
+	SUBQ  DI, SI
+	SHLQ  $0x08, DI
+	ADDQ  DI, BX
+	TESTQ SI, SI
+	JNZ   fuseF32AVX512_chunk
+	MOVQ  AX, CX
+	MOVQ  nslots+24(FP), DX
+	SHLQ  $0x05, DX
+	ADDQ  CX, DX
 
 fuseF32AVX512_rownext:
-	MOVQ 8(BX), DI
-	ADDQ DI, (BX)
-	ADDQ $0x20, BX
-	CMPQ BX, SI
+	MOVQ 8(CX), BX
+	ADDQ BX, (CX)
+	ADDQ $0x20, CX
+	CMPQ CX, DX
 	JB   fuseF32AVX512_rownext
-	DECQ CX
+	DECQ rows+32(FP)
 	JNZ  fuseF32AVX512_row
 
 fuseF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func fuseF64AVX512(prog *uint64, npro int, nprog int, slots *uintptr, nslots int, rows int, chunks int, groups int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL
-TEXT ·fuseF64AVX512(SB), NOSPLIT, $0-64
-	MOVQ  slots+24(FP), AX
-	MOVQ  rows+40(FP), CX
-	TESTQ CX, CX
-	JLE   fuseF64AVX512_done
-	CMPQ  chunks+48(FP), $0x00
-	JLE   fuseF64AVX512_done
-	MOVQ  groups+56(FP), DX
-	SHLQ  $0x08, DX
+// func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+TEXT ·fuseF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ slots+16(FP), AX
+	CMPQ rows+32(FP), $0x00
+	JLE  fuseF64AVX512_done
+	CMPQ groups+40(FP), $0x00
+	JLE  fuseF64AVX512_done
+	CMPQ nprog+8(FP), $0x00
+	JLE  fuseF64AVX512_done
 
 fuseF64AVX512_row:
 	XORQ BX, BX
-	MOVQ prog+0(FP), SI
-	MOVQ npro+8(FP), DI
-	SHLQ $0x03, DI
-	ADDQ SI, DI
-	CMPQ SI, DI
-	JAE  fuseF64AVX512_chunks
+	MOVQ groups+40(FP), SI
 
-fuseF64AVX512_broadcast:
-	MOVBQZX      2(SI), R8
+fuseF64AVX512_chunk:
+	MOVQ    chunk+48(FP), DI
+	CMPQ    SI, DI
+	CMOVQLT SI, DI
+	MOVQ    prog+0(FP), CX
+	MOVQ    nprog+8(FP), DX
+	SHLQ    $0x03, DX
+	ADDQ    CX, DX
+
+fuseF64AVX512_dispatch:
+	MOVWQZX (CX), R8
+	CMPQ    R8, $0x00000102
+	JAE     fuseF64AVX512_keys258
+	CMPQ    R8, $0x00000031
+	JAE     fuseF64AVX512_keys49
+	CMPQ    R8, $0x0000001a
+	JAE     fuseF64AVX512_keys26
+	CMPQ    R8, $0x00000011
+	JAE     fuseF64AVX512_keys17
+	CMPQ    R8, $0x0000000a
+	JAE     fuseF64AVX512_keys10
+	CMPQ    R8, $0x00000009
+	JAE     fuseF64AVX512_keys9
+	JMP     fuseF64AVX512_op8
+
+fuseF64AVX512_keys9:
+	JMP fuseF64AVX512_op9
+
+fuseF64AVX512_keys10:
+	CMPQ R8, $0x0000000b
+	JAE  fuseF64AVX512_keys11
+	JMP  fuseF64AVX512_op10
+
+fuseF64AVX512_keys11:
+	CMPQ R8, $0x00000010
+	JAE  fuseF64AVX512_keys16
+	JMP  fuseF64AVX512_op11
+
+fuseF64AVX512_keys16:
+	JMP fuseF64AVX512_op16
+
+fuseF64AVX512_keys17:
+	CMPQ R8, $0x00000013
+	JAE  fuseF64AVX512_keys19
+	CMPQ R8, $0x00000012
+	JAE  fuseF64AVX512_keys18
+	JMP  fuseF64AVX512_op17
+
+fuseF64AVX512_keys18:
+	JMP fuseF64AVX512_op18
+
+fuseF64AVX512_keys19:
+	CMPQ R8, $0x00000018
+	JAE  fuseF64AVX512_keys24
+	JMP  fuseF64AVX512_op19
+
+fuseF64AVX512_keys24:
+	CMPQ R8, $0x00000019
+	JAE  fuseF64AVX512_keys25
+	JMP  fuseF64AVX512_op24
+
+fuseF64AVX512_keys25:
+	JMP fuseF64AVX512_op25
+
+fuseF64AVX512_keys26:
+	CMPQ R8, $0x00000023
+	JAE  fuseF64AVX512_keys35
+	CMPQ R8, $0x00000020
+	JAE  fuseF64AVX512_keys32
+	CMPQ R8, $0x0000001b
+	JAE  fuseF64AVX512_keys27
+	JMP  fuseF64AVX512_op26
+
+fuseF64AVX512_keys27:
+	JMP fuseF64AVX512_op27
+
+fuseF64AVX512_keys32:
+	CMPQ R8, $0x00000021
+	JAE  fuseF64AVX512_keys33
+	JMP  fuseF64AVX512_op32
+
+fuseF64AVX512_keys33:
+	CMPQ R8, $0x00000022
+	JAE  fuseF64AVX512_keys34
+	JMP  fuseF64AVX512_op33
+
+fuseF64AVX512_keys34:
+	JMP fuseF64AVX512_op34
+
+fuseF64AVX512_keys35:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX512_keys42
+	CMPQ R8, $0x00000028
+	JAE  fuseF64AVX512_keys40
+	JMP  fuseF64AVX512_op35
+
+fuseF64AVX512_keys40:
+	CMPQ R8, $0x00000029
+	JAE  fuseF64AVX512_keys41
+	JMP  fuseF64AVX512_op40
+
+fuseF64AVX512_keys41:
+	JMP fuseF64AVX512_op41
+
+fuseF64AVX512_keys42:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX512_keys43
+	JMP  fuseF64AVX512_op42
+
+fuseF64AVX512_keys43:
+	CMPQ R8, $0x00000030
+	JAE  fuseF64AVX512_keys48
+	JMP  fuseF64AVX512_op43
+
+fuseF64AVX512_keys48:
+	JMP fuseF64AVX512_op48
+
+fuseF64AVX512_keys49:
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX512_keys153
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX512_keys136
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX512_keys51
+	CMPQ R8, $0x00000032
+	JAE  fuseF64AVX512_keys50
+	JMP  fuseF64AVX512_op49
+
+fuseF64AVX512_keys50:
+	JMP fuseF64AVX512_op50
+
+fuseF64AVX512_keys51:
+	CMPQ R8, $0x00000080
+	JAE  fuseF64AVX512_keys128
+	JMP  fuseF64AVX512_op51
+
+fuseF64AVX512_keys128:
+	CMPQ R8, $0x00000081
+	JAE  fuseF64AVX512_keys129
+	JMP  fuseF64AVX512_op128
+
+fuseF64AVX512_keys129:
+	JMP fuseF64AVX512_op129
+
+fuseF64AVX512_keys136:
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX512_keys144
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX512_keys137
+	JMP  fuseF64AVX512_op136
+
+fuseF64AVX512_keys137:
+	JMP fuseF64AVX512_op137
+
+fuseF64AVX512_keys144:
+	CMPQ R8, $0x00000091
+	JAE  fuseF64AVX512_keys145
+	JMP  fuseF64AVX512_op144
+
+fuseF64AVX512_keys145:
+	CMPQ R8, $0x00000098
+	JAE  fuseF64AVX512_keys152
+	JMP  fuseF64AVX512_op145
+
+fuseF64AVX512_keys152:
+	JMP fuseF64AVX512_op152
+
+fuseF64AVX512_keys153:
+	CMPQ R8, $0x000000b0
+	JAE  fuseF64AVX512_keys176
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX512_keys161
+	CMPQ R8, $0x000000a0
+	JAE  fuseF64AVX512_keys160
+	JMP  fuseF64AVX512_op153
+
+fuseF64AVX512_keys160:
+	JMP fuseF64AVX512_op160
+
+fuseF64AVX512_keys161:
+	CMPQ R8, $0x000000a8
+	JAE  fuseF64AVX512_keys168
+	JMP  fuseF64AVX512_op161
+
+fuseF64AVX512_keys168:
+	CMPQ R8, $0x000000a9
+	JAE  fuseF64AVX512_keys169
+	JMP  fuseF64AVX512_op168
+
+fuseF64AVX512_keys169:
+	JMP fuseF64AVX512_op169
+
+fuseF64AVX512_keys176:
+	CMPQ R8, $0x000000b9
+	JAE  fuseF64AVX512_keys185
+	CMPQ R8, $0x000000b1
+	JAE  fuseF64AVX512_keys177
+	JMP  fuseF64AVX512_op176
+
+fuseF64AVX512_keys177:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF64AVX512_keys184
+	JMP  fuseF64AVX512_op177
+
+fuseF64AVX512_keys184:
+	JMP fuseF64AVX512_op184
+
+fuseF64AVX512_keys185:
+	CMPQ R8, $0x00000100
+	JAE  fuseF64AVX512_keys256
+	JMP  fuseF64AVX512_op185
+
+fuseF64AVX512_keys256:
+	CMPQ R8, $0x00000101
+	JAE  fuseF64AVX512_keys257
+	JMP  fuseF64AVX512_op256
+
+fuseF64AVX512_keys257:
+	JMP fuseF64AVX512_op257
+
+fuseF64AVX512_keys258:
+	CMPQ R8, $0x0000018b
+	JAE  fuseF64AVX512_keys395
+	CMPQ R8, $0x0000010c
+	JAE  fuseF64AVX512_keys268
+	CMPQ R8, $0x00000107
+	JAE  fuseF64AVX512_keys263
+	CMPQ R8, $0x00000104
+	JAE  fuseF64AVX512_keys260
+	CMPQ R8, $0x00000103
+	JAE  fuseF64AVX512_keys259
+	JMP  fuseF64AVX512_op258
+
+fuseF64AVX512_keys259:
+	JMP fuseF64AVX512_op259
+
+fuseF64AVX512_keys260:
+	CMPQ R8, $0x00000105
+	JAE  fuseF64AVX512_keys261
+	JMP  fuseF64AVX512_op260
+
+fuseF64AVX512_keys261:
+	CMPQ R8, $0x00000106
+	JAE  fuseF64AVX512_keys262
+	JMP  fuseF64AVX512_op261
+
+fuseF64AVX512_keys262:
+	JMP fuseF64AVX512_op262
+
+fuseF64AVX512_keys263:
+	CMPQ R8, $0x00000109
+	JAE  fuseF64AVX512_keys265
+	CMPQ R8, $0x00000108
+	JAE  fuseF64AVX512_keys264
+	JMP  fuseF64AVX512_op263
+
+fuseF64AVX512_keys264:
+	JMP fuseF64AVX512_op264
+
+fuseF64AVX512_keys265:
+	CMPQ R8, $0x0000010a
+	JAE  fuseF64AVX512_keys266
+	JMP  fuseF64AVX512_op265
+
+fuseF64AVX512_keys266:
+	CMPQ R8, $0x0000010b
+	JAE  fuseF64AVX512_keys267
+	JMP  fuseF64AVX512_op266
+
+fuseF64AVX512_keys267:
+	JMP fuseF64AVX512_op267
+
+fuseF64AVX512_keys268:
+	CMPQ R8, $0x00000181
+	JAE  fuseF64AVX512_keys385
+	CMPQ R8, $0x0000010e
+	JAE  fuseF64AVX512_keys270
+	CMPQ R8, $0x0000010d
+	JAE  fuseF64AVX512_keys269
+	JMP  fuseF64AVX512_op268
+
+fuseF64AVX512_keys269:
+	JMP fuseF64AVX512_op269
+
+fuseF64AVX512_keys270:
+	CMPQ R8, $0x0000010f
+	JAE  fuseF64AVX512_keys271
+	JMP  fuseF64AVX512_op270
+
+fuseF64AVX512_keys271:
+	CMPQ R8, $0x00000180
+	JAE  fuseF64AVX512_keys384
+	JMP  fuseF64AVX512_op271
+
+fuseF64AVX512_keys384:
+	JMP fuseF64AVX512_op384
+
+fuseF64AVX512_keys385:
+	CMPQ R8, $0x00000188
+	JAE  fuseF64AVX512_keys392
+	CMPQ R8, $0x00000182
+	JAE  fuseF64AVX512_keys386
+	JMP  fuseF64AVX512_op385
+
+fuseF64AVX512_keys386:
+	CMPQ R8, $0x00000183
+	JAE  fuseF64AVX512_keys387
+	JMP  fuseF64AVX512_op386
+
+fuseF64AVX512_keys387:
+	JMP fuseF64AVX512_op387
+
+fuseF64AVX512_keys392:
+	CMPQ R8, $0x00000189
+	JAE  fuseF64AVX512_keys393
+	JMP  fuseF64AVX512_op392
+
+fuseF64AVX512_keys393:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF64AVX512_keys394
+	JMP  fuseF64AVX512_op393
+
+fuseF64AVX512_keys394:
+	JMP fuseF64AVX512_op394
+
+fuseF64AVX512_keys395:
+	CMPQ R8, $0x000001a1
+	JAE  fuseF64AVX512_keys417
+	CMPQ R8, $0x00000198
+	JAE  fuseF64AVX512_keys408
+	CMPQ R8, $0x00000191
+	JAE  fuseF64AVX512_keys401
+	CMPQ R8, $0x00000190
+	JAE  fuseF64AVX512_keys400
+	JMP  fuseF64AVX512_op395
+
+fuseF64AVX512_keys400:
+	JMP fuseF64AVX512_op400
+
+fuseF64AVX512_keys401:
+	CMPQ R8, $0x00000192
+	JAE  fuseF64AVX512_keys402
+	JMP  fuseF64AVX512_op401
+
+fuseF64AVX512_keys402:
+	CMPQ R8, $0x00000193
+	JAE  fuseF64AVX512_keys403
+	JMP  fuseF64AVX512_op402
+
+fuseF64AVX512_keys403:
+	JMP fuseF64AVX512_op403
+
+fuseF64AVX512_keys408:
+	CMPQ R8, $0x0000019a
+	JAE  fuseF64AVX512_keys410
+	CMPQ R8, $0x00000199
+	JAE  fuseF64AVX512_keys409
+	JMP  fuseF64AVX512_op408
+
+fuseF64AVX512_keys409:
+	JMP fuseF64AVX512_op409
+
+fuseF64AVX512_keys410:
+	CMPQ R8, $0x0000019b
+	JAE  fuseF64AVX512_keys411
+	JMP  fuseF64AVX512_op410
+
+fuseF64AVX512_keys411:
+	CMPQ R8, $0x000001a0
+	JAE  fuseF64AVX512_keys416
+	JMP  fuseF64AVX512_op411
+
+fuseF64AVX512_keys416:
+	JMP fuseF64AVX512_op416
+
+fuseF64AVX512_keys417:
+	CMPQ R8, $0x000001aa
+	JAE  fuseF64AVX512_keys426
+	CMPQ R8, $0x000001a3
+	JAE  fuseF64AVX512_keys419
+	CMPQ R8, $0x000001a2
+	JAE  fuseF64AVX512_keys418
+	JMP  fuseF64AVX512_op417
+
+fuseF64AVX512_keys418:
+	JMP fuseF64AVX512_op418
+
+fuseF64AVX512_keys419:
+	CMPQ R8, $0x000001a8
+	JAE  fuseF64AVX512_keys424
+	JMP  fuseF64AVX512_op419
+
+fuseF64AVX512_keys424:
+	CMPQ R8, $0x000001a9
+	JAE  fuseF64AVX512_keys425
+	JMP  fuseF64AVX512_op424
+
+fuseF64AVX512_keys425:
+	JMP fuseF64AVX512_op425
+
+fuseF64AVX512_keys426:
+	CMPQ R8, $0x000001c2
+	JAE  fuseF64AVX512_keys450
+	CMPQ R8, $0x000001ab
+	JAE  fuseF64AVX512_keys427
+	JMP  fuseF64AVX512_op426
+
+fuseF64AVX512_keys427:
+	CMPQ R8, $0x000001c0
+	JAE  fuseF64AVX512_keys448
+	JMP  fuseF64AVX512_op427
+
+fuseF64AVX512_keys448:
+	JMP fuseF64AVX512_op448
+
+fuseF64AVX512_keys450:
+	CMPQ R8, $0x000001c4
+	JAE  fuseF64AVX512_keys452
+	JMP  fuseF64AVX512_op450
+
+fuseF64AVX512_keys452:
+	CMPQ R8, $0x000001c6
+	JAE  fuseF64AVX512_keys454
+	JMP  fuseF64AVX512_op452
+
+fuseF64AVX512_keys454:
+	JMP fuseF64AVX512_op454
+
+fuseF64AVX512_op8:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op8nt
+
+fuseF64AVX512_op8loop:
+	VMOVUPD (R10), Z0
+	VADDPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VADDPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VADDPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VADDPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op8loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op8nt:
+	VMOVUPD  (R10), Z0
+	VADDPD   (R11), Z0, Z0
+	VMOVNTPD Z0, (R9)
+	VMOVUPD  64(R10), Z0
+	VADDPD   64(R11), Z0, Z0
+	VMOVNTPD Z0, 64(R9)
+	VMOVUPD  128(R10), Z0
+	VADDPD   128(R11), Z0, Z0
+	VMOVNTPD Z0, 128(R9)
+	VMOVUPD  192(R10), Z0
+	VADDPD   192(R11), Z0, Z0
+	VMOVNTPD Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op8nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op9:
+	MOVBQZX      3(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R9
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R9
-	MOVBQZX      3(SI), R8
+	MOVBQZX      4(CX), R8
 	SHLQ         $0x05, R8
 	MOVQ         (AX)(R8*1), R10
 	MOVQ         16(AX)(R8*1), R8
 	ANDQ         BX, R8
 	ADDQ         R8, R10
 	VBROADCASTSD (R10), Z0
-	MOVQ         groups+56(FP), R8
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op9nt
 
-fuseF64AVX512_broadcastloop:
-	VMOVUPD Z0, (R9)
-	VMOVUPD Z0, 64(R9)
-	VMOVUPD Z0, 128(R9)
-	VMOVUPD Z0, 192(R9)
+fuseF64AVX512_op9loop:
+	VADDPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VADDPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VADDPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VADDPD  192(R10), Z0, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op9loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op9nt:
+	VADDPD   (R10), Z0, Z5
+	VMOVNTPD Z5, (R9)
+	VADDPD   64(R10), Z0, Z5
+	VMOVNTPD Z5, 64(R9)
+	VADDPD   128(R10), Z0, Z5
+	VMOVNTPD Z5, 128(R9)
+	VADDPD   192(R10), Z0, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op9nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op10:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op10nt
+
+fuseF64AVX512_op10loop:
+	VMOVUPD (R10), Z5
+	VADDPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VADDPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VADDPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VADDPD  Z0, Z5, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op10loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op10nt:
+	VMOVUPD  (R10), Z5
+	VADDPD   Z0, Z5, Z5
+	VMOVNTPD Z5, (R9)
+	VMOVUPD  64(R10), Z5
+	VADDPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMOVUPD  128(R10), Z5
+	VADDPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMOVUPD  192(R10), Z5
+	VADDPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op10nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op11:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op11nt
+
+fuseF64AVX512_op11loop:
+	VADDPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VADDPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VADDPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VADDPD  Z5, Z0, Z6
+	VMOVUPD Z6, 192(R9)
 	ADDQ    $0x00000100, R9
 	DECQ    R8
-	JNZ     fuseF64AVX512_broadcastloop
-	ADDQ    $0x08, SI
-	CMPQ    SI, DI
-	JB      fuseF64AVX512_broadcast
-
-fuseF64AVX512_chunks:
-	MOVQ chunks+48(FP), R8
-
-fuseF64AVX512_chunk:
-	MOVQ npro+8(FP), SI
-	SHLQ $0x03, SI
-	ADDQ prog+0(FP), SI
-	MOVQ nprog+16(FP), DI
-	SHLQ $0x03, DI
-	ADDQ prog+0(FP), DI
-	CMPQ SI, DI
-	JAE  fuseF64AVX512_advance
-
-fuseF64AVX512_dispatch:
-	MOVBQZX (SI), R9
-	CMPQ    R9, $0x15
-	JAE     fuseF64AVX512_codes21
-	CMPQ    R9, $0x06
-	JAE     fuseF64AVX512_codes6
-	CMPQ    R9, $0x03
-	JAE     fuseF64AVX512_codes3
-	CMPQ    R9, $0x02
-	JAE     fuseF64AVX512_codes2
-	JMP     fuseF64AVX512_op1
-
-fuseF64AVX512_codes2:
-	JMP fuseF64AVX512_op2
-
-fuseF64AVX512_codes3:
-	CMPQ R9, $0x04
-	JAE  fuseF64AVX512_codes4
-	JMP  fuseF64AVX512_op3
-
-fuseF64AVX512_codes4:
-	CMPQ R9, $0x05
-	JAE  fuseF64AVX512_codes5
-	JMP  fuseF64AVX512_op4
-
-fuseF64AVX512_codes5:
-	JMP fuseF64AVX512_op5
-
-fuseF64AVX512_codes6:
-	CMPQ R9, $0x12
-	JAE  fuseF64AVX512_codes18
-	CMPQ R9, $0x10
-	JAE  fuseF64AVX512_codes16
-	JMP  fuseF64AVX512_op6
-
-fuseF64AVX512_codes16:
-	CMPQ R9, $0x11
-	JAE  fuseF64AVX512_codes17
-	JMP  fuseF64AVX512_op16
-
-fuseF64AVX512_codes17:
-	JMP fuseF64AVX512_op17
-
-fuseF64AVX512_codes18:
-	CMPQ R9, $0x13
-	JAE  fuseF64AVX512_codes19
-	JMP  fuseF64AVX512_op18
-
-fuseF64AVX512_codes19:
-	CMPQ R9, $0x14
-	JAE  fuseF64AVX512_codes20
-	JMP  fuseF64AVX512_op19
-
-fuseF64AVX512_codes20:
-	JMP fuseF64AVX512_op20
-
-fuseF64AVX512_codes21:
-	CMPQ R9, $0x31
-	JAE  fuseF64AVX512_codes49
-	CMPQ R9, $0x20
-	JAE  fuseF64AVX512_codes32
-	CMPQ R9, $0x16
-	JAE  fuseF64AVX512_codes22
-	JMP  fuseF64AVX512_op21
-
-fuseF64AVX512_codes22:
-	CMPQ R9, $0x17
-	JAE  fuseF64AVX512_codes23
-	JMP  fuseF64AVX512_op22
-
-fuseF64AVX512_codes23:
-	JMP fuseF64AVX512_op23
-
-fuseF64AVX512_codes32:
-	CMPQ R9, $0x21
-	JAE  fuseF64AVX512_codes33
-	JMP  fuseF64AVX512_op32
-
-fuseF64AVX512_codes33:
-	CMPQ R9, $0x30
-	JAE  fuseF64AVX512_codes48
-	JMP  fuseF64AVX512_op33
-
-fuseF64AVX512_codes48:
-	JMP fuseF64AVX512_op48
-
-fuseF64AVX512_codes49:
-	CMPQ R9, $0x34
-	JAE  fuseF64AVX512_codes52
-	CMPQ R9, $0x32
-	JAE  fuseF64AVX512_codes50
-	JMP  fuseF64AVX512_op49
-
-fuseF64AVX512_codes50:
-	CMPQ R9, $0x33
-	JAE  fuseF64AVX512_codes51
-	JMP  fuseF64AVX512_op50
-
-fuseF64AVX512_codes51:
-	JMP fuseF64AVX512_op51
-
-fuseF64AVX512_codes52:
-	CMPQ R9, $0x35
-	JAE  fuseF64AVX512_codes53
-	JMP  fuseF64AVX512_op52
-
-fuseF64AVX512_codes53:
-	CMPQ R9, $0x38
-	JAE  fuseF64AVX512_codes56
-	JMP  fuseF64AVX512_op53
-
-fuseF64AVX512_codes56:
-	JMP fuseF64AVX512_op56
-
-fuseF64AVX512_op1:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op1nt
-
-fuseF64AVX512_op1loop:
-	VMOVUPD (R11), Z0
-	VADDPD  (R12), Z0, Z0
-	VMOVUPD 64(R11), Z10
-	VADDPD  64(R12), Z10, Z10
-	VMOVUPD 128(R11), Z11
-	VADDPD  128(R12), Z11, Z11
-	VMOVUPD 192(R11), Z12
-	VADDPD  192(R12), Z12, Z12
-	VMOVUPD Z0, (R10)
-	VMOVUPD Z10, 64(R10)
-	VMOVUPD Z11, 128(R10)
-	VMOVUPD Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF64AVX512_op1loop
+	JNZ     fuseF64AVX512_op11loop
 	JMP     fuseF64AVX512_next
 
-fuseF64AVX512_op1nt:
-	VMOVUPD  (R11), Z0
-	VADDPD   (R12), Z0, Z0
-	VMOVUPD  64(R11), Z10
-	VADDPD   64(R12), Z10, Z10
-	VMOVUPD  128(R11), Z11
-	VADDPD   128(R12), Z11, Z11
-	VMOVUPD  192(R11), Z12
-	VADDPD   192(R12), Z12, Z12
-	VMOVNTPD Z0, (R10)
-	VMOVNTPD Z10, 64(R10)
-	VMOVNTPD Z11, 128(R10)
-	VMOVNTPD Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op1nt
-	JMP      fuseF64AVX512_next
-
-fuseF64AVX512_op2:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op2nt
-
-fuseF64AVX512_op2loop:
-	VMOVUPD (R11), Z0
-	VSUBPD  (R12), Z0, Z0
-	VMOVUPD 64(R11), Z10
-	VSUBPD  64(R12), Z10, Z10
-	VMOVUPD 128(R11), Z11
-	VSUBPD  128(R12), Z11, Z11
-	VMOVUPD 192(R11), Z12
-	VSUBPD  192(R12), Z12, Z12
-	VMOVUPD Z0, (R10)
-	VMOVUPD Z10, 64(R10)
-	VMOVUPD Z11, 128(R10)
-	VMOVUPD Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF64AVX512_op2loop
-	JMP     fuseF64AVX512_next
-
-fuseF64AVX512_op2nt:
-	VMOVUPD  (R11), Z0
-	VSUBPD   (R12), Z0, Z0
-	VMOVUPD  64(R11), Z10
-	VSUBPD   64(R12), Z10, Z10
-	VMOVUPD  128(R11), Z11
-	VSUBPD   128(R12), Z11, Z11
-	VMOVUPD  192(R11), Z12
-	VSUBPD   192(R12), Z12, Z12
-	VMOVNTPD Z0, (R10)
-	VMOVNTPD Z10, 64(R10)
-	VMOVNTPD Z11, 128(R10)
-	VMOVNTPD Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op2nt
-	JMP      fuseF64AVX512_next
-
-fuseF64AVX512_op3:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op3nt
-
-fuseF64AVX512_op3loop:
-	VMOVUPD (R11), Z0
-	VMULPD  (R12), Z0, Z0
-	VMOVUPD 64(R11), Z10
-	VMULPD  64(R12), Z10, Z10
-	VMOVUPD 128(R11), Z11
-	VMULPD  128(R12), Z11, Z11
-	VMOVUPD 192(R11), Z12
-	VMULPD  192(R12), Z12, Z12
-	VMOVUPD Z0, (R10)
-	VMOVUPD Z10, 64(R10)
-	VMOVUPD Z11, 128(R10)
-	VMOVUPD Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF64AVX512_op3loop
-	JMP     fuseF64AVX512_next
-
-fuseF64AVX512_op3nt:
-	VMOVUPD  (R11), Z0
-	VMULPD   (R12), Z0, Z0
-	VMOVUPD  64(R11), Z10
-	VMULPD   64(R12), Z10, Z10
-	VMOVUPD  128(R11), Z11
-	VMULPD   128(R12), Z11, Z11
-	VMOVUPD  192(R11), Z12
-	VMULPD   192(R12), Z12, Z12
-	VMOVNTPD Z0, (R10)
-	VMOVNTPD Z10, 64(R10)
-	VMOVNTPD Z11, 128(R10)
-	VMOVNTPD Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op3nt
-	JMP      fuseF64AVX512_next
-
-fuseF64AVX512_op4:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op4nt
-
-fuseF64AVX512_op4loop:
-	VMOVUPD (R11), Z0
-	VDIVPD  (R12), Z0, Z0
-	VMOVUPD 64(R11), Z10
-	VDIVPD  64(R12), Z10, Z10
-	VMOVUPD 128(R11), Z11
-	VDIVPD  128(R12), Z11, Z11
-	VMOVUPD 192(R11), Z12
-	VDIVPD  192(R12), Z12, Z12
-	VMOVUPD Z0, (R10)
-	VMOVUPD Z10, 64(R10)
-	VMOVUPD Z11, 128(R10)
-	VMOVUPD Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF64AVX512_op4loop
-	JMP     fuseF64AVX512_next
-
-fuseF64AVX512_op4nt:
-	VMOVUPD  (R11), Z0
-	VDIVPD   (R12), Z0, Z0
-	VMOVUPD  64(R11), Z10
-	VDIVPD   64(R12), Z10, Z10
-	VMOVUPD  128(R11), Z11
-	VDIVPD   128(R12), Z11, Z11
-	VMOVUPD  192(R11), Z12
-	VDIVPD   192(R12), Z12, Z12
-	VMOVNTPD Z0, (R10)
-	VMOVNTPD Z10, 64(R10)
-	VMOVNTPD Z11, 128(R10)
-	VMOVNTPD Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op4nt
-	JMP      fuseF64AVX512_next
-
-fuseF64AVX512_op5:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op5nt
-
-fuseF64AVX512_op5loop:
-	VMOVUPD (R11), Z0
-	VMINPD  (R12), Z0, Z10
-	VMINPD  Z0, Z10, Z0
-	VPORD   Z0, Z10, Z0
-	VMOVUPD 64(R11), Z10
-	VMINPD  64(R12), Z10, Z11
-	VMINPD  Z10, Z11, Z10
-	VPORD   Z10, Z11, Z10
-	VMOVUPD 128(R11), Z11
-	VMINPD  128(R12), Z11, Z12
-	VMINPD  Z11, Z12, Z11
-	VPORD   Z11, Z12, Z11
-	VMOVUPD 192(R11), Z12
-	VMINPD  192(R12), Z12, Z13
-	VMINPD  Z12, Z13, Z12
-	VPORD   Z12, Z13, Z12
-	VMOVUPD Z0, (R10)
-	VMOVUPD Z10, 64(R10)
-	VMOVUPD Z11, 128(R10)
-	VMOVUPD Z12, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF64AVX512_op5loop
-	JMP     fuseF64AVX512_next
-
-fuseF64AVX512_op5nt:
-	VMOVUPD  (R11), Z0
-	VMINPD   (R12), Z0, Z10
-	VMINPD   Z0, Z10, Z0
-	VPORD    Z0, Z10, Z0
-	VMOVUPD  64(R11), Z10
-	VMINPD   64(R12), Z10, Z11
-	VMINPD   Z10, Z11, Z10
-	VPORD    Z10, Z11, Z10
-	VMOVUPD  128(R11), Z11
-	VMINPD   128(R12), Z11, Z12
-	VMINPD   Z11, Z12, Z11
-	VPORD    Z11, Z12, Z11
-	VMOVUPD  192(R11), Z12
-	VMINPD   192(R12), Z12, Z13
-	VMINPD   Z12, Z13, Z12
-	VPORD    Z12, Z13, Z12
-	VMOVNTPD Z0, (R10)
-	VMOVNTPD Z10, 64(R10)
-	VMOVNTPD Z11, 128(R10)
-	VMOVNTPD Z12, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op5nt
-	JMP      fuseF64AVX512_next
-
-fuseF64AVX512_op6:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF64AVX512_op6nt
-
-fuseF64AVX512_op6loop:
-	VMOVUPD (R11), Z10
-	VPXORD  Z10, Z0, Z10
-	VPXORD  (R12), Z0, Z11
-	VMINPD  Z11, Z10, Z11
-	VMINPD  Z10, Z11, Z10
-	VPORD   Z10, Z11, Z10
-	VPXORD  Z0, Z10, Z10
-	VMOVUPD 64(R11), Z11
-	VPXORD  Z11, Z0, Z11
-	VPXORD  64(R12), Z0, Z12
-	VMINPD  Z12, Z11, Z12
-	VMINPD  Z11, Z12, Z11
-	VPORD   Z11, Z12, Z11
-	VPXORD  Z0, Z11, Z11
-	VMOVUPD 128(R11), Z12
-	VPXORD  Z12, Z0, Z12
-	VPXORD  128(R12), Z0, Z13
-	VMINPD  Z13, Z12, Z13
-	VMINPD  Z12, Z13, Z12
-	VPORD   Z12, Z13, Z12
-	VPXORD  Z0, Z12, Z12
-	VMOVUPD 192(R11), Z13
-	VPXORD  Z13, Z0, Z13
-	VPXORD  192(R12), Z0, Z14
-	VMINPD  Z14, Z13, Z14
-	VMINPD  Z13, Z14, Z13
-	VPORD   Z13, Z14, Z13
-	VPXORD  Z0, Z13, Z13
-	VMOVUPD Z10, (R10)
-	VMOVUPD Z11, 64(R10)
-	VMOVUPD Z12, 128(R10)
-	VMOVUPD Z13, 192(R10)
-	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	DECQ    R9
-	JNZ     fuseF64AVX512_op6loop
-	JMP     fuseF64AVX512_next
-
-fuseF64AVX512_op6nt:
-	VMOVUPD  (R11), Z10
-	VPXORD   Z10, Z0, Z10
-	VPXORD   (R12), Z0, Z11
-	VMINPD   Z11, Z10, Z11
-	VMINPD   Z10, Z11, Z10
-	VPORD    Z10, Z11, Z10
-	VPXORD   Z0, Z10, Z10
-	VMOVUPD  64(R11), Z11
-	VPXORD   Z11, Z0, Z11
-	VPXORD   64(R12), Z0, Z12
-	VMINPD   Z12, Z11, Z12
-	VMINPD   Z11, Z12, Z11
-	VPORD    Z11, Z12, Z11
-	VPXORD   Z0, Z11, Z11
-	VMOVUPD  128(R11), Z12
-	VPXORD   Z12, Z0, Z12
-	VPXORD   128(R12), Z0, Z13
-	VMINPD   Z13, Z12, Z13
-	VMINPD   Z12, Z13, Z12
-	VPORD    Z12, Z13, Z12
-	VPXORD   Z0, Z12, Z12
-	VMOVUPD  192(R11), Z13
-	VPXORD   Z13, Z0, Z13
-	VPXORD   192(R12), Z0, Z14
-	VMINPD   Z14, Z13, Z14
-	VMINPD   Z13, Z14, Z13
-	VPORD    Z13, Z14, Z13
-	VPXORD   Z0, Z13, Z13
-	VMOVNTPD Z10, (R10)
-	VMOVNTPD Z11, 64(R10)
-	VMOVNTPD Z12, 128(R10)
-	VMOVNTPD Z13, 192(R10)
-	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op6nt
+fuseF64AVX512_op11nt:
+	VADDPD   Z5, Z0, Z6
+	VMOVNTPD Z6, (R9)
+	VADDPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 64(R9)
+	VADDPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 128(R9)
+	VADDPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op11nt
 	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op16:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF64AVX512_op16nt
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op16nt
 
 fuseF64AVX512_op16loop:
-	VPXORD  (R11), Z0, Z10
-	VPXORD  64(R11), Z0, Z11
-	VPXORD  128(R11), Z0, Z12
-	VPXORD  192(R11), Z0, Z13
-	VMOVUPD Z10, (R10)
-	VMOVUPD Z11, 64(R10)
-	VMOVUPD Z12, 128(R10)
-	VMOVUPD Z13, 192(R10)
+	VMOVUPD (R10), Z0
+	VSUBPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VSUBPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VSUBPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VSUBPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
 	ADDQ    $0x00000100, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF64AVX512_op16loop
 	JMP     fuseF64AVX512_next
 
 fuseF64AVX512_op16nt:
-	VPXORD   (R11), Z0, Z10
-	VPXORD   64(R11), Z0, Z11
-	VPXORD   128(R11), Z0, Z12
-	VPXORD   192(R11), Z0, Z13
-	VMOVNTPD Z10, (R10)
-	VMOVNTPD Z11, 64(R10)
-	VMOVNTPD Z12, 128(R10)
-	VMOVNTPD Z13, 192(R10)
+	VMOVUPD  (R10), Z0
+	VSUBPD   (R11), Z0, Z0
+	VMOVNTPD Z0, (R9)
+	VMOVUPD  64(R10), Z0
+	VSUBPD   64(R11), Z0, Z0
+	VMOVNTPD Z0, 64(R9)
+	VMOVUPD  128(R10), Z0
+	VSUBPD   128(R11), Z0, Z0
+	VMOVNTPD Z0, 128(R9)
+	VMOVUPD  192(R10), Z0
+	VSUBPD   192(R11), Z0, Z0
+	VMOVNTPD Z0, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
 	ADDQ     $0x00000100, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF64AVX512_op16nt
 	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op17:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF64AVX512_op17nt
 
 fuseF64AVX512_op17loop:
-	VPANDND (R11), Z0, Z10
-	VPANDND 64(R11), Z0, Z11
-	VPANDND 128(R11), Z0, Z12
-	VPANDND 192(R11), Z0, Z13
-	VMOVUPD Z10, (R10)
-	VMOVUPD Z11, 64(R10)
-	VMOVUPD Z12, 128(R10)
-	VMOVUPD Z13, 192(R10)
+	VSUBPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VSUBPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VSUBPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VSUBPD  192(R10), Z0, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF64AVX512_op17loop
 	JMP     fuseF64AVX512_next
 
 fuseF64AVX512_op17nt:
-	VPANDND  (R11), Z0, Z10
-	VPANDND  64(R11), Z0, Z11
-	VPANDND  128(R11), Z0, Z12
-	VPANDND  192(R11), Z0, Z13
-	VMOVNTPD Z10, (R10)
-	VMOVNTPD Z11, 64(R10)
-	VMOVNTPD Z12, 128(R10)
-	VMOVNTPD Z13, 192(R10)
+	VSUBPD   (R10), Z0, Z5
+	VMOVNTPD Z5, (R9)
+	VSUBPD   64(R10), Z0, Z5
+	VMOVNTPD Z5, 64(R9)
+	VSUBPD   128(R10), Z0, Z5
+	VMOVNTPD Z5, 128(R9)
+	VSUBPD   192(R10), Z0, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF64AVX512_op17nt
 	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op18:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op18nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op18nt
 
 fuseF64AVX512_op18loop:
-	VSQRTPD (R11), Z0
-	VSQRTPD 64(R11), Z10
-	VSQRTPD 128(R11), Z11
-	VSQRTPD 192(R11), Z12
-	VMOVUPD Z0, (R10)
-	VMOVUPD Z10, 64(R10)
-	VMOVUPD Z11, 128(R10)
-	VMOVUPD Z12, 192(R10)
+	VMOVUPD (R10), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF64AVX512_op18loop
 	JMP     fuseF64AVX512_next
 
 fuseF64AVX512_op18nt:
-	VSQRTPD  (R11), Z0
-	VSQRTPD  64(R11), Z10
-	VSQRTPD  128(R11), Z11
-	VSQRTPD  192(R11), Z12
-	VMOVNTPD Z0, (R10)
-	VMOVNTPD Z10, 64(R10)
-	VMOVNTPD Z11, 128(R10)
-	VMOVNTPD Z12, 192(R10)
+	VMOVUPD  (R10), Z5
+	VSUBPD   Z0, Z5, Z5
+	VMOVNTPD Z5, (R9)
+	VMOVUPD  64(R10), Z5
+	VSUBPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMOVUPD  128(R10), Z5
+	VSUBPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMOVUPD  192(R10), Z5
+	VSUBPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF64AVX512_op18nt
 	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op19:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op19nt
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op19nt
 
 fuseF64AVX512_op19loop:
-	VRNDSCALEPD $0x09, (R11), Z0
-	VRNDSCALEPD $0x09, 64(R11), Z10
-	VRNDSCALEPD $0x09, 128(R11), Z11
-	VRNDSCALEPD $0x09, 192(R11), Z12
-	VMOVUPD     Z0, (R10)
-	VMOVUPD     Z10, 64(R10)
-	VMOVUPD     Z11, 128(R10)
-	VMOVUPD     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op19loop
-	JMP         fuseF64AVX512_next
+	VSUBPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VSUBPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VSUBPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VSUBPD  Z5, Z0, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op19loop
+	JMP     fuseF64AVX512_next
 
 fuseF64AVX512_op19nt:
-	VRNDSCALEPD $0x09, (R11), Z0
-	VRNDSCALEPD $0x09, 64(R11), Z10
-	VRNDSCALEPD $0x09, 128(R11), Z11
-	VRNDSCALEPD $0x09, 192(R11), Z12
-	VMOVNTPD    Z0, (R10)
-	VMOVNTPD    Z10, 64(R10)
-	VMOVNTPD    Z11, 128(R10)
-	VMOVNTPD    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op19nt
-	JMP         fuseF64AVX512_next
+	VSUBPD   Z5, Z0, Z6
+	VMOVNTPD Z6, (R9)
+	VSUBPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 64(R9)
+	VSUBPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 128(R9)
+	VSUBPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op19nt
+	JMP      fuseF64AVX512_next
 
-fuseF64AVX512_op20:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op20nt
+fuseF64AVX512_op24:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op24nt
 
-fuseF64AVX512_op20loop:
-	VRNDSCALEPD $0x0a, (R11), Z0
-	VRNDSCALEPD $0x0a, 64(R11), Z10
-	VRNDSCALEPD $0x0a, 128(R11), Z11
-	VRNDSCALEPD $0x0a, 192(R11), Z12
-	VMOVUPD     Z0, (R10)
-	VMOVUPD     Z10, 64(R10)
-	VMOVUPD     Z11, 128(R10)
-	VMOVUPD     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op20loop
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op24loop:
+	VMOVUPD (R10), Z0
+	VMULPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VMULPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VMULPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VMULPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op24loop
+	JMP     fuseF64AVX512_next
 
-fuseF64AVX512_op20nt:
-	VRNDSCALEPD $0x0a, (R11), Z0
-	VRNDSCALEPD $0x0a, 64(R11), Z10
-	VRNDSCALEPD $0x0a, 128(R11), Z11
-	VRNDSCALEPD $0x0a, 192(R11), Z12
-	VMOVNTPD    Z0, (R10)
-	VMOVNTPD    Z10, 64(R10)
-	VMOVNTPD    Z11, 128(R10)
-	VMOVNTPD    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op20nt
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op24nt:
+	VMOVUPD  (R10), Z0
+	VMULPD   (R11), Z0, Z0
+	VMOVNTPD Z0, (R9)
+	VMOVUPD  64(R10), Z0
+	VMULPD   64(R11), Z0, Z0
+	VMOVNTPD Z0, 64(R9)
+	VMOVUPD  128(R10), Z0
+	VMULPD   128(R11), Z0, Z0
+	VMOVNTPD Z0, 128(R9)
+	VMOVUPD  192(R10), Z0
+	VMULPD   192(R11), Z0, Z0
+	VMOVNTPD Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op24nt
+	JMP      fuseF64AVX512_next
 
-fuseF64AVX512_op21:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op21nt
+fuseF64AVX512_op25:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op25nt
 
-fuseF64AVX512_op21loop:
-	VRNDSCALEPD $0x0b, (R11), Z0
-	VRNDSCALEPD $0x0b, 64(R11), Z10
-	VRNDSCALEPD $0x0b, 128(R11), Z11
-	VRNDSCALEPD $0x0b, 192(R11), Z12
-	VMOVUPD     Z0, (R10)
-	VMOVUPD     Z10, 64(R10)
-	VMOVUPD     Z11, 128(R10)
-	VMOVUPD     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op21loop
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op25loop:
+	VMULPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VMULPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VMULPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VMULPD  192(R10), Z0, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op25loop
+	JMP     fuseF64AVX512_next
 
-fuseF64AVX512_op21nt:
-	VRNDSCALEPD $0x0b, (R11), Z0
-	VRNDSCALEPD $0x0b, 64(R11), Z10
-	VRNDSCALEPD $0x0b, 128(R11), Z11
-	VRNDSCALEPD $0x0b, 192(R11), Z12
-	VMOVNTPD    Z0, (R10)
-	VMOVNTPD    Z10, 64(R10)
-	VMOVNTPD    Z11, 128(R10)
-	VMOVNTPD    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op21nt
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op25nt:
+	VMULPD   (R10), Z0, Z5
+	VMOVNTPD Z5, (R9)
+	VMULPD   64(R10), Z0, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMULPD   128(R10), Z0, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMULPD   192(R10), Z0, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op25nt
+	JMP      fuseF64AVX512_next
 
-fuseF64AVX512_op22:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op22nt
+fuseF64AVX512_op26:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op26nt
 
-fuseF64AVX512_op22loop:
-	VRNDSCALEPD $0x08, (R11), Z0
-	VRNDSCALEPD $0x08, 64(R11), Z10
-	VRNDSCALEPD $0x08, 128(R11), Z11
-	VRNDSCALEPD $0x08, 192(R11), Z12
-	VMOVUPD     Z0, (R10)
-	VMOVUPD     Z10, 64(R10)
-	VMOVUPD     Z11, 128(R10)
-	VMOVUPD     Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op22loop
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op26loop:
+	VMOVUPD (R10), Z5
+	VMULPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VMULPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VMULPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VMULPD  Z0, Z5, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op26loop
+	JMP     fuseF64AVX512_next
 
-fuseF64AVX512_op22nt:
-	VRNDSCALEPD $0x08, (R11), Z0
-	VRNDSCALEPD $0x08, 64(R11), Z10
-	VRNDSCALEPD $0x08, 128(R11), Z11
-	VRNDSCALEPD $0x08, 192(R11), Z12
-	VMOVNTPD    Z0, (R10)
-	VMOVNTPD    Z10, 64(R10)
-	VMOVNTPD    Z11, 128(R10)
-	VMOVNTPD    Z12, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op22nt
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op26nt:
+	VMOVUPD  (R10), Z5
+	VMULPD   Z0, Z5, Z5
+	VMOVNTPD Z5, (R9)
+	VMOVUPD  64(R10), Z5
+	VMULPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMOVUPD  128(R10), Z5
+	VMULPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMOVUPD  192(R10), Z5
+	VMULPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op26nt
+	JMP      fuseF64AVX512_next
 
-fuseF64AVX512_op23:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Z0
-	MOVQ         $0x3fe0000000000000, R9
-	VMOVQ        R9, X10
-	VPBROADCASTQ X10, Z10
-	MOVQ         $0x3ff0000000000000, R9
-	VMOVQ        R9, X11
-	VPBROADCASTQ X11, Z11
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
-	JNZ          fuseF64AVX512_op23nt
+fuseF64AVX512_op27:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op27nt
 
-fuseF64AVX512_op23loop:
-	VMOVUPD     (R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z14
-	VPANDND     Z14, Z0, Z14
-	VPANDD      Z0, Z12, Z15
-	VPORD       Z11, Z15, Z15
-	VCMPPD      $0x1d, Z10, Z14, K1
-	VMOVAPD     Z13, Z14
-	VADDPD      Z15, Z13, K1, Z14
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z14
-	VMOVUPD     64(R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z15
-	VPANDND     Z15, Z0, Z15
-	VPANDD      Z0, Z12, Z16
-	VPORD       Z11, Z16, Z16
-	VCMPPD      $0x1d, Z10, Z15, K1
-	VMOVAPD     Z13, Z15
-	VADDPD      Z16, Z13, K1, Z15
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z15
-	VMOVUPD     128(R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z16
-	VPANDND     Z16, Z0, Z16
-	VPANDD      Z0, Z12, Z17
-	VPORD       Z11, Z17, Z17
-	VCMPPD      $0x1d, Z10, Z16, K1
-	VMOVAPD     Z13, Z16
-	VADDPD      Z17, Z13, K1, Z16
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z16
-	VMOVUPD     192(R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z17
-	VPANDND     Z17, Z0, Z17
-	VPANDD      Z0, Z12, Z18
-	VPORD       Z11, Z18, Z18
-	VCMPPD      $0x1d, Z10, Z17, K1
-	VMOVAPD     Z13, Z17
-	VADDPD      Z18, Z13, K1, Z17
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z17
-	VMOVUPD     Z14, (R10)
-	VMOVUPD     Z15, 64(R10)
-	VMOVUPD     Z16, 128(R10)
-	VMOVUPD     Z17, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op23loop
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op27loop:
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op27loop
+	JMP     fuseF64AVX512_next
 
-fuseF64AVX512_op23nt:
-	VMOVUPD     (R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z14
-	VPANDND     Z14, Z0, Z14
-	VPANDD      Z0, Z12, Z15
-	VPORD       Z11, Z15, Z15
-	VCMPPD      $0x1d, Z10, Z14, K1
-	VMOVAPD     Z13, Z14
-	VADDPD      Z15, Z13, K1, Z14
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z14
-	VMOVUPD     64(R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z15
-	VPANDND     Z15, Z0, Z15
-	VPANDD      Z0, Z12, Z16
-	VPORD       Z11, Z16, Z16
-	VCMPPD      $0x1d, Z10, Z15, K1
-	VMOVAPD     Z13, Z15
-	VADDPD      Z16, Z13, K1, Z15
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z15
-	VMOVUPD     128(R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z16
-	VPANDND     Z16, Z0, Z16
-	VPANDD      Z0, Z12, Z17
-	VPORD       Z11, Z17, Z17
-	VCMPPD      $0x1d, Z10, Z16, K1
-	VMOVAPD     Z13, Z16
-	VADDPD      Z17, Z13, K1, Z16
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z16
-	VMOVUPD     192(R11), Z12
-	VRNDSCALEPD $0x0b, Z12, Z13
-	VSUBPD      Z13, Z12, Z17
-	VPANDND     Z17, Z0, Z17
-	VPANDD      Z0, Z12, Z18
-	VPORD       Z11, Z18, Z18
-	VCMPPD      $0x1d, Z10, Z17, K1
-	VMOVAPD     Z13, Z17
-	VADDPD      Z18, Z13, K1, Z17
-	VCMPPD      $0x03, Z12, Z12, K1
-	VMOVAPD     Z12, K1, Z17
-	VMOVNTPD    Z14, (R10)
-	VMOVNTPD    Z15, 64(R10)
-	VMOVNTPD    Z16, 128(R10)
-	VMOVNTPD    Z17, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	DECQ        R9
-	JNZ         fuseF64AVX512_op23nt
-	JMP         fuseF64AVX512_next
+fuseF64AVX512_op27nt:
+	VMULPD   Z5, Z0, Z6
+	VMOVNTPD Z6, (R9)
+	VMULPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 64(R9)
+	VMULPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 128(R9)
+	VMULPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op27nt
+	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op32:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
 	JNZ     fuseF64AVX512_op32nt
 
 fuseF64AVX512_op32loop:
-	VMOVUPD     (R11), Z0
-	VMOVUPD     (R13), Z10
-	VMOVUPS     Z10, Z10
-	VFMADD231PD (R12), Z0, Z10
-	VMOVUPD     64(R11), Z0
-	VMOVUPD     64(R13), Z11
-	VMOVUPS     Z11, Z11
-	VFMADD231PD 64(R12), Z0, Z11
-	VMOVUPD     128(R11), Z0
-	VMOVUPD     128(R13), Z12
-	VMOVUPS     Z12, Z12
-	VFMADD231PD 128(R12), Z0, Z12
-	VMOVUPD     192(R11), Z0
-	VMOVUPD     192(R13), Z13
-	VMOVUPS     Z13, Z13
-	VFMADD231PD 192(R12), Z0, Z13
-	VMOVUPD     Z10, (R10)
-	VMOVUPD     Z11, 64(R10)
-	VMOVUPD     Z12, 128(R10)
-	VMOVUPD     Z13, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	ADDQ        $0x00000100, R12
-	ADDQ        $0x00000100, R13
-	DECQ        R9
-	JNZ         fuseF64AVX512_op32loop
-	JMP         fuseF64AVX512_next
+	VMOVUPD (R10), Z0
+	VDIVPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VDIVPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VDIVPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VDIVPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op32loop
+	JMP     fuseF64AVX512_next
 
 fuseF64AVX512_op32nt:
-	VMOVUPD     (R11), Z0
-	VMOVUPD     (R13), Z10
-	VMOVUPS     Z10, Z10
-	VFMADD231PD (R12), Z0, Z10
-	VMOVUPD     64(R11), Z0
-	VMOVUPD     64(R13), Z11
-	VMOVUPS     Z11, Z11
-	VFMADD231PD 64(R12), Z0, Z11
-	VMOVUPD     128(R11), Z0
-	VMOVUPD     128(R13), Z12
-	VMOVUPS     Z12, Z12
-	VFMADD231PD 128(R12), Z0, Z12
-	VMOVUPD     192(R11), Z0
-	VMOVUPD     192(R13), Z13
-	VMOVUPS     Z13, Z13
-	VFMADD231PD 192(R12), Z0, Z13
-	VMOVNTPD    Z10, (R10)
-	VMOVNTPD    Z11, 64(R10)
-	VMOVNTPD    Z12, 128(R10)
-	VMOVNTPD    Z13, 192(R10)
-	ADDQ        $0x00000100, R10
-	ADDQ        $0x00000100, R11
-	ADDQ        $0x00000100, R12
-	ADDQ        $0x00000100, R13
-	DECQ        R9
-	JNZ         fuseF64AVX512_op32nt
-	JMP         fuseF64AVX512_next
+	VMOVUPD  (R10), Z0
+	VDIVPD   (R11), Z0, Z0
+	VMOVNTPD Z0, (R9)
+	VMOVUPD  64(R10), Z0
+	VDIVPD   64(R11), Z0, Z0
+	VMOVNTPD Z0, 64(R9)
+	VMOVUPD  128(R10), Z0
+	VDIVPD   128(R11), Z0, Z0
+	VMOVNTPD Z0, 128(R9)
+	VMOVUPD  192(R10), Z0
+	VDIVPD   192(R11), Z0, Z0
+	VMOVNTPD Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op32nt
+	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op33:
-	MOVBQZX      2(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R10
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R10
-	MOVBQZX      3(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R11
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R11
-	MOVBQZX      4(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R12
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R12
-	MOVBQZX      5(SI), R9
-	SHLQ         $0x05, R9
-	MOVQ         (AX)(R9*1), R13
-	MOVQ         16(AX)(R9*1), R9
-	ANDQ         BX, R9
-	ADDQ         R9, R13
-	MOVQ         $0x8000000000000000, R9
-	VMOVQ        R9, X0
-	VPBROADCASTQ X0, Z0
-	MOVQ         groups+56(FP), R9
-	TESTB        $0x01, 1(SI)
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
 	JNZ          fuseF64AVX512_op33nt
 
 fuseF64AVX512_op33loop:
-	VMOVUPD (R12), Z10
-	VMOVUPD (R13), Z11
-	VPXORD  (R11), Z0, Z12
-	VPXORD  Z10, Z0, Z10
-	VMINPD  Z10, Z12, Z10
-	VMINPD  Z12, Z10, Z12
-	VPORD   Z12, Z10, Z10
-	VPXORD  Z0, Z10, Z10
-	VMINPD  Z11, Z10, Z11
-	VMINPD  Z10, Z11, Z10
-	VPORD   Z10, Z11, Z10
-	VMOVUPD 64(R12), Z11
-	VMOVUPD 64(R13), Z12
-	VPXORD  64(R11), Z0, Z13
-	VPXORD  Z11, Z0, Z11
-	VMINPD  Z11, Z13, Z11
-	VMINPD  Z13, Z11, Z13
-	VPORD   Z13, Z11, Z11
-	VPXORD  Z0, Z11, Z11
-	VMINPD  Z12, Z11, Z12
-	VMINPD  Z11, Z12, Z11
-	VPORD   Z11, Z12, Z11
-	VMOVUPD 128(R12), Z12
-	VMOVUPD 128(R13), Z13
-	VPXORD  128(R11), Z0, Z14
-	VPXORD  Z12, Z0, Z12
-	VMINPD  Z12, Z14, Z12
-	VMINPD  Z14, Z12, Z14
-	VPORD   Z14, Z12, Z12
-	VPXORD  Z0, Z12, Z12
-	VMINPD  Z13, Z12, Z13
-	VMINPD  Z12, Z13, Z12
-	VPORD   Z12, Z13, Z12
-	VMOVUPD 192(R12), Z13
-	VMOVUPD 192(R13), Z14
-	VPXORD  192(R11), Z0, Z15
-	VPXORD  Z13, Z0, Z13
-	VMINPD  Z13, Z15, Z13
-	VMINPD  Z15, Z13, Z15
-	VPORD   Z15, Z13, Z13
-	VPXORD  Z0, Z13, Z13
-	VMINPD  Z14, Z13, Z14
-	VMINPD  Z13, Z14, Z13
-	VPORD   Z13, Z14, Z13
-	VMOVUPD Z10, (R10)
-	VMOVUPD Z11, 64(R10)
-	VMOVUPD Z12, 128(R10)
-	VMOVUPD Z13, 192(R10)
+	VDIVPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VDIVPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VDIVPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VDIVPD  192(R10), Z0, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
 	ADDQ    $0x00000100, R10
-	ADDQ    $0x00000100, R11
-	ADDQ    $0x00000100, R12
-	ADDQ    $0x00000100, R13
-	DECQ    R9
+	DECQ    R8
 	JNZ     fuseF64AVX512_op33loop
 	JMP     fuseF64AVX512_next
 
 fuseF64AVX512_op33nt:
-	VMOVUPD  (R12), Z10
-	VMOVUPD  (R13), Z11
-	VPXORD   (R11), Z0, Z12
-	VPXORD   Z10, Z0, Z10
-	VMINPD   Z10, Z12, Z10
-	VMINPD   Z12, Z10, Z12
-	VPORD    Z12, Z10, Z10
-	VPXORD   Z0, Z10, Z10
-	VMINPD   Z11, Z10, Z11
-	VMINPD   Z10, Z11, Z10
-	VPORD    Z10, Z11, Z10
-	VMOVUPD  64(R12), Z11
-	VMOVUPD  64(R13), Z12
-	VPXORD   64(R11), Z0, Z13
-	VPXORD   Z11, Z0, Z11
-	VMINPD   Z11, Z13, Z11
-	VMINPD   Z13, Z11, Z13
-	VPORD    Z13, Z11, Z11
-	VPXORD   Z0, Z11, Z11
-	VMINPD   Z12, Z11, Z12
-	VMINPD   Z11, Z12, Z11
-	VPORD    Z11, Z12, Z11
-	VMOVUPD  128(R12), Z12
-	VMOVUPD  128(R13), Z13
-	VPXORD   128(R11), Z0, Z14
-	VPXORD   Z12, Z0, Z12
-	VMINPD   Z12, Z14, Z12
-	VMINPD   Z14, Z12, Z14
-	VPORD    Z14, Z12, Z12
-	VPXORD   Z0, Z12, Z12
-	VMINPD   Z13, Z12, Z13
-	VMINPD   Z12, Z13, Z12
-	VPORD    Z12, Z13, Z12
-	VMOVUPD  192(R12), Z13
-	VMOVUPD  192(R13), Z14
-	VPXORD   192(R11), Z0, Z15
-	VPXORD   Z13, Z0, Z13
-	VMINPD   Z13, Z15, Z13
-	VMINPD   Z15, Z13, Z15
-	VPORD    Z15, Z13, Z13
-	VPXORD   Z0, Z13, Z13
-	VMINPD   Z14, Z13, Z14
-	VMINPD   Z13, Z14, Z13
-	VPORD    Z13, Z14, Z13
-	VMOVNTPD Z10, (R10)
-	VMOVNTPD Z11, 64(R10)
-	VMOVNTPD Z12, 128(R10)
-	VMOVNTPD Z13, 192(R10)
+	VDIVPD   (R10), Z0, Z5
+	VMOVNTPD Z5, (R9)
+	VDIVPD   64(R10), Z0, Z5
+	VMOVNTPD Z5, 64(R9)
+	VDIVPD   128(R10), Z0, Z5
+	VMOVNTPD Z5, 128(R9)
+	VDIVPD   192(R10), Z0, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
 	ADDQ     $0x00000100, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	ADDQ     $0x00000100, R13
-	DECQ     R9
+	DECQ     R8
 	JNZ      fuseF64AVX512_op33nt
 	JMP      fuseF64AVX512_next
 
+fuseF64AVX512_op34:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op34nt
+
+fuseF64AVX512_op34loop:
+	VMOVUPD (R10), Z5
+	VDIVPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VDIVPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VDIVPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VDIVPD  Z0, Z5, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op34loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op34nt:
+	VMOVUPD  (R10), Z5
+	VDIVPD   Z0, Z5, Z5
+	VMOVNTPD Z5, (R9)
+	VMOVUPD  64(R10), Z5
+	VDIVPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMOVUPD  128(R10), Z5
+	VDIVPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMOVUPD  192(R10), Z5
+	VDIVPD   Z0, Z5, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op34nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op35:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op35nt
+
+fuseF64AVX512_op35loop:
+	VDIVPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VDIVPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VDIVPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VDIVPD  Z5, Z0, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op35loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op35nt:
+	VDIVPD   Z5, Z0, Z6
+	VMOVNTPD Z6, (R9)
+	VDIVPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 64(R9)
+	VDIVPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 128(R9)
+	VDIVPD   Z5, Z0, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op35nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op40:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op40nt
+
+fuseF64AVX512_op40loop:
+	VMOVUPD (R10), Z0
+	VMINPD  (R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VMINPD  64(R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VMINPD  128(R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VMINPD  192(R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op40loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op40nt:
+	VMOVUPD  (R10), Z0
+	VMINPD   (R11), Z0, Z5
+	VMINPD   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPD Z0, (R9)
+	VMOVUPD  64(R10), Z0
+	VMINPD   64(R11), Z0, Z5
+	VMINPD   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPD Z0, 64(R9)
+	VMOVUPD  128(R10), Z0
+	VMINPD   128(R11), Z0, Z5
+	VMINPD   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPD Z0, 128(R9)
+	VMOVUPD  192(R10), Z0
+	VMINPD   192(R11), Z0, Z5
+	VMINPD   Z0, Z5, Z0
+	VPORD    Z0, Z5, Z0
+	VMOVNTPD Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op40nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op41:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op41nt
+
+fuseF64AVX512_op41loop:
+	VMINPD  (R10), Z0, Z5
+	VMINPD  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMINPD  64(R10), Z0, Z5
+	VMINPD  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMINPD  128(R10), Z0, Z5
+	VMINPD  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMINPD  192(R10), Z0, Z5
+	VMINPD  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op41loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op41nt:
+	VMINPD   (R10), Z0, Z5
+	VMINPD   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPD Z5, (R9)
+	VMINPD   64(R10), Z0, Z5
+	VMINPD   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMINPD   128(R10), Z0, Z5
+	VMINPD   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMINPD   192(R10), Z0, Z5
+	VMINPD   Z0, Z5, Z6
+	VPORD    Z6, Z5, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op41nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op42:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op42nt
+
+fuseF64AVX512_op42loop:
+	VMOVUPD (R10), Z5
+	VMINPD  Z0, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VMINPD  Z0, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VMINPD  Z0, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VMINPD  Z0, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op42loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op42nt:
+	VMOVUPD  (R10), Z5
+	VMINPD   Z0, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, (R9)
+	VMOVUPD  64(R10), Z5
+	VMINPD   Z0, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMOVUPD  128(R10), Z5
+	VMINPD   Z0, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMOVUPD  192(R10), Z5
+	VMINPD   Z0, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op42nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op43:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op43nt
+
+fuseF64AVX512_op43loop:
+	VMINPD  Z5, Z0, Z6
+	VMINPD  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VMINPD  Z5, Z0, Z6
+	VMINPD  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VMINPD  Z5, Z0, Z6
+	VMINPD  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VMINPD  Z5, Z0, Z6
+	VMINPD  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op43loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op43nt:
+	VMINPD   Z5, Z0, Z6
+	VMINPD   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, (R9)
+	VMINPD   Z5, Z0, Z6
+	VMINPD   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, 64(R9)
+	VMINPD   Z5, Z0, Z6
+	VMINPD   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, 128(R9)
+	VMINPD   Z5, Z0, Z6
+	VMINPD   Z0, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op43nt
+	JMP      fuseF64AVX512_next
+
 fuseF64AVX512_op48:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op48nt
 
 fuseF64AVX512_op48loop:
-	VMOVUPD  (R11), Z0
-	VCMPPD   $0x00, (R12), Z0, K1
-	VPMOVM2B K1, X0
-	VPABSB   X0, X0
-	VMOVUPD  64(R11), Z10
-	VCMPPD   $0x00, 64(R12), Z10, K1
-	VPMOVM2B K1, X10
-	VPABSB   X10, X10
-	VMOVUPD  128(R11), Z11
-	VCMPPD   $0x00, 128(R12), Z11, K1
-	VPMOVM2B K1, X11
-	VPABSB   X11, X11
-	VMOVUPD  192(R11), Z12
-	VCMPPD   $0x00, 192(R12), Z12, K1
-	VPMOVM2B K1, X12
-	VPABSB   X12, X12
-	VMOVQ    X0, (R10)
-	VMOVQ    X10, 8(R10)
-	VMOVQ    X11, 16(R10)
-	VMOVQ    X12, 24(R10)
-	ADDQ     $0x00000020, R10
+	VMOVUPD (R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  (R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  64(R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  128(R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  192(R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op48loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op48nt:
+	VMOVUPD  (R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   (R11), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPD Z5, (R9)
+	VMOVUPD  64(R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   64(R11), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMOVUPD  128(R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   128(R11), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMOVUPD  192(R10), Z5
+	VPXORD   Z5, Z0, Z5
+	VPXORD   192(R11), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VPXORD   Z0, Z5, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
 	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op48loop
+	DECQ     R8
+	JNZ      fuseF64AVX512_op48nt
 	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op49:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op49nt
 
 fuseF64AVX512_op49loop:
-	VMOVUPD  (R11), Z0
-	VCMPPD   $0x04, (R12), Z0, K1
-	VPMOVM2B K1, X0
-	VPABSB   X0, X0
-	VMOVUPD  64(R11), Z10
-	VCMPPD   $0x04, 64(R12), Z10, K1
-	VPMOVM2B K1, X10
-	VPABSB   X10, X10
-	VMOVUPD  128(R11), Z11
-	VCMPPD   $0x04, 128(R12), Z11, K1
-	VPMOVM2B K1, X11
-	VPABSB   X11, X11
-	VMOVUPD  192(R11), Z12
-	VCMPPD   $0x04, 192(R12), Z12, K1
-	VPMOVM2B K1, X12
-	VPABSB   X12, X12
-	VMOVQ    X0, (R10)
-	VMOVQ    X10, 8(R10)
-	VMOVQ    X11, 16(R10)
-	VMOVQ    X12, 24(R10)
-	ADDQ     $0x00000020, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op49loop
+	VPXORD  (R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VPXORD  64(R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VPXORD  128(R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VPXORD  192(R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op49loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op49nt:
+	VPXORD   (R10), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, (R9)
+	VPXORD   64(R10), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, 64(R9)
+	VPXORD   128(R10), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, 128(R9)
+	VPXORD   192(R10), Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op49nt
 	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op50:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op50nt
 
 fuseF64AVX512_op50loop:
-	VMOVUPD  (R11), Z0
-	VCMPPD   $0x11, (R12), Z0, K1
-	VPMOVM2B K1, X0
-	VPABSB   X0, X0
-	VMOVUPD  64(R11), Z10
-	VCMPPD   $0x11, 64(R12), Z10, K1
-	VPMOVM2B K1, X10
-	VPABSB   X10, X10
-	VMOVUPD  128(R11), Z11
-	VCMPPD   $0x11, 128(R12), Z11, K1
-	VPMOVM2B K1, X11
-	VPABSB   X11, X11
-	VMOVUPD  192(R11), Z12
-	VCMPPD   $0x11, 192(R12), Z12, K1
-	VPMOVM2B K1, X12
-	VPABSB   X12, X12
-	VMOVQ    X0, (R10)
-	VMOVQ    X10, 8(R10)
-	VMOVQ    X11, 16(R10)
-	VMOVQ    X12, 24(R10)
-	ADDQ     $0x00000020, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op50loop
+	VMOVUPD (R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op50loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op50nt:
+	VMOVUPD  (R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, (R9)
+	VMOVUPD  64(R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, 64(R9)
+	VMOVUPD  128(R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, 128(R9)
+	VMOVUPD  192(R10), Z6
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VPXORD   Z0, Z6, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op50nt
 	JMP      fuseF64AVX512_next
 
 fuseF64AVX512_op51:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z6
+	VPXORD       Z6, Z0, Z6
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op51nt
 
 fuseF64AVX512_op51loop:
-	VMOVUPD  (R11), Z0
-	VCMPPD   $0x12, (R12), Z0, K1
-	VPMOVM2B K1, X0
-	VPABSB   X0, X0
-	VMOVUPD  64(R11), Z10
-	VCMPPD   $0x12, 64(R12), Z10, K1
-	VPMOVM2B K1, X10
-	VPABSB   X10, X10
-	VMOVUPD  128(R11), Z11
-	VCMPPD   $0x12, 128(R12), Z11, K1
-	VPMOVM2B K1, X11
-	VPABSB   X11, X11
-	VMOVUPD  192(R11), Z12
-	VCMPPD   $0x12, 192(R12), Z12, K1
-	VPMOVM2B K1, X12
-	VPABSB   X12, X12
-	VMOVQ    X0, (R10)
-	VMOVQ    X10, 8(R10)
-	VMOVQ    X11, 16(R10)
-	VMOVQ    X12, 24(R10)
-	ADDQ     $0x00000020, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op51loop
+	VMINPD  Z6, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPD Z7, (R9)
+	VMINPD  Z6, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPD Z7, 64(R9)
+	VMINPD  Z6, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPD Z7, 128(R9)
+	VMINPD  Z6, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPD Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op51loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op51nt:
+	VMINPD   Z6, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPD Z7, (R9)
+	VMINPD   Z6, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPD Z7, 64(R9)
+	VMINPD   Z6, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPD Z7, 128(R9)
+	VMINPD   Z6, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMOVNTPD Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op51nt
 	JMP      fuseF64AVX512_next
 
-fuseF64AVX512_op52:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+fuseF64AVX512_op128:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op128nt
 
-fuseF64AVX512_op52loop:
-	VMOVUPD  (R11), Z0
-	VCMPPD   $0x1e, (R12), Z0, K1
-	VPMOVM2B K1, X0
-	VPABSB   X0, X0
-	VMOVUPD  64(R11), Z10
-	VCMPPD   $0x1e, 64(R12), Z10, K1
-	VPMOVM2B K1, X10
-	VPABSB   X10, X10
-	VMOVUPD  128(R11), Z11
-	VCMPPD   $0x1e, 128(R12), Z11, K1
-	VPMOVM2B K1, X11
-	VPABSB   X11, X11
-	VMOVUPD  192(R11), Z12
-	VCMPPD   $0x1e, 192(R12), Z12, K1
-	VPMOVM2B K1, X12
-	VPABSB   X12, X12
-	VMOVQ    X0, (R10)
-	VMOVQ    X10, 8(R10)
-	VMOVQ    X11, 16(R10)
-	VMOVQ    X12, 24(R10)
-	ADDQ     $0x00000020, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op52loop
+fuseF64AVX512_op128loop:
+	VPXORD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VPXORD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VPXORD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VPXORD  192(R10), Z0, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op128loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op128nt:
+	VPXORD   (R10), Z0, Z5
+	VMOVNTPD Z5, (R9)
+	VPXORD   64(R10), Z0, Z5
+	VMOVNTPD Z5, 64(R9)
+	VPXORD   128(R10), Z0, Z5
+	VMOVNTPD Z5, 128(R9)
+	VPXORD   192(R10), Z0, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op128nt
 	JMP      fuseF64AVX512_next
 
-fuseF64AVX512_op53:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVQ    groups+56(FP), R9
+fuseF64AVX512_op129:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op129nt
 
-fuseF64AVX512_op53loop:
-	VMOVUPD  (R11), Z0
-	VCMPPD   $0x1d, (R12), Z0, K1
-	VPMOVM2B K1, X0
-	VPABSB   X0, X0
-	VMOVUPD  64(R11), Z10
-	VCMPPD   $0x1d, 64(R12), Z10, K1
-	VPMOVM2B K1, X10
-	VPABSB   X10, X10
-	VMOVUPD  128(R11), Z11
-	VCMPPD   $0x1d, 128(R12), Z11, K1
-	VPMOVM2B K1, X11
-	VPABSB   X11, X11
-	VMOVUPD  192(R11), Z12
-	VCMPPD   $0x1d, 192(R12), Z12, K1
-	VPMOVM2B K1, X12
-	VPABSB   X12, X12
-	VMOVQ    X0, (R10)
-	VMOVQ    X10, 8(R10)
-	VMOVQ    X11, 16(R10)
-	VMOVQ    X12, 24(R10)
-	ADDQ     $0x00000020, R10
-	ADDQ     $0x00000100, R11
-	ADDQ     $0x00000100, R12
-	DECQ     R9
-	JNZ      fuseF64AVX512_op53loop
+fuseF64AVX512_op129loop:
+	VPXORD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op129loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op129nt:
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPD Z6, (R9)
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPD Z6, 64(R9)
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPD Z6, 128(R9)
+	VPXORD   Z5, Z0, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op129nt
 	JMP      fuseF64AVX512_next
 
-fuseF64AVX512_op56:
-	MOVBQZX 2(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R10
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R10
-	MOVBQZX 3(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R11
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R11
-	MOVBQZX 4(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R12
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R12
-	MOVBQZX 5(SI), R9
-	SHLQ    $0x05, R9
-	MOVQ    (AX)(R9*1), R13
-	MOVQ    16(AX)(R9*1), R9
-	ANDQ    BX, R9
-	ADDQ    R9, R13
+fuseF64AVX512_op136:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op136nt
+
+fuseF64AVX512_op136loop:
+	VPANDND (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VPANDND 64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VPANDND 128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VPANDND 192(R10), Z0, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op136loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op136nt:
+	VPANDND  (R10), Z0, Z5
+	VMOVNTPD Z5, (R9)
+	VPANDND  64(R10), Z0, Z5
+	VMOVNTPD Z5, 64(R9)
+	VPANDND  128(R10), Z0, Z5
+	VMOVNTPD Z5, 128(R9)
+	VPANDND  192(R10), Z0, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op136nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op137:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op137nt
+
+fuseF64AVX512_op137loop:
+	VPANDND Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op137loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op137nt:
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPD Z6, (R9)
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPD Z6, 64(R9)
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPD Z6, 128(R9)
+	VPANDND  Z5, Z0, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op137nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op144:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op144nt
+
+fuseF64AVX512_op144loop:
+	VSQRTPD (R10), Z0
+	VMOVUPD Z0, (R9)
+	VSQRTPD 64(R10), Z0
+	VMOVUPD Z0, 64(R9)
+	VSQRTPD 128(R10), Z0
+	VMOVUPD Z0, 128(R9)
+	VSQRTPD 192(R10), Z0
+	VMOVUPD Z0, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op144loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op144nt:
+	VSQRTPD  (R10), Z0
+	VMOVNTPD Z0, (R9)
+	VSQRTPD  64(R10), Z0
+	VMOVNTPD Z0, 64(R9)
+	VSQRTPD  128(R10), Z0
+	VMOVNTPD Z0, 128(R9)
+	VSQRTPD  192(R10), Z0
+	VMOVNTPD Z0, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op144nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op145:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op145nt
+
+fuseF64AVX512_op145loop:
+	VSQRTPD Z0, Z5
+	VMOVUPD Z5, (R9)
+	VSQRTPD Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VSQRTPD Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VSQRTPD Z0, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op145loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op145nt:
+	VSQRTPD  Z0, Z5
+	VMOVNTPD Z5, (R9)
+	VSQRTPD  Z0, Z5
+	VMOVNTPD Z5, 64(R9)
+	VSQRTPD  Z0, Z5
+	VMOVNTPD Z5, 128(R9)
+	VSQRTPD  Z0, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op145nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op152:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op152nt
+
+fuseF64AVX512_op152loop:
+	VRNDSCALEPD $0x09, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x09, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x09, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x09, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op152loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op152nt:
+	VRNDSCALEPD $0x09, (R10), Z0
+	VMOVNTPD    Z0, (R9)
+	VRNDSCALEPD $0x09, 64(R10), Z0
+	VMOVNTPD    Z0, 64(R9)
+	VRNDSCALEPD $0x09, 128(R10), Z0
+	VMOVNTPD    Z0, 128(R9)
+	VRNDSCALEPD $0x09, 192(R10), Z0
+	VMOVNTPD    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op152nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op153:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op153nt
+
+fuseF64AVX512_op153loop:
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op153loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op153nt:
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVNTPD    Z5, (R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVNTPD    Z5, 64(R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVNTPD    Z5, 128(R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVNTPD    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op153nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op160:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op160nt
+
+fuseF64AVX512_op160loop:
+	VRNDSCALEPD $0x0a, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x0a, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x0a, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x0a, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op160loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op160nt:
+	VRNDSCALEPD $0x0a, (R10), Z0
+	VMOVNTPD    Z0, (R9)
+	VRNDSCALEPD $0x0a, 64(R10), Z0
+	VMOVNTPD    Z0, 64(R9)
+	VRNDSCALEPD $0x0a, 128(R10), Z0
+	VMOVNTPD    Z0, 128(R9)
+	VRNDSCALEPD $0x0a, 192(R10), Z0
+	VMOVNTPD    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op160nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op161:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op161nt
+
+fuseF64AVX512_op161loop:
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op161loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op161nt:
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVNTPD    Z5, (R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVNTPD    Z5, 64(R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVNTPD    Z5, 128(R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVNTPD    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op161nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op168:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op168nt
+
+fuseF64AVX512_op168loop:
+	VRNDSCALEPD $0x0b, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x0b, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x0b, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x0b, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op168loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op168nt:
+	VRNDSCALEPD $0x0b, (R10), Z0
+	VMOVNTPD    Z0, (R9)
+	VRNDSCALEPD $0x0b, 64(R10), Z0
+	VMOVNTPD    Z0, 64(R9)
+	VRNDSCALEPD $0x0b, 128(R10), Z0
+	VMOVNTPD    Z0, 128(R9)
+	VRNDSCALEPD $0x0b, 192(R10), Z0
+	VMOVNTPD    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op168nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op169:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op169nt
+
+fuseF64AVX512_op169loop:
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op169loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op169nt:
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVNTPD    Z5, (R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVNTPD    Z5, 64(R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVNTPD    Z5, 128(R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVNTPD    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op169nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op176:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op176nt
+
+fuseF64AVX512_op176loop:
+	VRNDSCALEPD $0x08, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x08, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x08, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x08, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op176loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op176nt:
+	VRNDSCALEPD $0x08, (R10), Z0
+	VMOVNTPD    Z0, (R9)
+	VRNDSCALEPD $0x08, 64(R10), Z0
+	VMOVNTPD    Z0, 64(R9)
+	VRNDSCALEPD $0x08, 128(R10), Z0
+	VMOVNTPD    Z0, 128(R9)
+	VRNDSCALEPD $0x08, 192(R10), Z0
+	VMOVNTPD    Z0, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op176nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op177:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op177nt
+
+fuseF64AVX512_op177loop:
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op177loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op177nt:
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVNTPD    Z5, (R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVNTPD    Z5, 64(R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVNTPD    Z5, 128(R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVNTPD    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op177nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op184:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0x3fe0000000000000, R8
+	VMOVQ        R8, X5
+	VPBROADCASTQ X5, Z5
+	MOVQ         $0x3ff0000000000000, R8
+	VMOVQ        R8, X6
+	VPBROADCASTQ X6, Z6
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op184nt
+
+fuseF64AVX512_op184loop:
+	VMOVUPD     (R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, (R9)
+	VMOVUPD     64(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 64(R9)
+	VMOVUPD     128(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 128(R9)
+	VMOVUPD     192(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op184loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op184nt:
+	VMOVUPD     (R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, (R9)
+	VMOVUPD     64(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, 64(R9)
+	VMOVUPD     128(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, 128(R9)
+	VMOVUPD     192(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op184nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op185:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0x3fe0000000000000, R8
+	VMOVQ        R8, X5
+	VPBROADCASTQ X5, Z5
+	MOVQ         $0x3ff0000000000000, R8
+	VMOVQ        R8, X6
+	VPBROADCASTQ X6, Z6
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z7
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op185nt
+
+fuseF64AVX512_op185loop:
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, (R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 64(R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 128(R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op185loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op185nt:
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, (R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, 64(R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, 128(R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVNTPD    Z9, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op185nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op256:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op256nt
+
+fuseF64AVX512_op256loop:
+	VMOVUPD     (R10), Z0
+	VMOVUPD     (R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD (R11), Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VMOVUPD     64(R10), Z0
+	VMOVUPD     64(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 64(R11), Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VMOVUPD     128(R10), Z0
+	VMOVUPD     128(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 128(R11), Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VMOVUPD     192(R10), Z0
+	VMOVUPD     192(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 192(R11), Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	ADDQ        $0x00000100, R12
+	DECQ        R8
+	JNZ         fuseF64AVX512_op256loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op256nt:
+	VMOVUPD     (R10), Z0
+	VMOVUPD     (R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD (R11), Z0, Z5
+	VMOVNTPD    Z5, (R9)
+	VMOVUPD     64(R10), Z0
+	VMOVUPD     64(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 64(R11), Z0, Z5
+	VMOVNTPD    Z5, 64(R9)
+	VMOVUPD     128(R10), Z0
+	VMOVUPD     128(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 128(R11), Z0, Z5
+	VMOVNTPD    Z5, 128(R9)
+	VMOVUPD     192(R10), Z0
+	VMOVUPD     192(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 192(R11), Z0, Z5
+	VMOVNTPD    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	ADDQ        $0x00000100, R12
+	DECQ        R8
+	JNZ         fuseF64AVX512_op256nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op257:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op257nt
+
+fuseF64AVX512_op257loop:
+	VMOVUPD     (R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD (R10), Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VMOVUPD     64(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 64(R10), Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VMOVUPD     128(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 128(R10), Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VMOVUPD     192(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 192(R10), Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF64AVX512_op257loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op257nt:
+	VMOVUPD     (R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD (R10), Z0, Z5
+	VMOVNTPD    Z5, (R9)
+	VMOVUPD     64(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 64(R10), Z0, Z5
+	VMOVNTPD    Z5, 64(R9)
+	VMOVUPD     128(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 128(R10), Z0, Z5
+	VMOVNTPD    Z5, 128(R9)
+	VMOVUPD     192(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 192(R10), Z0, Z5
+	VMOVNTPD    Z5, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF64AVX512_op257nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op258:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op258nt
+
+fuseF64AVX512_op258loop:
+	VMOVUPD     (R10), Z5
+	VMOVUPD     (R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z5
+	VMOVUPD     64(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z5
+	VMOVUPD     128(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z5
+	VMOVUPD     192(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF64AVX512_op258loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op258nt:
+	VMOVUPD     (R10), Z5
+	VMOVUPD     (R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVNTPD    Z6, (R9)
+	VMOVUPD     64(R10), Z5
+	VMOVUPD     64(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVNTPD    Z6, 64(R9)
+	VMOVUPD     128(R10), Z5
+	VMOVUPD     128(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVNTPD    Z6, 128(R9)
+	VMOVUPD     192(R10), Z5
+	VMOVUPD     192(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVNTPD    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF64AVX512_op258nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op259:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op259nt
+
+fuseF64AVX512_op259loop:
+	VMOVUPD     (R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op259loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op259nt:
+	VMOVUPD     (R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVNTPD    Z6, (R9)
+	VMOVUPD     64(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVNTPD    Z6, 64(R9)
+	VMOVUPD     128(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVNTPD    Z6, 128(R9)
+	VMOVUPD     192(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVNTPD    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op259nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op260:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSD (R12), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op260nt
+
+fuseF64AVX512_op260loop:
+	VMOVUPD     (R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD (R11), Z5, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 64(R11), Z5, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 128(R11), Z5, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 192(R11), Z5, Z6
+	VMOVUPD     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF64AVX512_op260loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op260nt:
+	VMOVUPD     (R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD (R11), Z5, Z6
+	VMOVNTPD    Z6, (R9)
+	VMOVUPD     64(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 64(R11), Z5, Z6
+	VMOVNTPD    Z6, 64(R9)
+	VMOVUPD     128(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 128(R11), Z5, Z6
+	VMOVNTPD    Z6, 128(R9)
+	VMOVUPD     192(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 192(R11), Z5, Z6
+	VMOVNTPD    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	ADDQ        $0x00000100, R11
+	DECQ        R8
+	JNZ         fuseF64AVX512_op260nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op261:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op261nt
+
+fuseF64AVX512_op261loop:
+	VMOVUPS     Z5, Z6
+	VFMADD231PD (R10), Z0, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 64(R10), Z0, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 128(R10), Z0, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 192(R10), Z0, Z6
+	VMOVUPD     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op261loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op261nt:
+	VMOVUPS     Z5, Z6
+	VFMADD231PD (R10), Z0, Z6
+	VMOVNTPD    Z6, (R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 64(R10), Z0, Z6
+	VMOVNTPD    Z6, 64(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 128(R10), Z0, Z6
+	VMOVNTPD    Z6, 128(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 192(R10), Z0, Z6
+	VMOVNTPD    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op261nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op262:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op262nt
+
+fuseF64AVX512_op262loop:
+	VMOVUPD     (R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVUPD     Z7, (R9)
+	VMOVUPD     64(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVUPD     Z7, 64(R9)
+	VMOVUPD     128(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVUPD     Z7, 128(R9)
+	VMOVUPD     192(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVUPD     Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op262loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op262nt:
+	VMOVUPD     (R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVNTPD    Z7, (R9)
+	VMOVUPD     64(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVNTPD    Z7, 64(R9)
+	VMOVUPD     128(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVNTPD    Z7, 128(R9)
+	VMOVUPD     192(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVNTPD    Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op262nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op263:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z6
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op263nt
+
+fuseF64AVX512_op263loop:
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVUPD     Z7, (R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVUPD     Z7, 64(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVUPD     Z7, 128(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVUPD     Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op263loop
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op263nt:
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVNTPD    Z7, (R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVNTPD    Z7, 64(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVNTPD    Z7, 128(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVNTPD    Z7, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op263nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op264:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op264nt
+
+fuseF64AVX512_op264loop:
+	VMOVUPD (R11), Z5
+	VMOVUPD (R12), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R11), Z5
+	VMOVUPD 64(R12), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R11), Z5
+	VMOVUPD 128(R12), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R11), Z5
+	VMOVUPD 192(R12), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	ADDQ    $0x00000100, R12
+	DECQ    R8
+	JNZ     fuseF64AVX512_op264loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op264nt:
+	VMOVUPD  (R11), Z5
+	VMOVUPD  (R12), Z6
+	VPXORD   (R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPD   Z5, Z7, Z5
+	VMINPD   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, (R9)
+	VMOVUPD  64(R11), Z5
+	VMOVUPD  64(R12), Z6
+	VPXORD   64(R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPD   Z5, Z7, Z5
+	VMINPD   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, 64(R9)
+	VMOVUPD  128(R11), Z5
+	VMOVUPD  128(R12), Z6
+	VPXORD   128(R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPD   Z5, Z7, Z5
+	VMINPD   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, 128(R9)
+	VMOVUPD  192(R11), Z5
+	VMOVUPD  192(R12), Z6
+	VPXORD   192(R10), Z0, Z7
+	VPXORD   Z5, Z0, Z5
+	VMINPD   Z5, Z7, Z5
+	VMINPD   Z7, Z5, Z7
+	VPORD    Z7, Z5, Z5
+	VPXORD   Z0, Z5, Z5
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z5
+	VPORD    Z5, Z6, Z5
+	VMOVNTPD Z5, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	ADDQ     $0x00000100, R12
+	DECQ     R8
+	JNZ      fuseF64AVX512_op264nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op265:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op265nt
+
+fuseF64AVX512_op265loop:
+	VMOVUPD (R10), Z6
+	VMOVUPD (R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z7, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R10), Z6
+	VMOVUPD 64(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z7, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R10), Z6
+	VMOVUPD 128(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z7, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R10), Z6
+	VMOVUPD 192(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z7, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op265loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op265nt:
+	VMOVUPD  (R10), Z6
+	VMOVUPD  (R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z7, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, (R9)
+	VMOVUPD  64(R10), Z6
+	VMOVUPD  64(R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z7, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, 64(R9)
+	VMOVUPD  128(R10), Z6
+	VMOVUPD  128(R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z7, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, 128(R9)
+	VMOVUPD  192(R10), Z6
+	VMOVUPD  192(R11), Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z5, Z6
+	VMINPD   Z5, Z6, Z8
+	VPORD    Z8, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z7, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op265nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op266:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op266nt
+
+fuseF64AVX512_op266loop:
+	VMOVUPD (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op266loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op266nt:
+	VMOVUPD  (R11), Z6
+	VPXORD   (R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, (R9)
+	VMOVUPD  64(R11), Z6
+	VPXORD   64(R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, 64(R9)
+	VMOVUPD  128(R11), Z6
+	VPXORD   128(R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, 128(R9)
+	VMOVUPD  192(R11), Z6
+	VPXORD   192(R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op266nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op267:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z6
+	VPXORD       Z6, Z0, Z6
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op267nt
+
+fuseF64AVX512_op267loop:
+	VMOVUPD (R10), Z7
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z7
+	VMINPD  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPD Z7, (R9)
+	VMOVUPD 64(R10), Z7
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z7
+	VMINPD  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPD Z7, 64(R9)
+	VMOVUPD 128(R10), Z7
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z7
+	VMINPD  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPD Z7, 128(R9)
+	VMOVUPD 192(R10), Z7
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z7
+	VMINPD  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPD Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op267loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op267nt:
+	VMOVUPD  (R10), Z7
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z7
+	VMINPD   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPD Z7, (R9)
+	VMOVUPD  64(R10), Z7
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z7
+	VMINPD   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPD Z7, 64(R9)
+	VMOVUPD  128(R10), Z7
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z7
+	VMINPD   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPD Z7, 128(R9)
+	VMOVUPD  192(R10), Z7
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z7
+	VMINPD   Z8, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VMOVNTPD Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op267nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op268:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSD (R12), Z5
+	VPXORD       Z5, Z0, Z6
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op268nt
+
+fuseF64AVX512_op268loop:
+	VMOVUPD (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	ADDQ    $0x00000100, R11
+	DECQ    R8
+	JNZ     fuseF64AVX512_op268loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op268nt:
+	VMOVUPD  (R11), Z6
+	VPXORD   (R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, (R9)
+	VMOVUPD  64(R11), Z6
+	VPXORD   64(R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, 64(R9)
+	VMOVUPD  128(R11), Z6
+	VPXORD   128(R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, 128(R9)
+	VMOVUPD  192(R11), Z6
+	VPXORD   192(R10), Z0, Z7
+	VPXORD   Z6, Z0, Z6
+	VMINPD   Z6, Z7, Z6
+	VMINPD   Z7, Z6, Z7
+	VPORD    Z7, Z6, Z6
+	VPXORD   Z0, Z6, Z6
+	VMINPD   Z5, Z6, Z7
+	VMINPD   Z6, Z7, Z6
+	VPORD    Z6, Z7, Z6
+	VMOVNTPD Z6, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op268nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op269:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z6
+	VPXORD       Z6, Z0, Z7
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op269nt
+
+fuseF64AVX512_op269loop:
+	VMOVUPD (R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, (R9)
+	VMOVUPD 64(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 64(R9)
+	VMOVUPD 128(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 128(R9)
+	VMOVUPD 192(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op269loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op269nt:
+	VMOVUPD  (R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPD   Z7, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, (R9)
+	VMOVUPD  64(R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPD   Z7, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, 64(R9)
+	VMOVUPD  128(R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPD   Z7, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, 128(R9)
+	VMOVUPD  192(R10), Z7
+	VPXORD   Z7, Z0, Z7
+	VMINPD   Z7, Z5, Z7
+	VMINPD   Z5, Z7, Z8
+	VPORD    Z8, Z7, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op269nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op270:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z6
+	VPXORD       Z6, Z0, Z7
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op270nt
+
+fuseF64AVX512_op270loop:
+	VPXORD  (R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, (R9)
+	VPXORD  64(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 64(R9)
+	VPXORD  128(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 128(R9)
+	VPXORD  192(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 192(R9)
+	ADDQ    $0x00000100, R9
+	ADDQ    $0x00000100, R10
+	DECQ    R8
+	JNZ     fuseF64AVX512_op270loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op270nt:
+	VPXORD   (R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, (R9)
+	VPXORD   64(R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, 64(R9)
+	VPXORD   128(R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, 128(R9)
+	VPXORD   192(R10), Z0, Z7
+	VMINPD   Z5, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VPXORD   Z0, Z7, Z7
+	VMINPD   Z6, Z7, Z8
+	VMINPD   Z7, Z8, Z7
+	VPORD    Z7, Z8, Z7
+	VMOVNTPD Z7, 192(R9)
+	ADDQ     $0x00000100, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op270nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op271:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVQ         $0x8000000000000000, R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Z0
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	VPXORD       Z5, Z0, Z5
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z6
+	VPXORD       Z6, Z0, Z6
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z7
+	VPXORD       Z7, Z0, Z8
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op271nt
+
+fuseF64AVX512_op271loop:
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z9
+	VMINPD  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPD Z8, (R9)
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z9
+	VMINPD  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPD Z8, 64(R9)
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z9
+	VMINPD  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPD Z8, 128(R9)
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z9
+	VMINPD  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPD Z8, 192(R9)
+	ADDQ    $0x00000100, R9
+	DECQ    R8
+	JNZ     fuseF64AVX512_op271loop
+	JMP     fuseF64AVX512_next
+
+fuseF64AVX512_op271nt:
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z9
+	VMINPD   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPD Z8, (R9)
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z9
+	VMINPD   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPD Z8, 64(R9)
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z9
+	VMINPD   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPD Z8, 128(R9)
+	VMINPD   Z6, Z5, Z8
+	VMINPD   Z5, Z8, Z9
+	VPORD    Z9, Z8, Z8
+	VPXORD   Z0, Z8, Z8
+	VMINPD   Z7, Z8, Z9
+	VMINPD   Z8, Z9, Z8
+	VPORD    Z8, Z9, Z8
+	VMOVNTPD Z8, 192(R9)
+	ADDQ     $0x00000100, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op271nt
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op384:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF64AVX512_op384loop:
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x00, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x00, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x00, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x00, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op384loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op385:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF64AVX512_op385loop:
+	VCMPPD   $0x00, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x00, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x00, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x00, 192(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op385loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op386:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+
+fuseF64AVX512_op386loop:
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op386loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op387:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+
+fuseF64AVX512_op387loop:
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 24(R9)
+	ADDQ     $0x00000020, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op387loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op392:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF64AVX512_op392loop:
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x04, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x04, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x04, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x04, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op392loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op393:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF64AVX512_op393loop:
+	VCMPPD   $0x04, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x04, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x04, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x04, 192(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op393loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op394:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+
+fuseF64AVX512_op394loop:
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op394loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op395:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+
+fuseF64AVX512_op395loop:
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 24(R9)
+	ADDQ     $0x00000020, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op395loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op400:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF64AVX512_op400loop:
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x11, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x11, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x11, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x11, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op400loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op401:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF64AVX512_op401loop:
+	VCMPPD   $0x11, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x11, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x11, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x11, 192(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op401loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op402:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+
+fuseF64AVX512_op402loop:
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op402loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op403:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+
+fuseF64AVX512_op403loop:
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 24(R9)
+	ADDQ     $0x00000020, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op403loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op408:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF64AVX512_op408loop:
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x12, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x12, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x12, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x12, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op408loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op409:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF64AVX512_op409loop:
+	VCMPPD   $0x12, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x12, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x12, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x12, 192(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op409loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op410:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+
+fuseF64AVX512_op410loop:
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op410loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op411:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+
+fuseF64AVX512_op411loop:
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 24(R9)
+	ADDQ     $0x00000020, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op411loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op416:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF64AVX512_op416loop:
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x1e, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x1e, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x1e, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x1e, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op416loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op417:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF64AVX512_op417loop:
+	VCMPPD   $0x1e, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x1e, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x1e, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x1e, 192(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op417loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op418:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+
+fuseF64AVX512_op418loop:
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op418loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op419:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+
+fuseF64AVX512_op419loop:
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 24(R9)
+	ADDQ     $0x00000020, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op419loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op424:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+
+fuseF64AVX512_op424loop:
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x1d, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x1d, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x1d, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x1d, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	ADDQ     $0x00000100, R11
+	DECQ     R8
+	JNZ      fuseF64AVX512_op424loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op425:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+
+fuseF64AVX512_op425loop:
+	VCMPPD   $0x1d, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x1d, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x1d, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x1d, 192(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op425loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op426:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+
+fuseF64AVX512_op426loop:
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 24(R9)
+	ADDQ     $0x00000020, R9
+	ADDQ     $0x00000100, R10
+	DECQ     R8
+	JNZ      fuseF64AVX512_op426loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op427:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+
+fuseF64AVX512_op427loop:
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 24(R9)
+	ADDQ     $0x00000020, R9
+	DECQ     R8
+	JNZ      fuseF64AVX512_op427loop
+	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op448:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
 	VPXORD  Z1, Z1, Z1
-	MOVQ    groups+56(FP), R9
-	TESTB   $0x01, 1(SI)
-	JNZ     fuseF64AVX512_op56nt
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVBQZX 6(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R12
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R12
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op448nt
 
-fuseF64AVX512_op56loop:
-	VMOVQ     (R11), X0
-	VMOVUPD   (R12), Z10
-	VMOVUPD   (R13), Z11
+fuseF64AVX512_op448loop:
+	VMOVQ     (R10), X0
+	VMOVUPD   (R11), Z5
+	VMOVUPD   (R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z2
-	VMOVQ     8(R11), X0
-	VMOVUPD   64(R12), Z10
-	VMOVUPD   64(R13), Z11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, (R9)
+	VMOVQ     8(R10), X0
+	VMOVUPD   64(R11), Z5
+	VMOVUPD   64(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z3
-	VMOVQ     16(R11), X0
-	VMOVUPD   128(R12), Z10
-	VMOVUPD   128(R13), Z11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, 64(R9)
+	VMOVQ     16(R10), X0
+	VMOVUPD   128(R11), Z5
+	VMOVUPD   128(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z4
-	VMOVQ     24(R11), X0
-	VMOVUPD   192(R12), Z10
-	VMOVUPD   192(R13), Z11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, 128(R9)
+	VMOVQ     24(R10), X0
+	VMOVUPD   192(R11), Z5
+	VMOVUPD   192(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z5
-	VMOVUPD   Z2, (R10)
-	VMOVUPD   Z3, 64(R10)
-	VMOVUPD   Z4, 128(R10)
-	VMOVUPD   Z5, 192(R10)
-	ADDQ      $0x00000100, R10
-	ADDQ      $0x00000020, R11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R12
-	ADDQ      $0x00000100, R13
-	DECQ      R9
-	JNZ       fuseF64AVX512_op56loop
+	DECQ      R8
+	JNZ       fuseF64AVX512_op448loop
 	JMP       fuseF64AVX512_next
 
-fuseF64AVX512_op56nt:
-	VMOVQ     (R11), X0
-	VMOVUPD   (R12), Z10
-	VMOVUPD   (R13), Z11
+fuseF64AVX512_op448nt:
+	VMOVQ     (R10), X0
+	VMOVUPD   (R11), Z5
+	VMOVUPD   (R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z6
-	VMOVQ     8(R11), X0
-	VMOVUPD   64(R12), Z10
-	VMOVUPD   64(R13), Z11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVNTPD  Z0, (R9)
+	VMOVQ     8(R10), X0
+	VMOVUPD   64(R11), Z5
+	VMOVUPD   64(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z7
-	VMOVQ     16(R11), X0
-	VMOVUPD   128(R12), Z10
-	VMOVUPD   128(R13), Z11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVNTPD  Z0, 64(R9)
+	VMOVQ     16(R10), X0
+	VMOVUPD   128(R11), Z5
+	VMOVUPD   128(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z8
-	VMOVQ     24(R11), X0
-	VMOVUPD   192(R12), Z10
-	VMOVUPD   192(R13), Z11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVNTPD  Z0, 128(R9)
+	VMOVQ     24(R10), X0
+	VMOVUPD   192(R11), Z5
+	VMOVUPD   192(R12), Z6
 	VPTESTMB  X0, X0, K1
-	VBLENDMPD Z10, Z11, K1, Z9
-	VMOVNTPD  Z6, (R10)
-	VMOVNTPD  Z7, 64(R10)
-	VMOVNTPD  Z8, 128(R10)
-	VMOVNTPD  Z9, 192(R10)
-	ADDQ      $0x00000100, R10
-	ADDQ      $0x00000020, R11
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVNTPD  Z0, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000100, R11
 	ADDQ      $0x00000100, R12
-	ADDQ      $0x00000100, R13
-	DECQ      R9
-	JNZ       fuseF64AVX512_op56nt
+	DECQ      R8
+	JNZ       fuseF64AVX512_op448nt
+	JMP       fuseF64AVX512_next
+
+fuseF64AVX512_op450:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXORD       Z2, Z2, Z2
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op450nt
+
+fuseF64AVX512_op450loop:
+	VMOVQ     (R10), X5
+	VMOVUPD   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, (R9)
+	VMOVQ     8(R10), X5
+	VMOVUPD   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, 64(R9)
+	VMOVQ     16(R10), X5
+	VMOVUPD   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, 128(R9)
+	VMOVQ     24(R10), X5
+	VMOVUPD   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF64AVX512_op450loop
+	JMP       fuseF64AVX512_next
+
+fuseF64AVX512_op450nt:
+	VMOVQ     (R10), X5
+	VMOVUPD   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVNTPD  Z5, (R9)
+	VMOVQ     8(R10), X5
+	VMOVUPD   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVNTPD  Z5, 64(R9)
+	VMOVQ     16(R10), X5
+	VMOVUPD   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVNTPD  Z5, 128(R9)
+	VMOVQ     24(R10), X5
+	VMOVUPD   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVNTPD  Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF64AVX512_op450nt
+	JMP       fuseF64AVX512_next
+
+fuseF64AVX512_op452:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXORD       Z3, Z3, Z3
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R12
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R12
+	VBROADCASTSD (R12), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op452nt
+
+fuseF64AVX512_op452loop:
+	VMOVQ     (R10), X5
+	VMOVUPD   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, (R9)
+	VMOVQ     8(R10), X5
+	VMOVUPD   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, 64(R9)
+	VMOVQ     16(R10), X5
+	VMOVUPD   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, 128(R9)
+	VMOVQ     24(R10), X5
+	VMOVUPD   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF64AVX512_op452loop
+	JMP       fuseF64AVX512_next
+
+fuseF64AVX512_op452nt:
+	VMOVQ     (R10), X5
+	VMOVUPD   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVNTPD  Z5, (R9)
+	VMOVQ     8(R10), X5
+	VMOVUPD   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVNTPD  Z5, 64(R9)
+	VMOVQ     16(R10), X5
+	VMOVUPD   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVNTPD  Z5, 128(R9)
+	VMOVQ     24(R10), X5
+	VMOVUPD   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVNTPD  Z5, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	ADDQ      $0x00000100, R11
+	DECQ      R8
+	JNZ       fuseF64AVX512_op452nt
+	JMP       fuseF64AVX512_next
+
+fuseF64AVX512_op454:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	VPXORD       Z4, Z4, Z4
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVBQZX      6(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op454nt
+
+fuseF64AVX512_op454loop:
+	VMOVQ     (R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, (R9)
+	VMOVQ     8(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, 64(R9)
+	VMOVQ     16(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, 128(R9)
+	VMOVQ     24(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	DECQ      R8
+	JNZ       fuseF64AVX512_op454loop
+	JMP       fuseF64AVX512_next
+
+fuseF64AVX512_op454nt:
+	VMOVQ     (R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVNTPD  Z6, (R9)
+	VMOVQ     8(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVNTPD  Z6, 64(R9)
+	VMOVQ     16(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVNTPD  Z6, 128(R9)
+	VMOVQ     24(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVNTPD  Z6, 192(R9)
+	ADDQ      $0x00000100, R9
+	ADDQ      $0x00000020, R10
+	DECQ      R8
+	JNZ       fuseF64AVX512_op454nt
 
 fuseF64AVX512_next:
-	ADDQ $0x08, SI
-	CMPQ SI, DI
-	JB   fuseF64AVX512_dispatch
-
-fuseF64AVX512_advance:
-	ADDQ DX, BX
-	DECQ R8
-	JNZ  fuseF64AVX512_chunk
-	MOVQ AX, BX
-	MOVQ nslots+32(FP), SI
-	SHLQ $0x05, SI
-	ADDQ BX, SI
+	ADDQ  $0x08, CX
+	CMPQ  CX, DX
+	JB    fuseF64AVX512_dispatch
+	SUBQ  DI, SI
+	SHLQ  $0x08, DI
+	ADDQ  DI, BX
+	TESTQ SI, SI
+	JNZ   fuseF64AVX512_chunk
+	MOVQ  AX, CX
+	MOVQ  nslots+24(FP), DX
+	SHLQ  $0x05, DX
+	ADDQ  CX, DX
 
 fuseF64AVX512_rownext:
-	MOVQ 8(BX), DI
-	ADDQ DI, (BX)
-	ADDQ $0x20, BX
-	CMPQ BX, SI
+	MOVQ 8(CX), BX
+	ADDQ BX, (CX)
+	ADDQ $0x20, CX
+	CMPQ CX, DX
 	JB   fuseF64AVX512_rownext
-	DECQ CX
+	DECQ rows+32(FP)
 	JNZ  fuseF64AVX512_row
 
 fuseF64AVX512_done:

@@ -6,16 +6,18 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// The codes of the fused kernels' instructions: a broadcast, and an op's
-// family base plus its value.
+// The codes of the fused kernels' ops: the op's family base plus its value.
 const (
-	fuseBroadcast     = 0
 	fuseBinaryBase    = 1
 	fuseUnaryBase     = 16
 	fuseTernaryBase   = 32
 	fuseCompareBase   = 48
 	fuseSelectionBase = 56
 )
+
+// fuseKeyBits is the bits of an instruction's key below its op's code:
+// one per input, set where the input is one value.
+const fuseKeyBits = 3
 
 // fuseNT is the flag of an instruction that writes with non-temporal stores.
 const fuseNT = 1

@@ -23,7 +23,7 @@ type fusion struct {
 	slots   []fslot
 	compute bool  // an op of the compute class (div, sqrt) decides the implementation
 	chunk   int   // elements per chunk
-	nchunks int   // chunk buffers of T: temporaries, broadcasts, the row ends' copies
+	nchunks int   // chunk buffers of T: temporaries, the row ends' copies
 	nbools  int   // chunk buffers of bool
 	moving  []int // the slots of dst and the arrays, whose addresses each call sets
 	geom    [2]geometry

@@ -318,14 +318,6 @@ func (f *fuser) generate(ops []fuseOp) {
 	f.RET()
 }
 
-// vec allocates a vector register of width bytes.
-func (f *fuser) vec(width int) reg.VecVirtual {
-	if width == 64 {
-		return f.ZMM()
-	}
-	return f.YMM()
-}
-
 // tree emits a binary search of forms (by key) for key, ending in a jump
 // to the matching handler. The programs hold only keys the kernel has.
 func (f *fuser) tree(forms []fuseForm, key reg.GPVirtual) {

@@ -25,7 +25,7 @@ var fuseReady = fuseAsm && fuseCPU()
 // array: the address of the current row's first chunk (which the kernel
 // moves on by a row at the end of each), the bytes to the next row, a mask
 // of the chunk's offset in the row (all ones for a slot that moves along
-// the row, 0 for a temporary or a broadcast), and one unused.
+// the row, 0 for a temporary or a value), and one unused.
 const FuseSlotWords = 4
 
 // FuseMaxSlots is the most slots an instruction can name.

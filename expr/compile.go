@@ -444,7 +444,7 @@ func (p *Plan[T]) Scalars() []string { return append([]string(nil), p.scalars...
 // elements of a block.
 func (p *Plan[T]) BlockLen(stream bool) int {
 	if p.Fused() && stream == kernel.ShouldStream(p.streamBytes) {
-		return p.fused.chunk
+		return p.fused.chunkLen(stream)
 	}
 	if stream {
 		return p.block[1]

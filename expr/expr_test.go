@@ -525,3 +525,43 @@ func TestFusedKernelsRun(t *testing.T) {
 	_, _, _, has := kernel.FuseImpl[float32](true, 1<<30)
 	require.Equal(t, has, fused, "runs of %d bytes take the fused kernels where they exist", p.streamBytes)
 }
+
+// TestFusedRowEnds runs the fused kernels over outputs that start anywhere
+// in a vector (with every run streaming, in the -stream implementations,
+// so that rows have a head before the first vector boundary), over rows
+// of every length about a group and a chunk, apart and in place: the ends
+// of rows as overlapping groups, and as copies where dst is an input or a
+// row is shorter than a group.
+func TestFusedRowEnds(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for _, n := range []int{1, 7, 31, 33, 64, 65, 130, 255, 257, 1000, 1031} {
+			for _, rows := range []int{1, 3} {
+				g := &gen[float32]{rng: rng, env: env[float32]{arrays: map[string][]float32{}, scalars: map[string]float32{"s": 0.75}}}
+				x, w := Input[float32]("x", rows, n), Input[float32]("w", n)
+				g.env.arrays["x"] = testkit.RandomData[float32](rng, rows*n)
+				g.env.arrays["w"] = testkit.RandomData[float32](rng, n)
+				root := Max(Add(Mul(x, w), Scalar[float32]("s")), Sub(x, w))
+				p, err := Compile(root)
+				require.NoError(t, err)
+				require.NotNil(t, p.fused)
+				f := *p.fused
+				f.minBytes, f.minRow = 0, 0
+				p.fused = &f
+				want := reference(root.n, p.Shape(), g.env)
+				for skip := range 9 {
+					what := fmt.Sprintf("%d rows of %d, dst %d elements into its buffer", rows, n, skip)
+					buf := make([]float32, skip+rows*n+8)
+					got := buf[skip : skip+rows*n]
+					require.NoError(t, p.Run(got, g.env.args(p)...), what)
+					testkit.RequireSameBits(t, want, got, what)
+					copy(got, g.env.arrays["x"])
+					args := g.env.args(p)
+					args[0].data = got
+					require.NoError(t, p.Run(got, args...), what)
+					testkit.RequireSameBits(t, want, got, what+", in place over x")
+				}
+			}
+		}
+	})
+}

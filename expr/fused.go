@@ -57,6 +57,15 @@ type fslot struct {
 // elements).
 const fuseChunkBytes = 1024
 
+// chunkLen is the elements of a chunk of a run with streaming stores or
+// without.
+func (f *fusion) chunkLen(stream bool) int {
+	if stream {
+		return f.chunk * fuseStreamChunkBytes / fuseChunkBytes
+	}
+	return f.chunk
+}
+
 // fuseStreamChunkBytes is the bytes of a chunk when the output streams:
 // each op of a chunk reads its input streams, and the output goes out in
 // non-temporal bursts of a chunk, which are shorter here. Zen 4, float32,

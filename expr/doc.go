@@ -4,12 +4,14 @@
 // Run op by op, (x - mean) / std reads and writes the whole array twice,
 // and max(x*w + b, 0) three times, with a temporary per step; past the
 // caches every step costs as much memory traffic as the whole expression
-// needs. A Plan instead walks the output in blocks that fit a cache (sized
-// from the CPU's L1d, or from its L2 when the output streams past the
-// caches) and runs every op of the expression on the block, as calls of
-// elem's kernels on block-sized temporaries, before it moves on: each input
-// is read once and the output written once, with streaming stores where
-// elem.Add would use them.
+// needs. A Plan instead runs every op of the expression on a small part
+// of the output before it moves on: each input is read once and the output
+// written once, with streaming stores where elem.Add would use them. Long
+// rows and outputs past the caches run in the fused kernels (see
+// Plan.Fused), generated assembly that interprets the plan's ops a chunk
+// (1 KiB or less) at a time with the temporaries in L1 and scalars and
+// columns in registers, one call per block of rows; short rows from the
+// caches run as calls of elem's kernels on blocks sized from the L1d.
 //
 // Expressions are built with the generic functions of this package (Add,
 // Mul, Max, Sqrt, FMA, Where, ...), which are checked by the compiler: the

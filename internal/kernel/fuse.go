@@ -104,9 +104,15 @@ func FuseImpl[T Number](compute bool, bytes int) (impl Impl, vector int, stream,
 // FuseInstr with nt): they are left unordered, as a streaming kernel's,
 // for the caller's Fence.
 func Fuse[T Number](impl Impl, prog []uint64, slots []uintptr, rows, groups, chunk int, stream bool) {
-	_ = stream // the program holds the store mode; the flag puts the call under the fence contract
 	if rows <= 0 || groups <= 0 || chunk <= 0 || len(prog) == 0 {
 		return
+	}
+	if !stream { // the flag is what the fence contract sees: it must not hide a streaming program
+		for _, w := range prog {
+			if w>>16&fuseNT != 0 {
+				panic("kernel: Fuse of a program with streaming stores, called with stream false")
+			}
+		}
 	}
 	fuseRun(impl, fuseTypeIndex[T](), prog, slots, rows, groups, chunk)
 }

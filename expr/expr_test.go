@@ -521,7 +521,7 @@ func TestFusedKernelsRun(t *testing.T) {
 	s := p.pool.Get().(*scratch[float32])
 	defer p.pool.Put(s)
 	require.NoError(t, p.bind(s, make([]float32, n), []Arg[float32]{Array("x", make([]float32, n)), Value[float32]("m", 1), Value[float32]("s", 2)}))
-	_, _, fused := p.fuser(s, make([]float32, n))
+	_, _, fused := p.fuser(s)
 	_, _, _, has := kernel.FuseImpl[float32](true, 1<<30)
 	require.Equal(t, has, fused, "runs of %d bytes take the fused kernels where they exist", p.streamBytes)
 }

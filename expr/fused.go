@@ -209,10 +209,10 @@ type fuseRun struct {
 	overlap bool
 }
 
-// fuser returns how a run of dst from the inputs bound in b, under the
-// policy in effect, uses the fused kernels, and its blocks; ok is false
-// when it runs the steps.
-func (p *Plan[T]) fuser(b *scratch[T], dst []T) (fr fuseRun, g *geometry, ok bool) {
+// fuser returns how a run with the inputs bound in b, under the policy in
+// effect, uses the fused kernels, and its blocks; ok is false when it runs
+// the steps.
+func (p *Plan[T]) fuser(b *scratch[T]) (fr fuseRun, g *geometry, ok bool) {
 	f := p.fused
 	if f == nil {
 		return fr, nil, false
@@ -230,12 +230,7 @@ func (p *Plan[T]) fuser(b *scratch[T], dst []T) (fr fuseRun, g *geometry, ok boo
 		fr.groups = fuseStreamChunkBytes / gb
 	}
 	fr.group = gb / int(unsafe.Sizeof(T(0)))
-	fr.overlap = true
-	for _, x := range b.data {
-		if len(x) > 0 && unsafe.SliceData(x) == unsafe.SliceData(dst) {
-			fr.overlap = false
-		}
-	}
+	fr.overlap = !b.inPlace
 	g = &f.geom[0]
 	if fr.stream {
 		g = &f.geom[1]

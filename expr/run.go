@@ -43,6 +43,8 @@ type scratch[T elem.Number] struct {
 	// fused kernels get its address as an integer, which a moving stack
 	// would leave behind.
 	dst []T
+	// inPlace says that dst is one of the inputs (bind found it).
+	inPlace bool
 	// The fused kernels' slots and chunk buffers (see fusion).
 	fslots  []uintptr
 	fchunks []T
@@ -102,7 +104,7 @@ func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
 	s := p.pool.Get().(*scratch[T])
 	err := p.bind(s, dst, args)
 	if err == nil {
-		fr, g, fused := p.fuser(s, dst)
+		fr, g, fused := p.fuser(s)
 		switch {
 		case !fused:
 			g = p.geometry()
@@ -139,7 +141,7 @@ func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Arg[T]) error {
 	if err := p.bind(s, dst, args); err != nil {
 		return err
 	}
-	fr, g, fused := p.fuser(s, dst)
+	fr, g, fused := p.fuser(s)
 	var run *fuseRun
 	if fused {
 		run, s.dst = &fr, dst
@@ -255,14 +257,17 @@ func (p *Plan[T]) missing(k int) error {
 }
 
 // overlap checks that dst shares no memory with an array input, unless it
-// is exactly that input and the input has the output's shape.
+// is exactly that input and the input has the output's shape, and records
+// in s.inPlace whether it is one.
 func (p *Plan[T]) overlap(s *scratch[T], dst []T) error {
 	size := unsafe.Sizeof(T(0))
 	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
 	dn := uintptr(len(dst)) * size
+	s.inPlace = false
 	for k, a := range s.data {
 		x, xn := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(len(a))*size
 		if alias.SameOrDisjointRuns(d, dn, x, xn) {
+			s.inPlace = s.inPlace || dn > 0 && x == d
 			continue
 		}
 		return fmt.Errorf("%w: dst (shape %v) and input %q (shape %v) share memory without being the same array",

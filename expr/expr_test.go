@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -209,17 +210,29 @@ func checkAgainstReference[T elem.Float](t *testing.T, g *gen[T], root Node[T], 
 	p, err := compile(root, block)
 	require.NoError(t, err, what)
 	want := reference(root.n, p.Shape(), g.env) // the inputs root uses may broadcast to less than g.out
-	saved := p.fused
-	defer func() { p.fused = saved }()
 	for _, fused := range []bool{true, false} {
-		p.fused = nil
-		if fused && saved != nil { // whatever the traffic
-			f := *saved
-			f.minBytes, f.minRow = 0, 0
-			p.fused = &f
-		}
+		restore := forceFusion(p, fused)
 		checkRuns(t, g, p, want, fmt.Sprintf("%s (fused %v)", what, fused))
+		restore()
 	}
+}
+
+// forceFusion makes p's runs take the fused kernels (where p has them)
+// whatever their traffic and rows, or never, until the returned function
+// puts the plan back. The plan keeps its program, so its scratch always
+// has the fused kernels' buffers.
+func forceFusion[T elem.Number](p *Plan[T], fused bool) (restore func()) {
+	saved := p.fused
+	if saved == nil {
+		return func() {}
+	}
+	f := *saved
+	f.minBytes, f.minRow = 0, 0
+	if !fused {
+		f.minBytes, f.minRow = math.MaxInt, math.MaxInt
+	}
+	p.fused = &f
+	return func() { p.fused = saved }
 }
 
 // checkRuns runs p (alone, in parallel, and in place where an input
@@ -545,9 +558,7 @@ func TestFusedRowEnds(t *testing.T) {
 				p, err := Compile(root)
 				require.NoError(t, err)
 				require.NotNil(t, p.fused)
-				f := *p.fused
-				f.minBytes, f.minRow = 0, 0
-				p.fused = &f
+				forceFusion(p, true)
 				want := reference(root.n, p.Shape(), g.env)
 				for skip := range 9 {
 					what := fmt.Sprintf("%d rows of %d, dst %d elements into its buffer", rows, n, skip)

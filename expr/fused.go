@@ -75,8 +75,9 @@ func (f *fusion) chunkLen(stream bool) int {
 // a*s + b*t 1.12-1.43 with 512-byte chunks against 1.29-1.98 with 1 KiB
 // (fused / op by op 0.48-0.67 against 0.54-0.82); (x - m) / s 0.61-0.79
 // against 0.63-0.84; max(x*w + b, 0) 0.85-1.03 against 0.83-0.95. 256
-// bytes measured as 512 (three runs), prefetching each input a chunk or 4
-// KiB ahead slower (a*s + b*t 1.37-1.92 with 4 KiB).
+// bytes measured as 512 (three runs). Prefetching each input ahead in the
+// kernel did not help (a*s + b*t, three runs each: 1.31-1.53 without,
+// 1.37-1.51 1 KiB ahead, 1.59-1.92 4 KiB ahead).
 const fuseStreamChunkBytes = 512
 
 // fuseBlockBytes is the most output of one fused call: a block is at most
@@ -242,9 +243,6 @@ func (p *Plan[T]) fuser(b *scratch[T]) (fr fuseRun, g *geometry, ok bool) {
 // kernels, every row at once where the rows' output starts share their
 // offset in a vector (or the stores are ordinary).
 func (p *Plan[T]) fusedBlock(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, m, n int) {
-	if t.fslots == nil { // made while the plan had no fusion (tests switch it)
-		newFuseScratch(p.fused, t)
-	}
 	if fr.stream && m > 1 && g.dstLd*int(unsafe.Sizeof(T(0)))%fr.vector != 0 {
 		for row := range m {
 			p.fusedRows(fr, b, t, dst, g, row, 1, n)

@@ -36,14 +36,8 @@ func TestFusedGuardPages(t *testing.T) {
 					p, err := Compile(root)
 					require.NoError(t, err)
 					want := reference(root.n, p.Shape(), g.env)
-					saved := p.fused
 					for _, fused := range []bool{true, false} {
-						p.fused = nil
-						if fused {
-							f := *saved
-							f.minBytes, f.minRow = 0, 0
-							p.fused = &f
-						}
+						forceFusion(p, fused)
 						what := fmt.Sprintf("%d rows of %d, at the guard page's %s, fused %v", rows, n, map[bool]string{true: "start", false: "end"}[!atEnd], fused)
 						dst := place(rows * n)
 						require.NoError(t, p.Run(dst, g.env.args(p)...), what)

@@ -15,10 +15,11 @@ import (
 
 // The fused kernels run a whole expression (package expr) over memory in
 // one pass: a small program of instructions, one per op, interpreted chunk
-// by chunk (a row's last chunk may have fewer groups). Each instruction runs its op over one chunk (groups of four
-// vectors) of its operands, which are slots: an array's current chunk, a
-// chunk-sized temporary, or one value (a scalar, a constant, a column's
-// value for the row) broadcast into a register. A chunk is small enough
+// by chunk (a row's last chunk may have fewer groups). Each instruction
+// runs its op over one chunk (groups of four vectors) of its operands,
+// which are slots: an array's current chunk, a chunk-sized temporary, or
+// one value (a scalar, a constant, a column's value for the row) broadcast
+// into a register. A chunk is small enough
 // that its temporaries stay in L1 and every input stream is read a chunk at
 // a time, all of them in each chunk, as one kernel of several inputs reads
 // them; the op-per-call alternative reads one stream at a time and pays a
@@ -132,24 +133,23 @@ func generateFuseAMD64(dir string) error {
 	needs := map[string][]string{}
 	has := make([]uint64, len(fuseTypes))
 	var extra []string
-	for _, isa := range x86ISAs() {
-		for ti, t := range fuseTypes {
-			ops, err := fuseOpsOf(t)
-			if err != nil {
-				return err
-			}
-			f := &fuser{Context: c, isa: isa, t: t, name: fuseName(t, isa)}
-			f.generate(ops)
-			needs[f.name] = slices.Clone(isa.Features)
-			for _, o := range ops {
-				has[ti] |= 1 << o.code
-				for _, feat := range o.em.features {
-					needs[f.name] = append(needs[f.name], feat)
-					if !slices.Contains(extra, feat) {
-						extra = append(extra, feat)
-					}
+	for ti, t := range fuseTypes {
+		ops, err := fuseOpsOf(t)
+		if err != nil {
+			return err
+		}
+		for _, o := range ops {
+			has[ti] |= 1 << o.code
+			for _, feat := range o.em.features {
+				if !slices.Contains(extra, feat) {
+					extra = append(extra, feat)
 				}
 			}
+		}
+		for _, isa := range x86ISAs() {
+			f := &fuser{Context: c, isa: isa, t: t, name: fuseName(t, isa)}
+			f.generate(ops)
+			needs[f.name] = append(slices.Clone(isa.Features), extra...)
 		}
 	}
 	if err := writeAvo(c, dir, "fuse", needs); err != nil {

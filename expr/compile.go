@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"unsafe"
 
@@ -57,6 +58,28 @@ type step[T elem.Number] struct {
 	kind kernel.Kind
 }
 
+// call is a step of a run of one block, the whole output, with what step
+// works out for every block worked out once: its operands as indexes in the
+// scratch's src (or bools, for []bool operands), the leading strides (out
+// first) and the block's shape. A run of a few thousand elements is a few
+// kernel calls, and the work around them is a large part of its time.
+type call[T elem.Number] struct {
+	fam   kind // the node's
+	kind  kernel.Kind
+	toDst bool // writes dst, so streams when the run does
+	m, n  int
+	out   int
+	in    [3]int
+	ld    [4]int
+	// The node's kernel entry (one of its fields), here so that a call
+	// reads one struct.
+	binary  func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool)
+	unary   func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool)
+	ternary func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool)
+	compare func(k kernel.Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool)
+	pick    func(k kernel.Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
+}
+
 // slot is an array input: its name and shape, and its strides along the
 // coalesced axes of the output.
 type slot struct {
@@ -76,6 +99,12 @@ type Plan[T elem.Number] struct {
 	arrays  []slot
 	scalars []string
 	consts  []T // vals holds consts, then scalars
+	// names are the inputs' names by binding index: arrays, then scalars.
+	// byFirst finds them for bind, by kind (array, scalar) and first byte
+	// of the name: 0 for none, the binding index + 1 of the only one, -1
+	// for several.
+	names   []string
+	byFirst *[2][256]int16
 	steps   []step[T]
 	ntemps  int
 	nbools  int
@@ -90,6 +119,10 @@ type Plan[T elem.Number] struct {
 	geom        [2]geometry // the blocks of a run, without and with streaming stores
 
 	fused *fusion // nil when an op has no fused kernel for T
+
+	// calls are the steps of a run of one block (see Plan.one), nil
+	// when the output is more than one block.
+	calls []call[T]
 
 	pool sync.Pool // *scratch[T]
 }
@@ -168,6 +201,7 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 	if err := p.layout(); err != nil {
 		return nil, err
 	}
+	p.index()
 	c.vals(root.n)
 	c.emit(root.n, true)
 	size := int(unsafe.Sizeof(T(0)))
@@ -187,6 +221,9 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 	}
 	p.geom = [2]geometry{p.newGeometry(p.block[0], false), p.newGeometry(p.block[1], true)}
 	c.fuse(block)
+	if g := p.geom[0]; g.total == 1 || p.geom[1].total == 1 { // either block is the whole output
+		p.calls = p.oneBlockCalls(g.d1, g.n0, g.dstLd)
+	}
 	maxBlock := max(p.block[0], p.block[1])
 	p.pool.New = func() any { return newScratch(p, maxBlock) }
 	return p, nil
@@ -253,6 +290,30 @@ func (c *compiler[T]) collect(n *node[T]) error {
 		}
 	}
 	return nil
+}
+
+// index fills names and byFirst.
+func (p *Plan[T]) index() {
+	p.byFirst = new([2][256]int16)
+	for _, s := range p.arrays {
+		p.names = append(p.names, s.name)
+	}
+	p.names = append(p.names, p.scalars...)
+	for k, n := range p.names {
+		if n == "" {
+			continue
+		}
+		kind := 0
+		if k >= len(p.arrays) {
+			kind = 1
+		}
+		e := &p.byFirst[kind][n[0]]
+		if *e == 0 && k < math.MaxInt16 {
+			*e = int16(k + 1)
+		} else {
+			*e = -1
+		}
+	}
 }
 
 // layout works out the output shape and coalesces the loop nest of the
@@ -418,6 +479,44 @@ func (c *compiler[T]) alloc(free *[]int, count *int) int {
 	}
 	*count++
 	return *count - 1
+}
+
+// oneBlockCalls works out the calls of a run of one block of m x n
+// elements, dst's rows dstLd apart.
+func (p *Plan[T]) oneBlockCalls(m, n, dstLd int) []call[T] {
+	nv, na := len(p.consts)+len(p.scalars), len(p.arrays)
+	// at is o's index in the scratch's src or bools, and its leading stride.
+	at := func(o operand) (int, int) {
+		switch o.at {
+		case inValue:
+			return o.idx, 0
+		case inArray:
+			return nv + o.idx, o.ld
+		case inTemp:
+			return nv + na + o.idx, tempLd(o, n)
+		case inBools:
+			return o.idx, tempLd(o, n)
+		}
+		return nv + na + p.ntemps, dstLd
+	}
+	calls := make([]call[T], len(p.steps))
+	for i, s := range p.steps {
+		c := &calls[i]
+		nd := s.node
+		*c = call[T]{fam: nd.kind, kind: s.kind, toDst: s.out.at == inDst, m: 1, n: 1,
+			binary: nd.binary, unary: nd.unary, ternary: nd.ternary, compare: nd.compare, pick: nd.pick}
+		if s.out.vout {
+			c.m = m
+		}
+		if s.out.vin {
+			c.n = n
+		}
+		c.out, c.ld[0] = at(s.out)
+		for k := range s.node.nargs {
+			c.in[k], c.ld[k+1] = at(s.in[k])
+		}
+	}
+	return calls
 }
 
 // Shape returns the output shape.

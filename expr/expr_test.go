@@ -576,3 +576,53 @@ func TestFusedRowEnds(t *testing.T) {
 		}
 	})
 }
+
+// TestBindNames binds inputs whose names share first bytes, an empty name,
+// and more inputs than one word of bind's bits, in every order given.
+func TestBindNames(t *testing.T) {
+	arrays, scalars := []string{"", "x", "xy", "xz"}, []string{"s", "st"}
+	for i := range 66 {
+		arrays = append(arrays, fmt.Sprintf("a%d", i))
+	}
+	var sum Node[float64]
+	want := 0.0
+	var args []Arg[float64]
+	for i, n := range arrays {
+		v := float64(i + 1)
+		if i == 0 {
+			sum = Input[float64](n, 1)
+		} else {
+			sum = Add(sum, Input[float64](n, 1))
+		}
+		want += v
+		args = append(args, Array(n, []float64{v}))
+	}
+	for i, n := range scalars {
+		v := float64(100 * (i + 1))
+		sum = Add(sum, Scalar[float64](n))
+		want += v
+		args = append(args, Value(n, v))
+	}
+	p, err := Compile(sum)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5 {
+		rng.Shuffle(len(args), func(i, j int) { args[i], args[j] = args[j], args[i] })
+		dst := []float64{0}
+		require.NoError(t, p.Run(dst, args...))
+		require.Equal(t, want, dst[0])
+	}
+	for _, drop := range []string{"a65", "xy", "", "st"} {
+		var fewer []Arg[float64]
+		for _, a := range args {
+			if a.name != drop {
+				fewer = append(fewer, a)
+			}
+		}
+		err := p.Run([]float64{0}, fewer...)
+		require.ErrorIs(t, err, ErrInput)
+		require.ErrorContains(t, err, fmt.Sprintf("input %q", drop))
+	}
+	require.ErrorContains(t, p.Run([]float64{0}, append(args, Array("xw", []float64{1}))...), `unknown input "xw"`)
+	require.ErrorContains(t, p.Run([]float64{0}, append(args, Value[float64]("a1", 1))...), `"a1" is an array input`)
+}

@@ -20,10 +20,10 @@ const (
 )
 
 // node is one vertex of an expression: a leaf (input, scalar, constant) or
-// an op over up to three argument nodes. The kernels that only exist for
-// floats are captured as function values where the element type is known
-// to be a float, so that the executor, generic over every element type,
-// can call them.
+// an op over up to three argument nodes. An op node holds its kernel entry
+// as a function value, resolved when the node is made: the executor, generic
+// over every element type, calls the float-only kernels through them, and
+// no step pays an op's switch.
 type node[T elem.Number] struct {
 	kind  kind
 	op    uint8 // a kernel.Op, UnaryOp, TernaryOp or CompareOp
@@ -33,10 +33,11 @@ type node[T elem.Number] struct {
 	shape []int  // input
 	val   T      // constant
 
-	unary   func(k kernel.Kind, op kernel.UnaryOp, m, n int, dst []T, ldd int, a []T, lda int, stream bool)
-	ternary func(k kernel.Kind, op kernel.TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool)
-	compare func(k kernel.Kind, op kernel.CompareOp, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool)
-	pick    func(k kernel.Kind, op kernel.SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
+	binary  func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool)
+	unary   func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool)
+	ternary func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool)
+	compare func(k kernel.Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool)
+	pick    func(k kernel.Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
 }
 
 // Node is an expression whose value is an array of T: an input, a scalar, a
@@ -65,7 +66,8 @@ func Scalar[T elem.Number](name string) Node[T] {
 func Const[T elem.Number](v T) Node[T] { return Node[T]{&node[T]{kind: kindConst, val: v}} }
 
 func binary[T elem.Number](op elem.Op, a, b Node[T]) Node[T] {
-	return Node[T]{&node[T]{kind: kindBinary, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2}}
+	return Node[T]{&node[T]{kind: kindBinary, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2,
+		binary: kernel.BinaryEntry[T](kernel.Op(op))}}
 }
 
 // Add is a + b, as elem.Add.
@@ -97,7 +99,8 @@ func Apply[T elem.Number](op elem.Op, a, b Node[T]) (Node[T], bool) {
 
 // Unary is op(a) for one of elem's unary ops, as elem.ApplyUnary.
 func Unary[T elem.Float](op elem.UnaryOp, a Node[T]) Node[T] {
-	return Node[T]{&node[T]{kind: kindUnary, op: uint8(op), args: [3]*node[T]{a.n}, nargs: 1, unary: kernel.Unary[T]}}
+	return Node[T]{&node[T]{kind: kindUnary, op: uint8(op), args: [3]*node[T]{a.n}, nargs: 1,
+		unary: kernel.UnaryEntry[T](kernel.UnaryOp(op))}}
 }
 
 // Neg is -a, as elem.Neg.
@@ -125,7 +128,8 @@ func RoundToEven[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpRoundToE
 func Round[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpRound, a) }
 
 func ternary[T elem.Float](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
-	return Node[T]{&node[T]{kind: kindTernary, op: uint8(op), args: [3]*node[T]{a.n, b.n, c.n}, nargs: 3, ternary: kernel.Ternary[T]}}
+	return Node[T]{&node[T]{kind: kindTernary, op: uint8(op), args: [3]*node[T]{a.n, b.n, c.n}, nargs: 3,
+		ternary: kernel.TernaryEntry[T](kernel.TernaryOp(op))}}
 }
 
 // FMA is a*b + c with one rounding, as elem.FMA; a*b + c written with Mul
@@ -137,7 +141,8 @@ func Clamp[T elem.Float](a, lo, hi Node[T]) Node[T] { return ternary(elem.OpClam
 
 // Compare is a op b, as elem.Compare.
 func Compare[T elem.Float](op elem.CompareOp, a, b Node[T]) Cond[T] {
-	return Cond[T]{&node[T]{kind: kindCompare, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2, compare: kernel.Compare[T]}}
+	return Cond[T]{&node[T]{kind: kindCompare, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2,
+		compare: kernel.CompareEntry[T](kernel.CompareOp(op))}}
 }
 
 // Eq is a == b.
@@ -160,5 +165,6 @@ func Ge[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpGe, a, b) }
 
 // Where is a where c holds and b elsewhere, as elem.Select.
 func Where[T elem.Float](c Cond[T], a, b Node[T]) Node[T] {
-	return Node[T]{&node[T]{kind: kindSelect, args: [3]*node[T]{c.n, a.n, b.n}, nargs: 3, pick: kernel.Selection[T]}}
+	return Node[T]{&node[T]{kind: kindSelect, args: [3]*node[T]{c.n, a.n, b.n}, nargs: 3,
+		pick: kernel.SelectionEntry[T](kernel.OpSelect)}}
 }

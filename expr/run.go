@@ -30,9 +30,13 @@ func Value[T elem.Number](name string, v T) Arg[T] { return Arg[T]{name: name, v
 // Plans keep them in a pool, so that runs allocate nothing and concurrent
 // runs share nothing.
 type scratch[T elem.Number] struct {
+	// src holds every operand of a one-block run as a slice (see call):
+	// the values, each a slice of one, then the array inputs (data is that
+	// part), the temporaries and dst.
+	src   [][]T
 	data  [][]T
 	vals  []T
-	bound []bool
+	bound []uint64 // a bit per input, during bind
 	temps [][]T
 	bools [][]bool
 	off   []int // per array input, then dst: the block's first element
@@ -52,16 +56,22 @@ type scratch[T elem.Number] struct {
 }
 
 func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
+	nv, na := len(p.consts)+len(p.scalars), len(p.arrays)
 	s := &scratch[T]{
-		data:  make([][]T, len(p.arrays)),
-		vals:  make([]T, len(p.consts)+len(p.scalars)),
-		bound: make([]bool, len(p.arrays)+len(p.scalars)),
-		temps: make([][]T, p.ntemps),
+		src:   make([][]T, nv+na+p.ntemps+1),
+		vals:  make([]T, nv),
+		bound: make([]uint64, max(1, (na+len(p.scalars)+63)/64)),
 		bools: make([][]bool, p.nbools),
-		off:   make([]int, len(p.arrays)+1),
-		base:  make([]int, len(p.arrays)+1),
+		off:   make([]int, na+1),
+		base:  make([]int, na+1),
 		idx:   make([]int, len(p.size)),
 	}
+	copy(s.vals, p.consts)
+	for i := range s.vals {
+		s.src[i] = s.vals[i : i+1]
+	}
+	s.data = s.src[nv : nv+na]
+	s.temps = s.src[nv+na : nv+na+p.ntemps]
 	placeTemps(s.temps, block)
 	if p.fused != nil {
 		newFuseScratch(p.fused, s)
@@ -109,7 +119,7 @@ func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
 		case !fused:
 			g = p.geometry()
 			if g.total == 1 {
-				p.one(s, dst, g)
+				p.one(s, dst, g.stream)
 			} else {
 				p.blocks(nil, s, s, dst, g, 0, g.total)
 			}
@@ -167,62 +177,95 @@ func (p *Plan[T]) RunParallel(workers int, dst []T, args ...Arg[T]) error {
 // put returns s to the pool without the caller's slices, which it must not
 // keep alive.
 func (p *Plan[T]) put(s *scratch[T]) {
-	clear(s.data)
+	for k := range p.arrays { // not clear, which calls the runtime
+		s.data[k] = nil
+	}
+	s.src[len(s.src)-1] = nil
 	s.dst = nil
 	p.pool.Put(s)
 }
 
-// bind checks dst and args against the plan and stores the inputs in s.
+// bind checks dst and args against the plan and stores the inputs in s,
+// recording in s.inPlace whether dst is one of them.
 func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 	if len(dst) != p.outLen {
 		return fmt.Errorf("%w: dst has length %d, the output shape %v needs %d", ErrLength, len(dst), p.out, p.outLen)
 	}
-	clear(s.bound)
-	nc := len(p.consts)
-	copy(s.vals, p.consts)
+	bound := s.bound
+	bound[0] = 0 // most plans have one word: no call to clear
+	clear(bound[1:])
+	size := unsafe.Sizeof(T(0))
+	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	dn := uintptr(len(dst)) * size
+	inPlace := false
+	scalar0 := len(p.consts) - len(p.arrays) // vals index of binding index 0
 	for i := range args {
 		a := &args[i]
 		k := p.find(a)
 		if k < 0 {
 			return p.unknown(a)
 		}
-		if s.bound[k] {
+		w, bit := k>>6, uint64(1)<<(k&63)
+		if bound[w]&bit != 0 {
 			return fmt.Errorf("%w: input %q is bound twice", ErrInput, a.name)
 		}
-		s.bound[k] = true
+		bound[w] |= bit
 		if a.scalar {
-			s.vals[nc+k-len(p.arrays)] = a.val
+			s.vals[scalar0+k] = a.val
 			continue
 		}
-		if sl := &p.arrays[k]; len(a.data) != sl.length {
+		sl := &p.arrays[k]
+		if len(a.data) != sl.length {
 			return fmt.Errorf("%w: input %q has %d elements, its shape %v has %d", ErrLength, a.name, len(a.data), sl.shape, sl.length)
 		}
+		// dst may share memory with an input only by being exactly that
+		// input (of the output's shape, as its length is dst's).
+		x, xn := uintptr(unsafe.Pointer(unsafe.SliceData(a.data))), uintptr(len(a.data))*size
+		if !alias.SameOrDisjointRuns(d, dn, x, xn) {
+			return fmt.Errorf("%w: dst (shape %v) and input %q (shape %v) share memory without being the same array",
+				ErrOverlap, p.out, sl.name, sl.shape)
+		}
+		inPlace = inPlace || dn > 0 && x == d
 		s.data[k] = a.data
 	}
-	for k, ok := range s.bound {
-		if !ok {
-			return p.missing(k)
+	if n := len(p.names); len(args) < n { // each arg bound a different input
+		for k := range n {
+			if bound[k>>6]>>(k&63)&1 == 0 {
+				return p.missing(k)
+			}
 		}
 	}
-	return p.overlap(s, dst)
+	s.inPlace = inPlace
+	return nil
 }
 
 // find returns the binding index of a's name and kind (arrays first, then
-// scalars), or -1. Names are compared by length and first byte before the
-// bytes: a call to the runtime's comparison per name costs more than the
-// rest of binding.
+// scalars), or -1: the one input of a's kind whose name starts with a's
+// first byte (most plans name their inputs apart from the first byte on),
+// else a search.
 func (p *Plan[T]) find(a *Arg[T]) int {
+	kind := 0
 	if a.scalar {
-		for i, n := range p.scalars {
-			if sameName(n, a.name) {
-				return len(p.arrays) + i
-			}
-		}
-		return -1
+		kind = 1
 	}
-	for i := range p.arrays {
-		if sameName(p.arrays[i].name, a.name) {
-			return i
+	if a.name != "" {
+		switch k := int(p.byFirst[kind][a.name[0]]); {
+		case k == 0:
+			return -1
+		case k > 0:
+			if sameName(p.names[k-1], a.name) {
+				return k - 1
+			}
+			return -1
+		}
+	}
+	lo, hi := 0, len(p.arrays)
+	if a.scalar {
+		lo, hi = hi, len(p.names)
+	}
+	for k := lo; k < hi; k++ {
+		if sameName(p.names[k], a.name) {
+			return k
 		}
 	}
 	return -1
@@ -254,26 +297,6 @@ func (p *Plan[T]) missing(k int) error {
 		return fmt.Errorf("%w: missing array input %q of shape %v", ErrInput, p.arrays[k].name, p.arrays[k].shape)
 	}
 	return fmt.Errorf("%w: missing scalar input %q", ErrInput, p.scalars[k-len(p.arrays)])
-}
-
-// overlap checks that dst shares no memory with an array input, unless it
-// is exactly that input and the input has the output's shape, and records
-// in s.inPlace whether it is one.
-func (p *Plan[T]) overlap(s *scratch[T], dst []T) error {
-	size := unsafe.Sizeof(T(0))
-	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
-	dn := uintptr(len(dst)) * size
-	s.inPlace = false
-	for k, a := range s.data {
-		x, xn := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(len(a))*size
-		if alias.SameOrDisjointRuns(d, dn, x, xn) {
-			s.inPlace = s.inPlace || dn > 0 && x == d
-			continue
-		}
-		return fmt.Errorf("%w: dst (shape %v) and input %q (shape %v) share memory without being the same array",
-			ErrOverlap, p.out, p.arrays[k].name, p.arrays[k].shape)
-	}
-	return nil
 }
 
 // geometry is how a run cuts the output into blocks: m rows of n elements
@@ -326,13 +349,26 @@ func (p *Plan[T]) geometry() *geometry {
 	return &p.geom[0]
 }
 
-// one computes a run of one block, the whole output: every operand starts
-// at its first element.
-func (p *Plan[T]) one(s *scratch[T], dst []T, g *geometry) {
-	clear(s.off)
-	m, n := min(g.m, g.d1), min(g.n, g.n0)
-	for i := range p.steps {
-		p.step(&p.steps[i], s, s, dst, g, m, n)
+// one computes a run of one block, the whole output, with the calls
+// worked out when the plan was compiled.
+func (p *Plan[T]) one(s *scratch[T], dst []T, stream bool) {
+	src := s.src
+	src[len(src)-1] = dst
+	for i := range p.calls {
+		c := &p.calls[i]
+		st := stream && c.toDst
+		switch c.fam {
+		case kindBinary:
+			c.binary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], st)
+		case kindUnary:
+			c.unary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], st)
+		case kindTernary:
+			c.ternary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], st)
+		case kindCompare:
+			c.compare(c.kind, c.m, c.n, s.bools[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], st)
+		case kindSelect:
+			c.pick(c.kind, c.m, c.n, src[c.out], c.ld[0], s.bools[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], st)
+		}
 	}
 }
 
@@ -463,24 +499,24 @@ func (p *Plan[T]) step(s *step[T], b, t *scratch[T], dst []T, g *geometry, m, n 
 	case kindBinary:
 		a, lda := p.arg(s.in[0], b, t, dst, g, n)
 		c, ldc := p.arg(s.in[1], b, t, dst, g, n)
-		kernel.Binary(k, kernel.Op(nd.op), mm, nn, d, ldd, a, lda, c, ldc, stream)
+		nd.binary(k, mm, nn, d, ldd, a, lda, c, ldc, stream)
 	case kindUnary:
 		a, lda := p.arg(s.in[0], b, t, dst, g, n)
-		nd.unary(k, kernel.UnaryOp(nd.op), mm, nn, d, ldd, a, lda, stream)
+		nd.unary(k, mm, nn, d, ldd, a, lda, stream)
 	case kindTernary:
 		a, lda := p.arg(s.in[0], b, t, dst, g, n)
 		x, ldx := p.arg(s.in[1], b, t, dst, g, n)
 		c, ldc := p.arg(s.in[2], b, t, dst, g, n)
-		nd.ternary(k, kernel.TernaryOp(nd.op), mm, nn, d, ldd, a, lda, x, ldx, c, ldc, stream)
+		nd.ternary(k, mm, nn, d, ldd, a, lda, x, ldx, c, ldc, stream)
 	case kindCompare:
 		a, lda := p.arg(s.in[0], b, t, dst, g, n)
 		c, ldc := p.arg(s.in[1], b, t, dst, g, n)
-		nd.compare(k, kernel.CompareOp(nd.op), mm, nn, bd, ldd, a, lda, c, ldc, stream)
+		nd.compare(k, mm, nn, bd, ldd, a, lda, c, ldc, stream)
 	case kindSelect:
 		cond, ldcond := t.bools[s.in[0].idx], tempLd(s.in[0], n)
 		a, lda := p.arg(s.in[1], b, t, dst, g, n)
 		c, ldc := p.arg(s.in[2], b, t, dst, g, n)
-		nd.pick(k, kernel.OpSelect, mm, nn, d, ldd, cond, ldcond, a, lda, c, ldc, stream)
+		nd.pick(k, mm, nn, d, ldd, cond, ldcond, a, lda, c, ldc, stream)
 	}
 }
 

@@ -264,6 +264,17 @@ func writeFamilyOps(g *goFile, f *asm.Family) {
 	g.p("}")
 	g.p("")
 
+	g.doc(fmt.Sprintf("%sEntry returns op's entry, for callers that resolve an op once and call it\nmany times (an expression's steps) without the switch of %s. An invalid op\npanics.", entry, entry))
+	g.p("func %sEntry[T %s](op %s) func(k Kind, %s, stream bool) {", entry, familyConstraint(f), typ, blockParams(f))
+	g.p("switch op {")
+	for _, o := range ops {
+		g.p("case %s: return %s[T]", o.Const(), entryName(o))
+	}
+	g.p("}")
+	g.p("panic(\"kernel: invalid \" + op.String())")
+	g.p("}")
+	g.p("")
+
 	g.doc(fmt.Sprintf("Reference%s computes the m x n block of kind k of op with the generic row\nloops, the reference every implementation must equal bit for bit.", familyPrefix(f)))
 	g.p("func Reference%s[T %s](k Kind, op %s, %s) {", familyPrefix(f), familyConstraint(f), typ, blockParams(f))
 	g.p("switch op {")

@@ -103,6 +103,27 @@ func Binary[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda int,
 	}
 }
 
+// BinaryEntry returns op's entry, for callers that resolve an op once and call it
+// many times (an expression's steps) without the switch of Binary. An invalid op
+// panics.
+func BinaryEntry[T Number](op Op) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	switch op {
+	case OpAdd:
+		return Add[T]
+	case OpSub:
+		return Sub[T]
+	case OpMul:
+		return Mul[T]
+	case OpDiv:
+		return Div[T]
+	case OpMin:
+		return Min[T]
+	case OpMax:
+		return Max[T]
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // Reference computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func Reference[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
@@ -555,6 +576,31 @@ func Unary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda i
 	}
 }
 
+// UnaryEntry returns op's entry, for callers that resolve an op once and call it
+// many times (an expression's steps) without the switch of Unary. An invalid op
+// panics.
+func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	switch op {
+	case OpNeg:
+		return Neg[T]
+	case OpAbs:
+		return Abs[T]
+	case OpSqrt:
+		return Sqrt[T]
+	case OpFloor:
+		return Floor[T]
+	case OpCeil:
+		return Ceil[T]
+	case OpTrunc:
+		return Trunc[T]
+	case OpRoundToEven:
+		return RoundToEven[T]
+	case OpRound:
+		return Round[T]
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // ReferenceUnary computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda int) {
@@ -916,6 +962,27 @@ func Compare[T Float](k Kind, op CompareOp, m, n int, dst []bool, ldd int, a []T
 	default:
 		panic("kernel: invalid " + op.String())
 	}
+}
+
+// CompareEntry returns op's entry, for callers that resolve an op once and call it
+// many times (an expression's steps) without the switch of Compare. An invalid op
+// panics.
+func CompareEntry[T Float](op CompareOp) func(k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	switch op {
+	case OpEq:
+		return Eq[T]
+	case OpNe:
+		return Ne[T]
+	case OpLt:
+		return Lt[T]
+	case OpLe:
+		return Le[T]
+	case OpGt:
+		return Gt[T]
+	case OpGe:
+		return Ge[T]
+	}
+	panic("kernel: invalid " + op.String())
 }
 
 // ReferenceCompare computes the m x n block of kind k of op with the generic row
@@ -1352,6 +1419,19 @@ func Ternary[T Float](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, l
 	}
 }
 
+// TernaryEntry returns op's entry, for callers that resolve an op once and call it
+// many times (an expression's steps) without the switch of Ternary. An invalid op
+// panics.
+func TernaryEntry[T Float](op TernaryOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+	switch op {
+	case OpFMA:
+		return FMA[T]
+	case OpClamp:
+		return Clamp[T]
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // ReferenceTernary computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func ReferenceTernary[T Float](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
@@ -1714,6 +1794,17 @@ func Selection[T Float](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []
 	}
 }
 
+// SelectionEntry returns op's entry, for callers that resolve an op once and call it
+// many times (an expression's steps) without the switch of Selection. An invalid op
+// panics.
+func SelectionEntry[T Float](op SelectOp) func(k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool) {
+	switch op {
+	case OpSelect:
+		return Select[T]
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // ReferenceSelection computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func ReferenceSelection[T Float](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
@@ -1933,6 +2024,23 @@ func Bitwise[T Integer](k Kind, op BitOp, m, n int, dst []T, ldd int, a []T, lda
 	default:
 		panic("kernel: invalid " + op.String())
 	}
+}
+
+// BitwiseEntry returns op's entry, for callers that resolve an op once and call it
+// many times (an expression's steps) without the switch of Bitwise. An invalid op
+// panics.
+func BitwiseEntry[T Integer](op BitOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	switch op {
+	case OpAnd:
+		return And[T]
+	case OpOr:
+		return Or[T]
+	case OpXor:
+		return Xor[T]
+	case OpAndNot:
+		return AndNot[T]
+	}
+	panic("kernel: invalid " + op.String())
 }
 
 // ReferenceBitwise computes the m x n block of kind k of op with the generic row
@@ -2247,6 +2355,19 @@ func Shift[T Integer](k Kind, op ShiftOp, m, n int, dst []T, ldd int, a []T, lda
 	default:
 		panic("kernel: invalid " + op.String())
 	}
+}
+
+// ShiftEntry returns op's entry, for callers that resolve an op once and call it
+// many times (an expression's steps) without the switch of Shift. An invalid op
+// panics.
+func ShiftEntry[T Integer](op ShiftOp) func(k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint, lds int, stream bool) {
+	switch op {
+	case OpShl:
+		return Shl[T]
+	case OpShr:
+		return Shr[T]
+	}
+	panic("kernel: invalid " + op.String())
 }
 
 // ReferenceShift computes the m x n block of kind k of op with the generic row

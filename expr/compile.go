@@ -563,10 +563,9 @@ func (p *Plan[T]) Streams() bool { return kernel.ShouldStream(p.streamBytes) }
 // than a kernel call per op.
 // A run whose dst is one of its inputs takes them too.
 func (p *Plan[T]) Fused() bool {
-	f := p.fused
-	if f == nil || p.streamBytes < f.minBytes && p.size[len(p.size)-1] < f.minRow {
+	if !p.fusable() {
 		return false
 	}
-	_, _, _, ok := kernel.FuseImpl[T](f.compute, p.streamBytes)
+	_, _, _, ok := kernel.FuseImpl[T](p.fused.compute, p.streamBytes)
 	return ok
 }

@@ -196,6 +196,14 @@ func fuseFamily[T elem.Number](n *node[T]) (kernel.FuseFamily, uint8) {
 	return kernel.FuseSelect, uint8(kernel.OpSelect)
 }
 
+// fusable reports whether runs take the fused kernels where the
+// implementation has them: the plan has a program, and its traffic or its
+// rows are long enough (fusion.minBytes, minRow).
+func (p *Plan[T]) fusable() bool {
+	f := p.fused
+	return f != nil && (p.streamBytes >= f.minBytes || p.size[len(p.size)-1] >= f.minRow)
+}
+
 // fuseRun is how one run uses the fused kernels.
 type fuseRun struct {
 	impl   kernel.Impl
@@ -214,13 +222,10 @@ type fuseRun struct {
 // effect, uses the fused kernels, and its blocks; ok is false when it runs
 // the steps.
 func (p *Plan[T]) fuser(b *scratch[T]) (fr fuseRun, g *geometry, ok bool) {
+	if !p.fusable() {
+		return fr, nil, false
+	}
 	f := p.fused
-	if f == nil {
-		return fr, nil, false
-	}
-	if p.streamBytes < f.minBytes && p.size[len(p.size)-1] < f.minRow {
-		return fr, nil, false
-	}
 	fr.impl, fr.vector, fr.stream, ok = kernel.FuseImpl[T](f.compute, p.streamBytes)
 	if !ok {
 		return fr, nil, false

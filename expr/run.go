@@ -114,27 +114,41 @@ func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
 	s := p.pool.Get().(*scratch[T])
 	err := p.bind(s, dst, args)
 	if err == nil {
-		fr, g, fused := p.fuser(s)
-		switch {
-		case !fused:
-			g = p.geometry()
-			if g.total == 1 {
-				p.one(s, dst, g.stream)
-			} else {
-				p.blocks(nil, s, s, dst, g, 0, g.total)
-			}
-		case g.total == 1:
-			clear(s.off)
-			s.dst = dst
-			p.fusedBlock(&fr, s, s, dst, g, min(g.m, g.d1), min(g.n, g.n0))
-		default:
-			s.dst = dst
-			p.blocks(&fr, s, s, dst, g, 0, g.total)
-		}
-		kernel.FenceAfter(g.stream)
+		p.run(s, dst)
 	}
 	p.put(s)
 	return err
+}
+
+// run computes a run with the inputs bound in s. A run of one block by
+// steps, the most common small run, is decided first, before what the
+// fused kernels would need is worked out.
+func (p *Plan[T]) run(s *scratch[T], dst []T) {
+	if p.calls != nil && !p.fusable() {
+		if g := p.geometry(); g.total == 1 {
+			p.one(s, dst, g.stream)
+			kernel.FenceAfter(g.stream)
+			return
+		}
+	}
+	fr, g, fused := p.fuser(s)
+	switch {
+	case !fused:
+		g = p.geometry()
+		if g.total == 1 {
+			p.one(s, dst, g.stream)
+		} else {
+			p.blocks(nil, s, s, dst, g, 0, g.total)
+		}
+	case g.total == 1:
+		clear(s.off)
+		s.dst = dst
+		p.fusedBlock(&fr, s, s, dst, g, min(g.m, g.d1), min(g.n, g.n0))
+	default:
+		s.dst = dst
+		p.blocks(&fr, s, s, dst, g, 0, g.total)
+	}
+	kernel.FenceAfter(g.stream)
 }
 
 // parallelGrain is the least number of output elements worth a goroutine,
@@ -242,23 +256,22 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 // find returns the binding index of a's name and kind (arrays first, then
 // scalars), or -1: the one input of a's kind whose name starts with a's
 // first byte (most plans name their inputs apart from the first byte on),
-// else a search.
+// else a search. It is small enough to inline into bind.
 func (p *Plan[T]) find(a *Arg[T]) int {
-	kind := 0
-	if a.scalar {
-		kind = 1
-	}
 	if a.name != "" {
-		switch k := int(p.byFirst[kind][a.name[0]]); {
-		case k == 0:
-			return -1
-		case k > 0:
-			if sameName(p.names[k-1], a.name) {
-				return k - 1
-			}
-			return -1
+		kind := 0
+		if a.scalar {
+			kind = 1
+		}
+		if k := int(p.byFirst[kind][a.name[0]]) - 1; k >= 0 && sameName(p.names[k], a.name) {
+			return k
 		}
 	}
+	return p.search(a)
+}
+
+// search is find without the first byte's table.
+func (p *Plan[T]) search(a *Arg[T]) int {
 	lo, hi := 0, len(p.arrays)
 	if a.scalar {
 		lo, hi = hi, len(p.names)

@@ -16,30 +16,36 @@ import (
 // inputs reads them, where op by op reads one at a time), the temporaries
 // are chunks in L1, and scalars, constants and columns are broadcast into
 // registers. A plan has one when every op has a fused kernel for T; a run
-// uses it when the implementation in effect has them and its rows are long
-// or its traffic large (minRow, minBytes), and the steps otherwise.
+// uses it when the implementation in effect has them and its rows and
+// output are long or its traffic large (minRow, minOut, minBytes), and the
+// steps otherwise.
 type fusion struct {
-	prog    [2][]uint64 // ordinary stores, and the output with streaming stores
-	slots   []fslot
-	compute bool  // an op of the compute class (div, sqrt) decides the implementation
-	chunk   int   // elements per chunk
-	nchunks int   // chunk buffers of T: temporaries, the row ends' copies
-	nbools  int   // chunk buffers of bool
-	moving  []int // the slots of dst and the arrays, whose addresses each call sets
-	geom    [2]geometry
+	prog       [2][]uint64 // ordinary stores, and the output with streaming stores
+	slots      []fslot
+	compute    bool  // an op of the compute class (div, sqrt) decides the implementation and the chunk
+	chunkBytes int   // fuseChunkBytes or fuseComputeChunkBytes
+	chunk      int   // elements per chunk
+	bufLen     int   // elements per chunk buffer: a chunk and the group of a row's tail
+	nchunks    int   // chunk buffers of T: temporaries, the row ends' copies
+	nbools     int   // chunk buffers of bool
+	moving     []int // the slots of dst and the arrays, whose addresses each call sets
+	geom       [2]geometry
 	// A run takes the fused kernels when its traffic (p.streamBytes) is at
 	// least minBytes, half the L2, or its rows (the inner axis of the
-	// output, coalesced) have at least minRow elements, 16 KiB. Short rows
-	// from the caches run faster as steps: the fused kernels pay a
-	// dispatch per op and chunk and a row's end as a call of its own,
-	// where a 2-D kernel call covers many short rows. Zen 4, float32, ns
-	// per run, medians of 3, fused against steps: (x - m) / s, one row of
-	// 1000 218 / 215, 16000 2000 / 2670, 65536 7.9k / 11.1k, 262144 33k /
-	// 47k; a*s + b*t 276 / 230, 2570 / 3000, 10.7k / 13.4k, 46k / 60k;
-	// max(x*w + b, 0) on rows of 1000: 1 row 335 / 250, 16 rows 3650 /
-	// 2950. Between 1000 and 16000 elements a row the two cross at 2000 to
-	// 8000, by run.
-	minBytes, minRow int
+	// output, coalesced) have at least minRow elements, 2 KiB, and its
+	// output at least minOut, 8 KiB. Smaller runs, from the caches, are
+	// faster as steps: a 2-D kernel call covers many short rows, where the
+	// fused kernels pay a dispatch per op for every chunk, and each row
+	// has a chunk of its own. Zen 4, float32, ns per run, medians of 8,
+	// interleaved, fused against steps (with 4 KiB chunks, 1 KiB for the
+	// division, and the rows' ends as the kernel's tail): (x - m) / s, one
+	// row of 1000 229 / 244, 2000 401 / 427, 3000 553 / 711; a*s + b*t
+	// 1000 291 / 221, 2000 465 / 489, 3000 587 / 832, 16000 2150 / 3196;
+	// max(x*w + b, 0) on rows of 1000: 1 row 300 / 272, 2 rows 514 / 452,
+	// 3 rows 719 / 967, 4 rows 975 / 1068, 16 rows 3125 / 3936; on
+	// shorter rows the steps stay ahead: 8 x 512 1090 / 1051, 16 x 256
+	// 1109 / 1042, 64 x 125 3470 / 2749.
+	minBytes, minRow, minOut int
 }
 
 // fslot is one slot of a fused program and where its memory comes from.
@@ -53,17 +59,31 @@ type fslot struct {
 // fuseChunkBytes is the bytes of one chunk of T from the caches (and of the
 // chunk buffers): small enough for the temporaries to stay in L1 beside
 // the streams, large enough that an instruction's dispatch is a small part
-// of its chunk. 4 KiB (µs per run, float32, 16000 elements, against 1 KiB)
-// helped a*s + b*t (2.02-2.12 against 2.56-2.63) and 16 rows of 1000 of
-// max(x*w + b, 0) (2.79-2.82 against 3.45-3.53) but not (x - m) / s
-// (2.29-2.35 against 1.96-2.03); 2 KiB gave 2.10, 3.15-3.28 and 2.35.
-const fuseChunkBytes = 1024
+// of its chunk. A program with an op of the compute class (div, sqrt)
+// takes fuseComputeChunkBytes: its chunks alternate between the divider
+// and the loads and stores of the other ops, which overlap only across the
+// end of one instruction's chunk and the start of the next, more often in
+// short chunks. Zen 4, float32, µs per run (ns for 4000), medians of 6,
+// interleaved, chunks of 1, 2 and 4 KiB:
+//
+//	a*s + b*t, 16000               2.75  2.45  2.15
+//	a*s + b*t, 4000                 732   626   620
+//	max(x*w + b, 0), 16 x 1000     3.62  3.25  3.10
+//	max(x*w + b, 0), 4 x 1000       962   891   820
+//	(x - m) / s, 16000             2.14  2.47  2.36
+//
+// (The last one's placement of its temporary in the page did not matter:
+// 2.33-2.52 at eight offsets 512 bytes apart.)
+const (
+	fuseChunkBytes        = 4096
+	fuseComputeChunkBytes = 1024
+)
 
 // chunkLen is the elements of a chunk of a run with streaming stores or
 // without.
 func (f *fusion) chunkLen(stream bool) int {
 	if stream {
-		return f.chunk * fuseStreamChunkBytes / fuseChunkBytes
+		return f.chunk * fuseStreamChunkBytes / f.chunkBytes
 	}
 	return f.chunk
 }
@@ -96,7 +116,7 @@ func (c *compiler[T]) fuse(block int) {
 			return
 		}
 	}
-	f := &fusion{chunk: fuseChunkBytes / size, minBytes: fuseMinBytes(cpuinfo.Get().Caches), minRow: fuseMinRowBytes / size}
+	f := &fusion{minBytes: fuseMinBytes(cpuinfo.Get().Caches), minRow: fuseMinRowBytes / size, minOut: fuseMinOutBytes / size}
 	add := func(s fslot) uint8 {
 		f.slots = append(f.slots, s)
 		return uint8(min(len(f.slots)-1, kernel.FuseMaxSlots-1))
@@ -154,6 +174,12 @@ func (c *compiler[T]) fuse(block int) {
 	if len(f.slots) > kernel.FuseMaxSlots {
 		return
 	}
+	f.chunkBytes = fuseChunkBytes
+	if f.compute {
+		f.chunkBytes = fuseComputeChunkBytes
+	}
+	f.chunk = f.chunkBytes / size
+	f.bufLen = f.chunk + kernel.FuseMaxGroupBytes/size
 	for i, sl := range f.slots {
 		if sl.adv {
 			f.slots[i].pad = chunk()
@@ -170,8 +196,12 @@ func (c *compiler[T]) fuse(block int) {
 	p.fused = f
 }
 
-// fuseMinRowBytes is fusion.minRow in bytes.
-const fuseMinRowBytes = 16 << 10
+// fuseMinRowBytes and fuseMinOutBytes are fusion.minRow and minOut in
+// bytes.
+const (
+	fuseMinRowBytes = 2 << 10
+	fuseMinOutBytes = 8 << 10
+)
 
 // fuseMinBytes is fusion.minBytes on caches caches.
 func fuseMinBytes(caches cpuinfo.Caches) int {
@@ -198,10 +228,10 @@ func fuseFamily[T elem.Number](n *node[T]) (kernel.FuseFamily, uint8) {
 
 // fusable reports whether runs take the fused kernels where the
 // implementation has them: the plan has a program, and its traffic or its
-// rows are long enough (fusion.minBytes, minRow).
+// rows and output are long enough (fusion.minBytes, minRow, minOut).
 func (p *Plan[T]) fusable() bool {
 	f := p.fused
-	return f != nil && (p.streamBytes >= f.minBytes || p.size[len(p.size)-1] >= f.minRow)
+	return f != nil && (p.streamBytes >= f.minBytes || p.size[len(p.size)-1] >= f.minRow && p.outLen >= f.minOut)
 }
 
 // fuseRun is how one run uses the fused kernels.
@@ -231,7 +261,7 @@ func (p *Plan[T]) fuser(b *scratch[T]) (fr fuseRun, g *geometry, ok bool) {
 		return fr, nil, false
 	}
 	gb := kernel.FuseGroupBytes(fr.impl)
-	fr.groups = fuseChunkBytes / gb
+	fr.groups = f.chunkBytes / gb
 	if fr.stream {
 		fr.groups = fuseStreamChunkBytes / gb
 	}
@@ -262,8 +292,9 @@ func (p *Plan[T]) fusedBlock(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry
 // elements before the output's first vector boundary when it streams,
 // whole groups (a chunk at a time), and the elements past the last whole
 // group. The ends of rows are whole groups overlapping their neighbours
-// where fr.overlap allows and a row has a group, and otherwise copies
-// (fusedPad).
+// where fr.overlap allows and a row has a group (in the call of the whole
+// groups, as the kernel's tail, unless the output streams: a row's end is
+// not on a vector boundary), and otherwise copies (fusedPad).
 func (p *Plan[T]) fusedRows(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, n int) {
 	size := int(unsafe.Sizeof(T(0)))
 	whole := fr.overlap && n >= fr.group
@@ -275,36 +306,40 @@ func (p *Plan[T]) fusedRows(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry,
 		switch {
 		case col == 0:
 		case whole:
-			p.fuseCall(fr, b, t, dst, g, row, rows, 0, 1, false)
+			p.fuseCall(fr, b, t, dst, g, row, rows, 0, 1, 0, false)
 		default:
 			p.fusedPad(fr, b, t, dst, g, row, rows, 0, col)
 		}
 	}
 	if k := (n - col) / fr.group; k > 0 {
-		p.fuseCall(fr, b, t, dst, g, row, rows, col, k, fr.stream)
-		col += k * fr.group
+		end, tail := col+k*fr.group, 0
+		if whole && !fr.stream && end < n { // the row's end in the same call, as its tail group
+			tail, end = (n-fr.group-end)*size, n
+		}
+		p.fuseCall(fr, b, t, dst, g, row, rows, col, k, tail, fr.stream)
+		col = end
 	}
 	switch {
 	case col == n:
 	case whole:
-		p.fuseCall(fr, b, t, dst, g, row, rows, n-fr.group, 1, false)
+		p.fuseCall(fr, b, t, dst, g, row, rows, n-fr.group, 1, 0, false)
 	default:
 		p.fusedPad(fr, b, t, dst, g, row, rows, col, n-col)
 	}
 }
 
 // fuseCall runs the program over rows rows of the current block from row
-// row and column col: groups groups, a chunk at a time, writing dst with
-// streaming stores or not (the first column must then be on a vector
-// boundary).
-func (p *Plan[T]) fuseCall(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, groups int, stream bool) {
+// row and column col: groups groups, a chunk at a time, and the tail group
+// of kernel.Fuse, writing dst with streaming stores or not (the first
+// column must then be on a vector boundary).
+func (p *Plan[T]) fuseCall(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, row, rows, col, groups, tail int, stream bool) {
 	f := p.fused
 	prog := f.prog[0]
 	if stream {
 		prog = f.prog[1]
 	}
 	p.fuseSlots(b, t, dst, g, row, col, 0)
-	kernel.Fuse[T](fr.impl, prog, t.fslots, rows, groups, fr.groups, stream)
+	kernel.Fuse[T](fr.impl, prog, t.fslots, rows, groups, fr.groups, tail, stream)
 }
 
 // fusedPad computes cnt (< a group) elements of each of rows rows from row
@@ -315,9 +350,9 @@ func (p *Plan[T]) fusedPad(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, 
 	f := p.fused
 	for r := row; r < row+rows; r++ {
 		p.fuseSlots(b, t, dst, g, r, col, cnt)
-		kernel.Fuse[T](fr.impl, f.prog[0], t.fslots, 1, 1, 1, false)
+		kernel.Fuse[T](fr.impl, f.prog[0], t.fslots, 1, 1, 1, 0, false)
 		at := t.off[len(p.arrays)] + r*g.dstLd + col
-		copy(dst[at:at+cnt], t.fchunk(f.slots[0].pad, f.chunk))
+		copy(dst[at:at+cnt], t.fchunk(f.slots[0].pad, f.bufLen))
 	}
 }
 
@@ -355,7 +390,7 @@ func (p *Plan[T]) fuseSlots(b, t *scratch[T], dst []T, g *geometry, row, col, pa
 		if sl.adv {
 			along = ^uintptr(0)
 			if pad > 0 {
-				c := t.fchunk(sl.pad, f.chunk)
+				c := t.fchunk(sl.pad, f.bufLen)
 				if sl.at == inArray {
 					copy(c, at[:pad])
 				}
@@ -367,8 +402,8 @@ func (p *Plan[T]) fuseSlots(b, t *scratch[T], dst []T, g *geometry, row, col, pa
 	}
 }
 
-// fchunk is chunk buffer i.
-func (s *scratch[T]) fchunk(i, chunk int) []T { return s.fchunks[i*chunk : (i+1)*chunk] }
+// fchunk is chunk buffer i, of n elements.
+func (s *scratch[T]) fchunk(i, n int) []T { return s.fchunks[i*n : (i+1)*n] }
 
 // newFuseScratch allocates a run's memory for the fused kernels: slots and
 // chunk buffers, each on a 64-byte boundary.
@@ -376,22 +411,22 @@ func newFuseScratch[T elem.Number](f *fusion, s *scratch[T]) {
 	const align = 64
 	size := int(unsafe.Sizeof(T(0)))
 	s.fslots = make([]uintptr, len(f.slots)*kernel.FuseSlotWords)
-	n := f.nchunks*f.chunk + align/size
+	n := f.nchunks*f.bufLen + align/size
 	buf := make([]T, n)
 	skip := (align - int(uintptr(unsafe.Pointer(&buf[0])))%align) % align / size
-	s.fchunks = buf[skip : skip+f.nchunks*f.chunk]
-	bools := make([]bool, f.nbools*f.chunk+align)
+	s.fchunks = buf[skip : skip+f.nchunks*f.bufLen]
+	bools := make([]bool, f.nbools*f.bufLen+align)
 	skip = (align - int(uintptr(unsafe.Pointer(&bools[0])))%align) % align
-	s.fbools = bools[skip : skip+f.nbools*f.chunk]
+	s.fbools = bools[skip : skip+f.nbools*f.bufLen]
 	for i, sl := range f.slots {
 		var addr unsafe.Pointer
 		switch sl.at {
 		case inValue:
 			addr = unsafe.Pointer(&s.vals[sl.idx])
 		case inTemp:
-			addr = unsafe.Pointer(&s.fchunk(sl.idx, f.chunk)[0])
+			addr = unsafe.Pointer(&s.fchunk(sl.idx, f.bufLen)[0])
 		case inBools:
-			addr = unsafe.Pointer(&s.fbools[sl.idx*f.chunk])
+			addr = unsafe.Pointer(&s.fbools[sl.idx*f.bufLen])
 		default:
 			continue
 		}

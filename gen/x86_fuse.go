@@ -215,6 +215,7 @@ type fuser struct {
 
 	slots, ip, j reg.GPVirtual
 	gs           reg.GPVirtual // the groups of the current chunk
+	left         reg.GPVirtual // the groups of the row from the current chunk on
 }
 
 // label names a label of this kernel.
@@ -250,9 +251,9 @@ func (f *fuser) slotAddr(b int) reg.GPVirtual {
 func (f *fuser) generate(ops []fuseOp) {
 	f.Function(f.name)
 	f.Attributes(attr.NOSPLIT)
-	f.SignatureExpr("func(prog *uint64, nprog int, slots *uintptr, nslots, rows, groups, chunk int)")
+	f.SignatureExpr("func(prog *uint64, nprog int, slots *uintptr, nslots, rows, groups, chunk, tail int)")
 	f.Pragma("noescape")
-	f.Doc(fmt.Sprintf("%s runs the fused program prog over rows rows of groups groups of %d vectors of %s, chunk groups at a time, with %s (see gen/x86_fuse.go).",
+	f.Doc(fmt.Sprintf("%s runs the fused program prog over rows rows of groups groups of %d vectors of %s, chunk groups at a time, and (tail != 0) one more group tail bytes from the end of the whole groups, with %s (see gen/x86_fuse.go).",
 		f.name, fuseGroup, f.t.GoName, f.isa.Name))
 	f.lanes = f.isa.Vector / (f.t.Bits / 8)
 	done := f.label("done")
@@ -270,7 +271,9 @@ func (f *fuser) generate(ops []fuseOp) {
 	f.Label(f.label("row"))
 	f.j = f.GP64()
 	f.XORQ(f.j, f.j)
-	left := f.Load(f.Param("groups"), f.GP64())
+	f.left = f.GP64()
+	left := f.left
+	f.Load(f.Param("groups"), left)
 	f.Label(f.label("chunk"))
 	f.gs = f.GP64()
 	f.Load(f.Param("chunk"), f.gs)
@@ -379,8 +382,8 @@ func (f *fuser) handler(o fuseForm) {
 		f.TESTB(U8(fuseNT), Mem{Base: f.ip, Disp: 2})
 		f.JNZ(LabelRef(name + "nt"))
 	}
-	loop := func(label string, stream bool) {
-		f.Label(label)
+	// group computes one group at the pointers, leaving them where they are.
+	group := func(stream bool) {
 		for u := range fuseGroup {
 			srcs := slices.Clone(values)
 			for i, e := range elems {
@@ -404,6 +407,10 @@ func (f *fuser) handler(o fuseForm) {
 				out.store(f.Context, f.lanes*out.Size(), r, m)
 			}
 		}
+	}
+	loop := func(label string, stream bool) {
+		f.Label(label)
+		group(stream)
 		f.ADDQ(U32(uint32(fuseGroup*f.lanes*out.Size())), dst)
 		for i, e := range elems {
 			if ins[i] != nil {
@@ -412,10 +419,45 @@ func (f *fuser) handler(o fuseForm) {
 		}
 		f.DECQ(g)
 		f.JNZ(LabelRef(label))
+		if !stream {
+			f.tail(o, dst, ins, group)
+		}
 		f.JMP(LabelRef(f.label("next")))
 	}
 	loop(name+"loop", false)
 	if nt {
 		loop(name+"nt", true)
 	}
+}
+
+// tail emits, after an instruction's loop over the row's last chunk, the
+// row's tail group (kernel.Fuse's tail): the pointers of the slots that
+// move along the row go back by -tail bytes, from the end of the whole
+// groups to the group that ends the row; those of temporaries stay where
+// the loop left them, one group past the chunk, in room the chunk buffers
+// keep for it.
+func (f *fuser) tail(o fuseForm, dst reg.GPVirtual, ins []reg.GPVirtual, group func(stream bool)) {
+	skip := f.label("op%dnotail", o.key())
+	f.CMPQ(f.left, f.gs)
+	f.JNE(LabelRef(skip))
+	d := f.GP64()
+	f.Load(f.Param("tail"), d)
+	f.TESTQ(d, d)
+	f.JZ(LabelRef(skip))
+	back := func(b int, p reg.GPVirtual) {
+		s, m := f.GP64(), f.GP64()
+		f.MOVBQZX(Mem{Base: f.ip, Disp: b}, s)
+		f.SHLQ(U8(5), s)
+		f.MOVQ(Mem{Base: f.slots, Index: s, Scale: 1, Disp: 16}, m)
+		f.ANDQ(d, m)
+		f.ADDQ(m, p)
+	}
+	back(3, dst)
+	for i, p := range ins {
+		if p != nil {
+			back(4+i, p)
+		}
+	}
+	group(false)
+	f.Label(skip)
 }

@@ -92,34 +92,47 @@ func FuseImpl[T Number](compute bool, bytes int) (impl Impl, vector int, stream,
 }
 
 // Fuse runs the fused program prog with implementation impl (from
-// FuseImpl) over rows rows of groups groups of 4 vectors each, chunk
-// groups at a time (a row's last chunk may be shorter): every instruction
-// runs on a chunk before the next chunk starts. slots holds FuseSlotWords
-// words per slot; its addresses must stay valid for the row's groups in
-// every slot that advances, for one chunk in every temporary and one
-// element in every value, and the output must be aligned to the vector
-// where it is written with non-temporal stores. No more than 256 KiB of
-// output per call: an assembly call cannot be preempted. stream says that
-// prog writes with non-temporal stores (it holds an instruction of
-// FuseInstr with nt): they are left unordered, as a streaming kernel's,
-// for the caller's Fence.
-func Fuse[T Number](impl Impl, prog []uint64, slots []uintptr, rows, groups, chunk int, stream bool) {
+// FuseImpl) over rows rows of groups groups of 4 vectors each, chunk groups
+// at a time (a row's last chunk may be shorter): every instruction runs on
+// a chunk before the next chunk starts. tail, when not 0, adds one group to
+// each row, computed in its last chunk: tail bytes (negative, more than a
+// group's) from the end of the whole groups, so that the group ends the
+// row and overlaps the one before it; a row so recomputes some elements,
+// which is right only where the output is no input. slots holds
+// FuseSlotWords words per slot; its addresses must stay valid for the
+// row's groups in every slot that advances, for one chunk and one group in
+// every temporary and one element in every value, and the output must be
+// aligned to the vector where it is written with non-temporal stores. No
+// more than 256 KiB of output per call: an assembly call cannot be
+// preempted. stream says that prog writes with non-temporal stores (it
+// holds an instruction of FuseInstr with nt): they are left unordered, as
+// a streaming kernel's, for the caller's Fence; such a program has no
+// tail.
+func Fuse[T Number](impl Impl, prog []uint64, slots []uintptr, rows, groups, chunk, tail int, stream bool) {
 	if rows <= 0 || groups <= 0 || chunk <= 0 || len(prog) == 0 {
 		return
 	}
-	if !stream { // the flag is what the fence contract sees: it must not hide a streaming program
+	if stream {
+		if tail != 0 {
+			panic("kernel: Fuse of a streaming program with a tail")
+		}
+	} else { // the flag is what the fence contract sees: it must not hide a streaming program
 		for _, w := range prog {
 			if w>>16&fuseNT != 0 {
 				panic("kernel: Fuse of a program with streaming stores, called with stream false")
 			}
 		}
 	}
-	fuseRun(impl, fuseTypeIndex[T](), prog, slots, rows, groups, chunk)
+	fuseRun(impl, fuseTypeIndex[T](), prog, slots, rows, groups, chunk, tail)
 }
 
 // FuseGroupBytes is the bytes of one group of vectors with implementation
 // impl: a chunk is a whole number of them.
 func FuseGroupBytes(impl Impl) int { return fuseGroup * fuseVector(impl) }
+
+// FuseMaxGroupBytes is the most bytes of a group, with any implementation:
+// the room past a chunk that temporaries keep for a tail (see Fuse).
+const FuseMaxGroupBytes = fuseGroup * 64
 
 // FuseCompute reports whether op of family fam is of the compute class
 // (a divider or square root unit), which the choice of implementation for

@@ -4,22 +4,22 @@
 
 package kernel
 
-// fuseF32AVX2 runs the fused program prog over rows rows of groups groups of 4 vectors of float32, chunk groups at a time, with AVX2 (see gen/x86_fuse.go).
+// fuseF32AVX2 runs the fused program prog over rows rows of groups groups of 4 vectors of float32, chunk groups at a time, and (tail != 0) one more group tail bytes from the end of the whole groups, with AVX2 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF32AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+func fuseF32AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 
-// fuseF32AVX512 runs the fused program prog over rows rows of groups groups of 4 vectors of float32, chunk groups at a time, with AVX512 (see gen/x86_fuse.go).
+// fuseF32AVX512 runs the fused program prog over rows rows of groups groups of 4 vectors of float32, chunk groups at a time, and (tail != 0) one more group tail bytes from the end of the whole groups, with AVX512 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 
-// fuseF64AVX2 runs the fused program prog over rows rows of groups groups of 4 vectors of float64, chunk groups at a time, with AVX2 (see gen/x86_fuse.go).
+// fuseF64AVX2 runs the fused program prog over rows rows of groups groups of 4 vectors of float64, chunk groups at a time, and (tail != 0) one more group tail bytes from the end of the whole groups, with AVX2 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF64AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+func fuseF64AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 
-// fuseF64AVX512 runs the fused program prog over rows rows of groups groups of 4 vectors of float64, chunk groups at a time, with AVX512 (see gen/x86_fuse.go).
+// fuseF64AVX512 runs the fused program prog over rows rows of groups groups of 4 vectors of float64, chunk groups at a time, and (tail != 0) one more group tail bytes from the end of the whole groups, with AVX512 (see gen/x86_fuse.go).
 //
 //go:noescape
-func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)

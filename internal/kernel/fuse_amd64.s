@@ -262,9 +262,9 @@ DATA bitbytes<>+2032(SB)/8, $0x0101010101010100
 DATA bitbytes<>+2040(SB)/8, $0x0101010101010101
 GLOBL bitbytes<>(SB), RODATA|NOPTR, $2048
 
-// func fuseF32AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// func fuseF32AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·fuseF32AVX2(SB), NOSPLIT, $0-56
+TEXT ·fuseF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ slots+16(FP), AX
 	CMPQ rows+32(FP), $0x00
 	JLE  fuseF32AVX2_done
@@ -746,7 +746,41 @@ fuseF32AVX2_op8loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op8loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op8notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op8notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Y0
+	VADDPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VADDPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VADDPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VADDPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op8notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op8nt:
 	VMOVUPS  (R10), Y0
@@ -805,7 +839,32 @@ fuseF32AVX2_op9loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op9loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op9notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op9notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VADDPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VADDPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VADDPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VADDPS  96(R10), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op9notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op9nt:
 	VADDPS   (R10), Y0, Y1
@@ -863,7 +922,36 @@ fuseF32AVX2_op10loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op10loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op10notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op10notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VADDPS  Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op10notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op10nt:
 	VMOVUPS  (R10), Y1
@@ -921,7 +1009,27 @@ fuseF32AVX2_op11loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op11loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op11notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op11notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VADDPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VADDPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VADDPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op11notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op11nt:
 	VADDPS   Y1, Y0, Y2
@@ -978,7 +1086,41 @@ fuseF32AVX2_op16loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op16loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op16notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op16notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Y0
+	VSUBPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VSUBPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VSUBPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VSUBPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op16notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op16nt:
 	VMOVUPS  (R10), Y0
@@ -1037,7 +1179,32 @@ fuseF32AVX2_op17loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op17loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op17notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op17notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSUBPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VSUBPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VSUBPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VSUBPS  96(R10), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op17notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op17nt:
 	VSUBPS   (R10), Y0, Y1
@@ -1095,7 +1262,36 @@ fuseF32AVX2_op18loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op18loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op18notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op18notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VSUBPS  Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op18notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op18nt:
 	VMOVUPS  (R10), Y1
@@ -1153,7 +1349,27 @@ fuseF32AVX2_op19loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op19loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op19notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op19notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSUBPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VSUBPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VSUBPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VSUBPS  Y1, Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op19notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op19nt:
 	VSUBPS   Y1, Y0, Y2
@@ -1210,7 +1426,41 @@ fuseF32AVX2_op24loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op24loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op24notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op24notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Y0
+	VMULPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VMULPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VMULPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VMULPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op24notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op24nt:
 	VMOVUPS  (R10), Y0
@@ -1269,7 +1519,32 @@ fuseF32AVX2_op25loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op25loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op25notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op25notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMULPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VMULPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VMULPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VMULPS  96(R10), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op25notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op25nt:
 	VMULPS   (R10), Y0, Y1
@@ -1327,7 +1602,36 @@ fuseF32AVX2_op26loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op26loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op26notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op26notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VMULPS  Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op26notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op26nt:
 	VMOVUPS  (R10), Y1
@@ -1385,7 +1689,27 @@ fuseF32AVX2_op27loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op27loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op27notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op27notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMULPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VMULPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VMULPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op27notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op27nt:
 	VMULPS   Y1, Y0, Y2
@@ -1442,7 +1766,41 @@ fuseF32AVX2_op32loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op32loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op32notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op32notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Y0
+	VDIVPS  (R11), Y0, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VDIVPS  32(R11), Y0, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VDIVPS  64(R11), Y0, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VDIVPS  96(R11), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op32notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op32nt:
 	VMOVUPS  (R10), Y0
@@ -1501,7 +1859,32 @@ fuseF32AVX2_op33loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op33loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op33notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op33notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VDIVPS  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VDIVPS  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VDIVPS  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VDIVPS  96(R10), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op33notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op33nt:
 	VDIVPS   (R10), Y0, Y1
@@ -1559,7 +1942,36 @@ fuseF32AVX2_op34loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op34loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op34notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op34notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VDIVPS  Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op34notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op34nt:
 	VMOVUPS  (R10), Y1
@@ -1617,7 +2029,27 @@ fuseF32AVX2_op35loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op35loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op35notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op35notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VDIVPS  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VDIVPS  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VDIVPS  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VDIVPS  Y1, Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op35notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op35nt:
 	VDIVPS   Y1, Y0, Y2
@@ -1682,7 +2114,49 @@ fuseF32AVX2_op40loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op40loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op40notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op40notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Y0
+	VMINPS  (R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, (R9)
+	VMOVUPS 32(R10), Y0
+	VMINPS  32(R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 32(R9)
+	VMOVUPS 64(R10), Y0
+	VMINPS  64(R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 64(R9)
+	VMOVUPS 96(R10), Y0
+	VMINPS  96(R11), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op40notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op40nt:
 	VMOVUPS  (R10), Y0
@@ -1757,7 +2231,40 @@ fuseF32AVX2_op41loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op41loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op41notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op41notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMINPS  (R10), Y0, Y1
+	VMINPS  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMINPS  32(R10), Y0, Y1
+	VMINPS  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMINPS  64(R10), Y0, Y1
+	VMINPS  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMINPS  96(R10), Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op41notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op41nt:
 	VMINPS   (R10), Y0, Y1
@@ -1831,7 +2338,44 @@ fuseF32AVX2_op42loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op42loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op42notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op42notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VMINPS  Y0, Y1, Y0
+	VMINPS  Y1, Y0, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op42notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op42nt:
 	VMOVUPS  (R10), Y1
@@ -1905,7 +2449,35 @@ fuseF32AVX2_op43loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op43loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op43notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op43notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VMINPS  Y1, Y0, Y2
+	VMINPS  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VMINPS  Y1, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op43notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op43nt:
 	VMINPS   Y1, Y0, Y2
@@ -1993,7 +2565,61 @@ fuseF32AVX2_op48loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op48loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op48notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op48notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   32(R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   64(R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   96(R11), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op48notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op48nt:
 	VMOVUPS  (R10), Y1
@@ -2092,7 +2718,48 @@ fuseF32AVX2_op49loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op49loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op49notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op49notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXOR   (R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VPXOR   32(R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VPXOR   64(R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VPXOR   96(R10), Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op49notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op49nt:
 	VPXOR    (R10), Y0, Y2
@@ -2186,7 +2853,52 @@ fuseF32AVX2_op50loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op50loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op50notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op50notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y1, Y2, Y1
+	VMINPS  Y2, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op50notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op50nt:
 	VMOVUPS  (R10), Y2
@@ -2277,7 +2989,39 @@ fuseF32AVX2_op51loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op51loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op51notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op51notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPS  Y2, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y3, (R9)
+	VMINPS  Y2, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y3, 32(R9)
+	VMINPS  Y2, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPS Y3, 64(R9)
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op51notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op51nt:
 	VMINPS   Y2, Y1, Y3
@@ -2338,7 +3082,32 @@ fuseF32AVX2_op128loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op128loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op128notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op128notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXOR   (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VPXOR   32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VPXOR   64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VPXOR   96(R10), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op128notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op128nt:
 	VPXOR    (R10), Y0, Y1
@@ -2388,7 +3157,27 @@ fuseF32AVX2_op129loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op129loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op129notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op129notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPXOR   Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VPXOR   Y1, Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op129notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op129nt:
 	VPXOR    Y1, Y0, Y2
@@ -2437,7 +3226,32 @@ fuseF32AVX2_op136loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op136loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op136notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op136notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPANDN  (R10), Y0, Y1
+	VMOVUPS Y1, (R9)
+	VPANDN  32(R10), Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VPANDN  64(R10), Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VPANDN  96(R10), Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op136notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op136nt:
 	VPANDN   (R10), Y0, Y1
@@ -2487,7 +3301,27 @@ fuseF32AVX2_op137loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op137loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op137notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op137notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPANDN  Y1, Y0, Y2
+	VMOVUPS Y2, (R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPS Y2, 32(R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPS Y2, 64(R9)
+	VPANDN  Y1, Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op137notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op137nt:
 	VPANDN   Y1, Y0, Y2
@@ -2533,7 +3367,32 @@ fuseF32AVX2_op144loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op144loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op144notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op144notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSQRTPS (R10), Y0
+	VMOVUPS Y0, (R9)
+	VSQRTPS 32(R10), Y0
+	VMOVUPS Y0, 32(R9)
+	VSQRTPS 64(R10), Y0
+	VMOVUPS Y0, 64(R9)
+	VSQRTPS 96(R10), Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op144notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op144nt:
 	VSQRTPS  (R10), Y0
@@ -2580,7 +3439,27 @@ fuseF32AVX2_op145loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op145loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op145notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op145notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSQRTPS Y0, Y1
+	VMOVUPS Y1, (R9)
+	VSQRTPS Y0, Y1
+	VMOVUPS Y1, 32(R9)
+	VSQRTPS Y0, Y1
+	VMOVUPS Y1, 64(R9)
+	VSQRTPS Y0, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op145notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op145nt:
 	VSQRTPS  Y0, Y1
@@ -2626,7 +3505,32 @@ fuseF32AVX2_op152loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF32AVX2_op152loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op152notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op152notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPS $0x09, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x09, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x09, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x09, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op152notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op152nt:
 	VROUNDPS $0x09, (R10), Y0
@@ -2673,7 +3577,27 @@ fuseF32AVX2_op153loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF32AVX2_op153loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op153notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op153notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPS $0x09, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x09, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x09, Y0, Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op153notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op153nt:
 	VROUNDPS $0x09, Y0, Y1
@@ -2719,7 +3643,32 @@ fuseF32AVX2_op160loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF32AVX2_op160loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op160notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op160notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPS $0x0a, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x0a, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x0a, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x0a, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op160notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op160nt:
 	VROUNDPS $0x0a, (R10), Y0
@@ -2766,7 +3715,27 @@ fuseF32AVX2_op161loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF32AVX2_op161loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op161notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op161notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x0a, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x0a, Y0, Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op161notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op161nt:
 	VROUNDPS $0x0a, Y0, Y1
@@ -2812,7 +3781,32 @@ fuseF32AVX2_op168loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF32AVX2_op168loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op168notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op168notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPS $0x0b, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x0b, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x0b, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x0b, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op168notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op168nt:
 	VROUNDPS $0x0b, (R10), Y0
@@ -2859,7 +3853,27 @@ fuseF32AVX2_op169loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF32AVX2_op169loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op169notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op169notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x0b, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x0b, Y0, Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op169notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op169nt:
 	VROUNDPS $0x0b, Y0, Y1
@@ -2905,7 +3919,32 @@ fuseF32AVX2_op176loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF32AVX2_op176loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op176notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op176notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPS $0x08, (R10), Y0
+	VMOVUPS  Y0, (R9)
+	VROUNDPS $0x08, 32(R10), Y0
+	VMOVUPS  Y0, 32(R9)
+	VROUNDPS $0x08, 64(R10), Y0
+	VMOVUPS  Y0, 64(R9)
+	VROUNDPS $0x08, 96(R10), Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op176notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op176nt:
 	VROUNDPS $0x08, (R10), Y0
@@ -2952,7 +3991,27 @@ fuseF32AVX2_op177loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF32AVX2_op177loop
-	JMP      fuseF32AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF32AVX2_op177notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF32AVX2_op177notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPS $0x08, Y0, Y1
+	VMOVUPS  Y1, (R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVUPS  Y1, 32(R9)
+	VROUNDPS $0x08, Y0, Y1
+	VMOVUPS  Y1, 64(R9)
+	VROUNDPS $0x08, Y0, Y0
+	VMOVUPS  Y0, 96(R9)
+
+fuseF32AVX2_op177notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op177nt:
 	VROUNDPS $0x08, Y0, Y1
@@ -3039,7 +4098,64 @@ fuseF32AVX2_op184loop:
 	ADDQ      $0x00000080, R10
 	DECQ      R8
 	JNZ       fuseF32AVX2_op184loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op184notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX2_op184notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPS   (R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVUPS   Y3, (R9)
+	VMOVUPS   32(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVUPS   Y3, 32(R9)
+	VMOVUPS   64(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y3
+	VPOR      Y2, Y3, Y3
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y3, Y4, Y3
+	VBLENDVPS Y5, Y3, Y4, Y3
+	VMOVUPS   Y3, 64(R9)
+	VMOVUPS   96(R10), Y3
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y0
+	VPOR      Y2, Y0, Y0
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y0, Y4, Y0
+	VBLENDVPS Y5, Y0, Y4, Y0
+	VMOVUPS   Y0, 96(R9)
+
+fuseF32AVX2_op184notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op184nt:
 	VMOVUPS   (R10), Y3
@@ -3155,7 +4271,55 @@ fuseF32AVX2_op185loop:
 	ADDQ      $0x00000080, R9
 	DECQ      R8
 	JNZ       fuseF32AVX2_op185loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op185notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX2_op185notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVUPS   Y4, (R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVUPS   Y4, 32(R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y6, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VMOVUPS   Y4, 64(R9)
+	VROUNDPS  $0x0b, Y3, Y4
+	VSUBPS    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y0
+	VPOR      Y2, Y0, Y0
+	VCMPPS    $0x1d, Y1, Y5, Y5
+	VADDPS    Y0, Y4, Y0
+	VBLENDVPS Y5, Y0, Y4, Y0
+	VMOVUPS   Y0, 96(R9)
+
+fuseF32AVX2_op185notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op185nt:
 	VROUNDPS  $0x0b, Y3, Y4
@@ -3255,7 +4419,54 @@ fuseF32AVX2_op256loop:
 	ADDQ        $0x00000080, R12
 	DECQ        R8
 	JNZ         fuseF32AVX2_op256loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op256notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op256notail
+	MOVBQZX     3(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R9
+	MOVBQZX     4(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R10
+	MOVBQZX     5(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R11
+	MOVBQZX     6(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R12
+	VMOVUPS     (R10), Y0
+	VMOVUPS     (R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS (R11), Y0, Y1
+	VMOVUPS     Y1, (R9)
+	VMOVUPS     32(R10), Y0
+	VMOVUPS     32(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 32(R11), Y0, Y1
+	VMOVUPS     Y1, 32(R9)
+	VMOVUPS     64(R10), Y0
+	VMOVUPS     64(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 64(R11), Y0, Y1
+	VMOVUPS     Y1, 64(R9)
+	VMOVUPS     96(R10), Y0
+	VMOVUPS     96(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 96(R11), Y0, Y1
+	VMOVUPS     Y1, 96(R9)
+
+fuseF32AVX2_op256notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op256nt:
 	VMOVUPS     (R10), Y0
@@ -3338,7 +4549,45 @@ fuseF32AVX2_op257loop:
 	ADDQ        $0x00000080, R11
 	DECQ        R8
 	JNZ         fuseF32AVX2_op257loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op257notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op257notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPS     (R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS (R10), Y0, Y1
+	VMOVUPS     Y1, (R9)
+	VMOVUPS     32(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 32(R10), Y0, Y1
+	VMOVUPS     Y1, 32(R9)
+	VMOVUPS     64(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 64(R10), Y0, Y1
+	VMOVUPS     Y1, 64(R9)
+	VMOVUPS     96(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 96(R10), Y0, Y1
+	VMOVUPS     Y1, 96(R9)
+
+fuseF32AVX2_op257notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op257nt:
 	VMOVUPS     (R11), Y1
@@ -3420,7 +4669,49 @@ fuseF32AVX2_op258loop:
 	ADDQ        $0x00000080, R11
 	DECQ        R8
 	JNZ         fuseF32AVX2_op258loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op258notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op258notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPS     (R10), Y1
+	VMOVUPS     (R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     32(R10), Y1
+	VMOVUPS     32(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     64(R10), Y1
+	VMOVUPS     64(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     96(R10), Y1
+	VMOVUPS     96(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y0, Y1, Y2
+	VMOVUPS     Y2, 96(R9)
+
+fuseF32AVX2_op258notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op258nt:
 	VMOVUPS     (R10), Y1
@@ -3502,7 +4793,40 @@ fuseF32AVX2_op259loop:
 	ADDQ        $0x00000080, R10
 	DECQ        R8
 	JNZ         fuseF32AVX2_op259loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op259notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op259notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     6(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     (R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     32(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     64(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     96(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, 96(R9)
+
+fuseF32AVX2_op259notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op259nt:
 	VMOVUPS     (R10), Y2
@@ -3579,7 +4903,45 @@ fuseF32AVX2_op260loop:
 	ADDQ        $0x00000080, R11
 	DECQ        R8
 	JNZ         fuseF32AVX2_op260loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op260notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op260notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPS     (R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS (R11), Y1, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     32(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 32(R11), Y1, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     64(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PS 64(R11), Y1, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     96(R10), Y1
+	VMOVUPS     Y0, Y0
+	VFMADD231PS 96(R11), Y1, Y0
+	VMOVUPS     Y0, 96(R9)
+
+fuseF32AVX2_op260notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op260nt:
 	VMOVUPS     (R10), Y1
@@ -3653,7 +5015,36 @@ fuseF32AVX2_op261loop:
 	ADDQ        $0x00000080, R10
 	DECQ        R8
 	JNZ         fuseF32AVX2_op261loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op261notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op261notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     5(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     Y1, Y2
+	VFMADD231PS (R10), Y0, Y2
+	VMOVUPS     Y2, (R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 32(R10), Y0, Y2
+	VMOVUPS     Y2, 32(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PS 64(R10), Y0, Y2
+	VMOVUPS     Y2, 64(R9)
+	VMOVUPS     Y1, Y1
+	VFMADD231PS 96(R10), Y0, Y1
+	VMOVUPS     Y1, 96(R9)
+
+fuseF32AVX2_op261notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op261nt:
 	VMOVUPS     Y1, Y2
@@ -3726,7 +5117,40 @@ fuseF32AVX2_op262loop:
 	ADDQ        $0x00000080, R10
 	DECQ        R8
 	JNZ         fuseF32AVX2_op262loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op262notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op262notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     (R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVUPS     Y3, (R9)
+	VMOVUPS     32(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVUPS     Y3, 32(R9)
+	VMOVUPS     64(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PS Y0, Y2, Y3
+	VMOVUPS     Y3, 64(R9)
+	VMOVUPS     96(R10), Y2
+	VMOVUPS     Y1, Y1
+	VFMADD231PS Y0, Y2, Y1
+	VMOVUPS     Y1, 96(R9)
+
+fuseF32AVX2_op262notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op262nt:
 	VMOVUPS     (R10), Y2
@@ -3799,7 +5223,31 @@ fuseF32AVX2_op263loop:
 	ADDQ        $0x00000080, R9
 	DECQ        R8
 	JNZ         fuseF32AVX2_op263loop
-	JMP         fuseF32AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op263notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op263notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVUPS     Y3, (R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVUPS     Y3, 32(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PS Y1, Y0, Y3
+	VMOVUPS     Y3, 64(R9)
+	VMOVUPS     Y2, Y2
+	VFMADD231PS Y1, Y0, Y2
+	VMOVUPS     Y2, 96(R9)
+
+fuseF32AVX2_op263notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op263nt:
 	VMOVUPS     Y2, Y3
@@ -3906,7 +5354,82 @@ fuseF32AVX2_op264loop:
 	ADDQ    $0x00000080, R12
 	DECQ    R8
 	JNZ     fuseF32AVX2_op264loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op264notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op264notail
+	MOVBQZX 3(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R9
+	MOVBQZX 4(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R10
+	MOVBQZX 5(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R11
+	MOVBQZX 6(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R12
+	VMOVUPS (R11), Y1
+	VMOVUPS (R12), Y2
+	VPXOR   (R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, (R9)
+	VMOVUPS 32(R11), Y1
+	VMOVUPS 32(R12), Y2
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 32(R9)
+	VMOVUPS 64(R11), Y1
+	VMOVUPS 64(R12), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPS Y1, 64(R9)
+	VMOVUPS 96(R11), Y1
+	VMOVUPS 96(R12), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPS  Y2, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op264notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op264nt:
 	VMOVUPS  (R11), Y1
@@ -4049,7 +5572,73 @@ fuseF32AVX2_op265loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op265loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op265notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op265notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Y2
+	VMOVUPS (R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R10), Y2
+	VMOVUPS 32(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R10), Y2
+	VMOVUPS 64(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y3, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R10), Y2
+	VMOVUPS 96(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPS  Y3, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op265notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op265nt:
 	VMOVUPS  (R10), Y2
@@ -4183,7 +5772,69 @@ fuseF32AVX2_op266loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op266loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op266notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op266notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPS  Y2, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op266notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op266nt:
 	VMOVUPS  (R11), Y2
@@ -4310,7 +5961,60 @@ fuseF32AVX2_op267loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op267loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op267notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op267notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 6(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y3
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y3
+	VMINPS  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPS Y3, (R9)
+	VMOVUPS 32(R10), Y3
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y3
+	VMINPS  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPS Y3, 32(R9)
+	VMOVUPS 64(R10), Y3
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y3
+	VMINPS  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPS Y3, 64(R9)
+	VMOVUPS 96(R10), Y3
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPS  Y3, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op267notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op267nt:
 	VMOVUPS  (R10), Y3
@@ -4439,7 +6143,73 @@ fuseF32AVX2_op268loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF32AVX2_op268loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op268notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op268notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, (R9)
+	VMOVUPS 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 32(R9)
+	VMOVUPS 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y3
+	VMINPS  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPS Y2, 64(R9)
+	VMOVUPS 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPS  Y2, Y3, Y2
+	VMINPS  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y0
+	VMINPS  Y1, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op268notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op268nt:
 	VMOVUPS  (R11), Y2
@@ -4574,7 +6344,64 @@ fuseF32AVX2_op269loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op269loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op269notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op269notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, (R9)
+	VMOVUPS 32(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 32(R9)
+	VMOVUPS 64(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 64(R9)
+	VMOVUPS 96(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPS  Y3, Y1, Y3
+	VMINPS  Y1, Y3, Y1
+	VPOR    Y1, Y3, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPS  Y2, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op269notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op269nt:
 	VMOVUPS  (R10), Y3
@@ -4700,7 +6527,60 @@ fuseF32AVX2_op270loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF32AVX2_op270loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op270notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op270notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXOR   (R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, (R9)
+	VPXOR   32(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 32(R9)
+	VPXOR   64(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPS Y3, 64(R9)
+	VPXOR   96(R10), Y0, Y3
+	VMINPS  Y1, Y3, Y1
+	VMINPS  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPS  Y2, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op270notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op270nt:
 	VPXOR    (R10), Y0, Y3
@@ -4819,7 +6699,51 @@ fuseF32AVX2_op271loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF32AVX2_op271loop
-	JMP     fuseF32AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX2_op271notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX2_op271notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPS Y4, (R9)
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPS Y4, 32(R9)
+	VMINPS  Y2, Y1, Y4
+	VMINPS  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPS  Y3, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPS Y4, 64(R9)
+	VMINPS  Y2, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPS  Y3, Y0, Y1
+	VMINPS  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPS Y0, 96(R9)
+
+fuseF32AVX2_op271notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op271nt:
 	VMINPS   Y2, Y1, Y4
@@ -4907,7 +6831,49 @@ fuseF32AVX2_op384loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF32AVX2_op384loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op384notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op384notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPS   (R11), Y0
+	VCMPPS    $0x00, (R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x00, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x00, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x00, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op384notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op385:
 	MOVBQZX      3(CX), R8
@@ -4953,7 +6919,40 @@ fuseF32AVX2_op385loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op385loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op385notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op385notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPS    $0x00, (R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x00, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x00, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x00, 96(R11), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op385notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op386:
 	MOVBQZX      3(CX), R8
@@ -5003,7 +7002,44 @@ fuseF32AVX2_op386loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op386loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op386notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op386notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x00, Y0, Y1, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op386notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op387:
 	MOVBQZX      3(CX), R8
@@ -5049,7 +7085,35 @@ fuseF32AVX2_op387loop:
 	ADDQ      $0x00000020, R9
 	DECQ      R10
 	JNZ       fuseF32AVX2_op387loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op387notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op387notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPS    $0x00, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x00, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x00, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x00, Y1, Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op387notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op392:
 	MOVBQZX 3(CX), R8
@@ -5099,7 +7163,49 @@ fuseF32AVX2_op392loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF32AVX2_op392loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op392notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op392notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPS   (R11), Y0
+	VCMPPS    $0x04, (R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x04, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x04, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x04, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op392notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op393:
 	MOVBQZX      3(CX), R8
@@ -5145,7 +7251,40 @@ fuseF32AVX2_op393loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op393loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op393notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op393notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPS    $0x04, (R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x04, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x04, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x04, 96(R11), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op393notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op394:
 	MOVBQZX      3(CX), R8
@@ -5195,7 +7334,44 @@ fuseF32AVX2_op394loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op394loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op394notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op394notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x04, Y0, Y1, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op394notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op395:
 	MOVBQZX      3(CX), R8
@@ -5241,7 +7417,35 @@ fuseF32AVX2_op395loop:
 	ADDQ      $0x00000020, R9
 	DECQ      R10
 	JNZ       fuseF32AVX2_op395loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op395notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op395notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPS    $0x04, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x04, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x04, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x04, Y1, Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op395notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op400:
 	MOVBQZX 3(CX), R8
@@ -5291,7 +7495,49 @@ fuseF32AVX2_op400loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF32AVX2_op400loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op400notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op400notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPS   (R11), Y0
+	VCMPPS    $0x11, (R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x11, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x11, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x11, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op400notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op401:
 	MOVBQZX      3(CX), R8
@@ -5337,7 +7583,40 @@ fuseF32AVX2_op401loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op401loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op401notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op401notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPS    $0x11, (R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x11, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x11, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x11, 96(R11), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op401notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op402:
 	MOVBQZX      3(CX), R8
@@ -5387,7 +7666,44 @@ fuseF32AVX2_op402loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op402loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op402notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op402notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x11, Y0, Y1, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op402notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op403:
 	MOVBQZX      3(CX), R8
@@ -5433,7 +7749,35 @@ fuseF32AVX2_op403loop:
 	ADDQ      $0x00000020, R9
 	DECQ      R10
 	JNZ       fuseF32AVX2_op403loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op403notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op403notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPS    $0x11, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x11, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x11, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x11, Y1, Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op403notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op408:
 	MOVBQZX 3(CX), R8
@@ -5483,7 +7827,49 @@ fuseF32AVX2_op408loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF32AVX2_op408loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op408notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op408notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPS   (R11), Y0
+	VCMPPS    $0x12, (R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x12, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x12, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x12, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op408notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op409:
 	MOVBQZX      3(CX), R8
@@ -5529,7 +7915,40 @@ fuseF32AVX2_op409loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op409loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op409notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op409notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPS    $0x12, (R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x12, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x12, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x12, 96(R11), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op409notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op410:
 	MOVBQZX      3(CX), R8
@@ -5579,7 +7998,44 @@ fuseF32AVX2_op410loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op410loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op410notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op410notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x12, Y0, Y1, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op410notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op411:
 	MOVBQZX      3(CX), R8
@@ -5625,7 +8081,35 @@ fuseF32AVX2_op411loop:
 	ADDQ      $0x00000020, R9
 	DECQ      R10
 	JNZ       fuseF32AVX2_op411loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op411notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op411notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPS    $0x12, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x12, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x12, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x12, Y1, Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op411notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op416:
 	MOVBQZX 3(CX), R8
@@ -5675,7 +8159,49 @@ fuseF32AVX2_op416loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF32AVX2_op416loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op416notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op416notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPS   (R11), Y0
+	VCMPPS    $0x1e, (R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x1e, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x1e, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x1e, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op416notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op417:
 	MOVBQZX      3(CX), R8
@@ -5721,7 +8247,40 @@ fuseF32AVX2_op417loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op417loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op417notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op417notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPS    $0x1e, (R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x1e, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x1e, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x1e, 96(R11), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op417notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op418:
 	MOVBQZX      3(CX), R8
@@ -5771,7 +8330,44 @@ fuseF32AVX2_op418loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op418loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op418notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op418notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op418notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op419:
 	MOVBQZX      3(CX), R8
@@ -5817,7 +8413,35 @@ fuseF32AVX2_op419loop:
 	ADDQ      $0x00000020, R9
 	DECQ      R10
 	JNZ       fuseF32AVX2_op419loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op419notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op419notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPS    $0x1e, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x1e, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x1e, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x1e, Y1, Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op419notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op424:
 	MOVBQZX 3(CX), R8
@@ -5867,7 +8491,49 @@ fuseF32AVX2_op424loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF32AVX2_op424loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op424notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op424notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPS   (R11), Y0
+	VCMPPS    $0x1d, (R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, (R9)
+	VMOVUPS   32(R11), Y0
+	VCMPPS    $0x1d, 32(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 8(R9)
+	VMOVUPS   64(R11), Y0
+	VCMPPS    $0x1d, 64(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 16(R9)
+	VMOVUPS   96(R11), Y0
+	VCMPPS    $0x1d, 96(R12), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op424notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op425:
 	MOVBQZX      3(CX), R8
@@ -5913,7 +8579,40 @@ fuseF32AVX2_op425loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op425loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op425notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op425notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPS    $0x1d, (R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VCMPPS    $0x1d, 32(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VCMPPS    $0x1d, 64(R11), Y0, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VCMPPS    $0x1d, 96(R11), Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op425notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op426:
 	MOVBQZX      3(CX), R8
@@ -5963,7 +8662,44 @@ fuseF32AVX2_op426loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF32AVX2_op426loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op426notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op426notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R11), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, (R9)
+	VMOVUPS   32(R11), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 8(R9)
+	VMOVUPS   64(R11), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y1
+	VMOVMSKPS Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVQ     X1, 16(R9)
+	VMOVUPS   96(R11), Y1
+	VCMPPS    $0x1d, Y0, Y1, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op426notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op427:
 	MOVBQZX      3(CX), R8
@@ -6009,7 +8745,35 @@ fuseF32AVX2_op427loop:
 	ADDQ      $0x00000020, R9
 	DECQ      R10
 	JNZ       fuseF32AVX2_op427loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op427notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF32AVX2_op427notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPS    $0x1d, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, (R9)
+	VCMPPS    $0x1d, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 8(R9)
+	VCMPPS    $0x1d, Y1, Y0, Y2
+	VMOVMSKPS Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVQ     X2, 16(R9)
+	VCMPPS    $0x1d, Y1, Y0, Y0
+	VMOVMSKPS Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVQ     X0, 24(R9)
+
+fuseF32AVX2_op427notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op448:
 	MOVBQZX 3(CX), R8
@@ -6076,7 +8840,62 @@ fuseF32AVX2_op448loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R8
 	JNZ       fuseF32AVX2_op448loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op448notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX2_op448notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R10
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R11
+	MOVBQZX   6(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R12
+	VMOVQ     (R10), X1
+	VMOVUPS   (R11), Y2
+	VMOVUPS   (R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVUPS   Y1, (R9)
+	VMOVQ     8(R10), X1
+	VMOVUPS   32(R11), Y2
+	VMOVUPS   32(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVUPS   Y1, 32(R9)
+	VMOVQ     16(R10), X1
+	VMOVUPS   64(R11), Y2
+	VMOVUPS   64(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y1
+	VMOVUPS   Y1, 64(R9)
+	VMOVQ     24(R10), X1
+	VMOVUPS   96(R11), Y2
+	VMOVUPS   96(R12), Y3
+	VPMOVZXBD X1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VBLENDVPS Y1, Y3, Y2, Y0
+	VMOVUPS   Y0, 96(R9)
+
+fuseF32AVX2_op448notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op448nt:
 	VMOVQ     (R10), X1
@@ -6176,7 +8995,53 @@ fuseF32AVX2_op450loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R8
 	JNZ       fuseF32AVX2_op450loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op450notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX2_op450notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   6(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVQ     (R10), X2
+	VMOVUPS   (R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVUPS   Y2, (R9)
+	VMOVQ     8(R10), X2
+	VMOVUPS   32(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVUPS   Y2, 32(R9)
+	VMOVQ     16(R10), X2
+	VMOVUPS   64(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y2
+	VMOVUPS   Y2, 64(R9)
+	VMOVQ     24(R10), X2
+	VMOVUPS   96(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y3, Y1, Y0
+	VMOVUPS   Y0, 96(R9)
+
+fuseF32AVX2_op450notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op450nt:
 	VMOVQ     (R10), X2
@@ -6271,7 +9136,53 @@ fuseF32AVX2_op452loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R8
 	JNZ       fuseF32AVX2_op452loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op452notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX2_op452notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVQ     (R10), X2
+	VMOVUPS   (R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVUPS   Y2, (R9)
+	VMOVQ     8(R10), X2
+	VMOVUPS   32(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVUPS   Y2, 32(R9)
+	VMOVQ     16(R10), X2
+	VMOVUPS   64(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VMOVUPS   Y2, 64(R9)
+	VMOVQ     24(R10), X2
+	VMOVUPS   96(R11), Y3
+	VPMOVZXBD X2, Y2
+	VPCMPEQD  Y0, Y2, Y2
+	VBLENDVPS Y2, Y1, Y3, Y0
+	VMOVUPS   Y0, 96(R9)
+
+fuseF32AVX2_op452notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op452nt:
 	VMOVQ     (R10), X2
@@ -6362,7 +9273,44 @@ fuseF32AVX2_op454loop:
 	ADDQ      $0x00000020, R10
 	DECQ      R8
 	JNZ       fuseF32AVX2_op454loop
-	JMP       fuseF32AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX2_op454notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX2_op454notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVQ     (R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVUPS   Y3, (R9)
+	VMOVQ     8(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVUPS   Y3, 32(R9)
+	VMOVQ     16(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y3
+	VMOVUPS   Y3, 64(R9)
+	VMOVQ     24(R10), X3
+	VPMOVZXBD X3, Y3
+	VPCMPEQD  Y0, Y3, Y3
+	VBLENDVPS Y3, Y2, Y1, Y0
+	VMOVUPS   Y0, 96(R9)
+
+fuseF32AVX2_op454notail:
+	JMP fuseF32AVX2_next
 
 fuseF32AVX2_op454nt:
 	VMOVQ     (R10), X3
@@ -6417,9 +9365,9 @@ fuseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
-TEXT ·fuseF32AVX512(SB), NOSPLIT, $0-56
+TEXT ·fuseF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ slots+16(FP), AX
 	CMPQ rows+32(FP), $0x00
 	JLE  fuseF32AVX512_done
@@ -6901,7 +9849,41 @@ fuseF32AVX512_op8loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op8loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op8notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op8notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Z0
+	VADDPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VADDPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VADDPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VADDPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op8notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op8nt:
 	VMOVUPS  (R10), Z0
@@ -6960,7 +9942,32 @@ fuseF32AVX512_op9loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op9loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op9notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op9notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VADDPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VADDPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VADDPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VADDPS  192(R10), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op9notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op9nt:
 	VADDPS   (R10), Z0, Z5
@@ -7018,7 +10025,36 @@ fuseF32AVX512_op10loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op10loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op10notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op10notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z5
+	VADDPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VADDPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VADDPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VADDPS  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op10notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op10nt:
 	VMOVUPS  (R10), Z5
@@ -7076,7 +10112,27 @@ fuseF32AVX512_op11loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op11loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op11notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op11notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VADDPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VADDPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VADDPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VADDPS  Z5, Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op11notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op11nt:
 	VADDPS   Z5, Z0, Z6
@@ -7133,7 +10189,41 @@ fuseF32AVX512_op16loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op16loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op16notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op16notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Z0
+	VSUBPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VSUBPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VSUBPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VSUBPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op16notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op16nt:
 	VMOVUPS  (R10), Z0
@@ -7192,7 +10282,32 @@ fuseF32AVX512_op17loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op17loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op17notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op17notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSUBPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VSUBPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VSUBPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VSUBPS  192(R10), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op17notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op17nt:
 	VSUBPS   (R10), Z0, Z5
@@ -7250,7 +10365,36 @@ fuseF32AVX512_op18loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op18loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op18notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op18notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VSUBPS  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op18notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op18nt:
 	VMOVUPS  (R10), Z5
@@ -7308,7 +10452,27 @@ fuseF32AVX512_op19loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op19loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op19notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op19notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSUBPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VSUBPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VSUBPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VSUBPS  Z5, Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op19notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op19nt:
 	VSUBPS   Z5, Z0, Z6
@@ -7365,7 +10529,41 @@ fuseF32AVX512_op24loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op24loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op24notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op24notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Z0
+	VMULPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VMULPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VMULPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VMULPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op24notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op24nt:
 	VMOVUPS  (R10), Z0
@@ -7424,7 +10622,32 @@ fuseF32AVX512_op25loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op25loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op25notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op25notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMULPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VMULPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VMULPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VMULPS  192(R10), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op25notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op25nt:
 	VMULPS   (R10), Z0, Z5
@@ -7482,7 +10705,36 @@ fuseF32AVX512_op26loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op26loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op26notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op26notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z5
+	VMULPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VMULPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VMULPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VMULPS  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op26notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op26nt:
 	VMOVUPS  (R10), Z5
@@ -7540,7 +10792,27 @@ fuseF32AVX512_op27loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op27loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op27notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op27notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VMULPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VMULPS  Z5, Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op27notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op27nt:
 	VMULPS   Z5, Z0, Z6
@@ -7597,7 +10869,41 @@ fuseF32AVX512_op32loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op32loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op32notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op32notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Z0
+	VDIVPS  (R11), Z0, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VDIVPS  64(R11), Z0, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VDIVPS  128(R11), Z0, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VDIVPS  192(R11), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op32notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op32nt:
 	VMOVUPS  (R10), Z0
@@ -7656,7 +10962,32 @@ fuseF32AVX512_op33loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op33loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op33notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op33notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VDIVPS  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VDIVPS  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VDIVPS  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VDIVPS  192(R10), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op33notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op33nt:
 	VDIVPS   (R10), Z0, Z5
@@ -7714,7 +11045,36 @@ fuseF32AVX512_op34loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op34loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op34notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op34notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z5
+	VDIVPS  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VDIVPS  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VDIVPS  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VDIVPS  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op34notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op34nt:
 	VMOVUPS  (R10), Z5
@@ -7772,7 +11132,27 @@ fuseF32AVX512_op35loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op35loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op35notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op35notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VDIVPS  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VDIVPS  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VDIVPS  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VDIVPS  Z5, Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op35notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op35nt:
 	VDIVPS   Z5, Z0, Z6
@@ -7837,7 +11217,49 @@ fuseF32AVX512_op40loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op40loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op40notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op40notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Z0
+	VMINPS  (R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, (R9)
+	VMOVUPS 64(R10), Z0
+	VMINPS  64(R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 64(R9)
+	VMOVUPS 128(R10), Z0
+	VMINPS  128(R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 128(R9)
+	VMOVUPS 192(R10), Z0
+	VMINPS  192(R11), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op40notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op40nt:
 	VMOVUPS  (R10), Z0
@@ -7912,7 +11334,40 @@ fuseF32AVX512_op41loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op41loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op41notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op41notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMINPS  (R10), Z0, Z5
+	VMINPS  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMINPS  64(R10), Z0, Z5
+	VMINPS  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMINPS  128(R10), Z0, Z5
+	VMINPS  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMINPS  192(R10), Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op41notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op41nt:
 	VMINPS   (R10), Z0, Z5
@@ -7986,7 +11441,44 @@ fuseF32AVX512_op42loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op42loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op42notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op42notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z5
+	VMINPS  Z0, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VMINPS  Z0, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VMINPS  Z0, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VMINPS  Z0, Z5, Z0
+	VMINPS  Z5, Z0, Z5
+	VPORD   Z5, Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op42notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op42nt:
 	VMOVUPS  (R10), Z5
@@ -8060,7 +11552,35 @@ fuseF32AVX512_op43loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op43loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op43notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op43notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPS  Z5, Z0, Z6
+	VMINPS  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VMINPS  Z5, Z0, Z6
+	VMINPS  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VMINPS  Z5, Z0, Z6
+	VMINPS  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VMINPS  Z5, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op43notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op43nt:
 	VMINPS   Z5, Z0, Z6
@@ -8148,7 +11668,61 @@ fuseF32AVX512_op48loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op48loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op48notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op48notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  (R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  64(R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  128(R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  192(R11), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op48notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op48nt:
 	VMOVUPS  (R10), Z5
@@ -8247,7 +11821,48 @@ fuseF32AVX512_op49loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op49loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op49notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op49notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXORD  (R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VPXORD  64(R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VPXORD  128(R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VPXORD  192(R10), Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op49notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op49nt:
 	VPXORD   (R10), Z0, Z6
@@ -8341,7 +11956,52 @@ fuseF32AVX512_op50loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op50loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op50notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op50notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z5, Z6, Z5
+	VMINPS  Z6, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op50notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op50nt:
 	VMOVUPS  (R10), Z6
@@ -8432,7 +12092,39 @@ fuseF32AVX512_op51loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op51loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op51notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op51notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPS  Z6, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPS Z7, (R9)
+	VMINPS  Z6, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPS Z7, 64(R9)
+	VMINPS  Z6, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPS Z7, 128(R9)
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op51notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op51nt:
 	VMINPS   Z6, Z5, Z7
@@ -8493,7 +12185,32 @@ fuseF32AVX512_op128loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op128loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op128notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op128notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXORD  (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VPXORD  64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VPXORD  128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VPXORD  192(R10), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op128notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op128nt:
 	VPXORD   (R10), Z0, Z5
@@ -8543,7 +12260,27 @@ fuseF32AVX512_op129loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op129loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op129notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op129notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPXORD  Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VPXORD  Z5, Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op129notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op129nt:
 	VPXORD   Z5, Z0, Z6
@@ -8592,7 +12329,32 @@ fuseF32AVX512_op136loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op136loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op136notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op136notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPANDND (R10), Z0, Z5
+	VMOVUPS Z5, (R9)
+	VPANDND 64(R10), Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VPANDND 128(R10), Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VPANDND 192(R10), Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op136notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op136nt:
 	VPANDND  (R10), Z0, Z5
@@ -8642,7 +12404,27 @@ fuseF32AVX512_op137loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op137loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op137notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op137notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPANDND Z5, Z0, Z6
+	VMOVUPS Z6, (R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPS Z6, 64(R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPS Z6, 128(R9)
+	VPANDND Z5, Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op137notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op137nt:
 	VPANDND  Z5, Z0, Z6
@@ -8688,7 +12470,32 @@ fuseF32AVX512_op144loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op144loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op144notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op144notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSQRTPS (R10), Z0
+	VMOVUPS Z0, (R9)
+	VSQRTPS 64(R10), Z0
+	VMOVUPS Z0, 64(R9)
+	VSQRTPS 128(R10), Z0
+	VMOVUPS Z0, 128(R9)
+	VSQRTPS 192(R10), Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op144notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op144nt:
 	VSQRTPS  (R10), Z0
@@ -8735,7 +12542,27 @@ fuseF32AVX512_op145loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op145loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op145notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op145notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSQRTPS Z0, Z5
+	VMOVUPS Z5, (R9)
+	VSQRTPS Z0, Z5
+	VMOVUPS Z5, 64(R9)
+	VSQRTPS Z0, Z5
+	VMOVUPS Z5, 128(R9)
+	VSQRTPS Z0, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op145notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op145nt:
 	VSQRTPS  Z0, Z5
@@ -8781,7 +12608,32 @@ fuseF32AVX512_op152loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op152loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op152notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op152notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPS $0x09, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x09, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x09, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x09, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op152notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op152nt:
 	VRNDSCALEPS $0x09, (R10), Z0
@@ -8828,7 +12680,27 @@ fuseF32AVX512_op153loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF32AVX512_op153loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op153notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op153notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x09, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x09, Z0, Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op153notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op153nt:
 	VRNDSCALEPS $0x09, Z0, Z5
@@ -8874,7 +12746,32 @@ fuseF32AVX512_op160loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op160loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op160notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op160notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPS $0x0a, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x0a, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x0a, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x0a, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op160notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op160nt:
 	VRNDSCALEPS $0x0a, (R10), Z0
@@ -8921,7 +12818,27 @@ fuseF32AVX512_op161loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF32AVX512_op161loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op161notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op161notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x0a, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x0a, Z0, Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op161notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op161nt:
 	VRNDSCALEPS $0x0a, Z0, Z5
@@ -8967,7 +12884,32 @@ fuseF32AVX512_op168loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op168loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op168notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op168notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPS $0x0b, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x0b, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x0b, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x0b, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op168notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op168nt:
 	VRNDSCALEPS $0x0b, (R10), Z0
@@ -9014,7 +12956,27 @@ fuseF32AVX512_op169loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF32AVX512_op169loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op169notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op169notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x0b, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x0b, Z0, Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op169notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op169nt:
 	VRNDSCALEPS $0x0b, Z0, Z5
@@ -9060,7 +13022,32 @@ fuseF32AVX512_op176loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op176loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op176notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op176notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPS $0x08, (R10), Z0
+	VMOVUPS     Z0, (R9)
+	VRNDSCALEPS $0x08, 64(R10), Z0
+	VMOVUPS     Z0, 64(R9)
+	VRNDSCALEPS $0x08, 128(R10), Z0
+	VMOVUPS     Z0, 128(R9)
+	VRNDSCALEPS $0x08, 192(R10), Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op176notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op176nt:
 	VRNDSCALEPS $0x08, (R10), Z0
@@ -9107,7 +13094,27 @@ fuseF32AVX512_op177loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF32AVX512_op177loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op177notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op177notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VRNDSCALEPS $0x08, Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VRNDSCALEPS $0x08, Z0, Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op177notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op177nt:
 	VRNDSCALEPS $0x08, Z0, Z5
@@ -9194,7 +13201,64 @@ fuseF32AVX512_op184loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op184loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op184notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op184notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     (R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVUPS     Z9, (R9)
+	VMOVUPS     64(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVUPS     Z9, 64(R9)
+	VMOVUPS     128(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z7
+	VPORD       Z6, Z7, Z7
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z7, Z8, K1, Z9
+	VMOVUPS     Z9, 128(R9)
+	VMOVUPS     192(R10), Z7
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z0
+	VPORD       Z6, Z0, Z0
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z5
+	VADDPS      Z0, Z8, K1, Z5
+	VMOVUPS     Z5, 192(R9)
+
+fuseF32AVX512_op184notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op184nt:
 	VMOVUPS     (R10), Z7
@@ -9310,7 +13374,55 @@ fuseF32AVX512_op185loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF32AVX512_op185loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op185notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op185notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVUPS     Z9, (R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVUPS     Z9, 64(R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z9
+	VADDPS      Z10, Z8, K1, Z9
+	VMOVUPS     Z9, 128(R9)
+	VRNDSCALEPS $0x0b, Z7, Z8
+	VSUBPS      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z0
+	VPORD       Z6, Z0, Z0
+	VCMPPS      $0x1d, Z5, Z9, K1
+	VMOVAPS     Z8, Z5
+	VADDPS      Z0, Z8, K1, Z5
+	VMOVUPS     Z5, 192(R9)
+
+fuseF32AVX512_op185notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op185nt:
 	VRNDSCALEPS $0x0b, Z7, Z8
@@ -9410,7 +13522,54 @@ fuseF32AVX512_op256loop:
 	ADDQ        $0x00000100, R12
 	DECQ        R8
 	JNZ         fuseF32AVX512_op256loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op256notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op256notail
+	MOVBQZX     3(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R9
+	MOVBQZX     4(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R10
+	MOVBQZX     5(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R11
+	MOVBQZX     6(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R12
+	VMOVUPS     (R10), Z0
+	VMOVUPS     (R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS (R11), Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VMOVUPS     64(R10), Z0
+	VMOVUPS     64(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 64(R11), Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VMOVUPS     128(R10), Z0
+	VMOVUPS     128(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 128(R11), Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VMOVUPS     192(R10), Z0
+	VMOVUPS     192(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 192(R11), Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+
+fuseF32AVX512_op256notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op256nt:
 	VMOVUPS     (R10), Z0
@@ -9493,7 +13652,45 @@ fuseF32AVX512_op257loop:
 	ADDQ        $0x00000100, R11
 	DECQ        R8
 	JNZ         fuseF32AVX512_op257loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op257notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op257notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPS     (R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS (R10), Z0, Z5
+	VMOVUPS     Z5, (R9)
+	VMOVUPS     64(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 64(R10), Z0, Z5
+	VMOVUPS     Z5, 64(R9)
+	VMOVUPS     128(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 128(R10), Z0, Z5
+	VMOVUPS     Z5, 128(R9)
+	VMOVUPS     192(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 192(R10), Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+
+fuseF32AVX512_op257notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op257nt:
 	VMOVUPS     (R11), Z5
@@ -9575,7 +13772,49 @@ fuseF32AVX512_op258loop:
 	ADDQ        $0x00000100, R11
 	DECQ        R8
 	JNZ         fuseF32AVX512_op258loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op258notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op258notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPS     (R10), Z5
+	VMOVUPS     (R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z5
+	VMOVUPS     64(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z5
+	VMOVUPS     128(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z5
+	VMOVUPS     192(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z0, Z5, Z6
+	VMOVUPS     Z6, 192(R9)
+
+fuseF32AVX512_op258notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op258nt:
 	VMOVUPS     (R10), Z5
@@ -9657,7 +13896,40 @@ fuseF32AVX512_op259loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op259loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op259notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op259notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     6(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     (R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, 192(R9)
+
+fuseF32AVX512_op259notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op259nt:
 	VMOVUPS     (R10), Z6
@@ -9734,7 +14006,45 @@ fuseF32AVX512_op260loop:
 	ADDQ        $0x00000100, R11
 	DECQ        R8
 	JNZ         fuseF32AVX512_op260loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op260notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op260notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPS     (R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS (R11), Z5, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 64(R11), Z5, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PS 128(R11), Z5, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z5
+	VMOVUPS     Z0, Z0
+	VFMADD231PS 192(R11), Z5, Z0
+	VMOVUPS     Z0, 192(R9)
+
+fuseF32AVX512_op260notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op260nt:
 	VMOVUPS     (R10), Z5
@@ -9808,7 +14118,36 @@ fuseF32AVX512_op261loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op261loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op261notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op261notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     5(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     Z5, Z6
+	VFMADD231PS (R10), Z0, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 64(R10), Z0, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PS 128(R10), Z0, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     Z5, Z5
+	VFMADD231PS 192(R10), Z0, Z5
+	VMOVUPS     Z5, 192(R9)
+
+fuseF32AVX512_op261notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op261nt:
 	VMOVUPS     Z5, Z6
@@ -9881,7 +14220,40 @@ fuseF32AVX512_op262loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF32AVX512_op262loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op262notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op262notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     (R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVUPS     Z7, (R9)
+	VMOVUPS     64(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVUPS     Z7, 64(R9)
+	VMOVUPS     128(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PS Z0, Z6, Z7
+	VMOVUPS     Z7, 128(R9)
+	VMOVUPS     192(R10), Z6
+	VMOVUPS     Z5, Z5
+	VFMADD231PS Z0, Z6, Z5
+	VMOVUPS     Z5, 192(R9)
+
+fuseF32AVX512_op262notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op262nt:
 	VMOVUPS     (R10), Z6
@@ -9954,7 +14326,31 @@ fuseF32AVX512_op263loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF32AVX512_op263loop
-	JMP         fuseF32AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op263notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op263notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVUPS     Z7, (R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVUPS     Z7, 64(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PS Z5, Z0, Z7
+	VMOVUPS     Z7, 128(R9)
+	VMOVUPS     Z6, Z6
+	VFMADD231PS Z5, Z0, Z6
+	VMOVUPS     Z6, 192(R9)
+
+fuseF32AVX512_op263notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op263nt:
 	VMOVUPS     Z6, Z7
@@ -10061,7 +14457,82 @@ fuseF32AVX512_op264loop:
 	ADDQ    $0x00000100, R12
 	DECQ    R8
 	JNZ     fuseF32AVX512_op264loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op264notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op264notail
+	MOVBQZX 3(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R9
+	MOVBQZX 4(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R10
+	MOVBQZX 5(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R11
+	MOVBQZX 6(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R12
+	VMOVUPS (R11), Z5
+	VMOVUPS (R12), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, (R9)
+	VMOVUPS 64(R11), Z5
+	VMOVUPS 64(R12), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 64(R9)
+	VMOVUPS 128(R11), Z5
+	VMOVUPS 128(R12), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPS Z5, 128(R9)
+	VMOVUPS 192(R11), Z5
+	VMOVUPS 192(R12), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPS  Z6, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op264notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op264nt:
 	VMOVUPS  (R11), Z5
@@ -10204,7 +14675,73 @@ fuseF32AVX512_op265loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op265loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op265notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op265notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R10), Z6
+	VMOVUPS (R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z7, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R10), Z6
+	VMOVUPS 64(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z7, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R10), Z6
+	VMOVUPS 128(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z7, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R10), Z6
+	VMOVUPS 192(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPS  Z7, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op265notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op265nt:
 	VMOVUPS  (R10), Z6
@@ -10338,7 +14875,69 @@ fuseF32AVX512_op266loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op266loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op266notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op266notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPS  Z6, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op266notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op266nt:
 	VMOVUPS  (R11), Z6
@@ -10465,7 +15064,60 @@ fuseF32AVX512_op267loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op267loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op267notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op267notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 6(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z7
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z7
+	VMINPS  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPS Z7, (R9)
+	VMOVUPS 64(R10), Z7
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z7
+	VMINPS  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPS Z7, 64(R9)
+	VMOVUPS 128(R10), Z7
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z7
+	VMINPS  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPS Z7, 128(R9)
+	VMOVUPS 192(R10), Z7
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPS  Z7, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op267notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op267nt:
 	VMOVUPS  (R10), Z7
@@ -10594,7 +15246,73 @@ fuseF32AVX512_op268loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF32AVX512_op268loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op268notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op268notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPS (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, (R9)
+	VMOVUPS 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 64(R9)
+	VMOVUPS 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPS  Z5, Z6, Z7
+	VMINPS  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPS Z6, 128(R9)
+	VMOVUPS 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPS  Z6, Z7, Z6
+	VMINPS  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z0
+	VMINPS  Z5, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op268notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op268nt:
 	VMOVUPS  (R11), Z6
@@ -10729,7 +15447,64 @@ fuseF32AVX512_op269loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op269loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op269notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op269notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPS (R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, (R9)
+	VMOVUPS 64(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 64(R9)
+	VMOVUPS 128(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 128(R9)
+	VMOVUPS 192(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPS  Z7, Z5, Z7
+	VMINPS  Z5, Z7, Z5
+	VPORD   Z5, Z7, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPS  Z6, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op269notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op269nt:
 	VMOVUPS  (R10), Z7
@@ -10855,7 +15630,60 @@ fuseF32AVX512_op270loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF32AVX512_op270loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op270notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op270notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXORD  (R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, (R9)
+	VPXORD  64(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 64(R9)
+	VPXORD  128(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPS  Z6, Z7, Z8
+	VMINPS  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPS Z7, 128(R9)
+	VPXORD  192(R10), Z0, Z7
+	VMINPS  Z5, Z7, Z5
+	VMINPS  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPS  Z6, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op270notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op270nt:
 	VPXORD   (R10), Z0, Z7
@@ -10974,7 +15802,51 @@ fuseF32AVX512_op271loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF32AVX512_op271loop
-	JMP     fuseF32AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF32AVX512_op271notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF32AVX512_op271notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z9
+	VMINPS  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPS Z8, (R9)
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z9
+	VMINPS  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPS Z8, 64(R9)
+	VMINPS  Z6, Z5, Z8
+	VMINPS  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPS  Z7, Z8, Z9
+	VMINPS  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPS Z8, 128(R9)
+	VMINPS  Z6, Z5, Z6
+	VMINPS  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPS  Z7, Z0, Z5
+	VMINPS  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPS Z0, 192(R9)
+
+fuseF32AVX512_op271notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op271nt:
 	VMINPS   Z6, Z5, Z8
@@ -11061,7 +15933,49 @@ fuseF32AVX512_op384loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op384loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op384notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op384notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x00, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x00, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x00, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x00, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op384notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op385:
 	MOVBQZX      3(CX), R8
@@ -11106,7 +16020,40 @@ fuseF32AVX512_op385loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op385loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op385notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op385notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   5(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VCMPPS    $0x00, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x00, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x00, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x00, 192(R10), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op385notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op386:
 	MOVBQZX      3(CX), R8
@@ -11155,7 +16102,44 @@ fuseF32AVX512_op386loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op386loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op386notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op386notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x00, Z0, Z5, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op386notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op387:
 	MOVBQZX      3(CX), R8
@@ -11200,7 +16184,35 @@ fuseF32AVX512_op387loop:
 	ADDQ      $0x00000040, R9
 	DECQ      R8
 	JNZ       fuseF32AVX512_op387loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op387notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op387notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x00, Z5, Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op387notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op392:
 	MOVBQZX 3(CX), R8
@@ -11249,7 +16261,49 @@ fuseF32AVX512_op392loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op392loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op392notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op392notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x04, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x04, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x04, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x04, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op392notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op393:
 	MOVBQZX      3(CX), R8
@@ -11294,7 +16348,40 @@ fuseF32AVX512_op393loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op393loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op393notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op393notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   5(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VCMPPS    $0x04, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x04, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x04, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x04, 192(R10), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op393notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op394:
 	MOVBQZX      3(CX), R8
@@ -11343,7 +16430,44 @@ fuseF32AVX512_op394loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op394loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op394notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op394notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x04, Z0, Z5, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op394notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op395:
 	MOVBQZX      3(CX), R8
@@ -11388,7 +16512,35 @@ fuseF32AVX512_op395loop:
 	ADDQ      $0x00000040, R9
 	DECQ      R8
 	JNZ       fuseF32AVX512_op395loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op395notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op395notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x04, Z5, Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op395notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op400:
 	MOVBQZX 3(CX), R8
@@ -11437,7 +16589,49 @@ fuseF32AVX512_op400loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op400loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op400notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op400notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x11, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x11, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x11, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x11, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op400notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op401:
 	MOVBQZX      3(CX), R8
@@ -11482,7 +16676,40 @@ fuseF32AVX512_op401loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op401loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op401notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op401notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   5(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VCMPPS    $0x11, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x11, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x11, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x11, 192(R10), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op401notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op402:
 	MOVBQZX      3(CX), R8
@@ -11531,7 +16758,44 @@ fuseF32AVX512_op402loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op402loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op402notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op402notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x11, Z0, Z5, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op402notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op403:
 	MOVBQZX      3(CX), R8
@@ -11576,7 +16840,35 @@ fuseF32AVX512_op403loop:
 	ADDQ      $0x00000040, R9
 	DECQ      R8
 	JNZ       fuseF32AVX512_op403loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op403notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op403notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x11, Z5, Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op403notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op408:
 	MOVBQZX 3(CX), R8
@@ -11625,7 +16917,49 @@ fuseF32AVX512_op408loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op408loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op408notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op408notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x12, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x12, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x12, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x12, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op408notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op409:
 	MOVBQZX      3(CX), R8
@@ -11670,7 +17004,40 @@ fuseF32AVX512_op409loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op409loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op409notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op409notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   5(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VCMPPS    $0x12, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x12, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x12, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x12, 192(R10), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op409notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op410:
 	MOVBQZX      3(CX), R8
@@ -11719,7 +17086,44 @@ fuseF32AVX512_op410loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op410loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op410notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op410notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x12, Z0, Z5, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op410notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op411:
 	MOVBQZX      3(CX), R8
@@ -11764,7 +17168,35 @@ fuseF32AVX512_op411loop:
 	ADDQ      $0x00000040, R9
 	DECQ      R8
 	JNZ       fuseF32AVX512_op411loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op411notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op411notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x12, Z5, Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op411notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op416:
 	MOVBQZX 3(CX), R8
@@ -11813,7 +17245,49 @@ fuseF32AVX512_op416loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op416loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op416notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op416notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x1e, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x1e, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x1e, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x1e, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op416notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op417:
 	MOVBQZX      3(CX), R8
@@ -11858,7 +17332,40 @@ fuseF32AVX512_op417loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op417loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op417notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op417notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   5(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VCMPPS    $0x1e, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x1e, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x1e, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x1e, 192(R10), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op417notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op418:
 	MOVBQZX      3(CX), R8
@@ -11907,7 +17414,44 @@ fuseF32AVX512_op418loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op418loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op418notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op418notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x1e, Z0, Z5, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op418notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op419:
 	MOVBQZX      3(CX), R8
@@ -11952,7 +17496,35 @@ fuseF32AVX512_op419loop:
 	ADDQ      $0x00000040, R9
 	DECQ      R8
 	JNZ       fuseF32AVX512_op419loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op419notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op419notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x1e, Z5, Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op419notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op424:
 	MOVBQZX 3(CX), R8
@@ -12001,7 +17573,49 @@ fuseF32AVX512_op424loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op424loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op424notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op424notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVUPS   (R10), Z0
+	VCMPPS    $0x1d, (R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, (R9)
+	VMOVUPS   64(R10), Z0
+	VCMPPS    $0x1d, 64(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 16(R9)
+	VMOVUPS   128(R10), Z0
+	VCMPPS    $0x1d, 128(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 32(R9)
+	VMOVUPS   192(R10), Z0
+	VCMPPS    $0x1d, 192(R11), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op424notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op425:
 	MOVBQZX      3(CX), R8
@@ -12046,7 +17660,40 @@ fuseF32AVX512_op425loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op425loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op425notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op425notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   5(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VCMPPS    $0x1d, (R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VCMPPS    $0x1d, 64(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VCMPPS    $0x1d, 128(R10), Z0, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VCMPPS    $0x1d, 192(R10), Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op425notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op426:
 	MOVBQZX      3(CX), R8
@@ -12095,7 +17742,44 @@ fuseF32AVX512_op426loop:
 	ADDQ      $0x00000100, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op426loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op426notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op426notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPS   (R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, (R9)
+	VMOVUPS   64(R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 16(R9)
+	VMOVUPS   128(R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X5
+	VPABSB    X5, X5
+	VMOVDQU64 X5, 32(R9)
+	VMOVUPS   192(R10), Z5
+	VCMPPS    $0x1d, Z0, Z5, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op426notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op427:
 	MOVBQZX      3(CX), R8
@@ -12140,7 +17824,35 @@ fuseF32AVX512_op427loop:
 	ADDQ      $0x00000040, R9
 	DECQ      R8
 	JNZ       fuseF32AVX512_op427loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op427notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op427notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, (R9)
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 16(R9)
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X6
+	VPABSB    X6, X6
+	VMOVDQU64 X6, 32(R9)
+	VCMPPS    $0x1d, Z5, Z0, K1
+	VPMOVM2B  K1, X0
+	VPABSB    X0, X0
+	VMOVDQU64 X0, 48(R9)
+
+fuseF32AVX512_op427notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op448:
 	MOVBQZX 3(CX), R8
@@ -12207,7 +17919,62 @@ fuseF32AVX512_op448loop:
 	ADDQ      $0x00000100, R12
 	DECQ      R8
 	JNZ       fuseF32AVX512_op448loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op448notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op448notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R10
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R11
+	MOVBQZX   6(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R12
+	VMOVDQU64 (R10), X0
+	VMOVUPS   (R11), Z5
+	VMOVUPS   (R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, (R9)
+	VMOVDQU64 16(R10), X0
+	VMOVUPS   64(R11), Z5
+	VMOVUPS   64(R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, 64(R9)
+	VMOVDQU64 32(R10), X0
+	VMOVUPS   128(R11), Z5
+	VMOVUPS   128(R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, 128(R9)
+	VMOVDQU64 48(R10), X0
+	VMOVUPS   192(R11), Z5
+	VMOVUPS   192(R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPS   Z5, Z0
+	VBLENDMPS Z5, Z6, K1, Z0
+	VMOVUPS   Z0, 192(R9)
+
+fuseF32AVX512_op448notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op448nt:
 	VMOVDQU64 (R10), X0
@@ -12307,7 +18074,53 @@ fuseF32AVX512_op450loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op450loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op450notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op450notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   6(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVDQU64 (R10), X5
+	VMOVUPS   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, (R9)
+	VMOVDQU64 16(R10), X5
+	VMOVUPS   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, 64(R9)
+	VMOVDQU64 32(R10), X5
+	VMOVUPS   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, 128(R9)
+	VMOVDQU64 48(R10), X5
+	VMOVUPS   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z0, Z5
+	VBLENDMPS Z0, Z6, K1, Z5
+	VMOVUPS   Z5, 192(R9)
+
+fuseF32AVX512_op450notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op450nt:
 	VMOVDQU64 (R10), X5
@@ -12402,7 +18215,53 @@ fuseF32AVX512_op452loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF32AVX512_op452loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op452notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op452notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVDQU64 (R10), X5
+	VMOVUPS   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, (R9)
+	VMOVDQU64 16(R10), X5
+	VMOVUPS   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, 64(R9)
+	VMOVDQU64 32(R10), X5
+	VMOVUPS   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, 128(R9)
+	VMOVDQU64 48(R10), X5
+	VMOVUPS   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPS   Z6, Z5
+	VBLENDMPS Z6, Z0, K1, Z5
+	VMOVUPS   Z5, 192(R9)
+
+fuseF32AVX512_op452notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op452nt:
 	VMOVDQU64 (R10), X5
@@ -12493,7 +18352,44 @@ fuseF32AVX512_op454loop:
 	ADDQ      $0x00000040, R10
 	DECQ      R8
 	JNZ       fuseF32AVX512_op454loop
-	JMP       fuseF32AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF32AVX512_op454notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF32AVX512_op454notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVDQU64 (R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, (R9)
+	VMOVDQU64 16(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, 64(R9)
+	VMOVDQU64 32(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, 128(R9)
+	VMOVDQU64 48(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPS   Z0, Z6
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVUPS   Z6, 192(R9)
+
+fuseF32AVX512_op454notail:
+	JMP fuseF32AVX512_next
 
 fuseF32AVX512_op454nt:
 	VMOVDQU64 (R10), X6
@@ -12548,9 +18444,9 @@ fuseF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func fuseF64AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// func fuseF64AVX2(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·fuseF64AVX2(SB), NOSPLIT, $0-56
+TEXT ·fuseF64AVX2(SB), NOSPLIT, $0-64
 	MOVQ slots+16(FP), AX
 	CMPQ rows+32(FP), $0x00
 	JLE  fuseF64AVX2_done
@@ -13032,7 +18928,41 @@ fuseF64AVX2_op8loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op8loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op8notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op8notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Y0
+	VADDPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VADDPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VADDPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VADDPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op8notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op8nt:
 	VMOVUPD  (R10), Y0
@@ -13091,7 +19021,32 @@ fuseF64AVX2_op9loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op9loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op9notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op9notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VADDPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VADDPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VADDPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VADDPD  96(R10), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op9notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op9nt:
 	VADDPD   (R10), Y0, Y1
@@ -13149,7 +19104,36 @@ fuseF64AVX2_op10loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op10loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op10notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op10notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VADDPD  Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op10notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op10nt:
 	VMOVUPD  (R10), Y1
@@ -13207,7 +19191,27 @@ fuseF64AVX2_op11loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op11loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op11notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op11notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VADDPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VADDPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VADDPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op11notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op11nt:
 	VADDPD   Y1, Y0, Y2
@@ -13264,7 +19268,41 @@ fuseF64AVX2_op16loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op16loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op16notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op16notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Y0
+	VSUBPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VSUBPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VSUBPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VSUBPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op16notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op16nt:
 	VMOVUPD  (R10), Y0
@@ -13323,7 +19361,32 @@ fuseF64AVX2_op17loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op17loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op17notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op17notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSUBPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VSUBPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VSUBPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VSUBPD  96(R10), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op17notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op17nt:
 	VSUBPD   (R10), Y0, Y1
@@ -13381,7 +19444,36 @@ fuseF64AVX2_op18loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op18loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op18notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op18notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VSUBPD  Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op18notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op18nt:
 	VMOVUPD  (R10), Y1
@@ -13439,7 +19531,27 @@ fuseF64AVX2_op19loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op19loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op19notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op19notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSUBPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VSUBPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VSUBPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VSUBPD  Y1, Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op19notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op19nt:
 	VSUBPD   Y1, Y0, Y2
@@ -13496,7 +19608,41 @@ fuseF64AVX2_op24loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op24loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op24notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op24notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Y0
+	VMULPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VMULPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VMULPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VMULPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op24notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op24nt:
 	VMOVUPD  (R10), Y0
@@ -13555,7 +19701,32 @@ fuseF64AVX2_op25loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op25loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op25notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op25notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMULPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VMULPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VMULPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VMULPD  96(R10), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op25notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op25nt:
 	VMULPD   (R10), Y0, Y1
@@ -13613,7 +19784,36 @@ fuseF64AVX2_op26loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op26loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op26notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op26notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VMULPD  Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op26notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op26nt:
 	VMOVUPD  (R10), Y1
@@ -13671,7 +19871,27 @@ fuseF64AVX2_op27loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op27loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op27notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op27notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMULPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VMULPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VMULPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VMULPD  Y1, Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op27notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op27nt:
 	VMULPD   Y1, Y0, Y2
@@ -13728,7 +19948,41 @@ fuseF64AVX2_op32loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op32loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op32notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op32notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Y0
+	VDIVPD  (R11), Y0, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VDIVPD  32(R11), Y0, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VDIVPD  64(R11), Y0, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VDIVPD  96(R11), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op32notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op32nt:
 	VMOVUPD  (R10), Y0
@@ -13787,7 +20041,32 @@ fuseF64AVX2_op33loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op33loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op33notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op33notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VDIVPD  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VDIVPD  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VDIVPD  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VDIVPD  96(R10), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op33notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op33nt:
 	VDIVPD   (R10), Y0, Y1
@@ -13845,7 +20124,36 @@ fuseF64AVX2_op34loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op34loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op34notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op34notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VDIVPD  Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op34notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op34nt:
 	VMOVUPD  (R10), Y1
@@ -13903,7 +20211,27 @@ fuseF64AVX2_op35loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op35loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op35notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op35notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VDIVPD  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VDIVPD  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VDIVPD  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VDIVPD  Y1, Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op35notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op35nt:
 	VDIVPD   Y1, Y0, Y2
@@ -13968,7 +20296,49 @@ fuseF64AVX2_op40loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op40loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op40notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op40notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Y0
+	VMINPD  (R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, (R9)
+	VMOVUPD 32(R10), Y0
+	VMINPD  32(R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 32(R9)
+	VMOVUPD 64(R10), Y0
+	VMINPD  64(R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 64(R9)
+	VMOVUPD 96(R10), Y0
+	VMINPD  96(R11), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op40notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op40nt:
 	VMOVUPD  (R10), Y0
@@ -14043,7 +20413,40 @@ fuseF64AVX2_op41loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op41loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op41notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op41notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMINPD  (R10), Y0, Y1
+	VMINPD  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMINPD  32(R10), Y0, Y1
+	VMINPD  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMINPD  64(R10), Y0, Y1
+	VMINPD  Y0, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMINPD  96(R10), Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op41notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op41nt:
 	VMINPD   (R10), Y0, Y1
@@ -14117,7 +20520,44 @@ fuseF64AVX2_op42loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op42loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op42notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op42notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y1
+	VMINPD  Y0, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VMINPD  Y0, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VMINPD  Y0, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VMINPD  Y0, Y1, Y0
+	VMINPD  Y1, Y0, Y1
+	VPOR    Y1, Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op42notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op42nt:
 	VMOVUPD  (R10), Y1
@@ -14191,7 +20631,35 @@ fuseF64AVX2_op43loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op43loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op43notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op43notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPD  Y1, Y0, Y2
+	VMINPD  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VMINPD  Y1, Y0, Y2
+	VMINPD  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VMINPD  Y1, Y0, Y2
+	VMINPD  Y0, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VMINPD  Y1, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op43notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op43nt:
 	VMINPD   Y1, Y0, Y2
@@ -14279,7 +20747,61 @@ fuseF64AVX2_op48loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op48loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op48notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op48notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   (R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   32(R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   64(R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R10), Y1
+	VPXOR   Y1, Y0, Y1
+	VPXOR   96(R11), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op48notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op48nt:
 	VMOVUPD  (R10), Y1
@@ -14378,7 +20900,48 @@ fuseF64AVX2_op49loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op49loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op49notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op49notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXOR   (R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VPXOR   32(R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VPXOR   64(R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VPXOR   96(R10), Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op49notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op49nt:
 	VPXOR    (R10), Y0, Y2
@@ -14472,7 +21035,52 @@ fuseF64AVX2_op50loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op50loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op50notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op50notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VPXOR   Y0, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R10), Y2
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y1, Y2, Y1
+	VMINPD  Y2, Y1, Y2
+	VPOR    Y2, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op50notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op50nt:
 	VMOVUPD  (R10), Y2
@@ -14563,7 +21171,39 @@ fuseF64AVX2_op51loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op51loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op51notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op51notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPD  Y2, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y3, (R9)
+	VMINPD  Y2, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y3, 32(R9)
+	VMINPD  Y2, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMOVUPD Y3, 64(R9)
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op51notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op51nt:
 	VMINPD   Y2, Y1, Y3
@@ -14624,7 +21264,32 @@ fuseF64AVX2_op128loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op128loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op128notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op128notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXOR   (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VPXOR   32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VPXOR   64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VPXOR   96(R10), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op128notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op128nt:
 	VPXOR    (R10), Y0, Y1
@@ -14674,7 +21339,27 @@ fuseF64AVX2_op129loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op129loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op129notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op129notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPXOR   Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VPXOR   Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VPXOR   Y1, Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op129notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op129nt:
 	VPXOR    Y1, Y0, Y2
@@ -14723,7 +21408,32 @@ fuseF64AVX2_op136loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op136loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op136notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op136notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPANDN  (R10), Y0, Y1
+	VMOVUPD Y1, (R9)
+	VPANDN  32(R10), Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VPANDN  64(R10), Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VPANDN  96(R10), Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op136notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op136nt:
 	VPANDN   (R10), Y0, Y1
@@ -14773,7 +21483,27 @@ fuseF64AVX2_op137loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op137loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op137notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op137notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPANDN  Y1, Y0, Y2
+	VMOVUPD Y2, (R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPD Y2, 32(R9)
+	VPANDN  Y1, Y0, Y2
+	VMOVUPD Y2, 64(R9)
+	VPANDN  Y1, Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op137notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op137nt:
 	VPANDN   Y1, Y0, Y2
@@ -14819,7 +21549,32 @@ fuseF64AVX2_op144loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op144loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op144notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op144notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSQRTPD (R10), Y0
+	VMOVUPD Y0, (R9)
+	VSQRTPD 32(R10), Y0
+	VMOVUPD Y0, 32(R9)
+	VSQRTPD 64(R10), Y0
+	VMOVUPD Y0, 64(R9)
+	VSQRTPD 96(R10), Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op144notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op144nt:
 	VSQRTPD  (R10), Y0
@@ -14866,7 +21621,27 @@ fuseF64AVX2_op145loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op145loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op145notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op145notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, (R9)
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, 32(R9)
+	VSQRTPD Y0, Y1
+	VMOVUPD Y1, 64(R9)
+	VSQRTPD Y0, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op145notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op145nt:
 	VSQRTPD  Y0, Y1
@@ -14912,7 +21687,32 @@ fuseF64AVX2_op152loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF64AVX2_op152loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op152notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op152notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPD $0x09, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x09, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x09, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x09, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op152notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op152nt:
 	VROUNDPD $0x09, (R10), Y0
@@ -14959,7 +21759,27 @@ fuseF64AVX2_op153loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF64AVX2_op153loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op153notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op153notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPD $0x09, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x09, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x09, Y0, Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op153notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op153nt:
 	VROUNDPD $0x09, Y0, Y1
@@ -15005,7 +21825,32 @@ fuseF64AVX2_op160loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF64AVX2_op160loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op160notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op160notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPD $0x0a, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x0a, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x0a, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x0a, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op160notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op160nt:
 	VROUNDPD $0x0a, (R10), Y0
@@ -15052,7 +21897,27 @@ fuseF64AVX2_op161loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF64AVX2_op161loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op161notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op161notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x0a, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x0a, Y0, Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op161notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op161nt:
 	VROUNDPD $0x0a, Y0, Y1
@@ -15098,7 +21963,32 @@ fuseF64AVX2_op168loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF64AVX2_op168loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op168notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op168notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPD $0x0b, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x0b, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x0b, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x0b, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op168notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op168nt:
 	VROUNDPD $0x0b, (R10), Y0
@@ -15145,7 +22035,27 @@ fuseF64AVX2_op169loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF64AVX2_op169loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op169notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op169notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x0b, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x0b, Y0, Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op169notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op169nt:
 	VROUNDPD $0x0b, Y0, Y1
@@ -15191,7 +22101,32 @@ fuseF64AVX2_op176loop:
 	ADDQ     $0x00000080, R10
 	DECQ     R8
 	JNZ      fuseF64AVX2_op176loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op176notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op176notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VROUNDPD $0x08, (R10), Y0
+	VMOVUPD  Y0, (R9)
+	VROUNDPD $0x08, 32(R10), Y0
+	VMOVUPD  Y0, 32(R9)
+	VROUNDPD $0x08, 64(R10), Y0
+	VMOVUPD  Y0, 64(R9)
+	VROUNDPD $0x08, 96(R10), Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op176notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op176nt:
 	VROUNDPD $0x08, (R10), Y0
@@ -15238,7 +22173,27 @@ fuseF64AVX2_op177loop:
 	ADDQ     $0x00000080, R9
 	DECQ     R8
 	JNZ      fuseF64AVX2_op177loop
-	JMP      fuseF64AVX2_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX2_op177notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX2_op177notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VROUNDPD $0x08, Y0, Y1
+	VMOVUPD  Y1, (R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVUPD  Y1, 32(R9)
+	VROUNDPD $0x08, Y0, Y1
+	VMOVUPD  Y1, 64(R9)
+	VROUNDPD $0x08, Y0, Y0
+	VMOVUPD  Y0, 96(R9)
+
+fuseF64AVX2_op177notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op177nt:
 	VROUNDPD $0x08, Y0, Y1
@@ -15333,7 +22288,72 @@ fuseF64AVX2_op184loop:
 	ADDQ      $0x00000080, R10
 	DECQ      R8
 	JNZ       fuseF64AVX2_op184loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op184notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX2_op184notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVUPD   (R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, (R9)
+	VMOVUPD   32(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 32(R9)
+	VMOVUPD   64(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 64(R9)
+	VMOVUPD   96(R10), Y3
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y0
+	VPOR      Y2, Y0, Y0
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y0, Y4, Y0
+	VBLENDVPD Y5, Y0, Y4, Y0
+	VCMPPD    $0x03, Y3, Y3, Y1
+	VBLENDVPD Y1, Y3, Y0, Y0
+	VMOVUPD   Y0, 96(R9)
+
+fuseF64AVX2_op184notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op184nt:
 	VMOVUPD   (R10), Y3
@@ -15465,7 +22485,63 @@ fuseF64AVX2_op185loop:
 	ADDQ      $0x00000080, R9
 	DECQ      R8
 	JNZ       fuseF64AVX2_op185loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op185notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX2_op185notail
+	MOVBQZX   3(CX), R10
+	SHLQ      $0x05, R10
+	MOVQ      16(AX)(R10*1), R10
+	ANDQ      R8, R10
+	ADDQ      R10, R9
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, (R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 32(R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y6
+	VPOR      Y2, Y6, Y6
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y6, Y4, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VCMPPD    $0x03, Y3, Y3, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, 64(R9)
+	VROUNDPD  $0x0b, Y3, Y4
+	VSUBPD    Y4, Y3, Y5
+	VPANDN    Y5, Y0, Y5
+	VPAND     Y0, Y3, Y0
+	VPOR      Y2, Y0, Y0
+	VCMPPD    $0x1d, Y1, Y5, Y5
+	VADDPD    Y0, Y4, Y0
+	VBLENDVPD Y5, Y0, Y4, Y0
+	VCMPPD    $0x03, Y3, Y3, Y1
+	VBLENDVPD Y1, Y3, Y0, Y0
+	VMOVUPD   Y0, 96(R9)
+
+fuseF64AVX2_op185notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op185nt:
 	VROUNDPD  $0x0b, Y3, Y4
@@ -15573,7 +22649,54 @@ fuseF64AVX2_op256loop:
 	ADDQ        $0x00000080, R12
 	DECQ        R8
 	JNZ         fuseF64AVX2_op256loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op256notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op256notail
+	MOVBQZX     3(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R9
+	MOVBQZX     4(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R10
+	MOVBQZX     5(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R11
+	MOVBQZX     6(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R12
+	VMOVUPD     (R10), Y0
+	VMOVUPD     (R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD (R11), Y0, Y1
+	VMOVUPD     Y1, (R9)
+	VMOVUPD     32(R10), Y0
+	VMOVUPD     32(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 32(R11), Y0, Y1
+	VMOVUPD     Y1, 32(R9)
+	VMOVUPD     64(R10), Y0
+	VMOVUPD     64(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 64(R11), Y0, Y1
+	VMOVUPD     Y1, 64(R9)
+	VMOVUPD     96(R10), Y0
+	VMOVUPD     96(R12), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 96(R11), Y0, Y1
+	VMOVUPD     Y1, 96(R9)
+
+fuseF64AVX2_op256notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op256nt:
 	VMOVUPD     (R10), Y0
@@ -15656,7 +22779,45 @@ fuseF64AVX2_op257loop:
 	ADDQ        $0x00000080, R11
 	DECQ        R8
 	JNZ         fuseF64AVX2_op257loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op257notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op257notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPD     (R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD (R10), Y0, Y1
+	VMOVUPD     Y1, (R9)
+	VMOVUPD     32(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 32(R10), Y0, Y1
+	VMOVUPD     Y1, 32(R9)
+	VMOVUPD     64(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 64(R10), Y0, Y1
+	VMOVUPD     Y1, 64(R9)
+	VMOVUPD     96(R11), Y1
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 96(R10), Y0, Y1
+	VMOVUPD     Y1, 96(R9)
+
+fuseF64AVX2_op257notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op257nt:
 	VMOVUPD     (R11), Y1
@@ -15738,7 +22899,49 @@ fuseF64AVX2_op258loop:
 	ADDQ        $0x00000080, R11
 	DECQ        R8
 	JNZ         fuseF64AVX2_op258loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op258notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op258notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPD     (R10), Y1
+	VMOVUPD     (R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPD     32(R10), Y1
+	VMOVUPD     32(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPD     64(R10), Y1
+	VMOVUPD     64(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPD     96(R10), Y1
+	VMOVUPD     96(R11), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y0, Y1, Y2
+	VMOVUPD     Y2, 96(R9)
+
+fuseF64AVX2_op258notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op258nt:
 	VMOVUPD     (R10), Y1
@@ -15820,7 +23023,40 @@ fuseF64AVX2_op259loop:
 	ADDQ        $0x00000080, R10
 	DECQ        R8
 	JNZ         fuseF64AVX2_op259loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op259notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op259notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     6(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPD     (R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPD     32(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPD     64(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPD     96(R10), Y2
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 96(R9)
+
+fuseF64AVX2_op259notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op259nt:
 	VMOVUPD     (R10), Y2
@@ -15897,7 +23133,45 @@ fuseF64AVX2_op260loop:
 	ADDQ        $0x00000080, R11
 	DECQ        R8
 	JNZ         fuseF64AVX2_op260loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op260notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op260notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPD     (R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD (R11), Y1, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPD     32(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 32(R11), Y1, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPD     64(R10), Y1
+	VMOVUPS     Y0, Y2
+	VFMADD231PD 64(R11), Y1, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPD     96(R10), Y1
+	VMOVUPS     Y0, Y0
+	VFMADD231PD 96(R11), Y1, Y0
+	VMOVUPD     Y0, 96(R9)
+
+fuseF64AVX2_op260notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op260nt:
 	VMOVUPD     (R10), Y1
@@ -15971,7 +23245,36 @@ fuseF64AVX2_op261loop:
 	ADDQ        $0x00000080, R10
 	DECQ        R8
 	JNZ         fuseF64AVX2_op261loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op261notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op261notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     5(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     Y1, Y2
+	VFMADD231PD (R10), Y0, Y2
+	VMOVUPD     Y2, (R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 32(R10), Y0, Y2
+	VMOVUPD     Y2, 32(R9)
+	VMOVUPS     Y1, Y2
+	VFMADD231PD 64(R10), Y0, Y2
+	VMOVUPD     Y2, 64(R9)
+	VMOVUPS     Y1, Y1
+	VFMADD231PD 96(R10), Y0, Y1
+	VMOVUPD     Y1, 96(R9)
+
+fuseF64AVX2_op261notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op261nt:
 	VMOVUPS     Y1, Y2
@@ -16044,7 +23347,40 @@ fuseF64AVX2_op262loop:
 	ADDQ        $0x00000080, R10
 	DECQ        R8
 	JNZ         fuseF64AVX2_op262loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op262notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op262notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPD     (R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVUPD     Y3, (R9)
+	VMOVUPD     32(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVUPD     Y3, 32(R9)
+	VMOVUPD     64(R10), Y2
+	VMOVUPS     Y1, Y3
+	VFMADD231PD Y0, Y2, Y3
+	VMOVUPD     Y3, 64(R9)
+	VMOVUPD     96(R10), Y2
+	VMOVUPS     Y1, Y1
+	VFMADD231PD Y0, Y2, Y1
+	VMOVUPD     Y1, 96(R9)
+
+fuseF64AVX2_op262notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op262nt:
 	VMOVUPD     (R10), Y2
@@ -16117,7 +23453,31 @@ fuseF64AVX2_op263loop:
 	ADDQ        $0x00000080, R9
 	DECQ        R8
 	JNZ         fuseF64AVX2_op263loop
-	JMP         fuseF64AVX2_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op263notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op263notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVUPD     Y3, (R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVUPD     Y3, 32(R9)
+	VMOVUPS     Y2, Y3
+	VFMADD231PD Y1, Y0, Y3
+	VMOVUPD     Y3, 64(R9)
+	VMOVUPS     Y2, Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 96(R9)
+
+fuseF64AVX2_op263notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op263nt:
 	VMOVUPS     Y2, Y3
@@ -16224,7 +23584,82 @@ fuseF64AVX2_op264loop:
 	ADDQ    $0x00000080, R12
 	DECQ    R8
 	JNZ     fuseF64AVX2_op264loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op264notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op264notail
+	MOVBQZX 3(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R9
+	MOVBQZX 4(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R10
+	MOVBQZX 5(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R11
+	MOVBQZX 6(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R12
+	VMOVUPD (R11), Y1
+	VMOVUPD (R12), Y2
+	VPXOR   (R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, (R9)
+	VMOVUPD 32(R11), Y1
+	VMOVUPD 32(R12), Y2
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD 64(R11), Y1
+	VMOVUPD 64(R12), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y1
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVUPD Y1, 64(R9)
+	VMOVUPD 96(R11), Y1
+	VMOVUPD 96(R12), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y1, Y0, Y1
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPD  Y2, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op264notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op264nt:
 	VMOVUPD  (R11), Y1
@@ -16367,7 +23802,73 @@ fuseF64AVX2_op265loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op265loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op265notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op265notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Y2
+	VMOVUPD (R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R10), Y2
+	VMOVUPD 32(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R10), Y2
+	VMOVUPD 64(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y4
+	VPOR    Y4, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y3, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R10), Y2
+	VMOVUPD 96(R11), Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPD  Y3, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op265notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op265nt:
 	VMOVUPD  (R10), Y2
@@ -16501,7 +24002,69 @@ fuseF64AVX2_op266loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op266loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op266notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op266notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPD  Y2, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op266notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op266nt:
 	VMOVUPD  (R11), Y2
@@ -16628,7 +24191,60 @@ fuseF64AVX2_op267loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op267loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op267notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op267notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 6(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y3
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y3
+	VMINPD  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPD Y3, (R9)
+	VMOVUPD 32(R10), Y3
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y3
+	VMINPD  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPD Y3, 32(R9)
+	VMOVUPD 64(R10), Y3
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y3
+	VMINPD  Y4, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VMOVUPD Y3, 64(R9)
+	VMOVUPD 96(R10), Y3
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPD  Y3, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op267notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op267nt:
 	VMOVUPD  (R10), Y3
@@ -16757,7 +24373,73 @@ fuseF64AVX2_op268loop:
 	ADDQ    $0x00000080, R11
 	DECQ    R8
 	JNZ     fuseF64AVX2_op268loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op268notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op268notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R11), Y2
+	VPXOR   (R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, (R9)
+	VMOVUPD 32(R11), Y2
+	VPXOR   32(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 32(R9)
+	VMOVUPD 64(R11), Y2
+	VPXOR   64(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y2
+	VMINPD  Y1, Y2, Y3
+	VMINPD  Y2, Y3, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVUPD Y2, 64(R9)
+	VMOVUPD 96(R11), Y2
+	VPXOR   96(R10), Y0, Y3
+	VPXOR   Y2, Y0, Y2
+	VMINPD  Y2, Y3, Y2
+	VMINPD  Y3, Y2, Y3
+	VPOR    Y3, Y2, Y2
+	VPXOR   Y0, Y2, Y0
+	VMINPD  Y1, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op268notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op268nt:
 	VMOVUPD  (R11), Y2
@@ -16892,7 +24574,64 @@ fuseF64AVX2_op269loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op269loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op269notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op269notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, (R9)
+	VMOVUPD 32(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 32(R9)
+	VMOVUPD 64(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y4
+	VPOR    Y4, Y3, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 64(R9)
+	VMOVUPD 96(R10), Y3
+	VPXOR   Y3, Y0, Y3
+	VMINPD  Y3, Y1, Y3
+	VMINPD  Y1, Y3, Y1
+	VPOR    Y1, Y3, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPD  Y2, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op269notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op269nt:
 	VMOVUPD  (R10), Y3
@@ -17018,7 +24757,60 @@ fuseF64AVX2_op270loop:
 	ADDQ    $0x00000080, R10
 	DECQ    R8
 	JNZ     fuseF64AVX2_op270loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op270notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op270notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXOR   (R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, (R9)
+	VPXOR   32(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 32(R9)
+	VPXOR   64(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VPXOR   Y0, Y3, Y3
+	VMINPD  Y2, Y3, Y4
+	VMINPD  Y3, Y4, Y3
+	VPOR    Y3, Y4, Y3
+	VMOVUPD Y3, 64(R9)
+	VPXOR   96(R10), Y0, Y3
+	VMINPD  Y1, Y3, Y1
+	VMINPD  Y3, Y1, Y3
+	VPOR    Y3, Y1, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPD  Y2, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op270notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op270nt:
 	VPXOR    (R10), Y0, Y3
@@ -17137,7 +24929,51 @@ fuseF64AVX2_op271loop:
 	ADDQ    $0x00000080, R9
 	DECQ    R8
 	JNZ     fuseF64AVX2_op271loop
-	JMP     fuseF64AVX2_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX2_op271notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX2_op271notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPD Y4, (R9)
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPD Y4, 32(R9)
+	VMINPD  Y2, Y1, Y4
+	VMINPD  Y1, Y4, Y5
+	VPOR    Y5, Y4, Y4
+	VPXOR   Y0, Y4, Y4
+	VMINPD  Y3, Y4, Y5
+	VMINPD  Y4, Y5, Y4
+	VPOR    Y4, Y5, Y4
+	VMOVUPD Y4, 64(R9)
+	VMINPD  Y2, Y1, Y2
+	VMINPD  Y1, Y2, Y1
+	VPOR    Y1, Y2, Y1
+	VPXOR   Y0, Y1, Y0
+	VMINPD  Y3, Y0, Y1
+	VMINPD  Y0, Y1, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVUPD Y0, 96(R9)
+
+fuseF64AVX2_op271notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op271nt:
 	VMINPD   Y2, Y1, Y4
@@ -17225,7 +25061,49 @@ fuseF64AVX2_op384loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF64AVX2_op384loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op384notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op384notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPD   (R11), Y0
+	VCMPPD    $0x00, (R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x00, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x00, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x00, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op384notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op385:
 	MOVBQZX      3(CX), R8
@@ -17271,7 +25149,40 @@ fuseF64AVX2_op385loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op385loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op385notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op385notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPD    $0x00, (R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x00, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x00, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x00, 96(R11), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op385notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op386:
 	MOVBQZX      3(CX), R8
@@ -17321,7 +25232,44 @@ fuseF64AVX2_op386loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op386loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op386notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op386notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x00, Y0, Y1, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op386notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op387:
 	MOVBQZX      3(CX), R8
@@ -17367,7 +25315,35 @@ fuseF64AVX2_op387loop:
 	ADDQ      $0x00000010, R9
 	DECQ      R10
 	JNZ       fuseF64AVX2_op387loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op387notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op387notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPD    $0x00, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x00, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x00, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x00, Y1, Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op387notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op392:
 	MOVBQZX 3(CX), R8
@@ -17417,7 +25393,49 @@ fuseF64AVX2_op392loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF64AVX2_op392loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op392notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op392notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPD   (R11), Y0
+	VCMPPD    $0x04, (R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x04, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x04, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x04, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op392notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op393:
 	MOVBQZX      3(CX), R8
@@ -17463,7 +25481,40 @@ fuseF64AVX2_op393loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op393loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op393notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op393notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPD    $0x04, (R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x04, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x04, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x04, 96(R11), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op393notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op394:
 	MOVBQZX      3(CX), R8
@@ -17513,7 +25564,44 @@ fuseF64AVX2_op394loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op394loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op394notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op394notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x04, Y0, Y1, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op394notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op395:
 	MOVBQZX      3(CX), R8
@@ -17559,7 +25647,35 @@ fuseF64AVX2_op395loop:
 	ADDQ      $0x00000010, R9
 	DECQ      R10
 	JNZ       fuseF64AVX2_op395loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op395notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op395notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPD    $0x04, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x04, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x04, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x04, Y1, Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op395notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op400:
 	MOVBQZX 3(CX), R8
@@ -17609,7 +25725,49 @@ fuseF64AVX2_op400loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF64AVX2_op400loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op400notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op400notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPD   (R11), Y0
+	VCMPPD    $0x11, (R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x11, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x11, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x11, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op400notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op401:
 	MOVBQZX      3(CX), R8
@@ -17655,7 +25813,40 @@ fuseF64AVX2_op401loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op401loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op401notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op401notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPD    $0x11, (R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x11, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x11, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x11, 96(R11), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op401notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op402:
 	MOVBQZX      3(CX), R8
@@ -17705,7 +25896,44 @@ fuseF64AVX2_op402loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op402loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op402notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op402notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x11, Y0, Y1, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op402notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op403:
 	MOVBQZX      3(CX), R8
@@ -17751,7 +25979,35 @@ fuseF64AVX2_op403loop:
 	ADDQ      $0x00000010, R9
 	DECQ      R10
 	JNZ       fuseF64AVX2_op403loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op403notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op403notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPD    $0x11, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x11, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x11, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x11, Y1, Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op403notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op408:
 	MOVBQZX 3(CX), R8
@@ -17801,7 +26057,49 @@ fuseF64AVX2_op408loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF64AVX2_op408loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op408notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op408notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPD   (R11), Y0
+	VCMPPD    $0x12, (R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x12, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x12, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x12, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op408notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op409:
 	MOVBQZX      3(CX), R8
@@ -17847,7 +26145,40 @@ fuseF64AVX2_op409loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op409loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op409notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op409notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPD    $0x12, (R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x12, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x12, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x12, 96(R11), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op409notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op410:
 	MOVBQZX      3(CX), R8
@@ -17897,7 +26228,44 @@ fuseF64AVX2_op410loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op410loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op410notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op410notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x12, Y0, Y1, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op410notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op411:
 	MOVBQZX      3(CX), R8
@@ -17943,7 +26311,35 @@ fuseF64AVX2_op411loop:
 	ADDQ      $0x00000010, R9
 	DECQ      R10
 	JNZ       fuseF64AVX2_op411loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op411notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op411notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPD    $0x12, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x12, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x12, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x12, Y1, Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op411notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op416:
 	MOVBQZX 3(CX), R8
@@ -17993,7 +26389,49 @@ fuseF64AVX2_op416loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF64AVX2_op416loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op416notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op416notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPD   (R11), Y0
+	VCMPPD    $0x1e, (R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x1e, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x1e, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x1e, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op416notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op417:
 	MOVBQZX      3(CX), R8
@@ -18039,7 +26477,40 @@ fuseF64AVX2_op417loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op417loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op417notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op417notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPD    $0x1e, (R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x1e, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x1e, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x1e, 96(R11), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op417notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op418:
 	MOVBQZX      3(CX), R8
@@ -18089,7 +26560,44 @@ fuseF64AVX2_op418loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op418loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op418notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op418notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x1e, Y0, Y1, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op418notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op419:
 	MOVBQZX      3(CX), R8
@@ -18135,7 +26643,35 @@ fuseF64AVX2_op419loop:
 	ADDQ      $0x00000010, R9
 	DECQ      R10
 	JNZ       fuseF64AVX2_op419loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op419notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op419notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPD    $0x1e, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x1e, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x1e, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x1e, Y1, Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op419notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op424:
 	MOVBQZX 3(CX), R8
@@ -18185,7 +26721,49 @@ fuseF64AVX2_op424loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R10
 	JNZ       fuseF64AVX2_op424loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op424notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op424notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R11
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R10, R13
+	ADDQ      R13, R12
+	VMOVUPD   (R11), Y0
+	VCMPPD    $0x1d, (R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, (R9)
+	VMOVUPD   32(R11), Y0
+	VCMPPD    $0x1d, 32(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 4(R9)
+	VMOVUPD   64(R11), Y0
+	VCMPPD    $0x1d, 64(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 8(R9)
+	VMOVUPD   96(R11), Y0
+	VCMPPD    $0x1d, 96(R12), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op424notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op425:
 	MOVBQZX      3(CX), R8
@@ -18231,7 +26809,40 @@ fuseF64AVX2_op425loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op425loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op425notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op425notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VCMPPD    $0x1d, (R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VCMPPD    $0x1d, 32(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VCMPPD    $0x1d, 64(R11), Y0, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VCMPPD    $0x1d, 96(R11), Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op425notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op426:
 	MOVBQZX      3(CX), R8
@@ -18281,7 +26892,44 @@ fuseF64AVX2_op426loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R10
 	JNZ       fuseF64AVX2_op426loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op426notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op426notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R10, R12
+	ADDQ      R12, R11
+	VMOVUPD   (R11), Y1
+	VCMPPD    $0x1d, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, (R9)
+	VMOVUPD   32(R11), Y1
+	VCMPPD    $0x1d, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 4(R9)
+	VMOVUPD   64(R11), Y1
+	VCMPPD    $0x1d, Y0, Y1, Y1
+	VMOVMSKPD Y1, R10
+	VMOVQ     (R8)(R10*8), X1
+	VMOVD     X1, 8(R9)
+	VMOVUPD   96(R11), Y1
+	VCMPPD    $0x1d, Y0, Y1, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op426notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op427:
 	MOVBQZX      3(CX), R8
@@ -18327,7 +26975,35 @@ fuseF64AVX2_op427loop:
 	ADDQ      $0x00000010, R9
 	DECQ      R10
 	JNZ       fuseF64AVX2_op427loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op427notail
+	MOVQ      tail+56(FP), R10
+	TESTQ     R10, R10
+	JZ        fuseF64AVX2_op427notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R10, R11
+	ADDQ      R11, R9
+	VCMPPD    $0x1d, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, (R9)
+	VCMPPD    $0x1d, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 4(R9)
+	VCMPPD    $0x1d, Y1, Y0, Y2
+	VMOVMSKPD Y2, R10
+	VMOVQ     (R8)(R10*8), X2
+	VMOVD     X2, 8(R9)
+	VCMPPD    $0x1d, Y1, Y0, Y0
+	VMOVMSKPD Y0, R10
+	VMOVQ     (R8)(R10*8), X0
+	VMOVD     X0, 12(R9)
+
+fuseF64AVX2_op427notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op448:
 	MOVBQZX 3(CX), R8
@@ -18394,7 +27070,62 @@ fuseF64AVX2_op448loop:
 	ADDQ      $0x00000080, R12
 	DECQ      R8
 	JNZ       fuseF64AVX2_op448loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op448notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX2_op448notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R10
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R11
+	MOVBQZX   6(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R12
+	VMOVD     (R10), X1
+	VMOVUPD   (R11), Y2
+	VMOVUPD   (R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVUPD   Y1, (R9)
+	VMOVD     4(R10), X1
+	VMOVUPD   32(R11), Y2
+	VMOVUPD   32(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVUPD   Y1, 32(R9)
+	VMOVD     8(R10), X1
+	VMOVUPD   64(R11), Y2
+	VMOVUPD   64(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y1
+	VMOVUPD   Y1, 64(R9)
+	VMOVD     12(R10), X1
+	VMOVUPD   96(R11), Y2
+	VMOVUPD   96(R12), Y3
+	VPMOVZXBQ X1, Y1
+	VPCMPEQQ  Y0, Y1, Y1
+	VBLENDVPD Y1, Y3, Y2, Y0
+	VMOVUPD   Y0, 96(R9)
+
+fuseF64AVX2_op448notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op448nt:
 	VMOVD     (R10), X1
@@ -18494,7 +27225,53 @@ fuseF64AVX2_op450loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R8
 	JNZ       fuseF64AVX2_op450loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op450notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX2_op450notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   6(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVD     (R10), X2
+	VMOVUPD   (R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVUPD   Y2, (R9)
+	VMOVD     4(R10), X2
+	VMOVUPD   32(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVUPD   Y2, 32(R9)
+	VMOVD     8(R10), X2
+	VMOVUPD   64(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y2
+	VMOVUPD   Y2, 64(R9)
+	VMOVD     12(R10), X2
+	VMOVUPD   96(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y3, Y1, Y0
+	VMOVUPD   Y0, 96(R9)
+
+fuseF64AVX2_op450notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op450nt:
 	VMOVD     (R10), X2
@@ -18589,7 +27366,53 @@ fuseF64AVX2_op452loop:
 	ADDQ      $0x00000080, R11
 	DECQ      R8
 	JNZ       fuseF64AVX2_op452loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op452notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX2_op452notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVD     (R10), X2
+	VMOVUPD   (R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVUPD   Y2, (R9)
+	VMOVD     4(R10), X2
+	VMOVUPD   32(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVUPD   Y2, 32(R9)
+	VMOVD     8(R10), X2
+	VMOVUPD   64(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VMOVUPD   Y2, 64(R9)
+	VMOVD     12(R10), X2
+	VMOVUPD   96(R11), Y3
+	VPMOVZXBQ X2, Y2
+	VPCMPEQQ  Y0, Y2, Y2
+	VBLENDVPD Y2, Y1, Y3, Y0
+	VMOVUPD   Y0, 96(R9)
+
+fuseF64AVX2_op452notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op452nt:
 	VMOVD     (R10), X2
@@ -18680,7 +27503,44 @@ fuseF64AVX2_op454loop:
 	ADDQ      $0x00000010, R10
 	DECQ      R8
 	JNZ       fuseF64AVX2_op454loop
-	JMP       fuseF64AVX2_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX2_op454notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX2_op454notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVD     (R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVUPD   Y3, (R9)
+	VMOVD     4(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVUPD   Y3, 32(R9)
+	VMOVD     8(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y3
+	VMOVUPD   Y3, 64(R9)
+	VMOVD     12(R10), X3
+	VPMOVZXBQ X3, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VBLENDVPD Y3, Y2, Y1, Y0
+	VMOVUPD   Y0, 96(R9)
+
+fuseF64AVX2_op454notail:
+	JMP fuseF64AVX2_next
 
 fuseF64AVX2_op454nt:
 	VMOVD     (R10), X3
@@ -18735,9 +27595,9 @@ fuseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int)
+// func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
-TEXT ·fuseF64AVX512(SB), NOSPLIT, $0-56
+TEXT ·fuseF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ slots+16(FP), AX
 	CMPQ rows+32(FP), $0x00
 	JLE  fuseF64AVX512_done
@@ -19219,7 +28079,41 @@ fuseF64AVX512_op8loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op8loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op8notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op8notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Z0
+	VADDPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VADDPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VADDPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VADDPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op8notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op8nt:
 	VMOVUPD  (R10), Z0
@@ -19278,7 +28172,32 @@ fuseF64AVX512_op9loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op9loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op9notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op9notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VADDPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VADDPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VADDPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VADDPD  192(R10), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op9notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op9nt:
 	VADDPD   (R10), Z0, Z5
@@ -19336,7 +28255,36 @@ fuseF64AVX512_op10loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op10loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op10notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op10notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z5
+	VADDPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VADDPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VADDPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VADDPD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op10notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op10nt:
 	VMOVUPD  (R10), Z5
@@ -19394,7 +28342,27 @@ fuseF64AVX512_op11loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op11loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op11notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op11notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VADDPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VADDPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VADDPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VADDPD  Z5, Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op11notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op11nt:
 	VADDPD   Z5, Z0, Z6
@@ -19451,7 +28419,41 @@ fuseF64AVX512_op16loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op16loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op16notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op16notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Z0
+	VSUBPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VSUBPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VSUBPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VSUBPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op16notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op16nt:
 	VMOVUPD  (R10), Z0
@@ -19510,7 +28512,32 @@ fuseF64AVX512_op17loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op17loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op17notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op17notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSUBPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VSUBPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VSUBPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VSUBPD  192(R10), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op17notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op17nt:
 	VSUBPD   (R10), Z0, Z5
@@ -19568,7 +28595,36 @@ fuseF64AVX512_op18loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op18loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op18notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op18notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VSUBPD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op18notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op18nt:
 	VMOVUPD  (R10), Z5
@@ -19626,7 +28682,27 @@ fuseF64AVX512_op19loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op19loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op19notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op19notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSUBPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VSUBPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VSUBPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VSUBPD  Z5, Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op19notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op19nt:
 	VSUBPD   Z5, Z0, Z6
@@ -19683,7 +28759,41 @@ fuseF64AVX512_op24loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op24loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op24notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op24notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Z0
+	VMULPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VMULPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VMULPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VMULPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op24notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op24nt:
 	VMOVUPD  (R10), Z0
@@ -19742,7 +28852,32 @@ fuseF64AVX512_op25loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op25loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op25notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op25notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMULPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VMULPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VMULPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VMULPD  192(R10), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op25notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op25nt:
 	VMULPD   (R10), Z0, Z5
@@ -19800,7 +28935,36 @@ fuseF64AVX512_op26loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op26loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op26notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op26notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z5
+	VMULPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VMULPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VMULPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VMULPD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op26notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op26nt:
 	VMOVUPD  (R10), Z5
@@ -19858,7 +29022,27 @@ fuseF64AVX512_op27loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op27loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op27notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op27notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VMULPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VMULPD  Z5, Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op27notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op27nt:
 	VMULPD   Z5, Z0, Z6
@@ -19915,7 +29099,41 @@ fuseF64AVX512_op32loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op32loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op32notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op32notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Z0
+	VDIVPD  (R11), Z0, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VDIVPD  64(R11), Z0, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VDIVPD  128(R11), Z0, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VDIVPD  192(R11), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op32notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op32nt:
 	VMOVUPD  (R10), Z0
@@ -19974,7 +29192,32 @@ fuseF64AVX512_op33loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op33loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op33notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op33notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VDIVPD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VDIVPD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VDIVPD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VDIVPD  192(R10), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op33notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op33nt:
 	VDIVPD   (R10), Z0, Z5
@@ -20032,7 +29275,36 @@ fuseF64AVX512_op34loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op34loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op34notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op34notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z5
+	VDIVPD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VDIVPD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VDIVPD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VDIVPD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op34notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op34nt:
 	VMOVUPD  (R10), Z5
@@ -20090,7 +29362,27 @@ fuseF64AVX512_op35loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op35loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op35notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op35notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VDIVPD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VDIVPD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VDIVPD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VDIVPD  Z5, Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op35notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op35nt:
 	VDIVPD   Z5, Z0, Z6
@@ -20155,7 +29447,49 @@ fuseF64AVX512_op40loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op40loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op40notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op40notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Z0
+	VMINPD  (R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, (R9)
+	VMOVUPD 64(R10), Z0
+	VMINPD  64(R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 64(R9)
+	VMOVUPD 128(R10), Z0
+	VMINPD  128(R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 128(R9)
+	VMOVUPD 192(R10), Z0
+	VMINPD  192(R11), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op40notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op40nt:
 	VMOVUPD  (R10), Z0
@@ -20230,7 +29564,40 @@ fuseF64AVX512_op41loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op41loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op41notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op41notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMINPD  (R10), Z0, Z5
+	VMINPD  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMINPD  64(R10), Z0, Z5
+	VMINPD  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMINPD  128(R10), Z0, Z5
+	VMINPD  Z0, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMINPD  192(R10), Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op41notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op41nt:
 	VMINPD   (R10), Z0, Z5
@@ -20304,7 +29671,44 @@ fuseF64AVX512_op42loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op42loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op42notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op42notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z5
+	VMINPD  Z0, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VMINPD  Z0, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VMINPD  Z0, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VMINPD  Z0, Z5, Z0
+	VMINPD  Z5, Z0, Z5
+	VPORD   Z5, Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op42notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op42nt:
 	VMOVUPD  (R10), Z5
@@ -20378,7 +29782,35 @@ fuseF64AVX512_op43loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op43loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op43notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op43notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPD  Z5, Z0, Z6
+	VMINPD  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VMINPD  Z5, Z0, Z6
+	VMINPD  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VMINPD  Z5, Z0, Z6
+	VMINPD  Z0, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VMINPD  Z5, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op43notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op43nt:
 	VMINPD   Z5, Z0, Z6
@@ -20466,7 +29898,61 @@ fuseF64AVX512_op48loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op48loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op48notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op48notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  (R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  64(R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  128(R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R10), Z5
+	VPXORD  Z5, Z0, Z5
+	VPXORD  192(R11), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op48notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op48nt:
 	VMOVUPD  (R10), Z5
@@ -20565,7 +30051,48 @@ fuseF64AVX512_op49loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op49loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op49notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op49notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXORD  (R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VPXORD  64(R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VPXORD  128(R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VPXORD  192(R10), Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op49notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op49nt:
 	VPXORD   (R10), Z0, Z6
@@ -20659,7 +30186,52 @@ fuseF64AVX512_op50loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op50loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op50notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op50notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VPXORD  Z0, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R10), Z6
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z5, Z6, Z5
+	VMINPD  Z6, Z5, Z6
+	VPORD   Z6, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op50notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op50nt:
 	VMOVUPD  (R10), Z6
@@ -20750,7 +30322,39 @@ fuseF64AVX512_op51loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op51loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op51notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op51notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPD  Z6, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPD Z7, (R9)
+	VMINPD  Z6, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPD Z7, 64(R9)
+	VMINPD  Z6, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMOVUPD Z7, 128(R9)
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op51notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op51nt:
 	VMINPD   Z6, Z5, Z7
@@ -20811,7 +30415,32 @@ fuseF64AVX512_op128loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op128loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op128notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op128notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXORD  (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VPXORD  64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VPXORD  128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VPXORD  192(R10), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op128notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op128nt:
 	VPXORD   (R10), Z0, Z5
@@ -20861,7 +30490,27 @@ fuseF64AVX512_op129loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op129loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op129notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op129notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPXORD  Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VPXORD  Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VPXORD  Z5, Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op129notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op129nt:
 	VPXORD   Z5, Z0, Z6
@@ -20910,7 +30559,32 @@ fuseF64AVX512_op136loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op136loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op136notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op136notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPANDND (R10), Z0, Z5
+	VMOVUPD Z5, (R9)
+	VPANDND 64(R10), Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VPANDND 128(R10), Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VPANDND 192(R10), Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op136notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op136nt:
 	VPANDND  (R10), Z0, Z5
@@ -20960,7 +30634,27 @@ fuseF64AVX512_op137loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op137loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op137notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op137notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VPANDND Z5, Z0, Z6
+	VMOVUPD Z6, (R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPD Z6, 64(R9)
+	VPANDND Z5, Z0, Z6
+	VMOVUPD Z6, 128(R9)
+	VPANDND Z5, Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op137notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op137nt:
 	VPANDND  Z5, Z0, Z6
@@ -21006,7 +30700,32 @@ fuseF64AVX512_op144loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op144loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op144notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op144notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VSQRTPD (R10), Z0
+	VMOVUPD Z0, (R9)
+	VSQRTPD 64(R10), Z0
+	VMOVUPD Z0, 64(R9)
+	VSQRTPD 128(R10), Z0
+	VMOVUPD Z0, 128(R9)
+	VSQRTPD 192(R10), Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op144notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op144nt:
 	VSQRTPD  (R10), Z0
@@ -21053,7 +30772,27 @@ fuseF64AVX512_op145loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op145loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op145notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op145notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VSQRTPD Z0, Z5
+	VMOVUPD Z5, (R9)
+	VSQRTPD Z0, Z5
+	VMOVUPD Z5, 64(R9)
+	VSQRTPD Z0, Z5
+	VMOVUPD Z5, 128(R9)
+	VSQRTPD Z0, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op145notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op145nt:
 	VSQRTPD  Z0, Z5
@@ -21099,7 +30838,32 @@ fuseF64AVX512_op152loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op152loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op152notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op152notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPD $0x09, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x09, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x09, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x09, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op152notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op152nt:
 	VRNDSCALEPD $0x09, (R10), Z0
@@ -21146,7 +30910,27 @@ fuseF64AVX512_op153loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF64AVX512_op153loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op153notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op153notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x09, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x09, Z0, Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op153notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op153nt:
 	VRNDSCALEPD $0x09, Z0, Z5
@@ -21192,7 +30976,32 @@ fuseF64AVX512_op160loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op160loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op160notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op160notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPD $0x0a, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x0a, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x0a, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x0a, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op160notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op160nt:
 	VRNDSCALEPD $0x0a, (R10), Z0
@@ -21239,7 +31048,27 @@ fuseF64AVX512_op161loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF64AVX512_op161loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op161notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op161notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x0a, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x0a, Z0, Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op161notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op161nt:
 	VRNDSCALEPD $0x0a, Z0, Z5
@@ -21285,7 +31114,32 @@ fuseF64AVX512_op168loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op168loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op168notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op168notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPD $0x0b, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x0b, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x0b, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x0b, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op168notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op168nt:
 	VRNDSCALEPD $0x0b, (R10), Z0
@@ -21332,7 +31186,27 @@ fuseF64AVX512_op169loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF64AVX512_op169loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op169notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op169notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x0b, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x0b, Z0, Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op169notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op169nt:
 	VRNDSCALEPD $0x0b, Z0, Z5
@@ -21378,7 +31252,32 @@ fuseF64AVX512_op176loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op176loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op176notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op176notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VRNDSCALEPD $0x08, (R10), Z0
+	VMOVUPD     Z0, (R9)
+	VRNDSCALEPD $0x08, 64(R10), Z0
+	VMOVUPD     Z0, 64(R9)
+	VRNDSCALEPD $0x08, 128(R10), Z0
+	VMOVUPD     Z0, 128(R9)
+	VRNDSCALEPD $0x08, 192(R10), Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op176notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op176nt:
 	VRNDSCALEPD $0x08, (R10), Z0
@@ -21425,7 +31324,27 @@ fuseF64AVX512_op177loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF64AVX512_op177loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op177notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op177notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VRNDSCALEPD $0x08, Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VRNDSCALEPD $0x08, Z0, Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op177notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op177nt:
 	VRNDSCALEPD $0x08, Z0, Z5
@@ -21520,7 +31439,72 @@ fuseF64AVX512_op184loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op184loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op184notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op184notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPD     (R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, (R9)
+	VMOVUPD     64(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 64(R9)
+	VMOVUPD     128(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 128(R9)
+	VMOVUPD     192(R10), Z7
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z0
+	VPORD       Z6, Z0, Z0
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z5
+	VADDPD      Z0, Z8, K1, Z5
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z5
+	VMOVUPD     Z5, 192(R9)
+
+fuseF64AVX512_op184notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op184nt:
 	VMOVUPD     (R10), Z7
@@ -21652,7 +31636,63 @@ fuseF64AVX512_op185loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF64AVX512_op185loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op185notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op185notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, (R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 64(R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z10
+	VPORD       Z6, Z10, Z10
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z9
+	VADDPD      Z10, Z8, K1, Z9
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z9
+	VMOVUPD     Z9, 128(R9)
+	VRNDSCALEPD $0x0b, Z7, Z8
+	VSUBPD      Z8, Z7, Z9
+	VPANDND     Z9, Z0, Z9
+	VPANDD      Z0, Z7, Z0
+	VPORD       Z6, Z0, Z0
+	VCMPPD      $0x1d, Z5, Z9, K1
+	VMOVAPD     Z8, Z5
+	VADDPD      Z0, Z8, K1, Z5
+	VCMPPD      $0x03, Z7, Z7, K1
+	VMOVAPD     Z7, K1, Z5
+	VMOVUPD     Z5, 192(R9)
+
+fuseF64AVX512_op185notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op185nt:
 	VRNDSCALEPD $0x0b, Z7, Z8
@@ -21760,7 +31800,54 @@ fuseF64AVX512_op256loop:
 	ADDQ        $0x00000100, R12
 	DECQ        R8
 	JNZ         fuseF64AVX512_op256loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op256notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op256notail
+	MOVBQZX     3(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R9
+	MOVBQZX     4(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R10
+	MOVBQZX     5(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R11
+	MOVBQZX     6(CX), R13
+	SHLQ        $0x05, R13
+	MOVQ        16(AX)(R13*1), R13
+	ANDQ        R8, R13
+	ADDQ        R13, R12
+	VMOVUPD     (R10), Z0
+	VMOVUPD     (R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD (R11), Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VMOVUPD     64(R10), Z0
+	VMOVUPD     64(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 64(R11), Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VMOVUPD     128(R10), Z0
+	VMOVUPD     128(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 128(R11), Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VMOVUPD     192(R10), Z0
+	VMOVUPD     192(R12), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 192(R11), Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+
+fuseF64AVX512_op256notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op256nt:
 	VMOVUPD     (R10), Z0
@@ -21843,7 +31930,45 @@ fuseF64AVX512_op257loop:
 	ADDQ        $0x00000100, R11
 	DECQ        R8
 	JNZ         fuseF64AVX512_op257loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op257notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op257notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPD     (R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD (R10), Z0, Z5
+	VMOVUPD     Z5, (R9)
+	VMOVUPD     64(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 64(R10), Z0, Z5
+	VMOVUPD     Z5, 64(R9)
+	VMOVUPD     128(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 128(R10), Z0, Z5
+	VMOVUPD     Z5, 128(R9)
+	VMOVUPD     192(R11), Z5
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 192(R10), Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+
+fuseF64AVX512_op257notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op257nt:
 	VMOVUPD     (R11), Z5
@@ -21925,7 +32050,49 @@ fuseF64AVX512_op258loop:
 	ADDQ        $0x00000100, R11
 	DECQ        R8
 	JNZ         fuseF64AVX512_op258loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op258notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op258notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     6(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPD     (R10), Z5
+	VMOVUPD     (R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z5
+	VMOVUPD     64(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z5
+	VMOVUPD     128(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z5
+	VMOVUPD     192(R11), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z0, Z5, Z6
+	VMOVUPD     Z6, 192(R9)
+
+fuseF64AVX512_op258notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op258nt:
 	VMOVUPD     (R10), Z5
@@ -22007,7 +32174,40 @@ fuseF64AVX512_op259loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op259loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op259notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op259notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     6(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPD     (R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z6
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, 192(R9)
+
+fuseF64AVX512_op259notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op259nt:
 	VMOVUPD     (R10), Z6
@@ -22084,7 +32284,45 @@ fuseF64AVX512_op260loop:
 	ADDQ        $0x00000100, R11
 	DECQ        R8
 	JNZ         fuseF64AVX512_op260loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op260notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op260notail
+	MOVBQZX     3(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R9
+	MOVBQZX     4(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R10
+	MOVBQZX     5(CX), R12
+	SHLQ        $0x05, R12
+	MOVQ        16(AX)(R12*1), R12
+	ANDQ        R8, R12
+	ADDQ        R12, R11
+	VMOVUPD     (R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD (R11), Z5, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 64(R11), Z5, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z5
+	VMOVUPS     Z0, Z6
+	VFMADD231PD 128(R11), Z5, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z5
+	VMOVUPS     Z0, Z0
+	VFMADD231PD 192(R11), Z5, Z0
+	VMOVUPD     Z0, 192(R9)
+
+fuseF64AVX512_op260notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op260nt:
 	VMOVUPD     (R10), Z5
@@ -22158,7 +32396,36 @@ fuseF64AVX512_op261loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op261loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op261notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op261notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     5(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     Z5, Z6
+	VFMADD231PD (R10), Z0, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 64(R10), Z0, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPS     Z5, Z6
+	VFMADD231PD 128(R10), Z0, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPS     Z5, Z5
+	VFMADD231PD 192(R10), Z0, Z5
+	VMOVUPD     Z5, 192(R9)
+
+fuseF64AVX512_op261notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op261nt:
 	VMOVUPS     Z5, Z6
@@ -22231,7 +32498,40 @@ fuseF64AVX512_op262loop:
 	ADDQ        $0x00000100, R10
 	DECQ        R8
 	JNZ         fuseF64AVX512_op262loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op262notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op262notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPD     (R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVUPD     Z7, (R9)
+	VMOVUPD     64(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVUPD     Z7, 64(R9)
+	VMOVUPD     128(R10), Z6
+	VMOVUPS     Z5, Z7
+	VFMADD231PD Z0, Z6, Z7
+	VMOVUPD     Z7, 128(R9)
+	VMOVUPD     192(R10), Z6
+	VMOVUPS     Z5, Z5
+	VFMADD231PD Z0, Z6, Z5
+	VMOVUPD     Z5, 192(R9)
+
+fuseF64AVX512_op262notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op262nt:
 	VMOVUPD     (R10), Z6
@@ -22304,7 +32604,31 @@ fuseF64AVX512_op263loop:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF64AVX512_op263loop
-	JMP         fuseF64AVX512_next
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op263notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op263notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVUPD     Z7, (R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVUPD     Z7, 64(R9)
+	VMOVUPS     Z6, Z7
+	VFMADD231PD Z5, Z0, Z7
+	VMOVUPD     Z7, 128(R9)
+	VMOVUPS     Z6, Z6
+	VFMADD231PD Z5, Z0, Z6
+	VMOVUPD     Z6, 192(R9)
+
+fuseF64AVX512_op263notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op263nt:
 	VMOVUPS     Z6, Z7
@@ -22411,7 +32735,82 @@ fuseF64AVX512_op264loop:
 	ADDQ    $0x00000100, R12
 	DECQ    R8
 	JNZ     fuseF64AVX512_op264loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op264notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op264notail
+	MOVBQZX 3(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R9
+	MOVBQZX 4(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R10
+	MOVBQZX 5(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R11
+	MOVBQZX 6(CX), R13
+	SHLQ    $0x05, R13
+	MOVQ    16(AX)(R13*1), R13
+	ANDQ    R8, R13
+	ADDQ    R13, R12
+	VMOVUPD (R11), Z5
+	VMOVUPD (R12), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, (R9)
+	VMOVUPD 64(R11), Z5
+	VMOVUPD 64(R12), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 64(R9)
+	VMOVUPD 128(R11), Z5
+	VMOVUPD 128(R12), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z5
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD 192(R11), Z5
+	VMOVUPD 192(R12), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z5, Z0, Z5
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPD  Z6, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op264notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op264nt:
 	VMOVUPD  (R11), Z5
@@ -22554,7 +32953,73 @@ fuseF64AVX512_op265loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op265loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op265notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op265notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R10), Z6
+	VMOVUPD (R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z7, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R10), Z6
+	VMOVUPD 64(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z7, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R10), Z6
+	VMOVUPD 128(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z8
+	VPORD   Z8, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z7, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R10), Z6
+	VMOVUPD 192(R11), Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPD  Z7, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op265notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op265nt:
 	VMOVUPD  (R10), Z6
@@ -22688,7 +33153,69 @@ fuseF64AVX512_op266loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op266loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op266notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op266notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 6(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPD  Z6, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op266notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op266nt:
 	VMOVUPD  (R11), Z6
@@ -22815,7 +33342,60 @@ fuseF64AVX512_op267loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op267loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op267notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op267notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 6(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z7
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z7
+	VMINPD  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPD Z7, (R9)
+	VMOVUPD 64(R10), Z7
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z7
+	VMINPD  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPD Z7, 64(R9)
+	VMOVUPD 128(R10), Z7
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z7
+	VMINPD  Z8, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VMOVUPD Z7, 128(R9)
+	VMOVUPD 192(R10), Z7
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPD  Z7, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op267notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op267nt:
 	VMOVUPD  (R10), Z7
@@ -22944,7 +33524,73 @@ fuseF64AVX512_op268loop:
 	ADDQ    $0x00000100, R11
 	DECQ    R8
 	JNZ     fuseF64AVX512_op268loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op268notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op268notail
+	MOVBQZX 3(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R9
+	MOVBQZX 4(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R10
+	MOVBQZX 5(CX), R12
+	SHLQ    $0x05, R12
+	MOVQ    16(AX)(R12*1), R12
+	ANDQ    R8, R12
+	ADDQ    R12, R11
+	VMOVUPD (R11), Z6
+	VPXORD  (R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, (R9)
+	VMOVUPD 64(R11), Z6
+	VPXORD  64(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 64(R9)
+	VMOVUPD 128(R11), Z6
+	VPXORD  128(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z6
+	VMINPD  Z5, Z6, Z7
+	VMINPD  Z6, Z7, Z6
+	VPORD   Z6, Z7, Z6
+	VMOVUPD Z6, 128(R9)
+	VMOVUPD 192(R11), Z6
+	VPXORD  192(R10), Z0, Z7
+	VPXORD  Z6, Z0, Z6
+	VMINPD  Z6, Z7, Z6
+	VMINPD  Z7, Z6, Z7
+	VPORD   Z7, Z6, Z6
+	VPXORD  Z0, Z6, Z0
+	VMINPD  Z5, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op268notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op268nt:
 	VMOVUPD  (R11), Z6
@@ -23079,7 +33725,64 @@ fuseF64AVX512_op269loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op269loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op269notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op269notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 5(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VMOVUPD (R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, (R9)
+	VMOVUPD 64(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 64(R9)
+	VMOVUPD 128(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z8
+	VPORD   Z8, Z7, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 128(R9)
+	VMOVUPD 192(R10), Z7
+	VPXORD  Z7, Z0, Z7
+	VMINPD  Z7, Z5, Z7
+	VMINPD  Z5, Z7, Z5
+	VPORD   Z5, Z7, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPD  Z6, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op269notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op269nt:
 	VMOVUPD  (R10), Z7
@@ -23205,7 +33908,60 @@ fuseF64AVX512_op270loop:
 	ADDQ    $0x00000100, R10
 	DECQ    R8
 	JNZ     fuseF64AVX512_op270loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op270notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op270notail
+	MOVBQZX 3(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R9
+	MOVBQZX 4(CX), R11
+	SHLQ    $0x05, R11
+	MOVQ    16(AX)(R11*1), R11
+	ANDQ    R8, R11
+	ADDQ    R11, R10
+	VPXORD  (R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, (R9)
+	VPXORD  64(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 64(R9)
+	VPXORD  128(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VPXORD  Z0, Z7, Z7
+	VMINPD  Z6, Z7, Z8
+	VMINPD  Z7, Z8, Z7
+	VPORD   Z7, Z8, Z7
+	VMOVUPD Z7, 128(R9)
+	VPXORD  192(R10), Z0, Z7
+	VMINPD  Z5, Z7, Z5
+	VMINPD  Z7, Z5, Z7
+	VPORD   Z7, Z5, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPD  Z6, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op270notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op270nt:
 	VPXORD   (R10), Z0, Z7
@@ -23324,7 +34080,51 @@ fuseF64AVX512_op271loop:
 	ADDQ    $0x00000100, R9
 	DECQ    R8
 	JNZ     fuseF64AVX512_op271loop
-	JMP     fuseF64AVX512_next
+	CMPQ    SI, DI
+	JNE     fuseF64AVX512_op271notail
+	MOVQ    tail+56(FP), R8
+	TESTQ   R8, R8
+	JZ      fuseF64AVX512_op271notail
+	MOVBQZX 3(CX), R10
+	SHLQ    $0x05, R10
+	MOVQ    16(AX)(R10*1), R10
+	ANDQ    R8, R10
+	ADDQ    R10, R9
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z9
+	VMINPD  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPD Z8, (R9)
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z9
+	VMINPD  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPD Z8, 64(R9)
+	VMINPD  Z6, Z5, Z8
+	VMINPD  Z5, Z8, Z9
+	VPORD   Z9, Z8, Z8
+	VPXORD  Z0, Z8, Z8
+	VMINPD  Z7, Z8, Z9
+	VMINPD  Z8, Z9, Z8
+	VPORD   Z8, Z9, Z8
+	VMOVUPD Z8, 128(R9)
+	VMINPD  Z6, Z5, Z6
+	VMINPD  Z5, Z6, Z5
+	VPORD   Z5, Z6, Z5
+	VPXORD  Z0, Z5, Z0
+	VMINPD  Z7, Z0, Z5
+	VMINPD  Z0, Z5, Z0
+	VPORD   Z0, Z5, Z0
+	VMOVUPD Z0, 192(R9)
+
+fuseF64AVX512_op271notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op271nt:
 	VMINPD   Z6, Z5, Z8
@@ -23411,7 +34211,49 @@ fuseF64AVX512_op384loop:
 	ADDQ     $0x00000100, R11
 	DECQ     R8
 	JNZ      fuseF64AVX512_op384loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op384notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op384notail
+	MOVBQZX  3(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R9
+	MOVBQZX  4(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R10
+	MOVBQZX  5(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R11
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x00, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x00, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x00, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x00, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op384notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op385:
 	MOVBQZX      3(CX), R8
@@ -23456,7 +34298,40 @@ fuseF64AVX512_op385loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op385loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op385notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op385notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  5(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VCMPPD   $0x00, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x00, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x00, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x00, 192(R10), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op385notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op386:
 	MOVBQZX      3(CX), R8
@@ -23505,7 +34380,44 @@ fuseF64AVX512_op386loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op386loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op386notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op386notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x00, Z0, Z5, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op386notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op387:
 	MOVBQZX      3(CX), R8
@@ -23550,7 +34462,35 @@ fuseF64AVX512_op387loop:
 	ADDQ     $0x00000020, R9
 	DECQ     R8
 	JNZ      fuseF64AVX512_op387loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op387notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op387notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x00, Z5, Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op387notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op392:
 	MOVBQZX 3(CX), R8
@@ -23599,7 +34539,49 @@ fuseF64AVX512_op392loop:
 	ADDQ     $0x00000100, R11
 	DECQ     R8
 	JNZ      fuseF64AVX512_op392loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op392notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op392notail
+	MOVBQZX  3(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R9
+	MOVBQZX  4(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R10
+	MOVBQZX  5(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R11
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x04, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x04, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x04, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x04, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op392notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op393:
 	MOVBQZX      3(CX), R8
@@ -23644,7 +34626,40 @@ fuseF64AVX512_op393loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op393loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op393notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op393notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  5(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VCMPPD   $0x04, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x04, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x04, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x04, 192(R10), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op393notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op394:
 	MOVBQZX      3(CX), R8
@@ -23693,7 +34708,44 @@ fuseF64AVX512_op394loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op394loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op394notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op394notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x04, Z0, Z5, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op394notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op395:
 	MOVBQZX      3(CX), R8
@@ -23738,7 +34790,35 @@ fuseF64AVX512_op395loop:
 	ADDQ     $0x00000020, R9
 	DECQ     R8
 	JNZ      fuseF64AVX512_op395loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op395notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op395notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x04, Z5, Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op395notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op400:
 	MOVBQZX 3(CX), R8
@@ -23787,7 +34867,49 @@ fuseF64AVX512_op400loop:
 	ADDQ     $0x00000100, R11
 	DECQ     R8
 	JNZ      fuseF64AVX512_op400loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op400notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op400notail
+	MOVBQZX  3(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R9
+	MOVBQZX  4(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R10
+	MOVBQZX  5(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R11
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x11, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x11, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x11, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x11, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op400notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op401:
 	MOVBQZX      3(CX), R8
@@ -23832,7 +34954,40 @@ fuseF64AVX512_op401loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op401loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op401notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op401notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  5(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VCMPPD   $0x11, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x11, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x11, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x11, 192(R10), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op401notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op402:
 	MOVBQZX      3(CX), R8
@@ -23881,7 +35036,44 @@ fuseF64AVX512_op402loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op402loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op402notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op402notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x11, Z0, Z5, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op402notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op403:
 	MOVBQZX      3(CX), R8
@@ -23926,7 +35118,35 @@ fuseF64AVX512_op403loop:
 	ADDQ     $0x00000020, R9
 	DECQ     R8
 	JNZ      fuseF64AVX512_op403loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op403notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op403notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x11, Z5, Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op403notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op408:
 	MOVBQZX 3(CX), R8
@@ -23975,7 +35195,49 @@ fuseF64AVX512_op408loop:
 	ADDQ     $0x00000100, R11
 	DECQ     R8
 	JNZ      fuseF64AVX512_op408loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op408notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op408notail
+	MOVBQZX  3(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R9
+	MOVBQZX  4(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R10
+	MOVBQZX  5(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R11
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x12, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x12, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x12, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x12, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op408notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op409:
 	MOVBQZX      3(CX), R8
@@ -24020,7 +35282,40 @@ fuseF64AVX512_op409loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op409loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op409notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op409notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  5(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VCMPPD   $0x12, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x12, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x12, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x12, 192(R10), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op409notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op410:
 	MOVBQZX      3(CX), R8
@@ -24069,7 +35364,44 @@ fuseF64AVX512_op410loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op410loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op410notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op410notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x12, Z0, Z5, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op410notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op411:
 	MOVBQZX      3(CX), R8
@@ -24114,7 +35446,35 @@ fuseF64AVX512_op411loop:
 	ADDQ     $0x00000020, R9
 	DECQ     R8
 	JNZ      fuseF64AVX512_op411loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op411notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op411notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x12, Z5, Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op411notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op416:
 	MOVBQZX 3(CX), R8
@@ -24163,7 +35523,49 @@ fuseF64AVX512_op416loop:
 	ADDQ     $0x00000100, R11
 	DECQ     R8
 	JNZ      fuseF64AVX512_op416loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op416notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op416notail
+	MOVBQZX  3(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R9
+	MOVBQZX  4(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R10
+	MOVBQZX  5(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R11
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x1e, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x1e, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x1e, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x1e, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op416notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op417:
 	MOVBQZX      3(CX), R8
@@ -24208,7 +35610,40 @@ fuseF64AVX512_op417loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op417loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op417notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op417notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  5(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VCMPPD   $0x1e, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x1e, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x1e, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x1e, 192(R10), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op417notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op418:
 	MOVBQZX      3(CX), R8
@@ -24257,7 +35692,44 @@ fuseF64AVX512_op418loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op418loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op418notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op418notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x1e, Z0, Z5, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op418notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op419:
 	MOVBQZX      3(CX), R8
@@ -24302,7 +35774,35 @@ fuseF64AVX512_op419loop:
 	ADDQ     $0x00000020, R9
 	DECQ     R8
 	JNZ      fuseF64AVX512_op419loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op419notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op419notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x1e, Z5, Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op419notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op424:
 	MOVBQZX 3(CX), R8
@@ -24351,7 +35851,49 @@ fuseF64AVX512_op424loop:
 	ADDQ     $0x00000100, R11
 	DECQ     R8
 	JNZ      fuseF64AVX512_op424loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op424notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op424notail
+	MOVBQZX  3(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R9
+	MOVBQZX  4(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R10
+	MOVBQZX  5(CX), R12
+	SHLQ     $0x05, R12
+	MOVQ     16(AX)(R12*1), R12
+	ANDQ     R8, R12
+	ADDQ     R12, R11
+	VMOVUPD  (R10), Z0
+	VCMPPD   $0x1d, (R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, (R9)
+	VMOVUPD  64(R10), Z0
+	VCMPPD   $0x1d, 64(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 8(R9)
+	VMOVUPD  128(R10), Z0
+	VCMPPD   $0x1d, 128(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 16(R9)
+	VMOVUPD  192(R10), Z0
+	VCMPPD   $0x1d, 192(R11), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op424notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op425:
 	MOVBQZX      3(CX), R8
@@ -24396,7 +35938,40 @@ fuseF64AVX512_op425loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op425loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op425notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op425notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  5(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VCMPPD   $0x1d, (R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VCMPPD   $0x1d, 64(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VCMPPD   $0x1d, 128(R10), Z0, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VCMPPD   $0x1d, 192(R10), Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op425notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op426:
 	MOVBQZX      3(CX), R8
@@ -24445,7 +36020,44 @@ fuseF64AVX512_op426loop:
 	ADDQ     $0x00000100, R10
 	DECQ     R8
 	JNZ      fuseF64AVX512_op426loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op426notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op426notail
+	MOVBQZX  3(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R9
+	MOVBQZX  4(CX), R11
+	SHLQ     $0x05, R11
+	MOVQ     16(AX)(R11*1), R11
+	ANDQ     R8, R11
+	ADDQ     R11, R10
+	VMOVUPD  (R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, (R9)
+	VMOVUPD  64(R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 8(R9)
+	VMOVUPD  128(R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X5
+	VPABSB   X5, X5
+	VMOVQ    X5, 16(R9)
+	VMOVUPD  192(R10), Z5
+	VCMPPD   $0x1d, Z0, Z5, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op426notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op427:
 	MOVBQZX      3(CX), R8
@@ -24490,7 +36102,35 @@ fuseF64AVX512_op427loop:
 	ADDQ     $0x00000020, R9
 	DECQ     R8
 	JNZ      fuseF64AVX512_op427loop
-	JMP      fuseF64AVX512_next
+	CMPQ     SI, DI
+	JNE      fuseF64AVX512_op427notail
+	MOVQ     tail+56(FP), R8
+	TESTQ    R8, R8
+	JZ       fuseF64AVX512_op427notail
+	MOVBQZX  3(CX), R10
+	SHLQ     $0x05, R10
+	MOVQ     16(AX)(R10*1), R10
+	ANDQ     R8, R10
+	ADDQ     R10, R9
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, (R9)
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 8(R9)
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X6
+	VPABSB   X6, X6
+	VMOVQ    X6, 16(R9)
+	VCMPPD   $0x1d, Z5, Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB   X0, X0
+	VMOVQ    X0, 24(R9)
+
+fuseF64AVX512_op427notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op448:
 	MOVBQZX 3(CX), R8
@@ -24557,7 +36197,62 @@ fuseF64AVX512_op448loop:
 	ADDQ      $0x00000100, R12
 	DECQ      R8
 	JNZ       fuseF64AVX512_op448loop
-	JMP       fuseF64AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX512_op448notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX512_op448notail
+	MOVBQZX   3(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R9
+	MOVBQZX   4(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R10
+	MOVBQZX   5(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R11
+	MOVBQZX   6(CX), R13
+	SHLQ      $0x05, R13
+	MOVQ      16(AX)(R13*1), R13
+	ANDQ      R8, R13
+	ADDQ      R13, R12
+	VMOVQ     (R10), X0
+	VMOVUPD   (R11), Z5
+	VMOVUPD   (R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, (R9)
+	VMOVQ     8(R10), X0
+	VMOVUPD   64(R11), Z5
+	VMOVUPD   64(R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, 64(R9)
+	VMOVQ     16(R10), X0
+	VMOVUPD   128(R11), Z5
+	VMOVUPD   128(R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, 128(R9)
+	VMOVQ     24(R10), X0
+	VMOVUPD   192(R11), Z5
+	VMOVUPD   192(R12), Z6
+	VPTESTMB  X0, X0, K1
+	VMOVAPD   Z5, Z0
+	VBLENDMPD Z5, Z6, K1, Z0
+	VMOVUPD   Z0, 192(R9)
+
+fuseF64AVX512_op448notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op448nt:
 	VMOVQ     (R10), X0
@@ -24657,7 +36352,53 @@ fuseF64AVX512_op450loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF64AVX512_op450loop
-	JMP       fuseF64AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX512_op450notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX512_op450notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   6(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVQ     (R10), X5
+	VMOVUPD   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, (R9)
+	VMOVQ     8(R10), X5
+	VMOVUPD   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, 64(R9)
+	VMOVQ     16(R10), X5
+	VMOVUPD   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, 128(R9)
+	VMOVQ     24(R10), X5
+	VMOVUPD   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z0, Z5
+	VBLENDMPD Z0, Z6, K1, Z5
+	VMOVUPD   Z5, 192(R9)
+
+fuseF64AVX512_op450notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op450nt:
 	VMOVQ     (R10), X5
@@ -24752,7 +36493,53 @@ fuseF64AVX512_op452loop:
 	ADDQ      $0x00000100, R11
 	DECQ      R8
 	JNZ       fuseF64AVX512_op452loop
-	JMP       fuseF64AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX512_op452notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX512_op452notail
+	MOVBQZX   3(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R9
+	MOVBQZX   4(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R10
+	MOVBQZX   5(CX), R12
+	SHLQ      $0x05, R12
+	MOVQ      16(AX)(R12*1), R12
+	ANDQ      R8, R12
+	ADDQ      R12, R11
+	VMOVQ     (R10), X5
+	VMOVUPD   (R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, (R9)
+	VMOVQ     8(R10), X5
+	VMOVUPD   64(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, 64(R9)
+	VMOVQ     16(R10), X5
+	VMOVUPD   128(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, 128(R9)
+	VMOVQ     24(R10), X5
+	VMOVUPD   192(R11), Z6
+	VPTESTMB  X5, X5, K1
+	VMOVAPD   Z6, Z5
+	VBLENDMPD Z6, Z0, K1, Z5
+	VMOVUPD   Z5, 192(R9)
+
+fuseF64AVX512_op452notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op452nt:
 	VMOVQ     (R10), X5
@@ -24843,7 +36630,44 @@ fuseF64AVX512_op454loop:
 	ADDQ      $0x00000020, R10
 	DECQ      R8
 	JNZ       fuseF64AVX512_op454loop
-	JMP       fuseF64AVX512_next
+	CMPQ      SI, DI
+	JNE       fuseF64AVX512_op454notail
+	MOVQ      tail+56(FP), R8
+	TESTQ     R8, R8
+	JZ        fuseF64AVX512_op454notail
+	MOVBQZX   3(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R9
+	MOVBQZX   4(CX), R11
+	SHLQ      $0x05, R11
+	MOVQ      16(AX)(R11*1), R11
+	ANDQ      R8, R11
+	ADDQ      R11, R10
+	VMOVQ     (R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, (R9)
+	VMOVQ     8(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, 64(R9)
+	VMOVQ     16(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, 128(R9)
+	VMOVQ     24(R10), X6
+	VPTESTMB  X6, X6, K1
+	VMOVAPD   Z0, Z6
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVUPD   Z6, 192(R9)
+
+fuseF64AVX512_op454notail:
+	JMP fuseF64AVX512_next
 
 fuseF64AVX512_op454nt:
 	VMOVQ     (R10), X6

@@ -17,17 +17,17 @@ func fuseVector(impl Impl) int {
 }
 
 // fuseRun calls the fused kernel of impl and element type ti.
-func fuseRun(impl Impl, ti int, prog []uint64, slots []uintptr, rows, groups, chunk int) {
+func fuseRun(impl Impl, ti int, prog []uint64, slots []uintptr, rows, groups, chunk, tail int) {
 	p, s := &prog[0], &slots[0]
 	n, ns := len(prog), len(slots)/FuseSlotWords
 	switch {
 	case impl == AVX2 && ti == 0:
-		fuseF32AVX2(p, n, s, ns, rows, groups, chunk)
+		fuseF32AVX2(p, n, s, ns, rows, groups, chunk, tail)
 	case impl == AVX2:
-		fuseF64AVX2(p, n, s, ns, rows, groups, chunk)
+		fuseF64AVX2(p, n, s, ns, rows, groups, chunk, tail)
 	case ti == 0:
-		fuseF32AVX512(p, n, s, ns, rows, groups, chunk)
+		fuseF32AVX512(p, n, s, ns, rows, groups, chunk, tail)
 	default:
-		fuseF64AVX512(p, n, s, ns, rows, groups, chunk)
+		fuseF64AVX512(p, n, s, ns, rows, groups, chunk, tail)
 	}
 }

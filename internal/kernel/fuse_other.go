@@ -10,6 +10,6 @@ const fuseAsm = false
 func fuseVector(Impl) int { return 0 }
 
 // fuseRun is never called here: FuseImpl reports no fused kernels.
-func fuseRun(Impl, int, []uint64, []uintptr, int, int, int) {
+func fuseRun(Impl, int, []uint64, []uintptr, int, int, int, int) {
 	panic("kernel: no fused kernels on this architecture")
 }

@@ -21,7 +21,10 @@ func TestFuseContract(t *testing.T) {
 	slots := make([]uintptr, 3*FuseSlotWords)
 	nt := []uint64{FuseInstr(add, 0, true, 0, 1, 2)}
 	require.PanicsWithValue(t, "kernel: Fuse of a program with streaming stores, called with stream false", func() {
-		Fuse[float32](AVX2, nt, slots, 1, 1, 1, false)
+		Fuse[float32](AVX2, nt, slots, 1, 1, 1, 0, false)
+	})
+	require.PanicsWithValue(t, "kernel: Fuse of a streaming program with a tail", func() {
+		Fuse[float32](AVX2, nt, slots, 1, 1, 1, -4, true)
 	})
 	w := FuseInstr(add, 2, true, 3, 4, 5)
 	require.Equal(t, uint64(add)<<fuseKeyBits|2, w&0xffff, "the key: code and the value inputs")

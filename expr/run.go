@@ -37,12 +37,19 @@ type scratch[T elem.Number] struct {
 	data  [][]T
 	vals  []T
 	bound []uint64 // a bit per input, during bind
-	temps [][]T
-	bools [][]bool
-	off   []int // per array input, then dst: the block's first element
-	base  []int // the same at the block row and column 0
-	idx   []int // the odometer over the outer axes
-	sink  byte  // what touch read, so that its loads stay
+	// argNames and argKeys are the names of the last run's args, by
+	// position, and their binding indexes: a caller passes its args in the
+	// same order from run to run, with the same strings (literals, mostly),
+	// and a string whose bytes are at the same address, and kept alive
+	// here, is the same name, found without a search.
+	argNames []string
+	argKeys  []int
+	temps    [][]T
+	bools    [][]bool
+	off      []int // per array input, then dst: the block's first element
+	base     []int // the same at the block row and column 0
+	idx      []int // the odometer over the outer axes
+	sink     byte  // what touch read, so that its loads stay
 	// dst is the run's output, held so that it lives on the heap: the
 	// fused kernels get its address as an integer, which a moving stack
 	// would leave behind.
@@ -58,13 +65,15 @@ type scratch[T elem.Number] struct {
 func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 	nv, na := len(p.consts)+len(p.scalars), len(p.arrays)
 	s := &scratch[T]{
-		src:   make([][]T, nv+na+p.ntemps+1),
-		vals:  make([]T, nv),
-		bound: make([]uint64, max(1, (na+len(p.scalars)+63)/64)),
-		bools: make([][]bool, p.nbools),
-		off:   make([]int, na+1),
-		base:  make([]int, na+1),
-		idx:   make([]int, len(p.size)),
+		src:      make([][]T, nv+na+p.ntemps+1),
+		vals:     make([]T, nv),
+		bound:    make([]uint64, max(1, (na+len(p.scalars)+63)/64)),
+		argNames: make([]string, len(p.names)),
+		argKeys:  make([]int, len(p.names)),
+		bools:    make([][]bool, p.nbools),
+		off:      make([]int, na+1),
+		base:     make([]int, na+1),
+		idx:      make([]int, len(p.size)),
 	}
 	copy(s.vals, p.consts)
 	for i := range s.vals {
@@ -213,11 +222,24 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 	dn := uintptr(len(dst)) * size
 	inPlace := false
 	scalar0 := len(p.consts) - len(p.arrays) // vals index of binding index 0
+	na := len(p.arrays)
 	for i := range args {
 		a := &args[i]
-		k := p.find(a)
+		k := -1
+		if i < len(s.argNames) { // the name at i last time, the same string, and of a's kind
+			if c := s.argNames[i]; len(c) == len(a.name) && unsafe.StringData(c) == unsafe.StringData(a.name) {
+				if k = s.argKeys[i]; k >= na != a.scalar {
+					k = -1
+				}
+			}
+		}
 		if k < 0 {
-			return p.unknown(a)
+			if k = p.find(a); k < 0 {
+				return p.unknown(a)
+			}
+			if i < len(s.argNames) {
+				s.argNames[i], s.argKeys[i] = a.name, k
+			}
 		}
 		w, bit := k>>6, uint64(1)<<(k&63)
 		if bound[w]&bit != 0 {

@@ -559,8 +559,8 @@ func (p *Plan[T]) Streams() bool { return kernel.ShouldStream(p.streamBytes) }
 // take the fused kernels, which run the whole expression a chunk at a time
 // in one assembly call per block: every op has one for T, the
 // implementation has them (amd64, AVX2 or AVX-512), and a run's traffic is
-// past half the L2 or its rows are long (16 KiB), where they are faster
-// than a kernel call per op.
+// past half the L2 or its rows and output are long (2 KiB and 8 KiB),
+// where they are faster than a kernel call per op.
 // A run whose dst is one of its inputs takes them too.
 func (p *Plan[T]) Fused() bool {
 	if !p.fusable() {

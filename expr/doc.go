@@ -6,12 +6,15 @@
 // caches every step costs as much memory traffic as the whole expression
 // needs. A Plan instead runs every op of the expression on a small part
 // of the output before it moves on: each input is read once and the output
-// written once, with streaming stores where elem.Add would use them. Long
-// rows and outputs past the caches run in the fused kernels (see
-// Plan.Fused), generated assembly that interprets the plan's ops a chunk
-// (1 KiB or less) at a time with the temporaries in L1 and scalars and
-// columns in registers, one call per block of rows; short rows from the
-// caches run as calls of elem's kernels on blocks sized from the L1d.
+// written once, with streaming stores where elem.Add would use them. Runs
+// of more than a few thousand elements in rows of 2 KiB or more, and runs
+// past the caches, take the fused kernels (see Plan.Fused): generated
+// assembly that interprets the plan's ops a chunk at a time (4 KiB; 1 KiB
+// with a division or square root; 512 bytes when the output streams)
+// with the temporaries in L1 and scalars and columns in registers, one
+// call per block of rows; smaller runs and short rows run as calls of
+// elem's kernels on blocks sized from the L1d, a run of one block with
+// its calls worked out when the plan is compiled.
 //
 // Expressions are built with the generic functions of this package (Add,
 // Mul, Max, Sqrt, FMA, Where, ...), which are checked by the compiler: the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/simdkit/elem"
@@ -125,6 +126,14 @@ type Plan[T elem.Number] struct {
 	calls []call[T]
 
 	pool sync.Pool // *scratch[T]
+	// spare is a scratch kept for Run outside the pool, whose Get and Put
+	// cost more than the work of a small run: one swap takes it and
+	// another gives it back. Runs on several goroutines at once would
+	// contend for it, so the first run that finds it taken sets shared,
+	// and from then on every run takes the pool.
+	spare  atomic.Pointer[scratch[T]]
+	filled atomic.Bool // spare has held a scratch
+	shared atomic.Bool
 }
 
 // blockCap is the largest block: bigger ones gain nothing and cost scratch.

@@ -626,3 +626,25 @@ func TestBindNames(t *testing.T) {
 	require.ErrorContains(t, p.Run([]float64{0}, append(args, Array("xw", []float64{1}))...), `unknown input "xw"`)
 	require.ErrorContains(t, p.Run([]float64{0}, append(args, Value[float64]("a1", 1))...), `"a1" is an array input`)
 }
+
+// TestSpareScratch checks how runs get their scratch: the plan's spare
+// while they follow one another, the pool for good once two overlap.
+func TestSpareScratch(t *testing.T) {
+	p, err := Compile(Add(Input[float32]("x", 8), Scalar[float32]("s")))
+	require.NoError(t, err)
+	x, dst := make([]float32, 8), make([]float32, 8)
+	run := func() { require.NoError(t, p.Run(dst, Array("x", x), Value[float32]("s", 1))) }
+	run()
+	first := p.spare.Load()
+	require.NotNil(t, first, "a run leaves its scratch as the spare")
+	run()
+	require.Same(t, first, p.spare.Load(), "the next run takes the spare and gives it back")
+	require.False(t, p.shared.Load())
+	held := p.get() // a run in progress, as on another goroutine
+	run()
+	require.True(t, p.shared.Load(), "a run that finds the spare taken turns to the pool")
+	p.put(held)
+	require.Nil(t, p.spare.Load(), "once shared, scratch goes back to the pool")
+	run()
+	require.Equal(t, float32(1), dst[0])
+}

@@ -120,13 +120,27 @@ func placeTemps[T elem.Number](temps [][]T, block int) {
 // computation then runs in place); any other overlap of dst with an input
 // is an error. On any error nothing is written.
 func (p *Plan[T]) Run(dst []T, args ...Arg[T]) error {
-	s := p.pool.Get().(*scratch[T])
+	s := p.get()
 	err := p.bind(s, dst, args)
 	if err == nil {
 		p.run(s, dst)
 	}
 	p.put(s)
 	return err
+}
+
+// get returns a scratch for a run: the spare, while runs do not overlap,
+// else one from the pool.
+func (p *Plan[T]) get() *scratch[T] {
+	if !p.shared.Load() {
+		if s := p.spare.Swap(nil); s != nil {
+			return s
+		}
+		if p.filled.Load() { // another run has it
+			p.shared.Store(true)
+		}
+	}
+	return p.pool.Get().(*scratch[T])
 }
 
 // run computes a run with the inputs bound in s. A run of one block by
@@ -205,6 +219,12 @@ func (p *Plan[T]) put(s *scratch[T]) {
 	}
 	s.src[len(s.src)-1] = nil
 	s.dst = nil
+	if !p.shared.Load() && p.spare.CompareAndSwap(nil, s) {
+		if !p.filled.Load() {
+			p.filled.Store(true)
+		}
+		return
+	}
 	p.pool.Put(s)
 }
 

@@ -30,6 +30,7 @@
 //
 // A Plan is immutable and safe for concurrent use. Run allocates nothing
 // once warm: the temporaries are a spare kept in the plan while runs
-// follow one another, and come from a pool in the plan once runs overlap. Bad input is an
-// error naming the input and the shapes, and nothing is written then.
+// follow one another, and come from a pool in the plan once runs overlap.
+// Bad input is an error naming the input and the shapes, and nothing is
+// written then.
 package expr

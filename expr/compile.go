@@ -65,13 +65,14 @@ type step[T elem.Number] struct {
 // first) and the block's shape. A run of a few thousand elements is a few
 // kernel calls, and the work around them is a large part of its time.
 type call[T elem.Number] struct {
-	fam   kind // the node's
-	kind  kernel.Kind
-	toDst bool // writes dst, so streams when the run does
-	m, n  int
-	out   int
-	in    [3]int
-	ld    [4]int
+	fam     kind // the node's
+	kind    kernel.Kind
+	toDst   bool // writes dst, so streams when the run does
+	m, n    int
+	out     int
+	in      [3]int
+	ld      [4]int
+	resolve func(k kernel.Kind, m, n int, stream bool) resolvedKernel // the node's kernel
 	// The node's kernel entry (one of its fields), here so that a call
 	// reads one struct.
 	binary  func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool)
@@ -79,6 +80,14 @@ type call[T elem.Number] struct {
 	ternary func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool)
 	compare func(k kernel.Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool)
 	pick    func(k kernel.Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
+}
+
+// oneKernels are the resolved kernels of a plan's calls (resolvedKernel,
+// by call) under one dispatch (kernel.PolicyToken) and store mode.
+type oneKernels struct {
+	policy unsafe.Pointer
+	stream bool
+	ks     []resolvedKernel
 }
 
 // slot is an array input: its name and shape, and its strides along the
@@ -122,8 +131,11 @@ type Plan[T elem.Number] struct {
 	fused *fusion // nil when an op has no fused kernel for T
 
 	// calls are the steps of a run of one block (see Plan.one), nil
-	// when the output is more than one block.
-	calls []call[T]
+	// when the output is more than one block; kernels are their
+	// assembly kernels, resolved for the dispatch in effect and a store
+	// mode when a run finds them missing or stale.
+	calls   []call[T]
+	kernels atomic.Pointer[oneKernels]
 
 	pool sync.Pool // *scratch[T]
 	// spare is a scratch kept for Run outside the pool, whose Get and Put
@@ -513,7 +525,7 @@ func (p *Plan[T]) oneBlockCalls(m, n, dstLd int) []call[T] {
 		c := &calls[i]
 		nd := s.node
 		*c = call[T]{fam: nd.kind, kind: s.kind, toDst: s.out.at == inDst, m: 1, n: 1,
-			binary: nd.binary, unary: nd.unary, ternary: nd.ternary, compare: nd.compare, pick: nd.pick}
+			binary: nd.binary, unary: nd.unary, ternary: nd.ternary, compare: nd.compare, pick: nd.pick, resolve: nd.kernel}
 		if s.out.vout {
 			c.m = m
 		}

@@ -179,7 +179,10 @@ func (c *compiler[T]) fuse(block int) {
 		f.chunkBytes = fuseComputeChunkBytes
 	}
 	f.chunk = f.chunkBytes / size
-	f.bufLen = f.chunk + kernel.FuseMaxGroupBytes/size
+	// Room for the tail group past the chunk: 1 KiB, not a group's 256
+	// bytes, so that the buffers stay 1 KiB apart in the page (as 1 KiB
+	// chunks had them) when the output streams and each uses 512 bytes.
+	f.bufLen = f.chunk + max(kernel.FuseMaxGroupBytes, 1024)/size
 	for i, sl := range f.slots {
 		if sl.adv {
 			f.slots[i].pad = chunk()

@@ -131,15 +131,35 @@ func writeArchSwitch(dir, arch string) error {
 			g.p("// No vector form on %s: the generic row loop runs.", arch)
 		} else {
 			_, extra := archEmitters[arch](o, types[0])
-			writeKernelSwitch(g, o, isas, types, extra)
+			writeKernelSwitch(g, o, isas, types, extra, false)
 		}
 		g.p("%sGeneric(k, %s)", o.Name, blockArgs(f))
+		g.p("}")
+		g.p("")
+		resolverHead(g, o)
+		if len(types) > 0 {
+			g.p("if raceEnabled || m*n > chunkElems[T]() { return nil }")
+			_, extra := archEmitters[arch](o, types[0])
+			writeKernelSwitch(g, o, isas, types, extra, true)
+		}
+		g.p("return nil")
 		g.p("}")
 		g.p("")
 	}
 	writeConvertEntry(g, arch)
 	return g.write()
 }
+
+// resolverHead documents and opens an op's resolver: its kernel for a
+// call of one shape, as a function of untyped pointers.
+func resolverHead(g *goFile, o asm.Op) {
+	f := o.Family
+	g.doc(fmt.Sprintf("%sKernel returns the assembly kernel that %s would run for a call of\nkind k and m x n elements with the implementation in use, or nil where it\nwould run something else (the generic loop, the race detector's checks,\npieces of a large call): see %s.", o.Name, entryName(o), kernelType(f)))
+	g.p("func %sKernel[T %s](k Kind, m, n int, stream bool) %s {", o.Name, familyConstraint(f), kernelType(f))
+}
+
+// kernelType is the function type of a family's resolved kernels.
+func kernelType(f *asm.Family) string { return fmt.Sprintf("Kernel%d", len(slots(f))) }
 
 // convertKernels lists the conversions with kernels on arch, with the
 // implementations that have them.
@@ -244,7 +264,9 @@ func entryPrologue(g *goFile, o asm.Op) {
 // implementation that implFor picks for the op's class, the bytes the call
 // reads and writes and its store mode. A kernel call returns; anything else
 // falls through to the generic row loop.
-func writeKernelSwitch(g *goFile, o asm.Op, isas []*asm.ISA, types []asm.Type, extra []string) {
+//
+// With resolve, the switch returns the kernel instead of calling it.
+func writeKernelSwitch(g *goFile, o asm.Op, isas []*asm.ISA, types []asm.Type, extra []string, resolve bool) {
 	f := o.Family
 	if len(extra) > 0 {
 		g.p("if %s {", features(extra))
@@ -257,7 +279,9 @@ func writeKernelSwitch(g *goFile, o asm.Op, isas []*asm.ISA, types []asm.Type, e
 			vars = append(vars, "p"+s.name)
 			ptrs = append(ptrs, fmt.Sprintf("ptr[%s](%s)", goElem(s.typ, t), s.name))
 		}
-		g.p("%s := %s", strings.Join(vars, ", "), strings.Join(ptrs, ", "))
+		if !resolve {
+			g.p("%s := %s", strings.Join(vars, ", "), strings.Join(ptrs, ", "))
+		}
 		class := "classMemory"
 		if o.Compute {
 			class = "classCompute"
@@ -270,12 +294,20 @@ func writeKernelSwitch(g *goFile, o asm.Op, isas []*asm.ISA, types []asm.Type, e
 				name := asm.KernelName(o, kd, t, isa)
 				args := kernelArgs(f)
 				g.p("case %s:", isa.Name)
-				if f.Stream && isa.Stream {
+				switch {
+				case resolve && f.Stream && isa.Stream:
+					g.p("if stream { return as%s(%s%s) }", kernelType(f), name, streamSuffix)
+					g.p("return as%s(%s)", kernelType(f), name)
+				case resolve:
+					g.p("return as%s(%s)", kernelType(f), name)
+				case f.Stream && isa.Stream:
 					g.p("if stream { %s%s(%s) } else { %s(%s) }", name, streamSuffix, args, name, args)
-				} else {
+				default:
 					g.p("%s(%s)", name, args)
 				}
-				g.p("return")
+				if !resolve {
+					g.p("return")
+				}
 			}
 			g.p("}")
 		}
@@ -319,6 +351,10 @@ func writeNoAsm(dir string) error {
 		g.p("func %s[T %s](k Kind, %s, stream bool) {", entryName(o), familyConstraint(o.Family), blockParams(o.Family))
 		entryPrologue(g, o)
 		g.p("%sGeneric(k, %s)", o.Name, blockArgs(o.Family))
+		g.p("}")
+		g.p("")
+		resolverHead(g, o)
+		g.p("return nil")
 		g.p("}")
 		g.p("")
 	}

@@ -577,6 +577,439 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// addKernel returns the assembly kernel that Add would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func addKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVF32AVX2NT)
+				}
+				return asKernel3(addVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVF32AVX512NT)
+				}
+				return asKernel3(addVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSF32AVX2NT)
+				}
+				return asKernel3(addVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSF32AVX512NT)
+				}
+				return asKernel3(addVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVF32AVX2NT)
+				}
+				return asKernel3(addSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVF32AVX512NT)
+				}
+				return asKernel3(addSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVF64AVX2NT)
+				}
+				return asKernel3(addVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVF64AVX512NT)
+				}
+				return asKernel3(addVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSF64AVX2NT)
+				}
+				return asKernel3(addVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSF64AVX512NT)
+				}
+				return asKernel3(addVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVF64AVX2NT)
+				}
+				return asKernel3(addSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVF64AVX512NT)
+				}
+				return asKernel3(addSVF64AVX512)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVI8AVX2NT)
+				}
+				return asKernel3(addVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVI8AVX512NT)
+				}
+				return asKernel3(addVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSI8AVX2NT)
+				}
+				return asKernel3(addVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSI8AVX512NT)
+				}
+				return asKernel3(addVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVI8AVX2NT)
+				}
+				return asKernel3(addSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVI8AVX512NT)
+				}
+				return asKernel3(addSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVI16AVX2NT)
+				}
+				return asKernel3(addVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVI16AVX512NT)
+				}
+				return asKernel3(addVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSI16AVX2NT)
+				}
+				return asKernel3(addVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSI16AVX512NT)
+				}
+				return asKernel3(addVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVI16AVX2NT)
+				}
+				return asKernel3(addSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVI16AVX512NT)
+				}
+				return asKernel3(addSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVI32AVX2NT)
+				}
+				return asKernel3(addVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVI32AVX512NT)
+				}
+				return asKernel3(addVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSI32AVX2NT)
+				}
+				return asKernel3(addVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSI32AVX512NT)
+				}
+				return asKernel3(addVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVI32AVX2NT)
+				}
+				return asKernel3(addSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVI32AVX512NT)
+				}
+				return asKernel3(addSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVI64AVX2NT)
+				}
+				return asKernel3(addVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVI64AVX512NT)
+				}
+				return asKernel3(addVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSI64AVX2NT)
+				}
+				return asKernel3(addVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSI64AVX512NT)
+				}
+				return asKernel3(addVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVI64AVX2NT)
+				}
+				return asKernel3(addSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVI64AVX512NT)
+				}
+				return asKernel3(addSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVU8AVX2NT)
+				}
+				return asKernel3(addVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVU8AVX512NT)
+				}
+				return asKernel3(addVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSU8AVX2NT)
+				}
+				return asKernel3(addVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSU8AVX512NT)
+				}
+				return asKernel3(addVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVU8AVX2NT)
+				}
+				return asKernel3(addSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVU8AVX512NT)
+				}
+				return asKernel3(addSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVU16AVX2NT)
+				}
+				return asKernel3(addVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVU16AVX512NT)
+				}
+				return asKernel3(addVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSU16AVX2NT)
+				}
+				return asKernel3(addVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSU16AVX512NT)
+				}
+				return asKernel3(addVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVU16AVX2NT)
+				}
+				return asKernel3(addSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVU16AVX512NT)
+				}
+				return asKernel3(addSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVU32AVX2NT)
+				}
+				return asKernel3(addVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVU32AVX512NT)
+				}
+				return asKernel3(addVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSU32AVX2NT)
+				}
+				return asKernel3(addVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSU32AVX512NT)
+				}
+				return asKernel3(addVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVU32AVX2NT)
+				}
+				return asKernel3(addSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVU32AVX512NT)
+				}
+				return asKernel3(addSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVVU64AVX2NT)
+				}
+				return asKernel3(addVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVVU64AVX512NT)
+				}
+				return asKernel3(addVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addVSU64AVX2NT)
+				}
+				return asKernel3(addVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addVSU64AVX512NT)
+				}
+				return asKernel3(addVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(addSVU64AVX2NT)
+				}
+				return asKernel3(addSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(addSVU64AVX512NT)
+				}
+				return asKernel3(addSVU64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1144,6 +1577,439 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		}
 	}
 	subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// subKernel returns the assembly kernel that Sub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func subKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVF32AVX2NT)
+				}
+				return asKernel3(subVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVF32AVX512NT)
+				}
+				return asKernel3(subVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSF32AVX2NT)
+				}
+				return asKernel3(subVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSF32AVX512NT)
+				}
+				return asKernel3(subVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVF32AVX2NT)
+				}
+				return asKernel3(subSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVF32AVX512NT)
+				}
+				return asKernel3(subSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVF64AVX2NT)
+				}
+				return asKernel3(subVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVF64AVX512NT)
+				}
+				return asKernel3(subVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSF64AVX2NT)
+				}
+				return asKernel3(subVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSF64AVX512NT)
+				}
+				return asKernel3(subVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVF64AVX2NT)
+				}
+				return asKernel3(subSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVF64AVX512NT)
+				}
+				return asKernel3(subSVF64AVX512)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVI8AVX2NT)
+				}
+				return asKernel3(subVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVI8AVX512NT)
+				}
+				return asKernel3(subVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSI8AVX2NT)
+				}
+				return asKernel3(subVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSI8AVX512NT)
+				}
+				return asKernel3(subVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVI8AVX2NT)
+				}
+				return asKernel3(subSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVI8AVX512NT)
+				}
+				return asKernel3(subSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVI16AVX2NT)
+				}
+				return asKernel3(subVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVI16AVX512NT)
+				}
+				return asKernel3(subVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSI16AVX2NT)
+				}
+				return asKernel3(subVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSI16AVX512NT)
+				}
+				return asKernel3(subVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVI16AVX2NT)
+				}
+				return asKernel3(subSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVI16AVX512NT)
+				}
+				return asKernel3(subSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVI32AVX2NT)
+				}
+				return asKernel3(subVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVI32AVX512NT)
+				}
+				return asKernel3(subVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSI32AVX2NT)
+				}
+				return asKernel3(subVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSI32AVX512NT)
+				}
+				return asKernel3(subVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVI32AVX2NT)
+				}
+				return asKernel3(subSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVI32AVX512NT)
+				}
+				return asKernel3(subSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVI64AVX2NT)
+				}
+				return asKernel3(subVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVI64AVX512NT)
+				}
+				return asKernel3(subVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSI64AVX2NT)
+				}
+				return asKernel3(subVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSI64AVX512NT)
+				}
+				return asKernel3(subVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVI64AVX2NT)
+				}
+				return asKernel3(subSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVI64AVX512NT)
+				}
+				return asKernel3(subSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVU8AVX2NT)
+				}
+				return asKernel3(subVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVU8AVX512NT)
+				}
+				return asKernel3(subVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSU8AVX2NT)
+				}
+				return asKernel3(subVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSU8AVX512NT)
+				}
+				return asKernel3(subVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVU8AVX2NT)
+				}
+				return asKernel3(subSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVU8AVX512NT)
+				}
+				return asKernel3(subSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVU16AVX2NT)
+				}
+				return asKernel3(subVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVU16AVX512NT)
+				}
+				return asKernel3(subVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSU16AVX2NT)
+				}
+				return asKernel3(subVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSU16AVX512NT)
+				}
+				return asKernel3(subVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVU16AVX2NT)
+				}
+				return asKernel3(subSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVU16AVX512NT)
+				}
+				return asKernel3(subSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVU32AVX2NT)
+				}
+				return asKernel3(subVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVU32AVX512NT)
+				}
+				return asKernel3(subVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSU32AVX2NT)
+				}
+				return asKernel3(subVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSU32AVX512NT)
+				}
+				return asKernel3(subVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVU32AVX2NT)
+				}
+				return asKernel3(subSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVU32AVX512NT)
+				}
+				return asKernel3(subSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVVU64AVX2NT)
+				}
+				return asKernel3(subVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVVU64AVX512NT)
+				}
+				return asKernel3(subVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subVSU64AVX2NT)
+				}
+				return asKernel3(subVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subVSU64AVX512NT)
+				}
+				return asKernel3(subVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(subSVU64AVX2NT)
+				}
+				return asKernel3(subSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(subSVU64AVX512NT)
+				}
+				return asKernel3(subSVU64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Mul computes the m x n block of kind k of mul with the implementation in
@@ -1715,6 +2581,439 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// mulKernel returns the assembly kernel that Mul would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func mulKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVF32AVX2NT)
+				}
+				return asKernel3(mulVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVF32AVX512NT)
+				}
+				return asKernel3(mulVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSF32AVX2NT)
+				}
+				return asKernel3(mulVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSF32AVX512NT)
+				}
+				return asKernel3(mulVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVF32AVX2NT)
+				}
+				return asKernel3(mulSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVF32AVX512NT)
+				}
+				return asKernel3(mulSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVF64AVX2NT)
+				}
+				return asKernel3(mulVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVF64AVX512NT)
+				}
+				return asKernel3(mulVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSF64AVX2NT)
+				}
+				return asKernel3(mulVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSF64AVX512NT)
+				}
+				return asKernel3(mulVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVF64AVX2NT)
+				}
+				return asKernel3(mulSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVF64AVX512NT)
+				}
+				return asKernel3(mulSVF64AVX512)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVI8AVX2NT)
+				}
+				return asKernel3(mulVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVI8AVX512NT)
+				}
+				return asKernel3(mulVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSI8AVX2NT)
+				}
+				return asKernel3(mulVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSI8AVX512NT)
+				}
+				return asKernel3(mulVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVI8AVX2NT)
+				}
+				return asKernel3(mulSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVI8AVX512NT)
+				}
+				return asKernel3(mulSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVI16AVX2NT)
+				}
+				return asKernel3(mulVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVI16AVX512NT)
+				}
+				return asKernel3(mulVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSI16AVX2NT)
+				}
+				return asKernel3(mulVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSI16AVX512NT)
+				}
+				return asKernel3(mulVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVI16AVX2NT)
+				}
+				return asKernel3(mulSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVI16AVX512NT)
+				}
+				return asKernel3(mulSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVI32AVX2NT)
+				}
+				return asKernel3(mulVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVI32AVX512NT)
+				}
+				return asKernel3(mulVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSI32AVX2NT)
+				}
+				return asKernel3(mulVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSI32AVX512NT)
+				}
+				return asKernel3(mulVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVI32AVX2NT)
+				}
+				return asKernel3(mulSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVI32AVX512NT)
+				}
+				return asKernel3(mulSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVI64AVX2NT)
+				}
+				return asKernel3(mulVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVI64AVX512NT)
+				}
+				return asKernel3(mulVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSI64AVX2NT)
+				}
+				return asKernel3(mulVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSI64AVX512NT)
+				}
+				return asKernel3(mulVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVI64AVX2NT)
+				}
+				return asKernel3(mulSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVI64AVX512NT)
+				}
+				return asKernel3(mulSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVU8AVX2NT)
+				}
+				return asKernel3(mulVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVU8AVX512NT)
+				}
+				return asKernel3(mulVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSU8AVX2NT)
+				}
+				return asKernel3(mulVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSU8AVX512NT)
+				}
+				return asKernel3(mulVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVU8AVX2NT)
+				}
+				return asKernel3(mulSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVU8AVX512NT)
+				}
+				return asKernel3(mulSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVU16AVX2NT)
+				}
+				return asKernel3(mulVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVU16AVX512NT)
+				}
+				return asKernel3(mulVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSU16AVX2NT)
+				}
+				return asKernel3(mulVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSU16AVX512NT)
+				}
+				return asKernel3(mulVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVU16AVX2NT)
+				}
+				return asKernel3(mulSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVU16AVX512NT)
+				}
+				return asKernel3(mulSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVU32AVX2NT)
+				}
+				return asKernel3(mulVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVU32AVX512NT)
+				}
+				return asKernel3(mulVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSU32AVX2NT)
+				}
+				return asKernel3(mulVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSU32AVX512NT)
+				}
+				return asKernel3(mulVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVU32AVX2NT)
+				}
+				return asKernel3(mulSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVU32AVX512NT)
+				}
+				return asKernel3(mulSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVVU64AVX2NT)
+				}
+				return asKernel3(mulVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVVU64AVX512NT)
+				}
+				return asKernel3(mulVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulVSU64AVX2NT)
+				}
+				return asKernel3(mulVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulVSU64AVX512NT)
+				}
+				return asKernel3(mulVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(mulSVU64AVX2NT)
+				}
+				return asKernel3(mulSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(mulSVU64AVX512NT)
+				}
+				return asKernel3(mulSVU64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1842,6 +3141,103 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		}
 	}
 	divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// divKernel returns the assembly kernel that Div would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classCompute, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(divVVF32AVX2NT)
+				}
+				return asKernel3(divVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(divVVF32AVX512NT)
+				}
+				return asKernel3(divVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classCompute, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(divVSF32AVX2NT)
+				}
+				return asKernel3(divVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(divVSF32AVX512NT)
+				}
+				return asKernel3(divVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classCompute, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(divSVF32AVX2NT)
+				}
+				return asKernel3(divSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(divSVF32AVX512NT)
+				}
+				return asKernel3(divSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classCompute, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(divVVF64AVX2NT)
+				}
+				return asKernel3(divVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(divVVF64AVX512NT)
+				}
+				return asKernel3(divVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classCompute, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(divVSF64AVX2NT)
+				}
+				return asKernel3(divVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(divVSF64AVX512NT)
+				}
+				return asKernel3(divVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classCompute, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(divSVF64AVX2NT)
+				}
+				return asKernel3(divSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(divSVF64AVX512NT)
+				}
+				return asKernel3(divSVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Min computes the m x n block of kind k of min with the implementation in
@@ -2413,6 +3809,439 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// minKernel returns the assembly kernel that Min would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func minKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVF32AVX2NT)
+				}
+				return asKernel3(minVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVF32AVX512NT)
+				}
+				return asKernel3(minVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSF32AVX2NT)
+				}
+				return asKernel3(minVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSF32AVX512NT)
+				}
+				return asKernel3(minVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVF32AVX2NT)
+				}
+				return asKernel3(minSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVF32AVX512NT)
+				}
+				return asKernel3(minSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVF64AVX2NT)
+				}
+				return asKernel3(minVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVF64AVX512NT)
+				}
+				return asKernel3(minVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSF64AVX2NT)
+				}
+				return asKernel3(minVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSF64AVX512NT)
+				}
+				return asKernel3(minVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVF64AVX2NT)
+				}
+				return asKernel3(minSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVF64AVX512NT)
+				}
+				return asKernel3(minSVF64AVX512)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVI8AVX2NT)
+				}
+				return asKernel3(minVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVI8AVX512NT)
+				}
+				return asKernel3(minVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSI8AVX2NT)
+				}
+				return asKernel3(minVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSI8AVX512NT)
+				}
+				return asKernel3(minVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVI8AVX2NT)
+				}
+				return asKernel3(minSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVI8AVX512NT)
+				}
+				return asKernel3(minSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVI16AVX2NT)
+				}
+				return asKernel3(minVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVI16AVX512NT)
+				}
+				return asKernel3(minVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSI16AVX2NT)
+				}
+				return asKernel3(minVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSI16AVX512NT)
+				}
+				return asKernel3(minVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVI16AVX2NT)
+				}
+				return asKernel3(minSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVI16AVX512NT)
+				}
+				return asKernel3(minSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVI32AVX2NT)
+				}
+				return asKernel3(minVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVI32AVX512NT)
+				}
+				return asKernel3(minVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSI32AVX2NT)
+				}
+				return asKernel3(minVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSI32AVX512NT)
+				}
+				return asKernel3(minVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVI32AVX2NT)
+				}
+				return asKernel3(minSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVI32AVX512NT)
+				}
+				return asKernel3(minSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVI64AVX2NT)
+				}
+				return asKernel3(minVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVI64AVX512NT)
+				}
+				return asKernel3(minVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSI64AVX2NT)
+				}
+				return asKernel3(minVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSI64AVX512NT)
+				}
+				return asKernel3(minVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVI64AVX2NT)
+				}
+				return asKernel3(minSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVI64AVX512NT)
+				}
+				return asKernel3(minSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVU8AVX2NT)
+				}
+				return asKernel3(minVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVU8AVX512NT)
+				}
+				return asKernel3(minVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSU8AVX2NT)
+				}
+				return asKernel3(minVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSU8AVX512NT)
+				}
+				return asKernel3(minVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVU8AVX2NT)
+				}
+				return asKernel3(minSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVU8AVX512NT)
+				}
+				return asKernel3(minSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVU16AVX2NT)
+				}
+				return asKernel3(minVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVU16AVX512NT)
+				}
+				return asKernel3(minVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSU16AVX2NT)
+				}
+				return asKernel3(minVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSU16AVX512NT)
+				}
+				return asKernel3(minVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVU16AVX2NT)
+				}
+				return asKernel3(minSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVU16AVX512NT)
+				}
+				return asKernel3(minSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVU32AVX2NT)
+				}
+				return asKernel3(minVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVU32AVX512NT)
+				}
+				return asKernel3(minVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSU32AVX2NT)
+				}
+				return asKernel3(minVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSU32AVX512NT)
+				}
+				return asKernel3(minVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVU32AVX2NT)
+				}
+				return asKernel3(minSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVU32AVX512NT)
+				}
+				return asKernel3(minSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVVU64AVX2NT)
+				}
+				return asKernel3(minVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVVU64AVX512NT)
+				}
+				return asKernel3(minVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minVSU64AVX2NT)
+				}
+				return asKernel3(minVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minVSU64AVX512NT)
+				}
+				return asKernel3(minVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(minSVU64AVX2NT)
+				}
+				return asKernel3(minSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(minSVU64AVX512NT)
+				}
+				return asKernel3(minSVU64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2982,6 +4811,439 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// maxKernel returns the assembly kernel that Max would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func maxKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVF32AVX2NT)
+				}
+				return asKernel3(maxVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVF32AVX512NT)
+				}
+				return asKernel3(maxVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSF32AVX2NT)
+				}
+				return asKernel3(maxVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSF32AVX512NT)
+				}
+				return asKernel3(maxVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVF32AVX2NT)
+				}
+				return asKernel3(maxSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVF32AVX512NT)
+				}
+				return asKernel3(maxSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVF64AVX2NT)
+				}
+				return asKernel3(maxVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVF64AVX512NT)
+				}
+				return asKernel3(maxVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSF64AVX2NT)
+				}
+				return asKernel3(maxVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSF64AVX512NT)
+				}
+				return asKernel3(maxVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVF64AVX2NT)
+				}
+				return asKernel3(maxSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVF64AVX512NT)
+				}
+				return asKernel3(maxSVF64AVX512)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVI8AVX2NT)
+				}
+				return asKernel3(maxVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVI8AVX512NT)
+				}
+				return asKernel3(maxVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSI8AVX2NT)
+				}
+				return asKernel3(maxVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSI8AVX512NT)
+				}
+				return asKernel3(maxVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVI8AVX2NT)
+				}
+				return asKernel3(maxSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVI8AVX512NT)
+				}
+				return asKernel3(maxSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVI16AVX2NT)
+				}
+				return asKernel3(maxVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVI16AVX512NT)
+				}
+				return asKernel3(maxVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSI16AVX2NT)
+				}
+				return asKernel3(maxVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSI16AVX512NT)
+				}
+				return asKernel3(maxVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVI16AVX2NT)
+				}
+				return asKernel3(maxSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVI16AVX512NT)
+				}
+				return asKernel3(maxSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVI32AVX2NT)
+				}
+				return asKernel3(maxVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVI32AVX512NT)
+				}
+				return asKernel3(maxVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSI32AVX2NT)
+				}
+				return asKernel3(maxVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSI32AVX512NT)
+				}
+				return asKernel3(maxVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVI32AVX2NT)
+				}
+				return asKernel3(maxSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVI32AVX512NT)
+				}
+				return asKernel3(maxSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVI64AVX2NT)
+				}
+				return asKernel3(maxVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVI64AVX512NT)
+				}
+				return asKernel3(maxVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSI64AVX2NT)
+				}
+				return asKernel3(maxVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSI64AVX512NT)
+				}
+				return asKernel3(maxVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVI64AVX2NT)
+				}
+				return asKernel3(maxSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVI64AVX512NT)
+				}
+				return asKernel3(maxSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVU8AVX2NT)
+				}
+				return asKernel3(maxVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVU8AVX512NT)
+				}
+				return asKernel3(maxVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSU8AVX2NT)
+				}
+				return asKernel3(maxVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSU8AVX512NT)
+				}
+				return asKernel3(maxVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVU8AVX2NT)
+				}
+				return asKernel3(maxSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVU8AVX512NT)
+				}
+				return asKernel3(maxSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVU16AVX2NT)
+				}
+				return asKernel3(maxVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVU16AVX512NT)
+				}
+				return asKernel3(maxVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSU16AVX2NT)
+				}
+				return asKernel3(maxVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSU16AVX512NT)
+				}
+				return asKernel3(maxVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVU16AVX2NT)
+				}
+				return asKernel3(maxSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVU16AVX512NT)
+				}
+				return asKernel3(maxSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVU32AVX2NT)
+				}
+				return asKernel3(maxVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVU32AVX512NT)
+				}
+				return asKernel3(maxVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSU32AVX2NT)
+				}
+				return asKernel3(maxVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSU32AVX512NT)
+				}
+				return asKernel3(maxVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVU32AVX2NT)
+				}
+				return asKernel3(maxSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVU32AVX512NT)
+				}
+				return asKernel3(maxSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVVU64AVX2NT)
+				}
+				return asKernel3(maxVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVVU64AVX512NT)
+				}
+				return asKernel3(maxVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxVSU64AVX2NT)
+				}
+				return asKernel3(maxVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxVSU64AVX512NT)
+				}
+				return asKernel3(maxVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(maxSVU64AVX2NT)
+				}
+				return asKernel3(maxSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(maxSVU64AVX512NT)
+				}
+				return asKernel3(maxSVU64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3439,6 +5701,355 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// andKernel returns the assembly kernel that And would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVI8AVX2NT)
+				}
+				return asKernel3(andVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVI8AVX512NT)
+				}
+				return asKernel3(andVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSI8AVX2NT)
+				}
+				return asKernel3(andVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSI8AVX512NT)
+				}
+				return asKernel3(andVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVI8AVX2NT)
+				}
+				return asKernel3(andSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVI8AVX512NT)
+				}
+				return asKernel3(andSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVI16AVX2NT)
+				}
+				return asKernel3(andVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVI16AVX512NT)
+				}
+				return asKernel3(andVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSI16AVX2NT)
+				}
+				return asKernel3(andVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSI16AVX512NT)
+				}
+				return asKernel3(andVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVI16AVX2NT)
+				}
+				return asKernel3(andSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVI16AVX512NT)
+				}
+				return asKernel3(andSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVI32AVX2NT)
+				}
+				return asKernel3(andVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVI32AVX512NT)
+				}
+				return asKernel3(andVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSI32AVX2NT)
+				}
+				return asKernel3(andVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSI32AVX512NT)
+				}
+				return asKernel3(andVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVI32AVX2NT)
+				}
+				return asKernel3(andSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVI32AVX512NT)
+				}
+				return asKernel3(andSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVI64AVX2NT)
+				}
+				return asKernel3(andVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVI64AVX512NT)
+				}
+				return asKernel3(andVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSI64AVX2NT)
+				}
+				return asKernel3(andVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSI64AVX512NT)
+				}
+				return asKernel3(andVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVI64AVX2NT)
+				}
+				return asKernel3(andSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVI64AVX512NT)
+				}
+				return asKernel3(andSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVU8AVX2NT)
+				}
+				return asKernel3(andVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVU8AVX512NT)
+				}
+				return asKernel3(andVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSU8AVX2NT)
+				}
+				return asKernel3(andVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSU8AVX512NT)
+				}
+				return asKernel3(andVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVU8AVX2NT)
+				}
+				return asKernel3(andSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVU8AVX512NT)
+				}
+				return asKernel3(andSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVU16AVX2NT)
+				}
+				return asKernel3(andVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVU16AVX512NT)
+				}
+				return asKernel3(andVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSU16AVX2NT)
+				}
+				return asKernel3(andVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSU16AVX512NT)
+				}
+				return asKernel3(andVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVU16AVX2NT)
+				}
+				return asKernel3(andSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVU16AVX512NT)
+				}
+				return asKernel3(andSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVU32AVX2NT)
+				}
+				return asKernel3(andVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVU32AVX512NT)
+				}
+				return asKernel3(andVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSU32AVX2NT)
+				}
+				return asKernel3(andVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSU32AVX512NT)
+				}
+				return asKernel3(andVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVU32AVX2NT)
+				}
+				return asKernel3(andSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVU32AVX512NT)
+				}
+				return asKernel3(andSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVVU64AVX2NT)
+				}
+				return asKernel3(andVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVVU64AVX512NT)
+				}
+				return asKernel3(andVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andVSU64AVX2NT)
+				}
+				return asKernel3(andVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andVSU64AVX512NT)
+				}
+				return asKernel3(andVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andSVU64AVX2NT)
+				}
+				return asKernel3(andSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andSVU64AVX512NT)
+				}
+				return asKernel3(andSVU64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Or computes the m x n block of kind k of or with the implementation in
@@ -3900,6 +6511,355 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// orKernel returns the assembly kernel that Or would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func orKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVI8AVX2NT)
+				}
+				return asKernel3(orVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVI8AVX512NT)
+				}
+				return asKernel3(orVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSI8AVX2NT)
+				}
+				return asKernel3(orVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSI8AVX512NT)
+				}
+				return asKernel3(orVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVI8AVX2NT)
+				}
+				return asKernel3(orSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVI8AVX512NT)
+				}
+				return asKernel3(orSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVI16AVX2NT)
+				}
+				return asKernel3(orVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVI16AVX512NT)
+				}
+				return asKernel3(orVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSI16AVX2NT)
+				}
+				return asKernel3(orVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSI16AVX512NT)
+				}
+				return asKernel3(orVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVI16AVX2NT)
+				}
+				return asKernel3(orSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVI16AVX512NT)
+				}
+				return asKernel3(orSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVI32AVX2NT)
+				}
+				return asKernel3(orVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVI32AVX512NT)
+				}
+				return asKernel3(orVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSI32AVX2NT)
+				}
+				return asKernel3(orVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSI32AVX512NT)
+				}
+				return asKernel3(orVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVI32AVX2NT)
+				}
+				return asKernel3(orSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVI32AVX512NT)
+				}
+				return asKernel3(orSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVI64AVX2NT)
+				}
+				return asKernel3(orVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVI64AVX512NT)
+				}
+				return asKernel3(orVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSI64AVX2NT)
+				}
+				return asKernel3(orVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSI64AVX512NT)
+				}
+				return asKernel3(orVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVI64AVX2NT)
+				}
+				return asKernel3(orSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVI64AVX512NT)
+				}
+				return asKernel3(orSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVU8AVX2NT)
+				}
+				return asKernel3(orVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVU8AVX512NT)
+				}
+				return asKernel3(orVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSU8AVX2NT)
+				}
+				return asKernel3(orVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSU8AVX512NT)
+				}
+				return asKernel3(orVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVU8AVX2NT)
+				}
+				return asKernel3(orSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVU8AVX512NT)
+				}
+				return asKernel3(orSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVU16AVX2NT)
+				}
+				return asKernel3(orVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVU16AVX512NT)
+				}
+				return asKernel3(orVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSU16AVX2NT)
+				}
+				return asKernel3(orVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSU16AVX512NT)
+				}
+				return asKernel3(orVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVU16AVX2NT)
+				}
+				return asKernel3(orSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVU16AVX512NT)
+				}
+				return asKernel3(orSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVU32AVX2NT)
+				}
+				return asKernel3(orVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVU32AVX512NT)
+				}
+				return asKernel3(orVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSU32AVX2NT)
+				}
+				return asKernel3(orVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSU32AVX512NT)
+				}
+				return asKernel3(orVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVU32AVX2NT)
+				}
+				return asKernel3(orSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVU32AVX512NT)
+				}
+				return asKernel3(orSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVVU64AVX2NT)
+				}
+				return asKernel3(orVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVVU64AVX512NT)
+				}
+				return asKernel3(orVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orVSU64AVX2NT)
+				}
+				return asKernel3(orVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orVSU64AVX512NT)
+				}
+				return asKernel3(orVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(orSVU64AVX2NT)
+				}
+				return asKernel3(orSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(orSVU64AVX512NT)
+				}
+				return asKernel3(orSVU64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Xor computes the m x n block of kind k of xor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -4357,6 +7317,355 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// xorKernel returns the assembly kernel that Xor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func xorKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVI8AVX2NT)
+				}
+				return asKernel3(xorVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVI8AVX512NT)
+				}
+				return asKernel3(xorVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSI8AVX2NT)
+				}
+				return asKernel3(xorVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSI8AVX512NT)
+				}
+				return asKernel3(xorVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVI8AVX2NT)
+				}
+				return asKernel3(xorSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVI8AVX512NT)
+				}
+				return asKernel3(xorSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVI16AVX2NT)
+				}
+				return asKernel3(xorVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVI16AVX512NT)
+				}
+				return asKernel3(xorVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSI16AVX2NT)
+				}
+				return asKernel3(xorVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSI16AVX512NT)
+				}
+				return asKernel3(xorVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVI16AVX2NT)
+				}
+				return asKernel3(xorSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVI16AVX512NT)
+				}
+				return asKernel3(xorSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVI32AVX2NT)
+				}
+				return asKernel3(xorVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVI32AVX512NT)
+				}
+				return asKernel3(xorVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSI32AVX2NT)
+				}
+				return asKernel3(xorVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSI32AVX512NT)
+				}
+				return asKernel3(xorVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVI32AVX2NT)
+				}
+				return asKernel3(xorSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVI32AVX512NT)
+				}
+				return asKernel3(xorSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVI64AVX2NT)
+				}
+				return asKernel3(xorVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVI64AVX512NT)
+				}
+				return asKernel3(xorVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSI64AVX2NT)
+				}
+				return asKernel3(xorVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSI64AVX512NT)
+				}
+				return asKernel3(xorVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVI64AVX2NT)
+				}
+				return asKernel3(xorSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVI64AVX512NT)
+				}
+				return asKernel3(xorSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVU8AVX2NT)
+				}
+				return asKernel3(xorVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVU8AVX512NT)
+				}
+				return asKernel3(xorVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSU8AVX2NT)
+				}
+				return asKernel3(xorVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSU8AVX512NT)
+				}
+				return asKernel3(xorVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVU8AVX2NT)
+				}
+				return asKernel3(xorSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVU8AVX512NT)
+				}
+				return asKernel3(xorSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVU16AVX2NT)
+				}
+				return asKernel3(xorVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVU16AVX512NT)
+				}
+				return asKernel3(xorVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSU16AVX2NT)
+				}
+				return asKernel3(xorVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSU16AVX512NT)
+				}
+				return asKernel3(xorVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVU16AVX2NT)
+				}
+				return asKernel3(xorSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVU16AVX512NT)
+				}
+				return asKernel3(xorSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVU32AVX2NT)
+				}
+				return asKernel3(xorVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVU32AVX512NT)
+				}
+				return asKernel3(xorVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSU32AVX2NT)
+				}
+				return asKernel3(xorVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSU32AVX512NT)
+				}
+				return asKernel3(xorVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVU32AVX2NT)
+				}
+				return asKernel3(xorSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVU32AVX512NT)
+				}
+				return asKernel3(xorSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVVU64AVX2NT)
+				}
+				return asKernel3(xorVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVVU64AVX512NT)
+				}
+				return asKernel3(xorVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorVSU64AVX2NT)
+				}
+				return asKernel3(xorVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorVSU64AVX512NT)
+				}
+				return asKernel3(xorVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(xorSVU64AVX2NT)
+				}
+				return asKernel3(xorSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(xorSVU64AVX512NT)
+				}
+				return asKernel3(xorSVU64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
@@ -4818,6 +8127,355 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 	andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// andnotKernel returns the assembly kernel that AndNot would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVI8AVX2NT)
+				}
+				return asKernel3(andnotVVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVI8AVX512NT)
+				}
+				return asKernel3(andnotVVI8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSI8AVX2NT)
+				}
+				return asKernel3(andnotVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSI8AVX512NT)
+				}
+				return asKernel3(andnotVSI8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVI8AVX2NT)
+				}
+				return asKernel3(andnotSVI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVI8AVX512NT)
+				}
+				return asKernel3(andnotSVI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVI16AVX2NT)
+				}
+				return asKernel3(andnotVVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVI16AVX512NT)
+				}
+				return asKernel3(andnotVVI16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSI16AVX2NT)
+				}
+				return asKernel3(andnotVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSI16AVX512NT)
+				}
+				return asKernel3(andnotVSI16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVI16AVX2NT)
+				}
+				return asKernel3(andnotSVI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVI16AVX512NT)
+				}
+				return asKernel3(andnotSVI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVI32AVX2NT)
+				}
+				return asKernel3(andnotVVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVI32AVX512NT)
+				}
+				return asKernel3(andnotVVI32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSI32AVX2NT)
+				}
+				return asKernel3(andnotVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSI32AVX512NT)
+				}
+				return asKernel3(andnotVSI32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVI32AVX2NT)
+				}
+				return asKernel3(andnotSVI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVI32AVX512NT)
+				}
+				return asKernel3(andnotSVI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVI64AVX2NT)
+				}
+				return asKernel3(andnotVVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVI64AVX512NT)
+				}
+				return asKernel3(andnotVVI64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSI64AVX2NT)
+				}
+				return asKernel3(andnotVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSI64AVX512NT)
+				}
+				return asKernel3(andnotVSI64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVI64AVX2NT)
+				}
+				return asKernel3(andnotSVI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVI64AVX512NT)
+				}
+				return asKernel3(andnotSVI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVU8AVX2NT)
+				}
+				return asKernel3(andnotVVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVU8AVX512NT)
+				}
+				return asKernel3(andnotVVU8AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSU8AVX2NT)
+				}
+				return asKernel3(andnotVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSU8AVX512NT)
+				}
+				return asKernel3(andnotVSU8AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVU8AVX2NT)
+				}
+				return asKernel3(andnotSVU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVU8AVX512NT)
+				}
+				return asKernel3(andnotSVU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVU16AVX2NT)
+				}
+				return asKernel3(andnotVVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVU16AVX512NT)
+				}
+				return asKernel3(andnotVVU16AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSU16AVX2NT)
+				}
+				return asKernel3(andnotVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSU16AVX512NT)
+				}
+				return asKernel3(andnotVSU16AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVU16AVX2NT)
+				}
+				return asKernel3(andnotSVU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVU16AVX512NT)
+				}
+				return asKernel3(andnotSVU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVU32AVX2NT)
+				}
+				return asKernel3(andnotVVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVU32AVX512NT)
+				}
+				return asKernel3(andnotVVU32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSU32AVX2NT)
+				}
+				return asKernel3(andnotVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSU32AVX512NT)
+				}
+				return asKernel3(andnotVSU32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVU32AVX2NT)
+				}
+				return asKernel3(andnotSVU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVU32AVX512NT)
+				}
+				return asKernel3(andnotSVU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVVU64AVX2NT)
+				}
+				return asKernel3(andnotVVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVVU64AVX512NT)
+				}
+				return asKernel3(andnotVVU64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotVSU64AVX2NT)
+				}
+				return asKernel3(andnotVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotVSU64AVX512NT)
+				}
+				return asKernel3(andnotVSU64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(andnotSVU64AVX2NT)
+				}
+				return asKernel3(andnotSVU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(andnotSVU64AVX512NT)
+				}
+				return asKernel3(andnotSVU64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Neg computes the m x n block of kind k of neg with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -4877,6 +8535,51 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		}
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// negKernel returns the assembly kernel that Neg would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(negVF32AVX2NT)
+				}
+				return asKernel2(negVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(negVF32AVX512NT)
+				}
+				return asKernel2(negVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(negVF64AVX2NT)
+				}
+				return asKernel2(negVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(negVF64AVX512NT)
+				}
+				return asKernel2(negVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Abs computes the m x n block of kind k of abs with the implementation in
@@ -4940,6 +8643,51 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	absGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// absKernel returns the assembly kernel that Abs would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(absVF32AVX2NT)
+				}
+				return asKernel2(absVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(absVF32AVX512NT)
+				}
+				return asKernel2(absVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(absVF64AVX2NT)
+				}
+				return asKernel2(absVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(absVF64AVX512NT)
+				}
+				return asKernel2(absVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -4999,6 +8747,51 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		}
 	}
 	sqrtGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sqrtKernel returns the assembly kernel that Sqrt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classCompute, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(sqrtVF32AVX2NT)
+				}
+				return asKernel2(sqrtVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(sqrtVF32AVX512NT)
+				}
+				return asKernel2(sqrtVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classCompute, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(sqrtVF64AVX2NT)
+				}
+				return asKernel2(sqrtVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(sqrtVF64AVX512NT)
+				}
+				return asKernel2(sqrtVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Floor computes the m x n block of kind k of floor with the implementation in
@@ -5062,6 +8855,51 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	floorGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// floorKernel returns the assembly kernel that Floor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(floorVF32AVX2NT)
+				}
+				return asKernel2(floorVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(floorVF32AVX512NT)
+				}
+				return asKernel2(floorVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(floorVF64AVX2NT)
+				}
+				return asKernel2(floorVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(floorVF64AVX512NT)
+				}
+				return asKernel2(floorVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Ceil computes the m x n block of kind k of ceil with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -5121,6 +8959,51 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		}
 	}
 	ceilGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// ceilKernel returns the assembly kernel that Ceil would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(ceilVF32AVX2NT)
+				}
+				return asKernel2(ceilVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(ceilVF32AVX512NT)
+				}
+				return asKernel2(ceilVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(ceilVF64AVX2NT)
+				}
+				return asKernel2(ceilVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(ceilVF64AVX512NT)
+				}
+				return asKernel2(ceilVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
@@ -5184,6 +9067,51 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	truncGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// truncKernel returns the assembly kernel that Trunc would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(truncVF32AVX2NT)
+				}
+				return asKernel2(truncVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(truncVF32AVX512NT)
+				}
+				return asKernel2(truncVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(truncVF64AVX2NT)
+				}
+				return asKernel2(truncVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(truncVF64AVX512NT)
+				}
+				return asKernel2(truncVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -5245,6 +9173,51 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 	roundevenGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// roundevenKernel returns the assembly kernel that RoundToEven would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(roundevenVF32AVX2NT)
+				}
+				return asKernel2(roundevenVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(roundevenVF32AVX512NT)
+				}
+				return asKernel2(roundevenVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(roundevenVF64AVX2NT)
+				}
+				return asKernel2(roundevenVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(roundevenVF64AVX512NT)
+				}
+				return asKernel2(roundevenVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -5304,6 +9277,51 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		}
 	}
 	roundGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// roundKernel returns the assembly kernel that Round would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(roundVF32AVX2NT)
+				}
+				return asKernel2(roundVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(roundVF32AVX512NT)
+				}
+				return asKernel2(roundVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel2(roundVF64AVX2NT)
+				}
+				return asKernel2(roundVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel2(roundVF64AVX512NT)
+				}
+				return asKernel2(roundVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in
@@ -5387,6 +9405,67 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// eqKernel returns the assembly kernel that Eq would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				return asKernel3(eqVVF32AVX2)
+			case AVX512:
+				return asKernel3(eqVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(eqVSF32AVX2)
+			case AVX512:
+				return asKernel3(eqVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(eqSVF32AVX2)
+			case AVX512:
+				return asKernel3(eqSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				return asKernel3(eqVVF64AVX2)
+			case AVX512:
+				return asKernel3(eqVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(eqVSF64AVX2)
+			case AVX512:
+				return asKernel3(eqVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(eqSVF64AVX2)
+			case AVX512:
+				return asKernel3(eqSVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -5466,6 +9545,67 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// neKernel returns the assembly kernel that Ne would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				return asKernel3(neVVF32AVX2)
+			case AVX512:
+				return asKernel3(neVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(neVSF32AVX2)
+			case AVX512:
+				return asKernel3(neVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(neSVF32AVX2)
+			case AVX512:
+				return asKernel3(neSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				return asKernel3(neVVF64AVX2)
+			case AVX512:
+				return asKernel3(neVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(neVSF64AVX2)
+			case AVX512:
+				return asKernel3(neVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(neSVF64AVX2)
+			case AVX512:
+				return asKernel3(neSVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Lt computes the m x n block of kind k of lt with the implementation in
@@ -5549,6 +9689,67 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// ltKernel returns the assembly kernel that Lt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				return asKernel3(ltVVF32AVX2)
+			case AVX512:
+				return asKernel3(ltVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(ltVSF32AVX2)
+			case AVX512:
+				return asKernel3(ltVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(ltSVF32AVX2)
+			case AVX512:
+				return asKernel3(ltSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				return asKernel3(ltVVF64AVX2)
+			case AVX512:
+				return asKernel3(ltVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(ltVSF64AVX2)
+			case AVX512:
+				return asKernel3(ltVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(ltSVF64AVX2)
+			case AVX512:
+				return asKernel3(ltSVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -5628,6 +9829,67 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// leKernel returns the assembly kernel that Le would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				return asKernel3(leVVF32AVX2)
+			case AVX512:
+				return asKernel3(leVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(leVSF32AVX2)
+			case AVX512:
+				return asKernel3(leVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(leSVF32AVX2)
+			case AVX512:
+				return asKernel3(leSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				return asKernel3(leVVF64AVX2)
+			case AVX512:
+				return asKernel3(leVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(leVSF64AVX2)
+			case AVX512:
+				return asKernel3(leVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(leSVF64AVX2)
+			case AVX512:
+				return asKernel3(leSVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Gt computes the m x n block of kind k of gt with the implementation in
@@ -5711,6 +9973,67 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// gtKernel returns the assembly kernel that Gt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				return asKernel3(gtVVF32AVX2)
+			case AVX512:
+				return asKernel3(gtVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(gtVSF32AVX2)
+			case AVX512:
+				return asKernel3(gtVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(gtSVF32AVX2)
+			case AVX512:
+				return asKernel3(gtSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				return asKernel3(gtVVF64AVX2)
+			case AVX512:
+				return asKernel3(gtVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(gtVSF64AVX2)
+			case AVX512:
+				return asKernel3(gtVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(gtSVF64AVX2)
+			case AVX512:
+				return asKernel3(gtSVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -5790,6 +10113,67 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// geKernel returns the assembly kernel that Ge would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				return asKernel3(geVVF32AVX2)
+			case AVX512:
+				return asKernel3(geVVF32AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(geVSF32AVX2)
+			case AVX512:
+				return asKernel3(geVSF32AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				return asKernel3(geSVF32AVX2)
+			case AVX512:
+				return asKernel3(geSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				return asKernel3(geVVF64AVX2)
+			case AVX512:
+				return asKernel3(geVVF64AVX512)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(geVSF64AVX2)
+			case AVX512:
+				return asKernel3(geVSF64AVX512)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				return asKernel3(geSVF64AVX2)
+			case AVX512:
+				return asKernel3(geSVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // FMA computes the m x n block of kind k of fma with the implementation in
@@ -6059,6 +10443,209 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 	fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// fmaKernel returns the assembly kernel that FMA would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			switch k {
+			case VVV:
+				switch implFor(classMemory, m*n*16, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVVVF32AVX2NT)
+					}
+					return asKernel4(fmaVVVF32AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVVVF32AVX512NT)
+					}
+					return asKernel4(fmaVVVF32AVX512)
+				}
+			case VVS:
+				switch implFor(classMemory, m*n*12, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVVSF32AVX2NT)
+					}
+					return asKernel4(fmaVVSF32AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVVSF32AVX512NT)
+					}
+					return asKernel4(fmaVVSF32AVX512)
+				}
+			case VSV:
+				switch implFor(classMemory, m*n*12, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVSVF32AVX2NT)
+					}
+					return asKernel4(fmaVSVF32AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVSVF32AVX512NT)
+					}
+					return asKernel4(fmaVSVF32AVX512)
+				}
+			case SVV:
+				switch implFor(classMemory, m*n*12, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaSVVF32AVX2NT)
+					}
+					return asKernel4(fmaSVVF32AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaSVVF32AVX512NT)
+					}
+					return asKernel4(fmaSVVF32AVX512)
+				}
+			case VSS:
+				switch implFor(classMemory, m*n*8, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVSSF32AVX2NT)
+					}
+					return asKernel4(fmaVSSF32AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVSSF32AVX512NT)
+					}
+					return asKernel4(fmaVSSF32AVX512)
+				}
+			case SVS:
+				switch implFor(classMemory, m*n*8, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaSVSF32AVX2NT)
+					}
+					return asKernel4(fmaSVSF32AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaSVSF32AVX512NT)
+					}
+					return asKernel4(fmaSVSF32AVX512)
+				}
+			case SSV:
+				switch implFor(classMemory, m*n*8, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaSSVF32AVX2NT)
+					}
+					return asKernel4(fmaSSVF32AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaSSVF32AVX512NT)
+					}
+					return asKernel4(fmaSSVF32AVX512)
+				}
+			}
+		case tFloat64:
+			switch k {
+			case VVV:
+				switch implFor(classMemory, m*n*32, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVVVF64AVX2NT)
+					}
+					return asKernel4(fmaVVVF64AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVVVF64AVX512NT)
+					}
+					return asKernel4(fmaVVVF64AVX512)
+				}
+			case VVS:
+				switch implFor(classMemory, m*n*24, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVVSF64AVX2NT)
+					}
+					return asKernel4(fmaVVSF64AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVVSF64AVX512NT)
+					}
+					return asKernel4(fmaVVSF64AVX512)
+				}
+			case VSV:
+				switch implFor(classMemory, m*n*24, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVSVF64AVX2NT)
+					}
+					return asKernel4(fmaVSVF64AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVSVF64AVX512NT)
+					}
+					return asKernel4(fmaVSVF64AVX512)
+				}
+			case SVV:
+				switch implFor(classMemory, m*n*24, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaSVVF64AVX2NT)
+					}
+					return asKernel4(fmaSVVF64AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaSVVF64AVX512NT)
+					}
+					return asKernel4(fmaSVVF64AVX512)
+				}
+			case VSS:
+				switch implFor(classMemory, m*n*16, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaVSSF64AVX2NT)
+					}
+					return asKernel4(fmaVSSF64AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaVSSF64AVX512NT)
+					}
+					return asKernel4(fmaVSSF64AVX512)
+				}
+			case SVS:
+				switch implFor(classMemory, m*n*16, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaSVSF64AVX2NT)
+					}
+					return asKernel4(fmaSVSF64AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaSVSF64AVX512NT)
+					}
+					return asKernel4(fmaSVSF64AVX512)
+				}
+			case SSV:
+				switch implFor(classMemory, m*n*16, stream) {
+				case AVX2:
+					if stream {
+						return asKernel4(fmaSSVF64AVX2NT)
+					}
+					return asKernel4(fmaSSVF64AVX2)
+				case AVX512:
+					if stream {
+						return asKernel4(fmaSSVF64AVX512NT)
+					}
+					return asKernel4(fmaSSVF64AVX512)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -6324,6 +10911,207 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// clampKernel returns the assembly kernel that Clamp would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVVVF32AVX2NT)
+				}
+				return asKernel4(clampVVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVVVF32AVX512NT)
+				}
+				return asKernel4(clampVVVF32AVX512)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVVSF32AVX2NT)
+				}
+				return asKernel4(clampVVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVVSF32AVX512NT)
+				}
+				return asKernel4(clampVVSF32AVX512)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVSVF32AVX2NT)
+				}
+				return asKernel4(clampVSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVSVF32AVX512NT)
+				}
+				return asKernel4(clampVSVF32AVX512)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampSVVF32AVX2NT)
+				}
+				return asKernel4(clampSVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampSVVF32AVX512NT)
+				}
+				return asKernel4(clampSVVF32AVX512)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVSSF32AVX2NT)
+				}
+				return asKernel4(clampVSSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVSSF32AVX512NT)
+				}
+				return asKernel4(clampVSSF32AVX512)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampSVSF32AVX2NT)
+				}
+				return asKernel4(clampSVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampSVSF32AVX512NT)
+				}
+				return asKernel4(clampSVSF32AVX512)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampSSVF32AVX2NT)
+				}
+				return asKernel4(clampSSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampSSVF32AVX512NT)
+				}
+				return asKernel4(clampSSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*32, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVVVF64AVX2NT)
+				}
+				return asKernel4(clampVVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVVVF64AVX512NT)
+				}
+				return asKernel4(clampVVVF64AVX512)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVVSF64AVX2NT)
+				}
+				return asKernel4(clampVVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVVSF64AVX512NT)
+				}
+				return asKernel4(clampVVSF64AVX512)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVSVF64AVX2NT)
+				}
+				return asKernel4(clampVSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVSVF64AVX512NT)
+				}
+				return asKernel4(clampVSVF64AVX512)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampSVVF64AVX2NT)
+				}
+				return asKernel4(clampSVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampSVVF64AVX512NT)
+				}
+				return asKernel4(clampSVVF64AVX512)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampVSSF64AVX2NT)
+				}
+				return asKernel4(clampVSSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampVSSF64AVX512NT)
+				}
+				return asKernel4(clampVSSF64AVX512)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampSVSF64AVX2NT)
+				}
+				return asKernel4(clampSVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampSVSF64AVX512NT)
+				}
+				return asKernel4(clampSVSF64AVX512)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(clampSSVF64AVX2NT)
+				}
+				return asKernel4(clampSSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(clampSSVF64AVX512NT)
+				}
+				return asKernel4(clampSSVF64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -6511,6 +11299,147 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 }
 
+// shlKernel returns the assembly kernel that Shl would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shlKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSI8AVX2NT)
+				}
+				return asKernel3(shlVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSI8AVX512NT)
+				}
+				return asKernel3(shlVSI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSI16AVX2NT)
+				}
+				return asKernel3(shlVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSI16AVX512NT)
+				}
+				return asKernel3(shlVSI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSI32AVX2NT)
+				}
+				return asKernel3(shlVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSI32AVX512NT)
+				}
+				return asKernel3(shlVSI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSI64AVX2NT)
+				}
+				return asKernel3(shlVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSI64AVX512NT)
+				}
+				return asKernel3(shlVSI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSU8AVX2NT)
+				}
+				return asKernel3(shlVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSU8AVX512NT)
+				}
+				return asKernel3(shlVSU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSU16AVX2NT)
+				}
+				return asKernel3(shlVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSU16AVX512NT)
+				}
+				return asKernel3(shlVSU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSU32AVX2NT)
+				}
+				return asKernel3(shlVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSU32AVX512NT)
+				}
+				return asKernel3(shlVSU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shlVSU64AVX2NT)
+				}
+				return asKernel3(shlVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shlVSU64AVX512NT)
+				}
+				return asKernel3(shlVSU64AVX512)
+			}
+		}
+	}
+	return nil
+}
+
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -6696,6 +11625,147 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 		}
 	}
 	shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
+}
+
+// shrKernel returns the assembly kernel that Shr would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSI8AVX2NT)
+				}
+				return asKernel3(shrVSI8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSI8AVX512NT)
+				}
+				return asKernel3(shrVSI8AVX512)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSI16AVX2NT)
+				}
+				return asKernel3(shrVSI16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSI16AVX512NT)
+				}
+				return asKernel3(shrVSI16AVX512)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSI32AVX2NT)
+				}
+				return asKernel3(shrVSI32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSI32AVX512NT)
+				}
+				return asKernel3(shrVSI32AVX512)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSI64AVX2NT)
+				}
+				return asKernel3(shrVSI64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSI64AVX512NT)
+				}
+				return asKernel3(shrVSI64AVX512)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSU8AVX2NT)
+				}
+				return asKernel3(shrVSU8AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSU8AVX512NT)
+				}
+				return asKernel3(shrVSU8AVX512)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSU16AVX2NT)
+				}
+				return asKernel3(shrVSU16AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSU16AVX512NT)
+				}
+				return asKernel3(shrVSU16AVX512)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSU32AVX2NT)
+				}
+				return asKernel3(shrVSU32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSU32AVX512NT)
+				}
+				return asKernel3(shrVSU32AVX512)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel3(shrVSU64AVX2NT)
+				}
+				return asKernel3(shrVSU64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel3(shrVSU64AVX512NT)
+				}
+				return asKernel3(shrVSU64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Select computes the m x n block of kind k of select with the implementation in
@@ -6961,6 +12031,207 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 		}
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+}
+
+// selectKernel returns the assembly kernel that Select would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVVVF32AVX2NT)
+				}
+				return asKernel4(selectVVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVVVF32AVX512NT)
+				}
+				return asKernel4(selectVVVF32AVX512)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVVSF32AVX2NT)
+				}
+				return asKernel4(selectVVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVVSF32AVX512NT)
+				}
+				return asKernel4(selectVVSF32AVX512)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVSVF32AVX2NT)
+				}
+				return asKernel4(selectVSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVSVF32AVX512NT)
+				}
+				return asKernel4(selectVSVF32AVX512)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVSSF32AVX2NT)
+				}
+				return asKernel4(selectVSSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVSSF32AVX512NT)
+				}
+				return asKernel4(selectVSSF32AVX512)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectSVVF32AVX2NT)
+				}
+				return asKernel4(selectSVVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectSVVF32AVX512NT)
+				}
+				return asKernel4(selectSVVF32AVX512)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectSVSF32AVX2NT)
+				}
+				return asKernel4(selectSVSF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectSVSF32AVX512NT)
+				}
+				return asKernel4(selectSVSF32AVX512)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectSSVF32AVX2NT)
+				}
+				return asKernel4(selectSSVF32AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectSSVF32AVX512NT)
+				}
+				return asKernel4(selectSSVF32AVX512)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*32, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVVVF64AVX2NT)
+				}
+				return asKernel4(selectVVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVVVF64AVX512NT)
+				}
+				return asKernel4(selectVVVF64AVX512)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVVSF64AVX2NT)
+				}
+				return asKernel4(selectVVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVVSF64AVX512NT)
+				}
+				return asKernel4(selectVVSF64AVX512)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVSVF64AVX2NT)
+				}
+				return asKernel4(selectVSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVSVF64AVX512NT)
+				}
+				return asKernel4(selectVSVF64AVX512)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectVSSF64AVX2NT)
+				}
+				return asKernel4(selectVSSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectVSSF64AVX512NT)
+				}
+				return asKernel4(selectVSSF64AVX512)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectSVVF64AVX2NT)
+				}
+				return asKernel4(selectSVVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectSVVF64AVX512NT)
+				}
+				return asKernel4(selectSVVF64AVX512)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectSVSF64AVX2NT)
+				}
+				return asKernel4(selectSVSF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectSVSF64AVX512NT)
+				}
+				return asKernel4(selectSVSF64AVX512)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case AVX2:
+				if stream {
+					return asKernel4(selectSSVF64AVX2NT)
+				}
+				return asKernel4(selectSSVF64AVX2)
+			case AVX512:
+				if stream {
+					return asKernel4(selectSSVF64AVX512NT)
+				}
+				return asKernel4(selectSSVF64AVX512)
+			}
+		}
+	}
+	return nil
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

@@ -243,6 +243,199 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// addKernel returns the assembly kernel that Add would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func addKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(addVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(addVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(addSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(addVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(addVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(addSVF64NEON)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(addVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(addVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(addSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(addVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(addVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(addSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(addVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(addVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(addSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(addVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(addVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(addSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(addVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(addVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(addSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(addVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(addVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(addSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(addVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(addVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(addSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(addVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(addVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(addSVU64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -480,6 +673,199 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		}
 	}
 	subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// subKernel returns the assembly kernel that Sub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func subKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(subVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(subVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(subSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(subVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(subVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(subSVF64NEON)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(subVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(subVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(subSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(subVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(subVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(subSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(subVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(subVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(subSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(subVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(subVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(subSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(subVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(subVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(subSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(subVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(subVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(subSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(subVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(subVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(subSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(subVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(subVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(subSVU64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Mul computes the m x n block of kind k of mul with the implementation in
@@ -721,6 +1107,199 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// mulKernel returns the assembly kernel that Mul would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func mulKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(mulVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(mulVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(mulSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(mulVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(mulVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(mulSVF64NEON)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(mulVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(mulVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(mulSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(mulVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(mulVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(mulSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(mulVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(mulVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(mulSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(mulVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(mulVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(mulSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(mulVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(mulVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(mulSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(mulVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(mulVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(mulSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(mulVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(mulVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(mulSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(mulVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(mulVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(mulSVU64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -782,6 +1361,55 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		}
 	}
 	divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// divKernel returns the assembly kernel that Div would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classCompute, m*n*12, stream) {
+			case NEON:
+				return asKernel3(divVVF32NEON)
+			}
+		case VS:
+			switch implFor(classCompute, m*n*8, stream) {
+			case NEON:
+				return asKernel3(divVSF32NEON)
+			}
+		case SV:
+			switch implFor(classCompute, m*n*8, stream) {
+			case NEON:
+				return asKernel3(divSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classCompute, m*n*24, stream) {
+			case NEON:
+				return asKernel3(divVVF64NEON)
+			}
+		case VS:
+			switch implFor(classCompute, m*n*16, stream) {
+			case NEON:
+				return asKernel3(divVSF64NEON)
+			}
+		case SV:
+			switch implFor(classCompute, m*n*16, stream) {
+			case NEON:
+				return asKernel3(divSVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Min computes the m x n block of kind k of min with the implementation in
@@ -1023,6 +1651,199 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// minKernel returns the assembly kernel that Min would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func minKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(minVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(minVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(minSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(minVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(minVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(minSVF64NEON)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(minVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(minVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(minSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(minVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(minVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(minSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(minVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(minVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(minSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(minVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(minVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(minSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(minVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(minVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(minSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(minVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(minVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(minSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(minVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(minVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(minSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(minVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(minVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(minSVU64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1262,6 +2083,199 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// maxKernel returns the assembly kernel that Max would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func maxKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(maxVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(maxVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(maxSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(maxVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(maxVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(maxSVF64NEON)
+			}
+		}
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(maxVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(maxVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(maxSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(maxVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(maxVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(maxSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(maxVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(maxVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(maxSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(maxVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(maxVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(maxSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(maxVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(maxVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(maxSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(maxVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(maxVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(maxSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(maxVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(maxVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(maxSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(maxVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(maxVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(maxSVU64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1455,6 +2469,163 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// andKernel returns the assembly kernel that And would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(andVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(andVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(andVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(andVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(andVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(andVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(andVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(andVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andSVU64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Or computes the m x n block of kind k of or with the implementation in
@@ -1652,6 +2823,163 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// orKernel returns the assembly kernel that Or would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func orKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(orVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(orVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(orSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(orVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(orVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(orSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(orVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(orVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(orSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(orVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(orVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(orSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(orVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(orVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(orSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(orVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(orVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(orSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(orVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(orVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(orSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(orVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(orVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(orSVU64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Xor computes the m x n block of kind k of xor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1845,6 +3173,163 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// xorKernel returns the assembly kernel that Xor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func xorKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(xorVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(xorVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(xorSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(xorVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(xorVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(xorSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(xorVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(xorVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(xorSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(xorVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(xorVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(xorSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(xorVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(xorVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(xorSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(xorVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(xorVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(xorSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(xorVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(xorVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(xorSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(xorVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(xorVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(xorSVU64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
@@ -2042,6 +3527,163 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 	andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// andnotKernel returns the assembly kernel that AndNot would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(andnotVVI8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andnotVSI8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andnotSVI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(andnotVVI16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andnotVSI16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andnotSVI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(andnotVVI32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andnotVSI32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andnotSVI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(andnotVVI64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andnotVSI64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andnotSVI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*3, stream) {
+			case NEON:
+				return asKernel3(andnotVVU8NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andnotVSU8NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(andnotSVU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*6, stream) {
+			case NEON:
+				return asKernel3(andnotVVU16NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andnotVSU16NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(andnotSVU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(andnotVVU32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andnotVSU32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(andnotSVU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(andnotVVU64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andnotVSU64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(andnotSVU64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Neg computes the m x n block of kind k of neg with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2079,6 +3721,35 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		}
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// negKernel returns the assembly kernel that Neg would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel2(negVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel2(negVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Abs computes the m x n block of kind k of abs with the implementation in
@@ -2120,6 +3791,35 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	absGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// absKernel returns the assembly kernel that Abs would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel2(absVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel2(absVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2157,6 +3857,35 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		}
 	}
 	sqrtGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sqrtKernel returns the assembly kernel that Sqrt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classCompute, m*n*8, stream) {
+			case NEON:
+				return asKernel2(sqrtVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classCompute, m*n*16, stream) {
+			case NEON:
+				return asKernel2(sqrtVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Floor computes the m x n block of kind k of floor with the implementation in
@@ -2198,6 +3927,35 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	floorGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// floorKernel returns the assembly kernel that Floor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel2(floorVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel2(floorVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Ceil computes the m x n block of kind k of ceil with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2235,6 +3993,35 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		}
 	}
 	ceilGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// ceilKernel returns the assembly kernel that Ceil would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel2(ceilVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel2(ceilVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
@@ -2276,6 +4063,35 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	truncGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// truncKernel returns the assembly kernel that Trunc would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel2(truncVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel2(truncVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2315,6 +4131,35 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 	roundevenGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// roundevenKernel returns the assembly kernel that RoundToEven would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel2(roundevenVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel2(roundevenVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2352,6 +4197,35 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		}
 	}
 	roundGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// roundKernel returns the assembly kernel that Round would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel2(roundVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case V:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel2(roundVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in
@@ -2417,6 +4291,55 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// eqKernel returns the assembly kernel that Eq would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(eqVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(eqVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(eqSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(eqVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(eqVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(eqSVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2478,6 +4401,55 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// neKernel returns the assembly kernel that Ne would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(neVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(neVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(neSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(neVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(neVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(neSVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Lt computes the m x n block of kind k of lt with the implementation in
@@ -2543,6 +4515,55 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// ltKernel returns the assembly kernel that Lt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(ltVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(ltVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(ltSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(ltVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(ltVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(ltSVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2604,6 +4625,55 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// leKernel returns the assembly kernel that Le would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(leVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(leVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(leSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(leVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(leVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(leSVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Gt computes the m x n block of kind k of gt with the implementation in
@@ -2669,6 +4739,55 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// gtKernel returns the assembly kernel that Gt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(gtVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(gtVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(gtSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(gtVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(gtVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(gtSVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2730,6 +4849,55 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		}
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// geKernel returns the assembly kernel that Ge would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel3(geVVF32NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(geVSF32NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(geSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel3(geVVF64NEON)
+			}
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(geVSF64NEON)
+			}
+		case SV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(geSVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // FMA computes the m x n block of kind k of fma with the implementation in
@@ -2843,6 +5011,95 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 	fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// fmaKernel returns the assembly kernel that FMA would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(fmaVVVF32NEON)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(fmaVVSF32NEON)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(fmaVSVF32NEON)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(fmaSVVF32NEON)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(fmaVSSF32NEON)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(fmaSVSF32NEON)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(fmaSSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*32, stream) {
+			case NEON:
+				return asKernel4(fmaVVVF64NEON)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(fmaVVSF64NEON)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(fmaVSVF64NEON)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(fmaSVVF64NEON)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(fmaVSSF64NEON)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(fmaSVSF64NEON)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(fmaSSVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2954,6 +5211,95 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// clampKernel returns the assembly kernel that Clamp would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(clampVVVF32NEON)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(clampVVSF32NEON)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(clampVSVF32NEON)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(clampSVVF32NEON)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(clampVSSF32NEON)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(clampSVSF32NEON)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(clampSSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*32, stream) {
+			case NEON:
+				return asKernel4(clampVVVF64NEON)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(clampVVSF64NEON)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(clampVSVF64NEON)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(clampSVVF64NEON)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(clampVSSF64NEON)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(clampSVSF64NEON)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(clampSSVF64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3053,6 +5399,83 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 }
 
+// shlKernel returns the assembly kernel that Shl would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shlKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(shlVSI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(shlVSI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(shlVSI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(shlVSI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(shlVSU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(shlVSU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(shlVSU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(shlVSU64NEON)
+			}
+		}
+	}
+	return nil
+}
+
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3150,6 +5573,83 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 		}
 	}
 	shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
+}
+
+// shrKernel returns the assembly kernel that Shr would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(shrVSI8NEON)
+			}
+		}
+	case tInt16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(shrVSI16NEON)
+			}
+		}
+	case tInt32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(shrVSI32NEON)
+			}
+		}
+	case tInt64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(shrVSI64NEON)
+			}
+		}
+	case tUint8:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*2, stream) {
+			case NEON:
+				return asKernel3(shrVSU8NEON)
+			}
+		}
+	case tUint16:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*4, stream) {
+			case NEON:
+				return asKernel3(shrVSU16NEON)
+			}
+		}
+	case tUint32:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel3(shrVSU32NEON)
+			}
+		}
+	case tUint64:
+		switch k {
+		case VS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel3(shrVSU64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Select computes the m x n block of kind k of select with the implementation in
@@ -3261,6 +5761,95 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 		}
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+}
+
+// selectKernel returns the assembly kernel that Select would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(selectVVVF32NEON)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(selectVVSF32NEON)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(selectVSVF32NEON)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(selectVSSF32NEON)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*12, stream) {
+			case NEON:
+				return asKernel4(selectSVVF32NEON)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(selectSVSF32NEON)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*8, stream) {
+			case NEON:
+				return asKernel4(selectSSVF32NEON)
+			}
+		}
+	case tFloat64:
+		switch k {
+		case VVV:
+			switch implFor(classMemory, m*n*32, stream) {
+			case NEON:
+				return asKernel4(selectVVVF64NEON)
+			}
+		case VVS:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(selectVVSF64NEON)
+			}
+		case VSV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(selectVSVF64NEON)
+			}
+		case VSS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(selectVSSF64NEON)
+			}
+		case SVV:
+			switch implFor(classMemory, m*n*24, stream) {
+			case NEON:
+				return asKernel4(selectSVVF64NEON)
+			}
+		case SVS:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(selectSVSF64NEON)
+			}
+		case SSV:
+			switch implFor(classMemory, m*n*16, stream) {
+			case NEON:
+				return asKernel4(selectSSVF64NEON)
+			}
+		}
+	}
+	return nil
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

@@ -27,8 +27,8 @@ func Array[T elem.Number](name string, data []T) Arg[T] { return Arg[T]{name: na
 func Value[T elem.Number](name string, v T) Arg[T] { return Arg[T]{name: name, val: v, scalar: true} }
 
 // scratch is one run's memory: the bound inputs and the block temporaries.
-// Plans keep them in a pool, so that runs allocate nothing and concurrent
-// runs share nothing.
+// Plans keep them (a spare, and a pool), so that runs allocate nothing and
+// concurrent runs share nothing.
 type scratch[T elem.Number] struct {
 	// src holds every operand of a one-block run as a slice (see call):
 	// the values, each a slice of one, then the array inputs (data is that

@@ -3,7 +3,6 @@ package expr
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -65,21 +64,14 @@ type step[T elem.Number] struct {
 // first) and the block's shape. A run of a few thousand elements is a few
 // kernel calls, and the work around them is a large part of its time.
 type call[T elem.Number] struct {
-	fam     kind // the node's
-	kind    kernel.Kind
-	toDst   bool // writes dst, so streams when the run does
-	m, n    int
-	out     int
-	in      [3]int
-	ld      [4]int
-	resolve func(k kernel.Kind, m, n int, stream bool) resolvedKernel // the node's kernel
-	// The node's kernel entry (one of its fields), here so that a call
-	// reads one struct.
-	binary  func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool)
-	unary   func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool)
-	ternary func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool)
-	compare func(k kernel.Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool)
-	pick    func(k kernel.Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
+	node  *node[T]
+	fam   kind // the node's
+	kind  kernel.Kind
+	toDst bool // writes dst, so streams when the run does
+	m, n  int
+	out   int
+	in    [3]int
+	ld    [4]int
 }
 
 // oneKernels are the resolved kernels of a plan's calls (resolvedKernel,
@@ -108,13 +100,8 @@ type Plan[T elem.Number] struct {
 	outLen  int
 	arrays  []slot
 	scalars []string
-	consts  []T // vals holds consts, then scalars
-	// names are the inputs' names by binding index: arrays, then scalars.
-	// byFirst finds them for bind, by kind (array, scalar) and first byte
-	// of the name: 0 for none, the binding index + 1 of the only one, -1
-	// for several.
-	names   []string
-	byFirst *[2][256]int16
+	consts  []T      // vals holds consts, then scalars
+	names   []string // the inputs' names by binding index: arrays, then scalars
 	steps   []step[T]
 	ntemps  int
 	nbools  int
@@ -313,28 +300,12 @@ func (c *compiler[T]) collect(n *node[T]) error {
 	return nil
 }
 
-// index fills names and byFirst.
+// index fills names.
 func (p *Plan[T]) index() {
-	p.byFirst = new([2][256]int16)
 	for _, s := range p.arrays {
 		p.names = append(p.names, s.name)
 	}
 	p.names = append(p.names, p.scalars...)
-	for k, n := range p.names {
-		if n == "" {
-			continue
-		}
-		kind := 0
-		if k >= len(p.arrays) {
-			kind = 1
-		}
-		e := &p.byFirst[kind][n[0]]
-		if *e == 0 && k < math.MaxInt16 {
-			*e = int16(k + 1)
-		} else {
-			*e = -1
-		}
-	}
 }
 
 // layout works out the output shape and coalesces the loop nest of the
@@ -523,9 +494,7 @@ func (p *Plan[T]) oneBlockCalls(m, n, dstLd int) []call[T] {
 	calls := make([]call[T], len(p.steps))
 	for i, s := range p.steps {
 		c := &calls[i]
-		nd := s.node
-		*c = call[T]{fam: nd.kind, kind: s.kind, toDst: s.out.at == inDst, m: 1, n: 1,
-			binary: nd.binary, unary: nd.unary, ternary: nd.ternary, compare: nd.compare, pick: nd.pick, resolve: nd.kernel}
+		*c = call[T]{node: s.node, fam: s.node.kind, kind: s.kind, toDst: s.out.at == inDst, m: 1, n: 1}
 		if s.out.vout {
 			c.m = m
 		}

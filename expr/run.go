@@ -296,24 +296,10 @@ func (p *Plan[T]) bind(s *scratch[T], dst []T, args []Arg[T]) error {
 }
 
 // find returns the binding index of a's name and kind (arrays first, then
-// scalars), or -1: the one input of a's kind whose name starts with a's
-// first byte (most plans name their inputs apart from the first byte on),
-// else a search. It is small enough to inline into bind.
+// scalars), or -1. Names are compared by length and first byte before the
+// bytes: a call to the runtime's comparison per name costs more than the
+// rest of binding.
 func (p *Plan[T]) find(a *Arg[T]) int {
-	if a.name != "" {
-		kind := 0
-		if a.scalar {
-			kind = 1
-		}
-		if k := int(p.byFirst[kind][a.name[0]]) - 1; k >= 0 && sameName(p.names[k], a.name) {
-			return k
-		}
-	}
-	return p.search(a)
-}
-
-// search is find without the first byte's table.
-func (p *Plan[T]) search(a *Arg[T]) int {
 	lo, hi := 0, len(p.arrays)
 	if a.scalar {
 		lo, hi = hi, len(p.names)
@@ -419,31 +405,31 @@ func (p *Plan[T]) one(s *scratch[T], dst []T, stream bool) {
 				k.k3(c.m, c.n, data(src[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2])
 				continue
 			}
-			c.binary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], stream && c.toDst)
+			c.node.binary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], stream && c.toDst)
 		case kindUnary:
 			if k.k2 != nil {
 				k.k2(c.m, c.n, data(src[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1])
 				continue
 			}
-			c.unary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], stream && c.toDst)
+			c.node.unary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], stream && c.toDst)
 		case kindTernary:
 			if k.k4 != nil {
 				k.k4(c.m, c.n, data(src[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2], data(src[c.in[2]]), c.ld[3])
 				continue
 			}
-			c.ternary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], stream && c.toDst)
+			c.node.ternary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], stream && c.toDst)
 		case kindCompare:
 			if k.k3 != nil {
 				k.k3(c.m, c.n, data(s.bools[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2])
 				continue
 			}
-			c.compare(c.kind, c.m, c.n, s.bools[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], stream && c.toDst)
+			c.node.compare(c.kind, c.m, c.n, s.bools[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], stream && c.toDst)
 		case kindSelect:
 			if k.k4 != nil {
 				k.k4(c.m, c.n, data(src[c.out]), c.ld[0], data(s.bools[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2], data(src[c.in[2]]), c.ld[3])
 				continue
 			}
-			c.pick(c.kind, c.m, c.n, src[c.out], c.ld[0], s.bools[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], stream && c.toDst)
+			c.node.pick(c.kind, c.m, c.n, src[c.out], c.ld[0], s.bools[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], stream && c.toDst)
 		}
 	}
 }
@@ -463,7 +449,7 @@ func (p *Plan[T]) oneKernels(stream bool) []resolvedKernel {
 	}
 	r := &oneKernels{policy: policy, stream: stream, ks: make([]resolvedKernel, len(p.calls))}
 	for i, c := range p.calls {
-		r.ks[i] = c.resolve(c.kind, c.m, c.n, stream && c.toDst)
+		r.ks[i] = c.node.kernel(c.kind, c.m, c.n, stream && c.toDst)
 	}
 	p.kernels.Store(r)
 	return r.ks

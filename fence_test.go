@@ -39,16 +39,14 @@ func TestStreamingCallsFence(t *testing.T) {
 	entries := streamingEntries(t)
 	require.Contains(t, entries, "Add")
 	require.Contains(t, entries, "Binary")
-	files := libraryFiles(t, ".")
-	fields := streamingFields(t, files)
+	files := parseFiles(t, libraryFiles(t, "."))
+	fields := streamingFields(files)
 	require.Contains(t, fields["expr"], "binary", "the scan of entry fields is broken")
 	require.Contains(t, fields["expr"], "k3", "the scan of resolved kernels' fields is broken")
 	var found, unfenced []string
 	seen := map[string]bool{}
-	for _, file := range files {
+	for file, f := range files {
 		pkg := packageOf(file)
-		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
-		require.NoError(t, err)
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Body == nil {
@@ -99,13 +97,22 @@ func packageOf(file string) string {
 	return "elem"
 }
 
-// streamingFields are the names of the struct fields that hold kernel
-// entries (isEntryType), by package.
-func streamingFields(t *testing.T, files []string) map[string]map[string]bool {
-	fields := map[string]map[string]bool{}
+// parseFiles parses each of files, by path.
+func parseFiles(t *testing.T, files []string) map[string]*ast.File {
+	parsed := map[string]*ast.File{}
 	for _, file := range files {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 		require.NoError(t, err)
+		parsed[file] = f
+	}
+	return parsed
+}
+
+// streamingFields are the names of the struct fields that hold kernel
+// entries (isEntryType), by package.
+func streamingFields(files map[string]*ast.File) map[string]map[string]bool {
+	fields := map[string]map[string]bool{}
+	for file, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			st, ok := n.(*ast.StructType)
 			if !ok {

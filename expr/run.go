@@ -143,18 +143,16 @@ func (p *Plan[T]) get() *scratch[T] {
 	return p.pool.Get().(*scratch[T])
 }
 
-// run computes a run with the inputs bound in s. A run of one block by
-// steps, the most common small run, is decided first, before what the
-// fused kernels would need is worked out.
+// run computes a run with the inputs bound in s: in the fused kernels
+// where the plan's runs take them, else by steps (one block's calls, or
+// blocks of them).
 func (p *Plan[T]) run(s *scratch[T], dst []T) {
-	if p.calls != nil && !p.fusable() {
-		if g := p.geometry(); g.total == 1 {
-			p.one(s, dst, g.stream)
-			kernel.FenceAfter(g.stream)
-			return
-		}
+	var fr fuseRun
+	var g *geometry
+	fused := false
+	if p.fusable() { // decided first: most small runs are steps
+		fr, g, fused = p.fuser(s)
 	}
-	fr, g, fused := p.fuser(s)
 	switch {
 	case !fused:
 		g = p.geometry()

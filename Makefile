@@ -19,7 +19,9 @@ generate:
 
 # gofmt, go vet (with the asm checks) for amd64 and arm64 in every module,
 # staticcheck (dead code among others), a regeneration that must not change
-# a byte of the committed output, and the library's dependency list.
+# a byte of the committed output, the library's dependency list, and no
+# tracked file over MAX_TRACKED_BYTES (a committed binary once was 17 MB).
+MAX_TRACKED_BYTES := 4000000
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 verify:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go')); \
@@ -30,6 +32,8 @@ verify:
 	  if [ "$$before" != "$$($(GENERATED_HASH))" ]; then \
 	    echo "generated files were stale: they are regenerated now; commit them"; exit 1; fi
 	@.ci/check-deps
+	@big=$$(git ls-files -z | xargs -0 -r stat -c '%s %n' | awk -v max=$(MAX_TRACKED_BYTES) '$$1 > max {print $$2}'); \
+	  if [ -n "$$big" ]; then echo "tracked files over $(MAX_TRACKED_BYTES) bytes (build outputs?): $$big"; exit 1; fi
 
 # Everything, ending in one PASS or FAIL line; see .ci/suite.
 test:

@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/arm64enc"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // arm64Header is the first line of both generated arm64 files.
@@ -32,7 +33,7 @@ type neonEmitter struct {
 	// element of a row (the other lanes then hold zeros or leftovers), so
 	// it must be lane-wise. A shift count arrives as the lane count of
 	// USHL and SSHL (see shiftCount).
-	compute func(k *neonKernel, arr asm.Arrangement, out asm.VReg, in []neonValue) asm.VReg
+	compute func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg
 	// complement says that compute returns the complement of the bool
 	// result: the store flips it once per narrowed register instead.
 	complement bool
@@ -44,7 +45,7 @@ type neonEmitter struct {
 
 // neonValue is one input of an op at one register of a step.
 type neonValue struct {
-	reg asm.VReg
+	reg arm64enc.VReg
 	// fresh says the register was loaded for this step alone, so that
 	// compute may overwrite it (and return it as the result).
 	fresh bool
@@ -52,8 +53,8 @@ type neonValue struct {
 
 // neonLanes is the emitter of an op of two operands (a, b) that emit
 // computes into out: emit(k, arr, out, a, b).
-func neonLanes(emit func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg)) neonEmitter {
-	return neonEmitter{compute: func(k *neonKernel, arr asm.Arrangement, out asm.VReg, in []neonValue) asm.VReg {
+func neonLanes(emit func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg)) neonEmitter {
+	return neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
 		emit(k, arr, out, in[0].reg, in[1].reg)
 		return out
 	}}
@@ -62,8 +63,8 @@ func neonLanes(emit func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg)) 
 // neonFP is the emitter of an op that is one "three same" instruction.
 // FMIN and FMAX give Go's min and max bit for bit (NaN if either operand is
 // NaN, -0 below +0); FMINNM and FMAXNM would not.
-func neonFP(op asm.FPOp) neonEmitter {
-	return neonLanes(func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg) { k.p.FVector(op, arr, d, n, m) })
+func neonFP(op arm64enc.FPOp) neonEmitter {
+	return neonLanes(func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) { k.p.FVector(op, arr, d, n, m) })
 }
 
 // neonUnary is the emitter of an op that is one "two-register
@@ -71,8 +72,8 @@ func neonFP(op asm.FPOp) neonEmitter {
 // the scalar FRINT instructions on arm64, and the vector ones treat NaNs
 // alike; float32 through float64 and back rounds to the same integer and
 // quiets a signalling NaN as the float32 instruction does.
-func neonUnary(op asm.UnaryOp) neonEmitter {
-	return neonEmitter{compute: func(k *neonKernel, arr asm.Arrangement, out asm.VReg, in []neonValue) asm.VReg {
+func neonUnary(op arm64enc.UnaryOp) neonEmitter {
+	return neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
 		k.p.VUnary(op, arr, out, in[0].reg)
 		return out
 	}}
@@ -80,8 +81,8 @@ func neonUnary(op asm.UnaryOp) neonEmitter {
 
 // neonCompare is the emitter of a comparison: op on (a, b), or on (b, a)
 // when swap is set (a < b is b > a).
-func neonCompare(op asm.FPOp, swap bool) neonEmitter {
-	return neonLanes(func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg) {
+func neonCompare(op arm64enc.FPOp, swap bool) neonEmitter {
+	return neonLanes(func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {
 		if swap {
 			n, m = m, n
 		}
@@ -94,7 +95,7 @@ func neonCompare(op asm.FPOp, swap bool) neonEmitter {
 // order: the addend, then n, then m. Go's math.FMA(a, b, c) is FMADD with
 // n = b, m = a, and so are the kernels of both types (the float32
 // reference, fma32NaN, ranks c, b, a to match).
-var neonFMA = neonEmitter{compute: func(k *neonKernel, arr asm.Arrangement, out asm.VReg, in []neonValue) asm.VReg {
+var neonFMA = neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
 	a, b, c := in[0].reg, in[1].reg, in[2]
 	acc := out
 	if c.fresh {
@@ -102,70 +103,70 @@ var neonFMA = neonEmitter{compute: func(k *neonKernel, arr asm.Arrangement, out 
 	} else {
 		k.p.VMOV(acc, c.reg)
 	}
-	k.p.Vec(asm.Fmla, arr, acc, b, a)
+	k.p.Vec(arm64enc.Fmla, arr, acc, b, a)
 	return acc
 }}
 
 // neonClamp is min(max(a, b), c) with Go's min and max: FMAX, then FMIN.
-var neonClamp = neonEmitter{compute: func(k *neonKernel, arr asm.Arrangement, out asm.VReg, in []neonValue) asm.VReg {
-	k.p.FVector(asm.FMax, arr, out, in[0].reg, in[1].reg)
-	k.p.FVector(asm.FMin, arr, out, out, in[2].reg)
+var neonClamp = neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
+	k.p.FVector(arm64enc.FMax, arr, out, in[0].reg, in[1].reg)
+	k.p.FVector(arm64enc.FMin, arr, out, out, in[2].reg)
 	return out
 }}
 
 // neonSelect picks a where the mask cond is set, else b: a bitwise
 // selection, so NaNs pass unchanged. It writes into whichever operand is
 // fresh (every kind has one): BSL into the mask, BIF into a, BIT into b.
-var neonSelect = neonEmitter{compute: func(k *neonKernel, arr asm.Arrangement, out asm.VReg, in []neonValue) asm.VReg {
+var neonSelect = neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
 	cond, a, b := in[0], in[1], in[2]
 	bytes := bytesOf(arr)
 	switch {
 	case cond.fresh:
-		k.p.Vec(asm.Bsl, bytes, cond.reg, a.reg, b.reg)
+		k.p.Vec(arm64enc.Bsl, bytes, cond.reg, a.reg, b.reg)
 		return cond.reg
 	case a.fresh:
-		k.p.Vec(asm.Bif, bytes, a.reg, b.reg, cond.reg)
+		k.p.Vec(arm64enc.Bif, bytes, a.reg, b.reg, cond.reg)
 		return a.reg
 	case b.fresh:
-		k.p.Vec(asm.Bit, bytes, b.reg, a.reg, cond.reg)
+		k.p.Vec(arm64enc.Bit, bytes, b.reg, a.reg, cond.reg)
 		return b.reg
 	}
 	k.p.VMOV(out, cond.reg)
-	k.p.Vec(asm.Bsl, bytes, out, a.reg, b.reg)
+	k.p.Vec(arm64enc.Bsl, bytes, out, a.reg, b.reg)
 	return out
 }}
 
 // bytesOf is the arrangement of bytes in a register of arr's size.
-func bytesOf(arr asm.Arrangement) asm.Arrangement {
-	b, _ := asm.ArrangementOf(1, arr.Bytes())
+func bytesOf(arr arm64enc.Arrangement) arm64enc.Arrangement {
+	b, _ := arm64enc.ArrangementOf(1, arr.Bytes())
 	return b
 }
 
 // neonEmitters maps every op of the registry to its NEON sequence; the
 // generator refuses an op without an entry.
 var neonEmitters = map[string]neonEmitter{
-	"add": neonFP(asm.FAdd),
-	"sub": neonFP(asm.FSub),
-	"mul": neonFP(asm.FMul),
-	"div": neonFP(asm.FDiv),
-	"min": neonFP(asm.FMin),
-	"max": neonFP(asm.FMax),
+	"add": neonFP(arm64enc.FAdd),
+	"sub": neonFP(arm64enc.FSub),
+	"mul": neonFP(arm64enc.FMul),
+	"div": neonFP(arm64enc.FDiv),
+	"min": neonFP(arm64enc.FMin),
+	"max": neonFP(arm64enc.FMax),
 
-	"neg":       neonUnary(asm.FNeg),
-	"abs":       neonUnary(asm.FAbs),
-	"sqrt":      neonUnary(asm.FSqrt),
-	"floor":     neonUnary(asm.FRintM),
-	"ceil":      neonUnary(asm.FRintP),
-	"trunc":     neonUnary(asm.FRintZ),
-	"roundeven": neonUnary(asm.FRintN),
-	"round":     neonUnary(asm.FRintA),
+	"neg":       neonUnary(arm64enc.FNeg),
+	"abs":       neonUnary(arm64enc.FAbs),
+	"sqrt":      neonUnary(arm64enc.FSqrt),
+	"floor":     neonUnary(arm64enc.FRintM),
+	"ceil":      neonUnary(arm64enc.FRintP),
+	"trunc":     neonUnary(arm64enc.FRintZ),
+	"roundeven": neonUnary(arm64enc.FRintN),
+	"round":     neonUnary(arm64enc.FRintA),
 
-	"eq": neonCompare(asm.FCmEq, false),
-	"ne": {compute: neonCompare(asm.FCmEq, false).compute, complement: true},
-	"lt": neonCompare(asm.FCmGt, true),
-	"le": neonCompare(asm.FCmGe, true),
-	"gt": neonCompare(asm.FCmGt, false),
-	"ge": neonCompare(asm.FCmGe, false),
+	"eq": neonCompare(arm64enc.FCmEq, false),
+	"ne": {compute: neonCompare(arm64enc.FCmEq, false).compute, complement: true},
+	"lt": neonCompare(arm64enc.FCmGt, true),
+	"le": neonCompare(arm64enc.FCmGe, true),
+	"gt": neonCompare(arm64enc.FCmGt, false),
+	"ge": neonCompare(arm64enc.FCmGe, false),
 
 	"fma":    neonFMA,
 	"clamp":  neonClamp,
@@ -179,19 +180,19 @@ var neonEmitters = map[string]neonEmitter{
 // every lane, in V31-i (a bool input's values as lane masks, a shift count
 // as the lane count of USHL and SSHL).
 const (
-	rRows   = asm.R0  // m, counts down
-	rN      = asm.R1  // n
-	rDst    = asm.R2  // dst at the current row
-	rLdd    = asm.R3  // ldd in bytes
-	rBase   = asm.R4  // inputs' rows and strides: R4..R9
-	rD      = asm.R10 // dst cursor within the row
-	rCursor = asm.R11 // inputs' cursors within the row: R11..R13
-	rCnt    = asm.R14 // elements left in the row, minus the main-loop block
-	rShift  = asm.R15 // a shift count, clamped
-	rWidth  = asm.R16 // T's width in bits, the largest count a shift needs
+	rRows   = arm64enc.R0  // m, counts down
+	rN      = arm64enc.R1  // n
+	rDst    = arm64enc.R2  // dst at the current row
+	rLdd    = arm64enc.R3  // ldd in bytes
+	rBase   = arm64enc.R4  // inputs' rows and strides: R4..R9
+	rD      = arm64enc.R10 // dst cursor within the row
+	rCursor = arm64enc.R11 // inputs' cursors within the row: R11..R13
+	rCnt    = arm64enc.R14 // elements left in the row, minus the main-loop block
+	rShift  = arm64enc.R15 // a shift count, clamped
+	rWidth  = arm64enc.R16 // T's width in bits, the largest count a shift needs
 
-	vOut  = asm.V12 // results, unless the op computes into an input's registers: V12..V15
-	vTemp = asm.V16 // V16..V28 are the emitters' scratch registers
+	vOut  = arm64enc.V12 // results, unless the op computes into an input's registers: V12..V15
+	vTemp = arm64enc.V16 // V16..V28 are the emitters' scratch registers
 )
 
 // neonOperand is one operand of a kernel being generated: dst, or an input.
@@ -200,20 +201,20 @@ type neonOperand struct {
 	boolean  bool // one byte per element
 	count    bool // a shift count, a uint
 	size     int  // bytes per element
-	base, ld asm.Reg
-	cursor   asm.Reg
-	regs     asm.VReg // first of its loaded registers
-	bc       asm.VReg // its per-row value
+	base, ld arm64enc.Reg
+	cursor   arm64enc.Reg
+	regs     arm64enc.VReg // first of its loaded registers
+	bc       arm64enc.VReg // its per-row value
 }
 
 // neonKernel is one kernel being generated.
 type neonKernel struct {
-	p     *asm.Program
-	op    asm.Op
+	p     *arm64enc.Program
+	op    registry.Op
 	em    neonEmitter
-	kind  asm.Kind
-	t     asm.Type
-	q     asm.Arrangement // a full register of T: B16, H8, S4 or D2
+	kind  registry.Kind
+	t     registry.Type
+	q     arm64enc.Arrangement // a full register of T: B16, H8, S4 or D2
 	name  string
 	out   neonOperand
 	ins   []neonOperand
@@ -234,8 +235,8 @@ func (k *neonKernel) newOperand(typ string, vector bool) neonOperand {
 
 // generateARM64 writes the kernels of family f into dir/<family>_arm64.s
 // and their stubs into dir/<family>_arm64.go.
-func generateARM64(dir string, f *asm.Family) error {
-	p := asm.NewProgram()
+func generateARM64(dir string, f *registry.Family) error {
+	p := arm64enc.NewProgram()
 	p.Raw(arm64Header)
 	p.Blank()
 	p.Raw("//go:build !purego")
@@ -244,10 +245,10 @@ func generateARM64(dir string, f *asm.Family) error {
 
 	var stubs bytes.Buffer
 	stubs.WriteString(arm64Header + "\n\n//go:build !purego\n\npackage kernel\n")
-	for _, isa := range asm.ISAsOf("arm64") {
-		for _, t := range asm.Types {
-			for _, o := range asm.OpsOf(f) {
-				if !o.Supports(t) {
+	for _, isa := range registry.ISAsOf("arm64") {
+		for _, t := range registry.Types {
+			for _, o := range registry.OpsOf(f) {
+				if !o.Supports(t) || o.KernelType(t) != t {
 					continue
 				}
 				em, vector, err := neonEmitterFor(o, t)
@@ -258,13 +259,13 @@ func generateARM64(dir string, f *asm.Family) error {
 					continue
 				}
 				for _, kd := range f.Kinds {
-					name := asm.KernelName(o, kd, t, isa)
-					sig := strings.Replace(asm.Signature(f, t), "func(", "func "+name+"(", 1)
+					name := registry.KernelName(o, kd, t, isa)
+					sig := strings.Replace(registry.Signature(f, t), "func(", "func "+name+"(", 1)
 					doc := fmt.Sprintf("%s computes dst[r*ldd+j] = %s for r < m, j < n with %s.", name, kindExpr(o, kd), isa.Name)
 					fmt.Fprintf(&stubs, "\n// %s\n//\n//go:noescape\n%s\n", doc, sig)
 					p.Blank()
 					p.Comment("%s", sig)
-					q, _ := asm.ArrangementOf(t.Size(), 16)
+					q, _ := arm64enc.ArrangementOf(t.Size(), 16)
 					k := &neonKernel{p: p, op: o, em: em, kind: kd, t: t, name: name, q: q}
 					if err := k.generate(); err != nil {
 						return fmt.Errorf("%s: %w", name, err)
@@ -291,17 +292,17 @@ func generateARM64(dir string, f *asm.Family) error {
 // block, and the row loop.
 func (k *neonKernel) generate() error {
 	f := k.op.Family
-	params := asm.Params(f, k.t)
-	frame := asm.Offset(len(params))
+	params := registry.Params(f, k.t)
+	frame := registry.Offset(len(params))
 	p := k.p
 	p.Text(k.name, "NOSPLIT", 0, frame)
-	arg := func(i int, r asm.Reg) { p.LoadArg(params[i].Name, asm.Offset(i), r) }
+	arg := func(i int, r arm64enc.Reg) { p.LoadArg(params[i].Name, registry.Offset(i), r) }
 	arg(0, rRows)
 	arg(1, rN)
 	p.CMPImm(rRows, 0)
-	p.BCond(asm.LE, "done")
+	p.BCond(arm64enc.LE, "done")
 	p.CMPImm(rN, 0)
-	p.BCond(asm.LE, "done")
+	p.BCond(arm64enc.LE, "done")
 	k.out = k.newOperand(f.Out, true)
 	k.out.base, k.out.ld, k.out.cursor = rDst, rLdd, rD
 	k.operand(k.out, arg, 2)
@@ -310,8 +311,8 @@ func (k *neonKernel) generate() error {
 		if o.count && o.vector {
 			return fmt.Errorf("a shift count is one value per row, not a row of them")
 		}
-		o.base, o.ld, o.cursor = rBase+asm.Reg(2*i), rBase+asm.Reg(2*i+1), rCursor+asm.Reg(i)
-		o.regs, o.bc = asm.VReg(4*i), asm.V31-asm.VReg(i)
+		o.base, o.ld, o.cursor = rBase+arm64enc.Reg(2*i), rBase+arm64enc.Reg(2*i+1), rCursor+arm64enc.Reg(i)
+		o.regs, o.bc = arm64enc.VReg(4*i), arm64enc.V31-arm64enc.VReg(i)
 		k.operand(o, arg, 4+2*i)
 		if o.count {
 			p.MOVImm(rWidth, k.t.Bits)
@@ -329,7 +330,7 @@ func (k *neonKernel) generate() error {
 
 // operand loads the pointer and the leading stride of o, parameters i and
 // i+1, and turns the stride into bytes.
-func (k *neonKernel) operand(o neonOperand, arg func(int, asm.Reg), i int) {
+func (k *neonKernel) operand(o neonOperand, arg func(int, arm64enc.Reg), i int) {
 	arg(i, o.base)
 	arg(i+1, o.ld)
 	if shift := bits.TrailingZeros(uint(o.size)); shift > 0 {
@@ -350,21 +351,21 @@ func (k *neonKernel) rowLoop() error {
 			k.shiftCount(o)
 		case o.boolean:
 			// The byte in every lane, made a mask: a mask of any lane width.
-			p.VLD1R(o.base, asm.B16, o.bc)
-			p.Vec(asm.Cmtst, asm.B16, o.bc, o.bc, o.bc)
+			p.VLD1R(o.base, arm64enc.B16, o.bc)
+			p.Vec(arm64enc.Cmtst, arm64enc.B16, o.bc, o.bc, o.bc)
 		default:
 			p.VLD1R(o.base, k.q, o.bc)
 		}
 	}
 	p.Comment("%s: whole blocks of %d elements, then the low bits of the count", rCnt, k.block)
 	p.SUBSImm(rCnt, rN, k.block)
-	p.BCond(asm.LT, "tail")
+	p.BCond(arm64enc.LT, "tail")
 	p.Label("loop")
 	if err := k.step(neonPiece{elems: k.block, arr: k.q, regs: neonUnroll}); err != nil {
 		return err
 	}
 	p.SUBSImm(rCnt, rCnt, k.block)
-	p.BCond(asm.GE, "loop")
+	p.BCond(arm64enc.GE, "loop")
 
 	p.Label("tail")
 	pieces := k.tailPieces()
@@ -388,7 +389,7 @@ func (k *neonKernel) rowLoop() error {
 		p.ADD(o.base, o.base, o.ld)
 	}
 	p.SUBSImm(rRows, rRows, 1)
-	p.BCond(asm.NE, "row")
+	p.BCond(arm64enc.NE, "row")
 	return nil
 }
 
@@ -399,7 +400,7 @@ func (k *neonKernel) rowLoop() error {
 func (k *neonKernel) shiftCount(o neonOperand) {
 	k.p.Load(rShift, o.base)
 	k.p.CMP(rShift, rWidth)
-	k.p.CSEL(asm.HI, rShift, rWidth, rShift)
+	k.p.CSEL(arm64enc.HI, rShift, rWidth, rShift)
 	if k.em.rightShift {
 		k.p.NEG(rShift, rShift)
 	}
@@ -411,7 +412,7 @@ func (k *neonKernel) shiftCount(o neonOperand) {
 // is 0, the last element of the row alone, in the low lane of arr.
 type neonPiece struct {
 	elems int
-	arr   asm.Arrangement
+	arr   arm64enc.Arrangement
 	regs  int
 }
 
@@ -427,7 +428,7 @@ func (k *neonKernel) tailPieces() []neonPiece {
 	var ps []neonPiece
 	for bytes := neonUnroll * 16 / 2; bytes >= size; bytes /= 2 {
 		pc := neonPiece{elems: bytes / size, arr: k.q, regs: max(bytes/16, 1)}
-		if d, ok := asm.ArrangementOf(size, 8); ok && bytes < 16 {
+		if d, ok := arm64enc.ArrangementOf(size, 8); ok && bytes < 16 {
 			pc.arr = d
 		}
 		if pc.elems == 1 {
@@ -439,10 +440,10 @@ func (k *neonKernel) tailPieces() []neonPiece {
 }
 
 // regs returns count consecutive registers starting at first.
-func regs(first asm.VReg, count int) []asm.VReg {
-	rs := make([]asm.VReg, count)
+func regs(first arm64enc.VReg, count int) []arm64enc.VReg {
+	rs := make([]arm64enc.VReg, count)
 	for i := range rs {
-		rs[i] = first + asm.VReg(i)
+		rs[i] = first + arm64enc.VReg(i)
 	}
 	return rs
 }
@@ -463,12 +464,12 @@ func (k *neonKernel) step(pc neonPiece) error {
 		}
 	}
 	count := max(pc.regs, 1)
-	var res asm.VReg
+	var res arm64enc.VReg
 	for i := range count {
-		r := k.em.compute(k, pc.arr, vOut+asm.VReg(i), k.operands(i))
+		r := k.em.compute(k, pc.arr, vOut+arm64enc.VReg(i), k.operands(i))
 		if i == 0 {
 			res = r
-		} else if r != res+asm.VReg(i) {
+		} else if r != res+arm64enc.VReg(i) {
 			return fmt.Errorf("the results %s and %s of one step are not consecutive registers", res, r)
 		}
 	}
@@ -487,13 +488,13 @@ func (k *neonKernel) load(o neonOperand, pc neonPiece) {
 
 // store writes the results of piece pc, from register res on, to dst: a
 // bool result narrowed from lane masks to bytes of 0 or 1.
-func (k *neonKernel) store(pc neonPiece, res asm.VReg) {
+func (k *neonKernel) store(pc neonPiece, res arm64enc.VReg) {
 	if k.out.boolean {
 		k.narrow(res, pc.elems)
 		if k.em.complement {
-			k.p.VUnary(asm.Not, asm.B16, res, res)
+			k.p.VUnary(arm64enc.Not, arm64enc.B16, res, res)
 		}
-		k.p.VUSHR(asm.B16, res, res, 7)
+		k.p.VUSHR(arm64enc.B16, res, res, 7)
 	}
 	k.move(k.out, res, pc, true)
 }
@@ -504,17 +505,17 @@ func (k *neonKernel) store(pc neonPiece, res asm.VReg) {
 // Go assembler has no byte or halfword scalar moves), at the low end of v,
 // so that nothing past the piece is touched. The cursor advances but after
 // the last element of the row, after which it is not used.
-func (k *neonKernel) move(o neonOperand, v asm.VReg, pc neonPiece, store bool) {
+func (k *neonKernel) move(o neonOperand, v arm64enc.VReg, pc neonPiece, store bool) {
 	p, bytes, post := k.p, pc.elems*o.size, pc.regs > 0
-	if arr, ok := asm.ArrangementOf(o.size, min(bytes, 16)); ok && bytes >= 8 {
+	if arr, ok := arm64enc.ArrangementOf(o.size, min(bytes, 16)); ok && bytes >= 8 {
 		moveForm(store, post, p.VLD1, p.VLD1P, p.VST1, p.VST1P)(o.cursor, arr, regs(v, regsFor(pc.elems, o.size))...)
 		return
 	}
-	if sz := map[int]asm.Size{4: asm.Single, 8: asm.Double}[bytes]; sz != 0 {
+	if sz := map[int]arm64enc.Size{4: arm64enc.Single, 8: arm64enc.Double}[bytes]; sz != 0 {
 		moveForm(store, post, p.FLoad, p.FLoadP, p.FStore, p.FStoreP)(sz, v, o.cursor)
 		return
 	}
-	lane, _ := asm.ArrangementOf(bytes, 16)
+	lane, _ := arm64enc.ArrangementOf(bytes, 16)
 	moveForm(store, post, p.VLD1Lane, p.VLD1LaneP, p.VST1Lane, p.VST1LaneP)(o.cursor, lane, v, 0)
 }
 
@@ -537,17 +538,17 @@ func moveForm[F any](store, post bool, load, loadP, st, stP F) F {
 // in width, level by level, by interleaving a register with itself. The
 // registers are written from the last down, so that no source is
 // overwritten before it is read.
-func (k *neonKernel) widen(v asm.VReg, elems int) {
-	k.p.Vec(asm.Cmtst, asm.B16, v, v, v)
+func (k *neonKernel) widen(v arm64enc.VReg, elems int) {
+	k.p.Vec(arm64enc.Cmtst, arm64enc.B16, v, v, v)
 	for size := 1; size < k.t.Size(); size *= 2 {
-		arr, _ := asm.ArrangementOf(size, 16)
+		arr, _ := arm64enc.ArrangementOf(size, 16)
 		for j := regsFor(elems, 2*size) - 1; j >= 0; j-- {
-			op := asm.Zip1
+			op := arm64enc.Zip1
 			if j%2 == 1 {
-				op = asm.Zip2
+				op = arm64enc.Zip2
 			}
-			src := v + asm.VReg(j/2)
-			k.p.Vec(op, arr, v+asm.VReg(j), src, src)
+			src := v + arm64enc.VReg(j/2)
+			k.p.Vec(op, arr, v+arm64enc.VReg(j), src, src)
 		}
 	}
 }
@@ -557,16 +558,16 @@ func (k *neonKernel) widen(v asm.VReg, elems int) {
 // the low half of each lane (the even-numbered narrower lanes of a pair of
 // registers). The registers are written from the first up, so that no
 // source is overwritten before it is read.
-func (k *neonKernel) narrow(v asm.VReg, elems int) {
+func (k *neonKernel) narrow(v arm64enc.VReg, elems int) {
 	for size := k.t.Size(); size > 1; size /= 2 {
-		arr, _ := asm.ArrangementOf(size/2, 16)
+		arr, _ := arm64enc.ArrangementOf(size/2, 16)
 		have := regsFor(elems, size)
 		for j := range regsFor(elems, size/2) {
 			n, m := 2*j, 2*j+1
 			if m >= have {
 				m = n
 			}
-			k.p.Vec(asm.Uzp1, arr, v+asm.VReg(j), v+asm.VReg(n), v+asm.VReg(m))
+			k.p.Vec(arm64enc.Uzp1, arr, v+arm64enc.VReg(j), v+arm64enc.VReg(n), v+arm64enc.VReg(m))
 		}
 	}
 }
@@ -577,7 +578,7 @@ func (k *neonKernel) operands(i int) []neonValue {
 	var in []neonValue
 	for _, o := range k.ins {
 		if o.vector {
-			in = append(in, neonValue{reg: o.regs + asm.VReg(i), fresh: true})
+			in = append(in, neonValue{reg: o.regs + arm64enc.VReg(i), fresh: true})
 		} else {
 			in = append(in, neonValue{reg: o.bc})
 		}
@@ -588,7 +589,7 @@ func (k *neonKernel) operands(i int) []neonValue {
 // neonEmitterFor returns op o's emitter for element type t, from the float
 // or the integer table, and whether it has a vector form; an op without an
 // entry in the table of a type it is defined on is an error.
-func neonEmitterFor(o asm.Op, t asm.Type) (neonEmitter, bool, error) {
+func neonEmitterFor(o registry.Op, t registry.Type) (neonEmitter, bool, error) {
 	table, which := neonEmitters, "neonEmitters"
 	if !t.Float {
 		table, which = neonIntEmitters, "neonIntEmitters"

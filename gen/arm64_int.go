@@ -1,23 +1,23 @@
 package main
 
-import "github.com/simdkit/elem/gen/asm"
+import "github.com/simdkit/elem/gen/arm64enc"
 
 // neonIntEmitters maps every op defined on the integer types to its NEON
 // sequence for them: two's-complement wrap-around, as Go's operators. The
 // generator refuses an integer op without an entry.
 var neonIntEmitters = map[string]neonEmitter{
-	"add": neonLanes(neonVec(asm.Add)),
-	"sub": neonLanes(neonVec(asm.Sub)),
+	"add": neonLanes(neonVec(arm64enc.Add)),
+	"sub": neonLanes(neonVec(arm64enc.Sub)),
 	"mul": neonLanes(neonIntMul),
 	"min": neonMinMax(false),
 	"max": neonMinMax(true),
 
-	"and": neonLanes(neonBytes(asm.And)),
-	"or":  neonLanes(neonBytes(asm.Orr)),
-	"xor": neonLanes(neonBytes(asm.Eor)),
+	"and": neonLanes(neonBytes(arm64enc.And)),
+	"or":  neonLanes(neonBytes(arm64enc.Orr)),
+	"xor": neonLanes(neonBytes(arm64enc.Eor)),
 	// a &^ b is BIC a, b.
-	"andnot": neonLanes(func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg) {
-		k.p.IntVector(asm.Bic, bytesOf(arr), d, n, m)
+	"andnot": neonLanes(func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {
+		k.p.IntVector(arm64enc.Bic, bytesOf(arr), d, n, m)
 	}),
 
 	"shl": neonShift(false),
@@ -25,13 +25,15 @@ var neonIntEmitters = map[string]neonEmitter{
 }
 
 // neonVec emits the Go assembler's vector instruction op on T's lanes.
-func neonVec(op asm.VecOp) func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg) {
-	return func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg) { k.p.Vec(op, arr, d, n, m) }
+func neonVec(op arm64enc.VecOp) func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {
+	return func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) { k.p.Vec(op, arr, d, n, m) }
 }
 
 // neonBytes emits the bitwise instruction op, which takes byte lanes alone.
-func neonBytes(op asm.VecOp) func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg) {
-	return func(k *neonKernel, arr asm.Arrangement, d, n, m asm.VReg) { k.p.Vec(op, bytesOf(arr), d, n, m) }
+func neonBytes(op arm64enc.VecOp) func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {
+	return func(k *neonKernel, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {
+		k.p.Vec(op, bytesOf(arr), d, n, m)
+	}
 }
 
 // neonIntMul emits d = a*b, the low half of the product. Lanes narrower than
@@ -40,22 +42,22 @@ func neonBytes(op asm.VecOp) func(k *neonKernel, arr asm.Arrangement, d, n, m as
 // (lo(a)hi(b) + hi(a)lo(b))<<32, seven instructions per register of two
 // lanes against a scalar loop's load, load, MUL, store and loop control
 // per element.
-func neonIntMul(k *neonKernel, arr asm.Arrangement, d, a, b asm.VReg) {
+func neonIntMul(k *neonKernel, arr arm64enc.Arrangement, d, a, b arm64enc.VReg) {
 	if k.t.Bits < 64 {
-		k.p.IntVector(asm.Mul, arr, d, a, b)
+		k.p.IntVector(arm64enc.Mul, arr, d, a, b)
 		return
 	}
 	// Scratch registers of their own for each result register, so that the
 	// steps of a block need not wait for one another.
 	alo := vTemp + 2*(d-vOut)
 	blo := alo + 1
-	k.p.VREV64(asm.S4, d, b)                // the halves of each lane of b swapped: hi(b), lo(b)
-	k.p.IntVector(asm.Mul, asm.S4, d, d, a) // lo(a)hi(b), hi(a)lo(b), each mod 2^32
-	k.p.VUnary(asm.UAddLP, asm.S4, d, d)    // their sum, in each 64-bit lane
-	k.p.VSHL(asm.D2, d, d, 32)              // moved to the high half, its carry out dropped
-	k.p.Vec(asm.Uzp1, asm.S4, alo, a, a)    // lo(a) of both lanes, in the low half
-	k.p.Vec(asm.Uzp1, asm.S4, blo, b, b)    // lo(b)
-	k.p.UMLAL(asm.S2, d, alo, blo)          // plus lo(a)lo(b), 64 bits
+	k.p.VREV64(arm64enc.S4, d, b)                     // the halves of each lane of b swapped: hi(b), lo(b)
+	k.p.IntVector(arm64enc.Mul, arm64enc.S4, d, d, a) // lo(a)hi(b), hi(a)lo(b), each mod 2^32
+	k.p.VUnary(arm64enc.UAddLP, arm64enc.S4, d, d)    // their sum, in each 64-bit lane
+	k.p.VSHL(arm64enc.D2, d, d, 32)                   // moved to the high half, its carry out dropped
+	k.p.Vec(arm64enc.Uzp1, arm64enc.S4, alo, a, a)    // lo(a) of both lanes, in the low half
+	k.p.Vec(arm64enc.Uzp1, arm64enc.S4, blo, b, b)    // lo(b)
+	k.p.UMLAL(arm64enc.S2, d, alo, blo)               // plus lo(a)lo(b), 64 bits
 }
 
 // neonMinMax emits Go's min or max: SMIN, SMAX, UMIN or UMAX on lanes
@@ -63,29 +65,29 @@ func neonIntMul(k *neonKernel, arr asm.Arrangement, d, a, b asm.VReg) {
 // a > b (CMGT signed, CMHI unsigned) and select by the mask with BSL: a
 // where a > b for max, b for min.
 func neonMinMax(isMax bool) neonEmitter {
-	return neonLanes(func(k *neonKernel, arr asm.Arrangement, d, a, b asm.VReg) {
+	return neonLanes(func(k *neonKernel, arr arm64enc.Arrangement, d, a, b arm64enc.VReg) {
 		if k.t.Bits < 64 {
 			switch {
 			case k.t.Signed && isMax:
-				k.p.IntVector(asm.SMax, arr, d, a, b)
+				k.p.IntVector(arm64enc.SMax, arr, d, a, b)
 			case k.t.Signed:
-				k.p.IntVector(asm.SMin, arr, d, a, b)
+				k.p.IntVector(arm64enc.SMin, arr, d, a, b)
 			case isMax:
-				k.p.Vec(asm.UMax, arr, d, a, b)
+				k.p.Vec(arm64enc.UMax, arr, d, a, b)
 			default:
-				k.p.Vec(asm.UMin, arr, d, a, b)
+				k.p.Vec(arm64enc.UMin, arr, d, a, b)
 			}
 			return
 		}
-		gt := asm.CmHi
+		gt := arm64enc.CmHi
 		if k.t.Signed {
-			gt = asm.CmGt
+			gt = arm64enc.CmGt
 		}
 		k.p.IntVector(gt, arr, d, a, b)
 		if isMax {
-			k.p.Vec(asm.Bsl, bytesOf(arr), d, a, b)
+			k.p.Vec(arm64enc.Bsl, bytesOf(arr), d, a, b)
 		} else {
-			k.p.Vec(asm.Bsl, bytesOf(arr), d, b, a)
+			k.p.Vec(arm64enc.Bsl, bytesOf(arr), d, b, a)
 		}
 	})
 }
@@ -95,10 +97,10 @@ func neonMinMax(isMax bool) neonEmitter {
 // shiftCount): USHL shifts left, and right logically (unsigned types);
 // SSHL right arithmetically (signed types).
 func neonShift(right bool) neonEmitter {
-	em := neonLanes(func(k *neonKernel, arr asm.Arrangement, d, a, s asm.VReg) {
-		op := asm.UShl
+	em := neonLanes(func(k *neonKernel, arr arm64enc.Arrangement, d, a, s arm64enc.VReg) {
+		op := arm64enc.UShl
 		if right && k.t.Signed {
-			op = asm.SShl
+			op = arm64enc.SShl
 		}
 		k.p.IntVector(op, arr, d, a, s)
 	})

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/arm64enc"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // neonReducer is the NEON form of one reduction: for a fold, the term of
@@ -22,15 +23,19 @@ type neonReducer struct {
 	// term emits the term of register i of a step (a's loaded value, b's
 	// beside it) on arrangement arr and returns the register holding it: a,
 	// or for an emulated 64-bit product the scratch register t.
-	term func(k *neonReduce, arr asm.Arrangement, a, b, t asm.VReg) asm.VReg
+	term func(k *neonReduce, arr arm64enc.Arrangement, a, b, t arm64enc.VReg) arm64enc.VReg
 }
 
 // neonReducers maps every reduction of the registry to its NEON form; the
 // generator refuses a reduction without an entry. The finds need no term.
 var neonReducers = map[string]neonReducer{
-	"sum":      {term: neonElement},
-	"dot":      {mul: true, term: func(k *neonReduce, arr asm.Arrangement, a, b, t asm.VReg) asm.VReg { return k.mul(arr, a, b, t) }},
-	"sumsq":    {mul: true, term: func(k *neonReduce, arr asm.Arrangement, a, _, t asm.VReg) asm.VReg { return k.mul(arr, a, a, t) }},
+	"sum": {term: neonElement},
+	"dot": {mul: true, term: func(k *neonReduce, arr arm64enc.Arrangement, a, b, t arm64enc.VReg) arm64enc.VReg {
+		return k.mul(arr, a, b, t)
+	}},
+	"sumsq": {mul: true, term: func(k *neonReduce, arr arm64enc.Arrangement, a, _, t arm64enc.VReg) arm64enc.VReg {
+		return k.mul(arr, a, a, t)
+	}},
 	"minof":    {term: neonElement},
 	"maxof":    {term: neonElement},
 	"findbits": {},
@@ -38,39 +43,41 @@ var neonReducers = map[string]neonReducer{
 }
 
 // neonElement is the term of a plain sum, min or max: the element.
-func neonElement(_ *neonReduce, _ asm.Arrangement, a, _, _ asm.VReg) asm.VReg { return a }
+func neonElement(_ *neonReduce, _ arm64enc.Arrangement, a, _, _ arm64enc.VReg) arm64enc.VReg {
+	return a
+}
 
 // neonReduceEmitted tells whether r has a NEON kernel on t.
-func neonReduceEmitted(r asm.Reduction, t asm.Type) bool {
+func neonReduceEmitted(r registry.Reduction, t registry.Type) bool {
 	return !neonReducers[r.Name].none && r.Supports(t)
 }
 
 // neonWholeRounds tells whether a NEON fold on t takes whole rounds only
 // (see reduceWholeRounds): the integer ones do, the order of their terms
 // not mattering, so that they need no steps of halving size.
-func neonWholeRounds(t asm.Type, _ *asm.ISA) bool { return !t.Float }
+func neonWholeRounds(t registry.Type, _ *registry.ISA) bool { return !t.Float }
 
 // mul emits the product a*b on arrangement arr into a and returns it; on
 // 64-bit integer lanes, which have no MUL, it is built in t from 32-bit
 // partial products as neonIntMul builds it (a and b are overwritten) and t
 // is returned.
-func (k *neonReduce) mul(arr asm.Arrangement, a, b, t asm.VReg) asm.VReg {
+func (k *neonReduce) mul(arr arm64enc.Arrangement, a, b, t arm64enc.VReg) arm64enc.VReg {
 	switch {
 	case k.t.Float: // a vector, or for a scalar step a scalar, multiply
-		neonOp(k.p, asm.FMul, arr, a, a, b)
+		neonOp(k.p, arm64enc.FMul, arr, a, a, b)
 	case k.t.Bits < 64:
-		k.p.IntVector(asm.Mul, arr, a, a, b)
+		k.p.IntVector(arm64enc.Mul, arr, a, a, b)
 	default:
 		p := k.p
-		p.VREV64(asm.S4, t, b)                // hi(b), lo(b) swapped in each lane
-		p.IntVector(asm.Mul, asm.S4, t, t, a) // lo(a)hi(b), hi(a)lo(b), mod 2^32
-		p.VUnary(asm.UAddLP, asm.S4, t, t)    // their sum in each 64-bit lane
-		p.VSHL(asm.D2, t, t, 32)              // moved to the high half
-		p.Vec(asm.Uzp1, asm.S4, a, a, a)      // lo(a) of both lanes, low half
+		p.VREV64(arm64enc.S4, t, b)                     // hi(b), lo(b) swapped in each lane
+		p.IntVector(arm64enc.Mul, arm64enc.S4, t, t, a) // lo(a)hi(b), hi(a)lo(b), mod 2^32
+		p.VUnary(arm64enc.UAddLP, arm64enc.S4, t, t)    // their sum in each 64-bit lane
+		p.VSHL(arm64enc.D2, t, t, 32)                   // moved to the high half
+		p.Vec(arm64enc.Uzp1, arm64enc.S4, a, a, a)      // lo(a) of both lanes, low half
 		if b != a {
-			p.Vec(asm.Uzp1, asm.S4, b, b, b) // lo(b)
+			p.Vec(arm64enc.Uzp1, arm64enc.S4, b, b, b) // lo(b)
 		}
-		p.UMLAL(asm.S2, t, a, b) // plus lo(a)lo(b), 64 bits
+		p.UMLAL(arm64enc.S2, t, a, b) // plus lo(a)lo(b), 64 bits
 		return t
 	}
 	return a
@@ -78,12 +85,12 @@ func (k *neonReduce) mul(arr asm.Arrangement, a, b, t asm.VReg) asm.VReg {
 
 // neonOp emits d = n op m on arrangement arr, or on scalars of sz when
 // arr is one of the scalarArr values.
-func neonOp(p *asm.Program, op asm.FPOp, arr asm.Arrangement, d, n, m asm.VReg) {
+func neonOp(p *arm64enc.Program, op arm64enc.FPOp, arr arm64enc.Arrangement, d, n, m arm64enc.VReg) {
 	switch arr {
 	case scalarS:
-		p.FScalar(op, asm.Single, d, n, m)
+		p.FScalar(op, arm64enc.Single, d, n, m)
 	case scalarD:
-		p.FScalar(op, asm.Double, d, n, m)
+		p.FScalar(op, arm64enc.Double, d, n, m)
 	default:
 		p.FVector(op, arr, d, n, m)
 	}
@@ -92,7 +99,7 @@ func neonOp(p *asm.Program, op asm.FPOp, arr asm.Arrangement, d, n, m asm.VReg) 
 // scalarS and scalarD stand for one float32 or float64 scalar where an
 // arrangement is expected: the last element of a fold's last round.
 const (
-	scalarS asm.Arrangement = 100 + iota
+	scalarS arm64enc.Arrangement = 100 + iota
 	scalarD
 )
 
@@ -100,40 +107,40 @@ const (
 // registers (32 lanes: eight of float32, sixteen of float64), then a's and
 // b's loaded registers, eight each.
 const (
-	rdN     = asm.R0 // n
-	rdAcc   = asm.R1 // the state
-	rdA     = asm.R2 // a's cursor
-	rdB     = asm.R3 // b's cursor (dot), or v (findbits)
-	rdCnt   = asm.R4 // elements left, minus a block
-	rdState = asm.R5 // the state's cursor in the last round
-	rdJ     = asm.R6 // a search's index
-	rdBits  = asm.R7 // v's bits
-	rdTmp   = asm.R8
+	rdN     = arm64enc.R0 // n
+	rdAcc   = arm64enc.R1 // the state
+	rdA     = arm64enc.R2 // a's cursor
+	rdB     = arm64enc.R3 // b's cursor (dot), or v (findbits)
+	rdCnt   = arm64enc.R4 // elements left, minus a block
+	rdState = arm64enc.R5 // the state's cursor in the last round
+	rdJ     = arm64enc.R6 // a search's index
+	rdBits  = arm64enc.R7 // v's bits
+	rdTmp   = arm64enc.R8
 
-	vdAcc = asm.V0  // V0..V15
-	vdA   = asm.V16 // V16..V23
-	vdB   = asm.V24 // V24..V31
-	vdV   = asm.V31 // v in every lane
+	vdAcc = arm64enc.V0  // V0..V15
+	vdA   = arm64enc.V16 // V16..V23
+	vdB   = arm64enc.V24 // V24..V31
+	vdV   = arm64enc.V31 // v in every lane
 )
 
 // neonReduce is one reduction kernel being generated.
 type neonReduce struct {
-	p    *asm.Program
-	r    asm.Reduction
+	p    *arm64enc.Program
+	r    registry.Reduction
 	rd   neonReducer
-	t    asm.Type
-	q    asm.Arrangement // a full register of T
-	sz   asm.Size
+	t    registry.Type
+	q    arm64enc.Arrangement // a full register of T
+	sz   arm64enc.Size
 	name string
 }
 
 // neonFull is the arrangement of a full register of lanes of each width.
-var neonFull = map[int]asm.Arrangement{8: asm.B16, 16: asm.H8, 32: asm.S4, 64: asm.D2}
+var neonFull = map[int]arm64enc.Arrangement{8: arm64enc.B16, 16: arm64enc.H8, 32: arm64enc.S4, 64: arm64enc.D2}
 
 // generateReduceARM64 writes the NEON reduction kernels into
 // dir/reduce_arm64.s and their stubs into dir/reduce_arm64.go.
 func generateReduceARM64(dir string) error {
-	p := asm.NewProgram()
+	p := arm64enc.NewProgram()
 	p.Raw(arm64Header)
 	p.Blank()
 	p.Raw("//go:build !purego")
@@ -141,9 +148,9 @@ func generateReduceARM64(dir string) error {
 	p.Include("textflag.h")
 	var stubs bytes.Buffer
 	stubs.WriteString(arm64Header + "\n\n//go:build !purego\n\npackage kernel\n")
-	for _, isa := range asm.ISAsOf("arm64") {
-		for _, t := range asm.ReduceTypes {
-			for _, r := range asm.Reductions {
+	for _, isa := range registry.ISAsOf("arm64") {
+		for _, t := range registry.ReduceTypes {
+			for _, r := range registry.Reductions {
 				rd, ok := neonReducers[r.Name]
 				if !ok {
 					return fmt.Errorf("reduction %s has no arm64 form (give it one, or neonReducer{none: true})", r.Name)
@@ -151,14 +158,14 @@ func generateReduceARM64(dir string) error {
 				if !neonReduceEmitted(r, t) {
 					continue
 				}
-				name := asm.ReduceKernelName(r, t, isa)
-				sig := strings.Replace(asm.ReduceSignature(r, t), "func(", "func "+name+"(", 1)
+				name := registry.ReduceKernelName(r, t, isa)
+				sig := strings.Replace(registry.ReduceSignature(r, t), "func(", "func "+name+"(", 1)
 				fmt.Fprintf(&stubs, "\n// %s %s with %s.\n//\n//go:noescape\n%s\n", name, r.Doc, isa.Name, sig)
 				p.Blank()
 				p.Comment("%s", sig)
-				k := &neonReduce{p: p, r: r, rd: rd, t: t, name: name, q: neonFull[t.Bits], sz: asm.Single}
+				k := &neonReduce{p: p, r: r, rd: rd, t: t, name: name, q: neonFull[t.Bits], sz: arm64enc.Single}
 				if t.Bits == 64 {
-					k.sz = asm.Double
+					k.sz = arm64enc.Double
 				}
 				k.generate()
 			}
@@ -180,22 +187,22 @@ func generateReduceARM64(dir string) error {
 
 // generate emits the kernel.
 func (k *neonReduce) generate() {
-	params := asm.ReduceParams(k.r, k.t)
-	frame := asm.Offset(len(params))
+	params := registry.ReduceParams(k.r, k.t)
+	frame := registry.Offset(len(params))
 	if k.r.Fold.Finds() {
 		frame += 8 // the result
 	}
 	k.p.Text(k.name, "NOSPLIT", 0, frame)
-	regs := []asm.Reg{rdN}
+	regs := []arm64enc.Reg{rdN}
 	if !k.r.Fold.Finds() {
 		regs = append(regs, rdAcc)
 	}
 	regs = append(regs, rdA, rdB)
 	for i, prm := range params {
-		k.p.LoadArg(prm.Name, asm.Offset(i), regs[i])
+		k.p.LoadArg(prm.Name, registry.Offset(i), regs[i])
 	}
 	if k.r.Fold.Finds() {
-		k.find(asm.Offset(len(params)))
+		k.find(registry.Offset(len(params)))
 	} else {
 		k.fold()
 	}
@@ -208,17 +215,17 @@ func (k *neonReduce) generate() {
 // ReduceLanes.
 func (k *neonReduce) fold() {
 	p := k.p
-	round := asm.ReduceLanes
-	nacc := asm.ReduceLanes * k.t.Size() / 16
+	round := registry.ReduceLanes
+	nacc := registry.ReduceLanes * k.t.Size() / 16
 	p.MOVD(rdAcc, rdState)
 	k.state(false, nacc)
 	p.Comment("%s: whole rounds of %d elements, then the low bits of the count", rdCnt, round)
 	p.SUBSImm(rdCnt, rdN, round)
-	p.BCond(asm.LT, "last")
+	p.BCond(arm64enc.LT, "last")
 	p.Label("loop")
 	k.step(k.q, nacc, vdAcc)
 	p.SUBSImm(rdCnt, rdCnt, round)
-	p.BCond(asm.GE, "loop")
+	p.BCond(arm64enc.GE, "loop")
 	p.Label("last")
 	p.MOVD(rdAcc, rdState)
 	k.state(true, nacc)
@@ -245,9 +252,9 @@ func (k *neonReduce) fold() {
 			k.step(k.q, bytes/16, vdAcc)
 			k.moveState(rdState, true, bytes/16)
 		case bytes == 8 && k.t.Bits == 32: // two float32 lanes
-			p.VLD1(rdState, asm.S2, vdAcc)
-			k.step(asm.S2, 1, vdAcc)
-			p.VST1P(rdState, asm.S2, vdAcc)
+			p.VLD1(rdState, arm64enc.S2, vdAcc)
+			k.step(arm64enc.S2, 1, vdAcc)
+			p.VST1P(rdState, arm64enc.S2, vdAcc)
 		default:
 			k.scalarStep()
 		}
@@ -265,9 +272,9 @@ func (k *neonReduce) state(store bool, count int) { k.moveState(rdState, store, 
 
 // moveState loads or stores count accumulator registers at base, four at
 // a time, advancing base.
-func (k *neonReduce) moveState(base asm.Reg, store bool, count int) {
+func (k *neonReduce) moveState(base arm64enc.Reg, store bool, count int) {
 	for i := 0; i < count; i += 4 {
-		rs := regs(vdAcc+asm.VReg(i), min(4, count-i))
+		rs := regs(vdAcc+arm64enc.VReg(i), min(4, count-i))
 		if store {
 			k.p.VST1P(base, k.q, rs...)
 		} else {
@@ -284,23 +291,23 @@ func log2i(n int) int { return int(log2(n)) }
 // It loads eight registers of each input at a time, or four where the
 // fold needs scratch registers (64-bit integer products, min and max): the
 // upper four of a's eight.
-func (k *neonReduce) step(arr asm.Arrangement, count int, acc asm.VReg) {
+func (k *neonReduce) step(arr arm64enc.Arrangement, count int, acc arm64enc.VReg) {
 	p := k.p
 	batch := 8
-	if !k.t.Float && k.t.Bits == 64 && (k.rd.mul || k.r.Fold != asm.FoldSum) {
+	if !k.t.Float && k.t.Bits == 64 && (k.rd.mul || k.r.Fold != registry.FoldSum) {
 		batch = 4
 	}
 	for c := 0; c < count; c += batch {
 		for i := c; i < min(c+batch, count); i += 4 {
 			n := min(4, count-i)
-			p.VLD1P(rdA, arr, regs(vdA+asm.VReg(i-c), n)...)
+			p.VLD1P(rdA, arr, regs(vdA+arm64enc.VReg(i-c), n)...)
 			if len(k.r.Inputs) == 2 {
-				p.VLD1P(rdB, arr, regs(vdB+asm.VReg(i-c), n)...)
+				p.VLD1P(rdB, arr, regs(vdB+arm64enc.VReg(i-c), n)...)
 			}
 		}
-		for i := range asm.VReg(min(batch, count-c)) {
+		for i := range arm64enc.VReg(min(batch, count-c)) {
 			x := k.rd.term(k, arr, vdA+i, vdB+i, vdA+4+i)
-			k.combine(arr, acc+asm.VReg(c)+i, x, vdA+4+i)
+			k.combine(arr, acc+arm64enc.VReg(c)+i, x, vdA+4+i)
 		}
 	}
 }
@@ -326,30 +333,30 @@ func (k *neonReduce) scalarStep() {
 // min and max exactly; on integers ADD, or SMIN, SMAX, UMIN, UMAX, which
 // 64-bit lanes lack: there the mask of the lanes where x wins, in scratch
 // register t (CMGT signed, CMHI unsigned), inserts x into acc (BIT).
-func (k *neonReduce) combine(arr asm.Arrangement, acc, x, t asm.VReg) {
+func (k *neonReduce) combine(arr arm64enc.Arrangement, acc, x, t arm64enc.VReg) {
 	p := k.p
-	isMax := k.r.Fold == asm.FoldMax
+	isMax := k.r.Fold == registry.FoldMax
 	switch {
 	case k.t.Float:
-		op := map[asm.Fold]asm.FPOp{asm.FoldSum: asm.FAdd, asm.FoldMin: asm.FMin, asm.FoldMax: asm.FMax}[k.r.Fold]
+		op := map[registry.Fold]arm64enc.FPOp{registry.FoldSum: arm64enc.FAdd, registry.FoldMin: arm64enc.FMin, registry.FoldMax: arm64enc.FMax}[k.r.Fold]
 		neonOp(p, op, arr, acc, acc, x)
-	case k.r.Fold == asm.FoldSum:
-		p.Vec(asm.Add, arr, acc, acc, x)
+	case k.r.Fold == registry.FoldSum:
+		p.Vec(arm64enc.Add, arr, acc, acc, x)
 	case k.t.Bits < 64 && k.t.Signed:
-		p.IntVector(map[bool]asm.IntOp{false: asm.SMin, true: asm.SMax}[isMax], arr, acc, acc, x)
+		p.IntVector(map[bool]arm64enc.IntOp{false: arm64enc.SMin, true: arm64enc.SMax}[isMax], arr, acc, acc, x)
 	case k.t.Bits < 64:
-		p.Vec(map[bool]asm.VecOp{false: asm.UMin, true: asm.UMax}[isMax], arr, acc, acc, x)
+		p.Vec(map[bool]arm64enc.VecOp{false: arm64enc.UMin, true: arm64enc.UMax}[isMax], arr, acc, acc, x)
 	default:
-		gt := asm.CmHi
+		gt := arm64enc.CmHi
 		if k.t.Signed {
-			gt = asm.CmGt
+			gt = arm64enc.CmGt
 		}
 		if isMax {
 			p.IntVector(gt, arr, t, x, acc) // x > acc
 		} else {
 			p.IntVector(gt, arr, t, acc, x) // acc > x
 		}
-		p.Vec(asm.Bit, asm.B16, acc, x, t)
+		p.Vec(arm64enc.Bit, arm64enc.B16, acc, x, t)
 	}
 }
 
@@ -360,7 +367,7 @@ func (k *neonReduce) combine(arr asm.Arrangement, acc, x, t asm.VReg) {
 func (k *neonReduce) find(ret int) {
 	p := k.p
 	block := 4 * k.q.Lanes()
-	if k.r.Fold == asm.FindBits {
+	if k.r.Fold == registry.FindBits {
 		p.VLD1R(rdB, k.q, vdV)
 		p.LoadInt(k.t.Size(), rdBits, rdB, false)
 	}
@@ -368,27 +375,27 @@ func (k *neonReduce) find(ret int) {
 	p.SUB(rdJ, rdN, rdN) // j = 0
 	p.Label("block")
 	p.CMPImm(rdCnt, block)
-	p.BCond(asm.LT, "scalar")
-	p.VLD1P(rdA, k.q, regs(asm.V0, 4)...)
-	for i := range asm.VReg(4) {
-		if k.r.Fold == asm.FindBits {
-			p.IntVector(asm.CmEq, k.q, asm.V4+i, asm.V0+i, vdV)
+	p.BCond(arm64enc.LT, "scalar")
+	p.VLD1P(rdA, k.q, regs(arm64enc.V0, 4)...)
+	for i := range arm64enc.VReg(4) {
+		if k.r.Fold == registry.FindBits {
+			p.IntVector(arm64enc.CmEq, k.q, arm64enc.V4+i, arm64enc.V0+i, vdV)
 		} else {
-			p.FVector(asm.FCmEq, k.q, asm.V4+i, asm.V0+i, asm.V0+i)
+			p.FVector(arm64enc.FCmEq, k.q, arm64enc.V4+i, arm64enc.V0+i, arm64enc.V0+i)
 		}
 	}
-	combine := asm.Orr
-	if k.r.Fold == asm.FindNaN {
-		combine = asm.And // a NaN is the lane that is not equal to itself
+	combine := arm64enc.Orr
+	if k.r.Fold == registry.FindNaN {
+		combine = arm64enc.And // a NaN is the lane that is not equal to itself
 	}
-	p.Vec(combine, asm.B16, asm.V8, asm.V4, asm.V5)
-	p.Vec(combine, asm.B16, asm.V9, asm.V6, asm.V7)
-	p.Vec(combine, asm.B16, asm.V8, asm.V8, asm.V9)
-	if k.r.Fold == asm.FindNaN {
-		p.VUnary(asm.Not, asm.B16, asm.V8, asm.V8)
+	p.Vec(combine, arm64enc.B16, arm64enc.V8, arm64enc.V4, arm64enc.V5)
+	p.Vec(combine, arm64enc.B16, arm64enc.V9, arm64enc.V6, arm64enc.V7)
+	p.Vec(combine, arm64enc.B16, arm64enc.V8, arm64enc.V8, arm64enc.V9)
+	if k.r.Fold == registry.FindNaN {
+		p.VUnary(arm64enc.Not, arm64enc.B16, arm64enc.V8, arm64enc.V8)
 	}
-	p.UMaxV(asm.V10, asm.V8)
-	p.FMOVToGP(asm.Single, rdTmp, asm.V10)
+	p.UMaxV(arm64enc.V10, arm64enc.V8)
+	p.FMOVToGP(arm64enc.Single, rdTmp, arm64enc.V10)
 	p.CBNZ(rdTmp, "hit")
 	p.ADDImm(rdJ, rdJ, block)
 	p.SUBImm(rdCnt, rdCnt, block)
@@ -397,14 +404,14 @@ func (k *neonReduce) find(ret int) {
 	p.SUBImm(rdA, rdA, block*k.t.Size())
 	p.Label("scalar")
 	p.CBZ(rdCnt, "none")
-	if k.r.Fold == asm.FindBits {
+	if k.r.Fold == registry.FindBits {
 		p.LoadInt(k.t.Size(), rdTmp, rdA, true)
 		p.CMPSized(k.t.Size(), rdTmp, rdBits)
-		p.BCond(asm.EQ, "found")
+		p.BCond(arm64enc.EQ, "found")
 	} else {
-		p.FLoadP(k.sz, asm.V0, rdA)
-		p.FCMP(k.sz, asm.V0, asm.V0)
-		p.BCond(asm.VS, "found") // unordered: a NaN
+		p.FLoadP(k.sz, arm64enc.V0, rdA)
+		p.FCMP(k.sz, arm64enc.V0, arm64enc.V0)
+		p.BCond(arm64enc.VS, "found") // unordered: a NaN
 	}
 	p.ADDImm(rdJ, rdJ, 1)
 	p.SUBImm(rdCnt, rdCnt, 1)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // This file writes internal/kernel's implementation table (from the ISA
@@ -15,15 +15,15 @@ import (
 
 // archEmitter tells, for one architecture, whether an op has a vector form
 // for element type t and which CPU features beyond its level's it needs.
-type archEmitter func(o asm.Op, t asm.Type) (vector bool, features []string)
+type archEmitter func(o registry.Op, t registry.Type) (vector bool, features []string)
 
 // archEmitters are the back ends' emitter tables, by GOARCH.
 var archEmitters = map[string]archEmitter{
-	"amd64": func(o asm.Op, t asm.Type) (bool, []string) {
+	"amd64": func(o registry.Op, t registry.Type) (bool, []string) {
 		em, vector, _ := x86EmitterFor(o, t)
 		return vector, em.features
 	},
-	"arm64": func(o asm.Op, t asm.Type) (bool, []string) {
+	"arm64": func(o registry.Op, t registry.Type) (bool, []string) {
 		_, vector, _ := neonEmitterFor(o, t)
 		return vector, nil
 	},
@@ -36,20 +36,20 @@ func writeImpls(dir string) error {
 	g.doc("The implementations: the generic Go kernels, then every assembly level of\nevery architecture (a build has those of its GOARCH).")
 	g.p("const (")
 	g.p("Generic Impl = iota // the portable Go kernels, everywhere")
-	for _, isa := range asm.ISAs {
+	for _, isa := range registry.ISAs {
 		g.p("%s // %s on %s", isa.Name, isa.Doc, isa.Arch)
 	}
 	g.p("numImpls")
 	g.p(")")
 	g.p("")
 	names := []string{`"generic"`}
-	for _, isa := range asm.ISAs {
+	for _, isa := range registry.ISAs {
 		names = append(names, fmt.Sprintf("%q", isa.Env()))
 	}
 	g.p("var implNames = [numImpls]string{%s}", strings.Join(names, ", "))
 	g.p("")
 	var compute []string
-	for _, o := range asm.Ops {
+	for _, o := range registry.Ops {
 		if o.Compute {
 			compute = append(compute, fmt.Sprintf("%q", o.Name))
 		}
@@ -59,7 +59,7 @@ func writeImpls(dir string) error {
 	if err := g.write(); err != nil {
 		return err
 	}
-	for _, arch := range asm.Archs() {
+	for _, arch := range registry.Archs() {
 		if err := writeArchImpls(dir, arch); err != nil {
 			return err
 		}
@@ -69,7 +69,7 @@ func writeImpls(dir string) error {
 
 // writeArchImpls writes impl_<arch>.go: Available, Default, HasStreaming.
 func writeArchImpls(dir, arch string) error {
-	isas := asm.ISAsOf(arch)
+	isas := registry.ISAsOf(arch)
 	g := newGoFile(filepath.Join(dir, "impl_"+arch+".go"), "!purego", "kernel", "golang.org/x/sys/cpu")
 	g.doc("Available lists the implementations this CPU can run, Generic first: a level\nneeds every CPU feature of its instructions (x/sys/cpu also checks that the\nOS saves the registers).")
 	g.p("func Available() []Impl {")
@@ -81,7 +81,7 @@ func writeArchImpls(dir, arch string) error {
 	g.p("}")
 	g.p("")
 	byRank := slices.Clone(isas)
-	slices.SortStableFunc(byRank, func(a, b *asm.ISA) int { return b.Rank - a.Rank })
+	slices.SortStableFunc(byRank, func(a, b *registry.ISA) int { return b.Rank - a.Rank })
 	var order []string
 	for _, isa := range byRank {
 		order = append(order, isa.Name)
@@ -109,10 +109,11 @@ func writeArchImpls(dir, arch string) error {
 // writeArchSwitch writes dispatch_<arch>.go: every op's entry, which runs
 // its kernel for the implementation in use, or the generic row loop when
 // there is none (Generic, a type or level the op has no kernel for, or a
-// CPU without the op's extra features).
+// CPU without the op's extra features). The entry is the op's one switch:
+// callers that make the same call many times call it too.
 func writeArchSwitch(dir, arch string) error {
 	var imports []string
-	for _, o := range asm.Ops {
+	for _, o := range registry.Ops {
 		if len(vectorTypes(arch, o)) > 0 {
 			if _, extra := archEmitters[arch](o, o.Types[0]); len(extra) > 0 {
 				imports = []string{"golang.org/x/sys/cpu"}
@@ -120,8 +121,8 @@ func writeArchSwitch(dir, arch string) error {
 		}
 	}
 	g := newGoFile(filepath.Join(dir, "dispatch_"+arch+".go"), "!purego", "kernel", imports...)
-	isas := asm.ISAsOf(arch)
-	for _, o := range asm.Ops {
+	isas := registry.ISAsOf(arch)
+	for _, o := range registry.Ops {
 		f := o.Family
 		types := vectorTypes(arch, o)
 		entryDoc(g, o)
@@ -131,18 +132,9 @@ func writeArchSwitch(dir, arch string) error {
 			g.p("// No vector form on %s: the generic row loop runs.", arch)
 		} else {
 			_, extra := archEmitters[arch](o, types[0])
-			writeKernelSwitch(g, o, isas, types, extra, false)
+			writeKernelSwitch(g, o, isas, types, extra)
 		}
 		g.p("%sGeneric(k, %s)", o.Name, blockArgs(f))
-		g.p("}")
-		g.p("")
-		resolverHead(g, o)
-		if len(types) > 0 {
-			g.p("if raceEnabled || m*n > chunkElems[T]() { return nil }")
-			_, extra := archEmitters[arch](o, types[0])
-			writeKernelSwitch(g, o, isas, types, extra, true)
-		}
-		g.p("return nil")
 		g.p("}")
 		g.p("")
 	}
@@ -150,26 +142,15 @@ func writeArchSwitch(dir, arch string) error {
 	return g.write()
 }
 
-// resolverHead documents and opens an op's resolver: its kernel for a
-// call of one shape, as a function of untyped pointers.
-func resolverHead(g *goFile, o asm.Op) {
-	f := o.Family
-	g.doc(fmt.Sprintf("%sKernel returns the assembly kernel that %s would run for a call of\nkind k and m x n elements with the implementation in use, or nil where it\nwould run something else (the generic loop, the race detector's checks,\npieces of a large call): see %s.", o.Name, entryName(o), kernelType(f)))
-	g.p("func %sKernel[T %s](k Kind, m, n int, stream bool) %s {", o.Name, familyConstraint(f), kernelType(f))
-}
-
-// kernelType is the function type of a family's resolved kernels.
-func kernelType(f *asm.Family) string { return fmt.Sprintf("Kernel%d", len(slots(f))) }
-
 // convertKernels lists the conversions with kernels on arch, with the
 // implementations that have them.
-var convertKernels = map[string]func(asm.Conversion, *asm.ISA) bool{
-	"amd64": func(c asm.Conversion, isa *asm.ISA) bool {
+var convertKernels = map[string]func(registry.Conversion, *registry.ISA) bool{
+	"amd64": func(c registry.Conversion, isa *registry.ISA) bool {
 		conv, ok := x86Conversions[c.Key()]
 		return ok && (!conv.avx512Only || isa.Vector == 64)
 	},
-	"arm64": func(asm.Conversion, *asm.ISA) bool { return false },
-	"":      func(asm.Conversion, *asm.ISA) bool { return false },
+	"arm64": func(registry.Conversion, *registry.ISA) bool { return false },
+	"":      func(registry.Conversion, *registry.ISA) bool { return false },
 }
 
 // writeConvertEntry writes Convert, the entry of the conversions: a switch
@@ -185,9 +166,9 @@ func writeConvertEntry(g *goFile, arch string) {
 	g.p("return")
 	g.p("}")
 	var cases []string
-	for _, c := range asm.Conversions() {
-		var isas []*asm.ISA
-		for _, isa := range asm.ISAsOf(arch) {
+	for _, c := range registry.Conversions() {
+		var isas []*registry.ISA
+		for _, isa := range registry.ISAsOf(arch) {
 			if convertKernels[arch](c, isa) {
 				isas = append(isas, isa)
 			}
@@ -198,7 +179,7 @@ func writeConvertEntry(g *goFile, arch string) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "case %s<<4 | %s:\n", typeConst(c.From), typeConst(c.To))
 		fmt.Fprintf(&b, "pdst, psrc := ptr[%s](dst), ptr[%s](src)\n", c.To.GoName, c.From.GoName)
-		if len(isas) == len(asm.ISAsOf(arch)) {
+		if len(isas) == len(registry.ISAsOf(arch)) {
 			fmt.Fprintf(&b, "switch implFor(classMemory, m*n*%d, stream) {\n", c.From.Size()+c.To.Size())
 		} else {
 			var has []string
@@ -233,9 +214,9 @@ func writeConvertEntry(g *goFile, arch string) {
 }
 
 // vectorTypes lists the element types op o has kernels for on arch.
-func vectorTypes(arch string, o asm.Op) []asm.Type {
-	var ts []asm.Type
-	for _, t := range asm.Types {
+func vectorTypes(arch string, o registry.Op) []registry.Type {
+	var ts []registry.Type
+	for _, t := range registry.Types {
 		if vector, _ := archEmitters[arch](o, t); vector && o.Supports(t) {
 			ts = append(ts, t)
 		}
@@ -244,13 +225,13 @@ func vectorTypes(arch string, o asm.Op) []asm.Type {
 }
 
 // entryDoc documents an op's entry.
-func entryDoc(g *goFile, o asm.Op) {
+func entryDoc(g *goFile, o registry.Op) {
 	g.doc(fmt.Sprintf("%s computes the m x n block of kind k of %s with the implementation in\nuse, writing with non-temporal stores when stream is set and the kernel has\nthem, left unordered until the caller's Fence: the trusted entry, which\nchecks nothing. A block of more than\nchunkBytes of output runs as pieces, so that the goroutine can be preempted\nbetween them.", entryName(o), o.Name))
 }
 
 // entryPrologue writes the start of an op's entry: race annotations and
 // the preemption split.
-func entryPrologue(g *goFile, o asm.Op) {
+func entryPrologue(g *goFile, o registry.Op) {
 	f := o.Family
 	g.p("if raceEnabled { race%s(k, %s) }", opValuedEntry(f), blockArgs(f))
 	g.p("if m*n > chunkElems[T]() {")
@@ -260,58 +241,48 @@ func entryPrologue(g *goFile, o asm.Op) {
 }
 
 // writeKernelSwitch writes the switch from an op's entry to its kernels:
-// on the element type (folded at compile time), the kind, and the
-// implementation that implFor picks for the op's class, the bytes the call
-// reads and writes and its store mode. A kernel call returns; anything else
-// falls through to the generic row loop.
-//
-// With resolve, the switch returns the kernel instead of calling it.
-func writeKernelSwitch(g *goFile, o asm.Op, isas []*asm.ISA, types []asm.Type, extra []string, resolve bool) {
+// on the element type (folded at compile time), then on one key of the
+// kind, the implementation that implFor picks for the op's class, the bytes
+// the call reads and writes and its store mode, and the store mode (see
+// kernelKey), a case per kernel. A kernel call returns; anything else falls
+// through to the generic row loop.
+func writeKernelSwitch(g *goFile, o registry.Op, isas []*registry.ISA, types []registry.Type, extra []string) {
 	f := o.Family
 	if len(extra) > 0 {
 		g.p("if %s {", features(extra))
 	}
+	class := "classMemory"
+	if o.Compute {
+		class = "classCompute"
+	}
 	g.p("switch typeOf[T]() {")
 	for _, t := range types {
 		g.p("case %s:", typeConst(t))
+		kt := o.KernelType(t)
 		var vars, ptrs []string
 		for _, s := range slots(f) {
 			vars = append(vars, "p"+s.name)
-			ptrs = append(ptrs, fmt.Sprintf("ptr[%s](%s)", goElem(s.typ, t), s.name))
+			ptrs = append(ptrs, fmt.Sprintf("ptr[%s](%s)", goElem(s.typ, kt), s.name))
 		}
-		if !resolve {
-			g.p("%s := %s", strings.Join(vars, ", "), strings.Join(ptrs, ", "))
-		}
-		class := "classMemory"
-		if o.Compute {
-			class = "classCompute"
-		}
-		g.p("switch k {")
+		g.p("%s := %s", strings.Join(vars, ", "), strings.Join(ptrs, ", "))
+		g.p("switch kernelKey(k, implFor(%s, m*n*%d*kindArrays[k], stream), stream) {", class, t.Size())
 		for _, kd := range f.Kinds {
-			g.p("case %s:", kd.Const())
-			g.p("switch implFor(%s, m*n*%d, stream) {", class, t.Size()*kindArrays(kd))
 			for _, isa := range isas {
-				name := asm.KernelName(o, kd, t, isa)
+				name := registry.KernelName(o, kd, kt, isa)
+				key := func(stream bool) int { return kernelKey(kd, isa, stream) }
 				args := kernelArgs(f)
-				g.p("case %s:", isa.Name)
-				switch {
-				case resolve && f.Stream && isa.Stream:
-					g.p("if stream { return as%s(%s%s) }", kernelType(f), name, streamSuffix)
-					g.p("return as%s(%s)", kernelType(f), name)
-				case resolve:
-					g.p("return as%s(%s)", kernelType(f), name)
-				case f.Stream && isa.Stream:
-					g.p("if stream { %s%s(%s) } else { %s(%s) }", name, streamSuffix, args, name, args)
-				default:
-					g.p("%s(%s)", name, args)
-				}
-				if !resolve {
-					g.p("return")
+				if hasStreamTwin(o, isa) {
+					g.p("case %d: %s(%s)", key(false), name, args)
+					g.p("case %d: %s%s(%s)", key(true), name, streamSuffix, args)
+				} else {
+					g.p("case %d, %d: %s(%s)", key(false), key(true), name, args)
 				}
 			}
-			g.p("}")
 		}
+		g.p("default:")
+		g.p("%sGeneric(k, %s)", o.Name, blockArgs(f))
 		g.p("}")
+		g.p("return")
 	}
 	g.p("}")
 	if len(extra) > 0 {
@@ -319,12 +290,31 @@ func writeKernelSwitch(g *goFile, o asm.Op, isas []*asm.ISA, types []asm.Type, e
 	}
 }
 
+// kernelKey is internal/kernel's kernelKey of a kernel: its kind, its
+// implementation and its store mode in one number.
+func kernelKey(kd registry.Kind, isa *registry.ISA, stream bool) int {
+	key := kindIndex(kd)<<3 | (slices.Index(registry.ISAs, isa)+1)<<1
+	if stream {
+		key |= 1
+	}
+	return key
+}
+
+// kindIndex is kind kd's value in internal/kernel.
+func kindIndex(kd registry.Kind) int {
+	return slices.IndexFunc(allKinds(), func(k registry.Kind) bool { return k.Name == kd.Name })
+}
+
+// hasStreamTwin reports whether op o has kernels writing with non-temporal
+// stores on isa.
+func hasStreamTwin(o registry.Op, isa *registry.ISA) bool { return o.Family.Stream && isa.Stream }
+
 // kindArrays counts the arrays of n values a row of kind kd reads or
 // writes: dst and each vector input. A call's bytes are m*n elements
 // times that (a scalar per row, and a row repeated on every row of a 2-D
 // call, are counted as if they were full rows: they are both rare and
 // small).
-func kindArrays(kd asm.Kind) int {
+func kindArrays(kd registry.Kind) int {
 	n := 1
 	for _, v := range kd.Vector {
 		if v {
@@ -346,15 +336,11 @@ func writeNoAsm(dir string) error {
 	g.p("// HasStreaming reports whether kernels here have non-temporal-store forms.")
 	g.p("const HasStreaming = false")
 	g.p("")
-	for _, o := range asm.Ops {
+	for _, o := range registry.Ops {
 		entryDoc(g, o)
 		g.p("func %s[T %s](k Kind, %s, stream bool) {", entryName(o), familyConstraint(o.Family), blockParams(o.Family))
 		entryPrologue(g, o)
 		g.p("%sGeneric(k, %s)", o.Name, blockArgs(o.Family))
-		g.p("}")
-		g.p("")
-		resolverHead(g, o)
-		g.p("return nil")
 		g.p("}")
 		g.p("")
 	}
@@ -364,11 +350,11 @@ func writeNoAsm(dir string) error {
 
 // noAsmConstraint selects the builds without assembly.
 func noAsmConstraint() string {
-	return "purego || !(" + strings.Join(asm.Archs(), " || ") + ")"
+	return "purego || !(" + strings.Join(registry.Archs(), " || ") + ")"
 }
 
 // kernelArgs are the stub arguments after the pointers were taken.
-func kernelArgs(f *asm.Family) string {
+func kernelArgs(f *registry.Family) string {
 	as := []string{"m, n"}
 	for _, s := range slots(f) {
 		as = append(as, "p"+s.name+", "+s.ld)
@@ -377,7 +363,7 @@ func kernelArgs(f *asm.Family) string {
 }
 
 // goElem resolves an operand type for element type t.
-func goElem(typ string, t asm.Type) string {
+func goElem(typ string, t registry.Type) string {
 	if typ == "T" {
 		return t.GoName
 	}
@@ -385,10 +371,10 @@ func goElem(typ string, t asm.Type) string {
 }
 
 // typeConst is internal/kernel's constant for element type t: "tFloat32".
-func typeConst(t asm.Type) string { return "t" + strings.ToUpper(t.GoName[:1]) + t.GoName[1:] }
+func typeConst(t registry.Type) string { return "t" + strings.ToUpper(t.GoName[:1]) + t.GoName[1:] }
 
-// typeConst0 is the value of typeConst(t): its place in asm.Types, from 1.
-func typeConst0(t asm.Type) int { return slices.Index(asm.Types, t) + 1 }
+// typeConst0 is the value of typeConst(t): its place in registry.Types, from 1.
+func typeConst0(t registry.Type) int { return slices.Index(registry.Types, t) + 1 }
 
 // writeTypes writes types_generated.go: a constant per element type and
 // typeOf, which the compiler folds to one constant per instantiation, so
@@ -399,7 +385,7 @@ func writeTypes(dir string) error {
 	g.p("type elemType uint8")
 	g.p("")
 	g.p("const (")
-	for i, t := range asm.Types {
+	for i, t := range registry.Types {
 		if i == 0 {
 			g.p("%s elemType = iota + 1 // from 1, so that a pair of types packs into one nonzero key", typeConst(t))
 		} else {
@@ -408,31 +394,36 @@ func writeTypes(dir string) error {
 	}
 	g.p(")")
 	g.p("")
-	// By key: 4 x the size, + 2 with fractions, + 1 when signed.
-	keys := make([]byte, 8*4+4)
-	for _, t := range asm.Types {
-		k := t.Size() * 4
-		if t.Float {
-			k += 2
-		}
-		if t.Signed || t.Float {
-			k++
-		}
-		keys[k] = byte(typeConst0(t))
-	}
-	g.doc("typeKeys holds the element type of each key of typeOf.")
-	g.p("const typeKeys = %q", string(keys))
-	g.p("")
-	g.doc("typeOf returns T's element type: from its size, whether it has fractions\n(1/2 is not 0) and whether it is signed (0-1 is below 0), all constants for\neach instantiation. It is small enough to inline, and the compiler reads\nthe byte of a constant string at a constant index as a constant, so that\nthe switches on it vanish.")
+	g.doc("typeOf returns T's element type: from its size, whether it has fractions\n(1/2 is not 0) and whether it is signed (0-1 is below 0), all constants for\neach instantiation. Its branches return constants, which the compiler\nfolds inside every instantiation, so that the switches on it vanish and a\nprogram links the kernels of the types it uses only (a lookup in a\nconstant table is not folded inside a generic function's shape instance:\na program calling only Add on float32 linked every type's kernels).")
 	g.p("func typeOf[T Number]() elemType {")
 	g.p("var zero, one, two T = 0, 1, 2")
-	g.p("k := unsafe.Sizeof(zero) * 4")
-	g.p("if one/two != 0 { k += 2 }")
-	g.p("if zero-one < zero { k++ }")
-	g.p("return elemType(typeKeys[k])")
+	g.p("float, signed := one/two != 0, zero-one < zero")
+	g.p("switch unsafe.Sizeof(zero) {")
+	for _, size := range []int{1, 2, 4, 8} {
+		var fl, si, un string
+		for _, t := range registry.Types {
+			switch {
+			case t.Size() != size:
+			case t.Float:
+				fl = typeConst(t)
+			case t.Signed:
+				si = typeConst(t)
+			default:
+				un = typeConst(t)
+			}
+		}
+		g.p("case %d:", size)
+		if fl != "" {
+			g.p("if float { return %s }", fl)
+		}
+		g.p("if signed { return %s }", si)
+		g.p("return %s", un)
+	}
+	g.p("}")
+	g.p("panic(\"kernel: no element type of this size\")")
 	g.p("}")
 	g.p("")
 	g.p("// isFloat32 reports whether T is float32-based.")
-	g.p("func isFloat32[T Number]() bool { return typeOf[T]() == %s }", typeConst(asm.Float32))
+	g.p("func isFloat32[T Number]() bool { return typeOf[T]() == %s }", typeConst(registry.Float32))
 	return g.write()
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // This file writes package elem's ops_generated.go: each family's op type,
@@ -13,29 +13,29 @@ import (
 // call on a few elements costs no more than the loop it replaces.
 
 // familyDocs documents each family's op type in package elem.
-var familyDocs = map[*asm.Family]string{
-	asm.Binary:  "Op is an elementwise binary operation, for code that picks the operation at\nrun time (Apply, ApplyScalar, ScalarApply, Apply2D, the broadcast package).",
-	asm.Unary:   "UnaryOp is an elementwise operation on one operand, for code that picks the\noperation at run time (ApplyUnary).",
-	asm.Compare: "CompareOp is an elementwise comparison, for code that picks it at run time\n(Compare, CompareScalar). Comparisons follow Go: every comparison with a NaN\nis false except !=, which is true.",
-	asm.Ternary: "TernaryOp is an elementwise operation on three operands, for code that picks\nthe operation at run time (ApplyTernary).",
-	asm.Bitwise: "BitOp is a bitwise operation of the integer types, for code that picks the\noperation at run time (ApplyBitwise).",
-	asm.Shift:   "ShiftOp is a shift of the integer types, for code that picks it at run time\n(ApplyShift).",
+var familyDocs = map[*registry.Family]string{
+	registry.Binary:  "Op is an elementwise binary operation, for code that picks the operation at\nrun time (Apply, ApplyScalar, ScalarApply, Apply2D, the broadcast package).",
+	registry.Unary:   "UnaryOp is an elementwise operation on one operand, for code that picks the\noperation at run time (ApplyUnary).",
+	registry.Compare: "CompareOp is an elementwise comparison, for code that picks it at run time\n(Compare, CompareScalar). Comparisons follow Go: every comparison with a NaN\nis false except !=, which is true.",
+	registry.Ternary: "TernaryOp is an elementwise operation on three operands, for code that picks\nthe operation at run time (ApplyTernary).",
+	registry.Bitwise: "BitOp is a bitwise operation of the integer types, for code that picks the\noperation at run time (ApplyBitwise).",
+	registry.Shift:   "ShiftOp is a shift of the integer types, for code that picks it at run time\n(ApplyShift).",
 }
 
 // listFuncs names the function listing a family's ops.
-var listFuncs = map[*asm.Family]string{asm.Binary: "Ops", asm.Unary: "UnaryOps", asm.Compare: "CompareOps",
-	asm.Ternary: "TernaryOps", asm.Bitwise: "BitOps", asm.Shift: "ShiftOps"}
+var listFuncs = map[*registry.Family]string{registry.Binary: "Ops", registry.Unary: "UnaryOps", registry.Compare: "CompareOps",
+	registry.Ternary: "TernaryOps", registry.Bitwise: "BitOps", registry.Shift: "ShiftOps"}
 
 func writeElemGo(path string) error {
 	g := newGoFile(path, "", "elem", "github.com/simdkit/elem/internal/kernel")
-	for _, f := range asm.Families {
+	for _, f := range registry.Families {
 		if _, ok := familyDocs[f]; ok {
 			writeElemFamily(g, f)
 		}
-		for _, o := range asm.OpsOf(f) {
+		for _, o := range registry.OpsOf(f) {
 			writeNamedCalls(g, o)
 		}
-		if f == asm.Binary {
+		if f == registry.Binary {
 			writeOpValuedCalls(g)
 		}
 	}
@@ -43,8 +43,8 @@ func writeElemGo(path string) error {
 }
 
 // writeElemFamily writes a family's op type, constants and list.
-func writeElemFamily(g *goFile, f *asm.Family) {
-	ops := asm.OpsOf(f)
+func writeElemFamily(g *goFile, f *registry.Family) {
+	ops := registry.OpsOf(f)
 	typ := f.OpType
 	g.doc(familyDocs[f])
 	g.p("type %s uint8", typ)
@@ -74,7 +74,7 @@ func writeElemFamily(g *goFile, f *asm.Family) {
 	for _, o := range ops {
 		consts = append(consts, o.Const())
 	}
-	if c := asm.Constraint(f.Types()); c == "Number" {
+	if c := registry.Constraint(f.Types()); c == "Number" {
 		var fl, in uint64
 		for i, o := range ops {
 			if hasTypes(o, true) {
@@ -106,8 +106,8 @@ func writeElemFamily(g *goFile, f *asm.Family) {
 }
 
 // writeNamedCalls writes an op's named calls.
-func writeNamedCalls(g *goFile, o asm.Op) {
-	if o.Family == asm.Binary {
+func writeNamedCalls(g *goFile, o registry.Op) {
+	if o.Family == registry.Binary {
 		writeBinaryCalls(g, o)
 		return
 	}
@@ -125,7 +125,7 @@ type formParam struct {
 
 // formParams names the inputs of a named call: a, b, c for slices and s
 // for a scalar, unless the form names them.
-func formParams(o asm.Op, form asm.Form) []formParam {
+func formParams(o registry.Op, form registry.Form) []formParam {
 	k := o.Family.FindKind(form.Kind)
 	var ps []formParam
 	for i, in := range o.Family.Inputs {
@@ -143,7 +143,7 @@ func formParams(o asm.Op, form asm.Form) []formParam {
 
 // writeFormCall writes one named call of a family without inline short
 // path: the contract check, then the op's kernel entry with one row.
-func writeFormCall(g *goFile, o asm.Op, form asm.Form) {
+func writeFormCall(g *goFile, o registry.Op, form registry.Form) {
 	f := o.Family
 	k := f.FindKind(form.Kind)
 	ps := formParams(o, form)
@@ -164,7 +164,7 @@ func writeFormCall(g *goFile, o asm.Op, form asm.Form) {
 		}
 	}
 	g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", form.Name, o.FormulaOf(elems...), opDoc(o)))
-	g.p("func %s[T %s](dst []%s, %s) {", form.Name, asm.Constraint(o.Types), f.Out, strings.Join(sig, ", "))
+	g.p("func %s[T %s](dst []%s, %s) {", form.Name, registry.Constraint(o.Types), f.Out, strings.Join(sig, ", "))
 	g.p("if %s { mustFit(%q, in(\"dst\", dst), %s) }", strings.Join(checks, " || "), form.Name, strings.Join(ins, ", "))
 	if f.Stream {
 		g.p("stream := kernel.StreamFlat[T](len(dst), %d)", vectors)
@@ -178,7 +178,7 @@ func writeFormCall(g *goFile, o asm.Op, form asm.Form) {
 }
 
 // opDoc is the sentence after the formula in a named call's doc comment.
-func opDoc(o asm.Op) string {
+func opDoc(o registry.Op) string {
 	if o.Doc == "" {
 		return ""
 	}
@@ -203,7 +203,7 @@ var binaryForms = []struct {
 // arguments are checked: the kernel from smallN + 1 elements on, below
 // that the plain loop inline, which costs less than any call. The named
 // calls and the op-valued ones (Apply, ...) share it.
-func writeBinaryBody(g *goFile, o asm.Op, f int) {
+func writeBinaryBody(g *goFile, o registry.Op, f int) {
 	form := binaryForms[f]
 	g.p("if n := len(dst); n > smallN {")
 	g.p("stream := kernel.Streaming[T](kernel.%s, 1, n, 0, 0)", form.kind)
@@ -212,17 +212,17 @@ func writeBinaryBody(g *goFile, o asm.Op, f int) {
 	g.p("return")
 	g.p("}")
 	g.p("%s", form.reslice)
-	g.p("for i := range dst { dst[i] = %s }", o.ExprOf(asm.Float64, form.x, form.y))
+	g.p("for i := range dst { dst[i] = %s }", o.ExprOf(registry.Float64, form.x, form.y))
 }
 
-func writeBinaryCalls(g *goFile, o asm.Op) {
+func writeBinaryCalls(g *goFile, o registry.Op) {
 	names := []string{o.Named, o.Named + "Scalar", "Scalar" + o.Named}
 	for f, form := range binaryForms {
 		if form.kind == "SV" && !o.ScalarFirst {
 			continue
 		}
-		g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", names[f], o.ExprOf(asm.Float64, form.x, form.y), opDoc(o)))
-		g.p("func %s[T %s](dst []T, %s) {", names[f], asm.Constraint(o.Types), form.params)
+		g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", names[f], o.ExprOf(registry.Float64, form.x, form.y), opDoc(o)))
+		g.p("func %s[T %s](dst []T, %s) {", names[f], registry.Constraint(o.Types), form.params)
 		g.p(form.check, o.Const())
 		writeBinaryBody(g, o, f)
 		g.p("}")
@@ -248,7 +248,7 @@ func writeOpValuedCalls(g *goFile) {
 		g.p("if !DefinedOn[T](op) { panic(notDefined(op, isFloat[T]())) }")
 		g.p(form.check, "op")
 		g.p("switch op {")
-		for _, o := range asm.OpsOf(asm.Binary) {
+		for _, o := range registry.OpsOf(registry.Binary) {
 			g.p("case %s:", o.Const())
 			writeBinaryBody(g, o, f)
 		}

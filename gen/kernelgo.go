@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // This file writes the Go side of internal/kernel: the op constants, the
@@ -15,10 +15,10 @@ import (
 
 // allKinds lists every kind of every family once, in family order: each is
 // a constant of internal/kernel's Kind.
-func allKinds() []asm.Kind {
-	var ks []asm.Kind
+func allKinds() []registry.Kind {
+	var ks []registry.Kind
 	seen := map[string]bool{}
-	for _, f := range asm.Families {
+	for _, f := range registry.Families {
 		for _, k := range f.Kinds {
 			if !seen[k.Name] {
 				seen[k.Name] = true
@@ -37,7 +37,7 @@ type slot struct {
 
 // slots lists dst and the inputs of family f, with Go element types ("T",
 // "bool").
-func slots(f *asm.Family) []slot {
+func slots(f *registry.Family) []slot {
 	s := []slot{{"dst", "ldd", f.Out}}
 	for _, in := range f.Inputs {
 		s = append(s, slot{in.Name, "ld" + in.Name, in.Type})
@@ -46,7 +46,7 @@ func slots(f *asm.Family) []slot {
 }
 
 // blockParams is the parameter list "m, n int, dst []T, ldd int, a []T, lda int".
-func blockParams(f *asm.Family) string {
+func blockParams(f *registry.Family) string {
 	ps := []string{"m, n int"}
 	for _, s := range slots(f) {
 		ps = append(ps, fmt.Sprintf("%s []%s, %s int", s.name, s.typ, s.ld))
@@ -55,7 +55,7 @@ func blockParams(f *asm.Family) string {
 }
 
 // blockArgs is the argument list matching blockParams.
-func blockArgs(f *asm.Family) string {
+func blockArgs(f *registry.Family) string {
 	as := []string{"m, n"}
 	for _, s := range slots(f) {
 		as = append(as, s.name+", "+s.ld)
@@ -67,7 +67,7 @@ func blockArgs(f *asm.Family) string {
 // then each input as a row (vector), a pointer (the first input, one
 // value: a register-held first operand may be commuted with the second and
 // then carry its NaN payload) or a value.
-func rowParams(f *asm.Family, k asm.Kind) string {
+func rowParams(f *registry.Family, k registry.Kind) string {
 	ps := []string{"d []" + f.Out}
 	for i, in := range f.Inputs {
 		switch {
@@ -83,7 +83,7 @@ func rowParams(f *asm.Family, k asm.Kind) string {
 }
 
 // rowElems are the operand expressions of element j of a row loop of kind k.
-func rowElems(f *asm.Family, k asm.Kind) []string {
+func rowElems(f *registry.Family, k registry.Kind) []string {
 	var xs []string
 	for i, in := range f.Inputs {
 		switch {
@@ -99,7 +99,7 @@ func rowElems(f *asm.Family, k asm.Kind) []string {
 }
 
 // rowArgs are the arguments of row r of a block of kind k for a row loop.
-func rowArgs(f *asm.Family, k asm.Kind) string {
+func rowArgs(f *registry.Family, k registry.Kind) string {
 	as := []string{"dst[r*ldd:][:n]"}
 	for i, in := range f.Inputs {
 		switch {
@@ -115,7 +115,7 @@ func rowArgs(f *asm.Family, k asm.Kind) string {
 }
 
 // rowBody writes the loop of op o on kind k, for T in the type set.
-func rowBody(g *goFile, o asm.Op, k asm.Kind) {
+func rowBody(g *goFile, o registry.Op, k registry.Kind) {
 	f := o.Family
 	var reslice []string
 	for i, in := range f.Inputs {
@@ -130,7 +130,7 @@ func rowBody(g *goFile, o asm.Op, k asm.Kind) {
 		}
 		g.p("%s = %s", strings.Join(reslice, ", "), strings.Join(rhs, ", "))
 	}
-	e64, e32 := o.ExprOf(asm.Float64, rowElems(f, k)...), o.ExprOf(asm.Float32, rowElems(f, k)...)
+	e64, e32 := o.ExprOf(registry.Float64, rowElems(f, k)...), o.ExprOf(registry.Float32, rowElems(f, k)...)
 	if e64 == e32 {
 		g.p("for j := range d { d[j] = %s }", e64)
 		return
@@ -143,12 +143,12 @@ func rowBody(g *goFile, o asm.Op, k asm.Kind) {
 }
 
 // entryName is the exported per-op entry of internal/kernel: "Add", "FMA".
-func entryName(o asm.Op) string { return o.Named }
+func entryName(o registry.Op) string { return o.Named }
 
 // writeKernelGo writes internal/kernel/ops_generated.go.
 func writeKernelGo(dir string) error {
 	imports := []string{"strconv"}
-	for _, o := range asm.Ops {
+	for _, o := range registry.Ops {
 		if strings.Contains(o.Expr+o.Expr32, "math.") {
 			imports = append([]string{"math"}, imports...)
 			break
@@ -156,9 +156,9 @@ func writeKernelGo(dir string) error {
 	}
 	g := newGoFile(filepath.Join(dir, "ops_generated.go"), "", "kernel", imports...)
 	writeKinds(g)
-	for _, f := range asm.Families {
+	for _, f := range registry.Families {
 		writeFamilyOps(g, f)
-		for _, o := range asm.OpsOf(f) {
+		for _, o := range registry.OpsOf(f) {
 			writeOpGo(g, o)
 			writeChunk(g, o)
 		}
@@ -198,6 +198,13 @@ func writeKinds(g *goFile) {
 	}
 	g.p("}")
 	g.p("")
+	g.doc("kindArrays[k] counts the arrays of n values a row of kind k reads or\nwrites: dst and each vector input, for the bytes that implFor weighs.")
+	g.p("var kindArrays = [numKinds]int{")
+	for _, k := range allKinds() {
+		g.p("%s: %d,", k.Const(), kindArrays(k))
+	}
+	g.p("}")
+	g.p("")
 	g.doc("kindFor[arity-1][mask] is the kind of arity inputs with input i a row of n\nvalues when bit i of mask is set (see KindFor).")
 	g.p("var kindFor = [3][8]Kind{")
 	for arity := 1; arity <= 3; arity++ {
@@ -224,8 +231,8 @@ func writeKinds(g *goFile) {
 }
 
 // writeFamilyOps writes a family's op constants, names and op-valued entries.
-func writeFamilyOps(g *goFile, f *asm.Family) {
-	ops := asm.OpsOf(f)
+func writeFamilyOps(g *goFile, f *registry.Family) {
+	ops := registry.OpsOf(f)
 	typ := f.OpType
 	g.p("// %s is a %s operation; its values are those of elem.%s.", typ, f.Name, typ)
 	g.p("type %s uint8", typ)
@@ -275,17 +282,6 @@ func writeFamilyOps(g *goFile, f *asm.Family) {
 	g.p("}")
 	g.p("")
 
-	g.doc(fmt.Sprintf("%sKernel returns op's kernel for a call of kind k and m x n elements\n(see the ops' own resolvers), or nil. An invalid op panics.", entry))
-	g.p("func %sKernel[T %s](op %s, k Kind, m, n int, stream bool) %s {", entry, familyConstraint(f), typ, kernelType(f))
-	g.p("switch op {")
-	for _, o := range ops {
-		g.p("case %s: return %sKernel[T](k, m, n, stream)", o.Const(), o.Name)
-	}
-	g.p("}")
-	g.p("panic(\"kernel: invalid \" + op.String())")
-	g.p("}")
-	g.p("")
-
 	g.doc(fmt.Sprintf("Reference%s computes the m x n block of kind k of op with the generic row\nloops, the reference every implementation must equal bit for bit.", familyPrefix(f)))
 	g.p("func Reference%s[T %s](k Kind, op %s, %s) {", familyPrefix(f), familyConstraint(f), typ, blockParams(f))
 	g.p("switch op {")
@@ -313,18 +309,18 @@ func writeFamilyOps(g *goFile, f *asm.Family) {
 }
 
 // opValuedEntry is the name of a family's op-valued entry: "Binary".
-func opValuedEntry(f *asm.Family) string { return strings.ToUpper(f.Name[:1]) + f.Name[1:] }
+func opValuedEntry(f *registry.Family) string { return strings.ToUpper(f.Name[:1]) + f.Name[1:] }
 
 // familyPrefix distinguishes the families' op-valued row loops and
 // reference functions; the binary family's are plain RowVV and Reference.
-func familyPrefix(f *asm.Family) string {
-	if f == asm.Binary {
+func familyPrefix(f *registry.Family) string {
+	if f == registry.Binary {
 		return ""
 	}
 	return opValuedEntry(f)
 }
 
-func rowCallArgs(f *asm.Family, k asm.Kind) string {
+func rowCallArgs(f *registry.Family, k registry.Kind) string {
 	as := []string{"d"}
 	for _, in := range f.Inputs {
 		as = append(as, in.Name)
@@ -332,7 +328,7 @@ func rowCallArgs(f *asm.Family, k asm.Kind) string {
 	return strings.Join(as, ", ")
 }
 
-func inputNames(f *asm.Family) []string {
+func inputNames(f *registry.Family) []string {
 	var ns []string
 	for _, in := range f.Inputs {
 		ns = append(ns, in.Name)
@@ -343,7 +339,7 @@ func inputNames(f *asm.Family) []string {
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
 // writeOpGo writes one op's row loops, generic block, and entries.
-func writeOpGo(g *goFile, o asm.Op) {
+func writeOpGo(g *goFile, o registry.Op) {
 	f := o.Family
 	for _, k := range f.Kinds {
 		// Every caller shares one compiled row loop: inlined, a + b would be
@@ -376,7 +372,7 @@ func writeOpGo(g *goFile, o asm.Op) {
 // the op's entry again (as a piece, it runs in one call). It calls the entry
 // directly: through a function value, the compiler would let every operand
 // escape.
-func writeChunk(g *goFile, o asm.Op) {
+func writeChunk(g *goFile, o registry.Op) {
 	f := o.Family
 	g.p("func %sChunked[T %s](k Kind, %s, stream bool) {", o.Name, familyConstraint(f), blockParams(f))
 	g.p("limit := chunkElems[T]()")
@@ -397,7 +393,7 @@ func writeChunk(g *goFile, o asm.Op) {
 
 // pieceArgs are the arguments of a piece of rows rows and cols columns at
 // row r and column col.
-func pieceArgs(f *asm.Family, rows, cols, col string, columns bool) string {
+func pieceArgs(f *registry.Family, rows, cols, col string, columns bool) string {
 	as := []string{rows, cols}
 	for i, s := range slots(f) {
 		off := "r*" + s.ld
@@ -415,7 +411,7 @@ func pieceArgs(f *asm.Family, rows, cols, col string, columns bool) string {
 
 // writeRace writes the family's race annotations: each row of the output
 // written, each input row (or per-row value) read.
-func writeRace(g *goFile, f *asm.Family) {
+func writeRace(g *goFile, f *registry.Family) {
 	g.p("func race%s[T %s](k Kind, %s) {", opValuedEntry(f), familyConstraint(f), blockParams(f))
 	g.p("for r := range m {")
 	g.p("raceWrite(dst[r*ldd:][:n])")
@@ -431,4 +427,4 @@ func writeRace(g *goFile, f *asm.Family) {
 // generated code: every per-op function of the family takes it, so that
 // the family's op-valued entry can call any of them; the switches to the
 // kernels pick only the types each op is defined on.
-func familyConstraint(f *asm.Family) string { return asm.Constraint(f.Types()) }
+func familyConstraint(f *registry.Family) string { return registry.Constraint(f.Types()) }

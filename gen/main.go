@@ -1,6 +1,6 @@
-// Command gen writes elem's generated code from the registry in package asm
-// (gen/asm): for every family of operations, the amd64 kernels (with avo)
-// and the arm64 kernels (with asm's encoder) with their Go stubs, the
+// Command gen writes elem's generated code from the registry (gen/registry):
+// for every family of operations, the amd64 kernels (with avo) and the arm64
+// kernels (with our encoder, gen/arm64enc) with their Go stubs, the
 // dispatch of internal/kernel (implementation constants from the ISA rows,
 // per-op entries and switches, the generic row loops), elem's op types
 // and named calls, and internal/cpuinfo's CPUID instruction (with avo).
@@ -16,7 +16,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // kernelDir is internal/kernel, relative to the repository root.
@@ -44,7 +44,7 @@ func main() {
 		func() error { return generateFuseAMD64(kernelDir) },
 	}
 	steps = append(steps, func() error { return generateConvertAMD64(kernelDir) })
-	for _, f := range asm.Families {
+	for _, f := range registry.Families {
 		steps = append(steps,
 			func() error { return generateAMD64(kernelDir, f) },
 			func() error { return generateARM64(kernelDir, f) })

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // This file writes the Go side of the reductions in internal/kernel: the
@@ -16,7 +16,7 @@ import (
 
 // reduceEmitted tells, per GOARCH, whether a reduction has a kernel for an
 // element type there.
-var reduceEmitted = map[string]func(r asm.Reduction, t asm.Type) bool{
+var reduceEmitted = map[string]func(r registry.Reduction, t registry.Type) bool{
 	"amd64": x86ReduceEmitted,
 	"arm64": neonReduceEmitted,
 }
@@ -24,41 +24,41 @@ var reduceEmitted = map[string]func(r asm.Reduction, t asm.Type) bool{
 // reduceWholeRounds tells, per GOARCH, whether a fold's kernel on a type
 // for a level takes whole rounds of the accumulators only: its piece folds
 // the last partial round with the generic kernel.
-var reduceWholeRounds = map[string]func(t asm.Type, isa *asm.ISA) bool{
+var reduceWholeRounds = map[string]func(t registry.Type, isa *registry.ISA) bool{
 	"amd64": x86WholeRounds,
 	"arm64": neonWholeRounds,
 }
 
 // reduceOperands is the parameter list of a reduction's Go functions:
 // "acc, a, b []T" for a fold, "a []T, v T" for FindBits.
-func reduceOperands(r asm.Reduction) string {
+func reduceOperands(r registry.Reduction) string {
 	var names []string
 	if !r.Fold.Finds() {
 		names = append(names, "acc")
 	}
 	names = append(names, r.Inputs...)
 	ps := strings.Join(names, ", ") + " []T"
-	if r.Fold == asm.FindBits {
+	if r.Fold == registry.FindBits {
 		ps += ", v T"
 	}
 	return ps
 }
 
 // reduceArgs is the argument list matching reduceOperands.
-func reduceArgs(r asm.Reduction) string {
+func reduceArgs(r registry.Reduction) string {
 	var names []string
 	if !r.Fold.Finds() {
 		names = append(names, "acc")
 	}
 	names = append(names, r.Inputs...)
-	if r.Fold == asm.FindBits {
+	if r.Fold == registry.FindBits {
 		names = append(names, "v")
 	}
 	return strings.Join(names, ", ")
 }
 
 // reduceResult is " int" for a find, "" for a fold.
-func reduceResult(r asm.Reduction) string {
+func reduceResult(r registry.Reduction) string {
 	if r.Fold.Finds() {
 		return " int"
 	}
@@ -69,11 +69,11 @@ func reduceResult(r asm.Reduction) string {
 // operand's payload a NaN accumulator carries is not part of the
 // definition: the Go compiler commutes additions freely, and the callers
 // replace a NaN result by a canonical one (see package elem).
-func combine(f asm.Fold, acc, term string) string {
+func combine(f registry.Fold, acc, term string) string {
 	switch f {
-	case asm.FoldMin:
+	case registry.FoldMin:
 		return fmt.Sprintf("min(%s, %s)", acc, term)
-	case asm.FoldMax:
+	case registry.FoldMax:
 		return fmt.Sprintf("max(%s, %s)", acc, term)
 	}
 	return acc + " + " + term
@@ -84,17 +84,17 @@ func combine(f asm.Fold, acc, term string) string {
 func writeReduceGo(dir string) error {
 	g := newGoFile(filepath.Join(dir, "reduce_generated.go"), "", "kernel", "math")
 	g.doc("Lanes is the number of accumulators of a fold, for every element type:\nthey fill whole registers on every instruction set.")
-	g.p("const Lanes = %d", asm.ReduceLanes)
+	g.p("const Lanes = %d", registry.ReduceLanes)
 	g.p("")
 	writeSumTrees(g)
-	for _, r := range asm.Reductions {
+	for _, r := range registry.Reductions {
 		writeReduceGeneric(g, r)
 		writeReduceEntry(g, r)
 	}
 	if err := g.write(); err != nil {
 		return err
 	}
-	for _, arch := range asm.Archs() {
+	for _, arch := range registry.Archs() {
 		if err := writeReduceSwitch(dir, arch); err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func writeReduceGo(dir string) error {
 func writeSumTrees(g *goFile) {
 	var node func(h, j int) string
 	node = func(h, j int) string {
-		if h == asm.ReduceLanes {
+		if h == registry.ReduceLanes {
 			return fmt.Sprintf("acc[%d]", j)
 		}
 		return fmt.Sprintf("(%s + %s)", node(2*h, j), node(2*h, j+h))
@@ -126,12 +126,12 @@ func writeSumTrees(g *goFile) {
 // writeReduceGeneric writes the generic kernel of r: a float fold walks a
 // in rounds of len(acc) elements, element j of a round into accumulator j;
 // an integer fold and a find are plain loops.
-func writeReduceGeneric(g *goFile, r asm.Reduction) {
+func writeReduceGeneric(g *goFile, r registry.Reduction) {
 	name := r.Entry + "Generic"
 	g.doc(fmt.Sprintf("%s %s with the generic Go loop: the reference.", name, r.Doc))
 	g.p("func %s[T Number](%s)%s {", name, reduceOperands(r), reduceResult(r))
 	switch r.Fold {
-	case asm.FindBits:
+	case registry.FindBits:
 		// Floats compare bits (-0 is not +0, a NaN is found); integers'
 		// == is a comparison of bits already.
 		g.p("switch typeOf[T]() {")
@@ -146,7 +146,7 @@ func writeReduceGeneric(g *goFile, r asm.Reduction) {
 		g.p("}")
 		g.p("for i, x := range a { if x == v { return i } }")
 		g.p("return len(a)")
-	case asm.FindNaN:
+	case registry.FindNaN:
 		g.p("for i, x := range a { if x != x { return i } }")
 		g.p("return len(a)")
 	default:
@@ -189,7 +189,7 @@ func writeReduceGeneric(g *goFile, r asm.Reduction) {
 // writeReduceEntry writes r's trusted entry: race annotations, then the
 // input in pieces of at most chunkElems (a whole number of rounds of the
 // accumulators), so that the goroutine can be preempted between pieces.
-func writeReduceEntry(g *goFile, r asm.Reduction) {
+func writeReduceEntry(g *goFile, r registry.Reduction) {
 	var doc string
 	if r.Fold.Finds() {
 		doc = fmt.Sprintf("%s %s with the implementation in use: the trusted entry, which\nchecks nothing. It searches pieces of chunkBytes, so that the goroutine can be\npreempted between them.", r.Entry, r.Doc)
@@ -215,7 +215,7 @@ func writeReduceEntry(g *goFile, r asm.Reduction) {
 	for _, in := range r.Inputs {
 		pieceArgs = append(pieceArgs, in+"[off:end]")
 	}
-	if r.Fold == asm.FindBits {
+	if r.Fold == registry.FindBits {
 		pieceArgs = append(pieceArgs, "v")
 	}
 	g.p("c := chunkElems[T]()")
@@ -235,7 +235,7 @@ func writeReduceEntry(g *goFile, r asm.Reduction) {
 }
 
 // otherInputs says how long the inputs after a are.
-func otherInputs(r asm.Reduction) string {
+func otherInputs(r registry.Reduction) string {
 	if len(r.Inputs) < 2 {
 		return ""
 	}
@@ -249,16 +249,16 @@ func writeReduceSwitch(dir, arch string) error {
 	path, constraint, imports := filepath.Join(dir, "reduce_noasm.go"), noAsmConstraint(), []string(nil)
 	if arch != "" {
 		path, constraint = filepath.Join(dir, "reduce_dispatch_"+arch+".go"), "!purego"
-		for _, r := range asm.Reductions {
-			for _, t := range asm.ReduceTypes {
-				if r.Fold == asm.FindBits && reduceEmitted[arch](r, t) {
+		for _, r := range registry.Reductions {
+			for _, t := range registry.ReduceTypes {
+				if r.Fold == registry.FindBits && reduceEmitted[arch](r, t) {
 					imports = []string{"unsafe"} // v's address
 				}
 			}
 		}
 	}
 	g := newGoFile(path, constraint, "kernel", imports...)
-	for _, r := range asm.Reductions {
+	for _, r := range registry.Reductions {
 		g.doc(fmt.Sprintf("%sPiece runs %s on one piece.", r.Name, r.Entry))
 		g.p("func %sPiece[T Number](%s)%s {", r.Name, reduceOperands(r), reduceResult(r))
 		if arch != "" {
@@ -278,9 +278,9 @@ func writeReduceSwitch(dir, arch string) error {
 // writeReduceKernelSwitch writes the switch of a piece on the element type
 // and the implementation in use, over the types with kernels on arch; a
 // kernel call returns.
-func writeReduceKernelSwitch(g *goFile, r asm.Reduction, arch string) {
-	var ts []asm.Type
-	for _, t := range asm.ReduceTypes {
+func writeReduceKernelSwitch(g *goFile, r registry.Reduction, arch string) {
+	var ts []registry.Type
+	for _, t := range registry.ReduceTypes {
 		if reduceEmitted[arch](r, t) {
 			ts = append(ts, t)
 		}
@@ -298,12 +298,12 @@ func writeReduceKernelSwitch(g *goFile, r asm.Reduction, arch string) {
 		for _, in := range r.Inputs {
 			args = append(args, fmt.Sprintf("ptr[%s](%s)", t.GoName, in))
 		}
-		if r.Fold == asm.FindBits {
+		if r.Fold == registry.FindBits {
 			args = append(args, fmt.Sprintf("(*%s)(unsafe.Pointer(&v))", t.GoName))
 		}
 		g.p("switch implFor(classMemory, len(a)*%d, false) {", t.Size()*len(r.Inputs))
-		for _, isa := range asm.ISAsOf(arch) {
-			call := fmt.Sprintf("%s(%s)", asm.ReduceKernelName(r, t, isa), strings.Join(args, ", "))
+		for _, isa := range registry.ISAsOf(arch) {
+			call := fmt.Sprintf("%s(%s)", registry.ReduceKernelName(r, t, isa), strings.Join(args, ", "))
 			if !r.Fold.Finds() && reduceWholeRounds[arch](t, isa) {
 				var rest []string
 				for _, in := range r.Inputs {
@@ -335,7 +335,7 @@ func writeReduceTests(dir string) error {
 	g.doc("reductions describes every reduction for element type T.")
 	g.p("func reductions[T kernel.Number]() []reduction[T] {")
 	g.p("return []reduction[T]{")
-	for _, r := range asm.Reductions {
+	for _, r := range registry.Reductions {
 		var in []string
 		for i := range r.Inputs {
 			in = append(in, fmt.Sprintf("in[%d]", i))
@@ -344,7 +344,7 @@ func writeReduceTests(dir string) error {
 		if !r.Fold.Finds() {
 			args = "acc, " + args
 		}
-		if r.Fold == asm.FindBits {
+		if r.Fold == registry.FindBits {
 			args += ", v"
 		}
 		call := fmt.Sprintf("kernel.%s(%s)", r.Entry, args)
@@ -365,6 +365,6 @@ func writeReduceTests(dir string) error {
 }
 
 // foldName names a fold for the tests.
-func foldName(f asm.Fold) string {
+func foldName(f registry.Fold) string {
 	return [...]string{"sum", "min", "max", "findbits", "findnan"}[f]
 }

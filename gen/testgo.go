@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // writeKernelTests writes internal/kernel/families_generated_test.go: every
@@ -18,7 +18,7 @@ func writeKernelTests(dir string) error {
 	g.doc("conversions lists every conversion with its entry and reference.")
 	g.p("func conversions() []conversion {")
 	g.p("return []conversion{")
-	for _, c := range asm.Conversions() {
+	for _, c := range registry.Conversions() {
 		g.p("{from: %q, to: %q,", c.From.GoName, c.To.GoName)
 		g.p("run: func(m, n int, dst any, ldd int, src any, lds int, stream bool) { kernel.Convert(m, n, dst.([]%s), ldd, src.([]%s), lds, stream) },", c.To.GoName, c.From.GoName)
 		g.p("ref: func(m, n int, dst any, ldd int, src any, lds int) { kernel.ReferenceConvert(m, n, dst.([]%s), ldd, src.([]%s), lds) },", c.To.GoName, c.From.GoName)
@@ -31,7 +31,7 @@ func writeKernelTests(dir string) error {
 		g.doc(fmt.Sprintf("%s describes every family of operations with ops defined on the\n%s types, for element type T, with those ops.", class.name, strings.ToLower(class.constraint)))
 		g.p("func %s[T kernel.%s]() []family {", class.name, class.constraint)
 		g.p("return []family{")
-		for _, f := range asm.Families {
+		for _, f := range registry.Families {
 			if c := familyConstraint(f); c == "Number" || c == class.constraint {
 				writeTestFamily(g, f, class.constraint == "Float")
 			}
@@ -46,9 +46,9 @@ func writeKernelTests(dir string) error {
 // writeTestFamily writes one family's entry in the tests' family table, with
 // the ops defined on floats or on integers: op i of the entry is the i-th of
 // those.
-func writeTestFamily(g *goFile, f *asm.Family, floats bool) {
+func writeTestFamily(g *goFile, f *registry.Family, floats bool) {
 	var ops, index, kinds, vectors, inputs []string
-	for i, o := range asm.OpsOf(f) {
+	for i, o := range registry.OpsOf(f) {
 		for _, t := range o.Types {
 			if t.Float == floats {
 				ops = append(ops, fmt.Sprintf("%q", o.Name))
@@ -101,7 +101,7 @@ func writeElemTests(path string) error {
 		g.doc(fmt.Sprintf("%s lists every named call on the %s types, for element type T.", class.name, strings.ToLower(class.constraint)))
 		g.p("func %s[T %s]() []namedCall {", class.name, class.constraint)
 		g.p("return []namedCall{")
-		for _, o := range asm.Ops {
+		for _, o := range registry.Ops {
 			if hasTypes(o, class.floats) {
 				writeTestNamedCalls(g, o)
 			}
@@ -114,7 +114,7 @@ func writeElemTests(path string) error {
 }
 
 // hasTypes reports whether op o is defined on float (or integer) types.
-func hasTypes(o asm.Op, floats bool) bool {
+func hasTypes(o registry.Op, floats bool) bool {
 	for _, t := range o.Types {
 		if t.Float == floats {
 			return true
@@ -124,7 +124,7 @@ func hasTypes(o asm.Op, floats bool) bool {
 }
 
 // writeTestNamedCalls writes the test table entries of op o's named calls.
-func writeTestNamedCalls(g *goFile, o asm.Op) {
+func writeTestNamedCalls(g *goFile, o registry.Op) {
 	f := o.Family
 	for _, form := range o.NamedForms() {
 		k := f.FindKind(form.Kind)

@@ -7,10 +7,10 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
-// x86Conversions are the conversions with amd64 kernels, by asm.Conversion
+// x86Conversions are the conversions with amd64 kernels, by registry.Conversion
 // key, with the levels that have them; every other pair runs the generic
 // loop. The sequences give the bits of the generic conversion: Go's
 // conversion, and for a float to an integer, truncation with NaN to 0 and
@@ -51,7 +51,7 @@ func generateConvertAMD64(dir string) error {
 	addTailMask(c)
 	needs := map[string][]string{}
 	for _, isa := range x86ISAs() {
-		for _, cv := range asm.Conversions() {
+		for _, cv := range registry.Conversions() {
 			conv, ok := x86Conversions[cv.Key()]
 			if !ok || conv.avx512Only && !isa.masked {
 				continue
@@ -68,7 +68,7 @@ func generateConvertAMD64(dir string) error {
 				if cv.From.Size() != wide {
 					em.memInput = 0 // the narrower source is loaded at its own width
 				}
-				k := &x86Kernel{Context: c, isa: isa, op: convertOp, em: em, kind: asm.Convert.Kinds[0],
+				k := &x86Kernel{Context: c, isa: isa, op: convertOp, em: em, kind: registry.Convert.Kinds[0],
 					t: cv.From, dt: cv.To, stream: stream, name: cv.KernelName(isa.ISA)}
 				if stream {
 					k.name += streamSuffix
@@ -82,7 +82,7 @@ func generateConvertAMD64(dir string) error {
 }
 
 // convertOp stands for the conversion in the kernel skeleton.
-var convertOp = asm.Op{Name: "convert", Family: asm.Convert, Formula: "D({src})"}
+var convertOp = registry.Op{Name: "convert", Family: registry.Convert, Formula: "D({src})"}
 
 // cvt emits one conversion instruction.
 func (k *x86Kernel) cvt(inst func(...Op), x Op, w int) Op {

@@ -10,7 +10,7 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // The fused kernels run a whole expression (package expr) over memory in
@@ -39,9 +39,9 @@ import (
 // code of its ops: an op's code is its family's base plus its index in the
 // family, which is its value in package kernel.
 var fuseFamilies = []struct {
-	f    *asm.Family
+	f    *registry.Family
 	base int
-}{{asm.Binary, 1}, {asm.Unary, 16}, {asm.Ternary, 32}, {asm.Compare, 48}, {asm.Selection, 56}}
+}{{registry.Binary, 1}, {registry.Unary, 16}, {registry.Ternary, 32}, {registry.Compare, 48}, {registry.Selection, 56}}
 
 // fuseKeyBits is the bits of an instruction's key below its op's code:
 // one per input, set where the input is one value.
@@ -57,7 +57,7 @@ const fuseGroup = 4
 // fuseOp is an op the fused kernels of one element type run.
 type fuseOp struct {
 	code int
-	op   asm.Op
+	op   registry.Op
 	em   x86Emitter
 }
 
@@ -91,13 +91,13 @@ func fuseFormsOf(ops []fuseOp) []fuseForm {
 }
 
 // fuseTypes are the element types with fused kernels.
-var fuseTypes = []asm.Type{asm.Float32, asm.Float64}
+var fuseTypes = []registry.Type{registry.Float32, registry.Float64}
 
 // fuseOpsOf lists the ops of t with a vector form, by code.
-func fuseOpsOf(t asm.Type) ([]fuseOp, error) {
+func fuseOpsOf(t registry.Type) ([]fuseOp, error) {
 	var ops []fuseOp
 	for i, fam := range fuseFamilies {
-		family := asm.OpsOf(fam.f)
+		family := registry.OpsOf(fam.f)
 		if i+1 < len(fuseFamilies) && fam.base+len(family) > fuseFamilies[i+1].base {
 			return nil, fmt.Errorf("fuse: family %s has %d ops, more than its codes", fam.f.Name, len(family))
 		}
@@ -121,7 +121,7 @@ func fuseOpsOf(t asm.Type) ([]fuseOp, error) {
 }
 
 // fuseName names the fused kernel of t on isa: fuseF32AVX2.
-func fuseName(t asm.Type, isa x86ISA) string { return "fuse" + t.Short + isa.Name }
+func fuseName(t registry.Type, isa x86ISA) string { return "fuse" + t.Short + isa.Name }
 
 // generateFuseAMD64 writes internal/kernel's fused kernels (fuse_amd64.s and
 // its stubs) and the codes and features the Go side builds programs from
@@ -209,7 +209,7 @@ func addBitBytes(c *build.Context) {
 type fuser struct {
 	*build.Context
 	isa   x86ISA
-	t     asm.Type
+	t     registry.Type
 	name  string
 	lanes int
 

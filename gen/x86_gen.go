@@ -15,7 +15,7 @@ import (
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // generator names the command in the headers of generated files.
@@ -33,7 +33,7 @@ var x86Features = map[string]string{
 
 // generateAMD64 writes the kernels of family f for every amd64 level into
 // dir/<family>_amd64.s and the Go stubs into dir/<family>_amd64.go.
-func generateAMD64(dir string, f *asm.Family) error {
+func generateAMD64(dir string, f *registry.Family) error {
 	c := build.NewContext()
 	c.ConstraintExpr("!purego")
 	addTailMask(c)
@@ -42,9 +42,9 @@ func generateAMD64(dir string, f *asm.Family) error {
 	}
 	needs := map[string][]string{} // kernel name: the features it may use
 	for _, isa := range x86ISAs() {
-		for _, t := range asm.Types {
-			for _, o := range asm.OpsOf(f) {
-				if !o.Supports(t) {
+		for _, t := range registry.Types {
+			for _, o := range registry.OpsOf(f) {
+				if !o.Supports(t) || o.KernelType(t) != t {
 					continue
 				}
 				em, vector, err := x86EmitterFor(o, t)
@@ -57,7 +57,7 @@ func generateAMD64(dir string, f *asm.Family) error {
 				for _, kd := range f.Kinds {
 					for _, stream := range streamModes(f, isa.ISA) {
 						k := &x86Kernel{Context: c, isa: isa, op: o, em: em, kind: kd, t: t, stream: stream}
-						k.name = asm.KernelName(o, kd, t, isa.ISA)
+						k.name = registry.KernelName(o, kd, t, isa.ISA)
 						if stream {
 							k.name += streamSuffix
 						}
@@ -152,7 +152,7 @@ func addTailMask(c *build.Context) {
 
 // streamModes are the store modes of family f's kernels on isa: ordinary,
 // and non-temporal where both have it.
-func streamModes(f *asm.Family, isa *asm.ISA) []bool {
+func streamModes(f *registry.Family, isa *registry.ISA) []bool {
 	if f.Stream && isa.Stream {
 		return []bool{false, true}
 	}

@@ -8,12 +8,12 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // x86ISA adds the code-shape choices of one amd64 level to its registry row.
 type x86ISA struct {
-	*asm.ISA
+	*registry.ISA
 	unroll int  // vectors per main-loop iteration
 	masked bool // tails through opmask loads and stores; otherwise step-down pieces
 }
@@ -21,7 +21,7 @@ type x86ISA struct {
 // x86ISAs are the amd64 levels of the registry, in its order.
 func x86ISAs() []x86ISA {
 	var isas []x86ISA
-	for _, isa := range asm.ISAsOf("amd64") {
+	for _, isa := range registry.ISAsOf("amd64") {
 		isas = append(isas, x86ISA{ISA: isa, unroll: 4, masked: isa.Vector == 64})
 	}
 	return isas
@@ -52,11 +52,11 @@ type x86Src struct {
 type x86Kernel struct {
 	*build.Context
 	isa    x86ISA
-	op     asm.Op
+	op     registry.Op
 	em     x86Emitter
-	kind   asm.Kind
-	t      asm.Type // the element type T, or S for a conversion
-	dt     asm.Type // a conversion's destination type D
+	kind   registry.Kind
+	t      registry.Type // the element type T, or S for a conversion
+	dt     registry.Type // a conversion's destination type D
 	stream bool
 	name   string
 
@@ -141,7 +141,7 @@ func (k *x86Kernel) and(x, y, r Op, w int) {
 }
 
 // x86KernelDoc documents a kernel.
-func x86KernelDoc(name string, o asm.Op, kd asm.Kind, isa string, stream bool) string {
+func x86KernelDoc(name string, o registry.Op, kd registry.Kind, isa string, stream bool) string {
 	if stream {
 		return fmt.Sprintf("%s is %s writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.", name, name[:len(name)-len(streamSuffix)])
 	}
@@ -155,7 +155,7 @@ const streamSuffix = "NT"
 
 // kindExpr is the per-element expression of op o on kind kd, for docs:
 // "a[r*lda+j] + b[r*ldb]".
-func kindExpr(o asm.Op, kd asm.Kind) string {
+func kindExpr(o registry.Op, kd registry.Kind) string {
 	var xs []string
 	for i, in := range o.Family.Inputs {
 		x := fmt.Sprintf("%s[r*ld%s]", in.Name, in.Name)
@@ -172,10 +172,10 @@ func (k *x86Kernel) generate() {
 	f := k.op.Family
 	k.Function(k.name)
 	k.Attributes(attr.NOSPLIT)
-	if f == asm.Convert {
-		k.SignatureExpr(asm.Conversion{From: k.t, To: k.dt}.Signature())
+	if f == registry.Convert {
+		k.SignatureExpr(registry.Conversion{From: k.t, To: k.dt}.Signature())
 	} else {
-		k.SignatureExpr(asm.Signature(f, k.t))
+		k.SignatureExpr(registry.Signature(f, k.t))
 	}
 	k.Pragma("noescape")
 	k.Doc(x86KernelDoc(k.name, k.op, k.kind, k.isa.Name, k.stream))

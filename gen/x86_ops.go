@@ -6,7 +6,7 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // x86Emitter is the amd64 instruction sequence of one op: every level and
@@ -38,10 +38,10 @@ type x86Emitter struct {
 // x86Emitters maps every op of the registry to its amd64 sequence; the
 // generator refuses an op without an entry.
 var x86Emitters = map[string]x86Emitter{
-	"add": x86Arith(func(k *x86Kernel, t asm.Type) func(...Op) { return pick(t, k.VADDPS, k.VADDPD) }),
-	"sub": x86Arith(func(k *x86Kernel, t asm.Type) func(...Op) { return pick(t, k.VSUBPS, k.VSUBPD) }),
-	"mul": x86Arith(func(k *x86Kernel, t asm.Type) func(...Op) { return pick(t, k.VMULPS, k.VMULPD) }),
-	"div": x86Arith(func(k *x86Kernel, t asm.Type) func(...Op) { return pick(t, k.VDIVPS, k.VDIVPD) }),
+	"add": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VADDPS, k.VADDPD) }),
+	"sub": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VSUBPS, k.VSUBPD) }),
+	"mul": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VMULPS, k.VMULPD) }),
+	"div": x86Arith(func(k *x86Kernel, t registry.Type) func(...Op) { return pick(t, k.VDIVPS, k.VDIVPD) }),
 	"min": {memInput: 2, compute: func(k *x86Kernel, in []x86Src, w int) Op {
 		r := k.vec(w)
 		k.goMin(k.reg(in[0], w), in[1].v, narrow(r, w), w)
@@ -112,7 +112,7 @@ var x86Emitters = map[string]x86Emitter{
 }
 
 // pick returns the float32 or float64 form of an instruction.
-func pick(t asm.Type, f32, f64 func(...Op)) func(...Op) {
+func pick(t registry.Type, f32, f64 func(...Op)) func(...Op) {
 	if t.Bits == 32 {
 		return f32
 	}
@@ -122,7 +122,7 @@ func pick(t asm.Type, f32, f64 func(...Op)) func(...Op) {
 // x86Arith is the emitter of an op that is one instruction, y folded from
 // memory. Go assembly lists sources in reverse, so x, the first source, is
 // the middle operand: the result of x - y is never y - x.
-func x86Arith(inst func(k *x86Kernel, t asm.Type) func(...Op)) x86Emitter {
+func x86Arith(inst func(k *x86Kernel, t registry.Type) func(...Op)) x86Emitter {
 	return x86Emitter{memInput: 2, compute: func(k *x86Kernel, in []x86Src, w int) Op {
 		r := narrow(k.vec(w), w)
 		inst(k, k.t)(in[1].v, k.reg(in[0], w), r)
@@ -355,7 +355,7 @@ func (k *x86Kernel) selectLanes(in []x86Src, w int) Op {
 // x86EmitterFor returns op o's emitter for element type t, from the float
 // or the integer table, and whether it has a vector form; an op without an
 // entry in the table of a type it is defined on is an error.
-func x86EmitterFor(o asm.Op, t asm.Type) (x86Emitter, bool, error) {
+func x86EmitterFor(o registry.Op, t registry.Type) (x86Emitter, bool, error) {
 	table, which := x86Emitters, "x86Emitters"
 	if !t.Float {
 		table, which = x86IntEmitters, "x86IntEmitters"

@@ -8,7 +8,7 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // x86Reducer is the amd64 form of one reduction: for a fold, how the term
@@ -38,7 +38,7 @@ var x86Reducers = map[string]x86Reducer{
 }
 
 // x86ReduceEmitted tells whether r has an amd64 kernel on t.
-func x86ReduceEmitted(r asm.Reduction, t asm.Type) bool {
+func x86ReduceEmitted(r registry.Reduction, t registry.Type) bool {
 	return !x86Reducers[r.Name].none && r.Supports(t)
 }
 
@@ -47,7 +47,7 @@ func x86ReduceEmitted(r asm.Reduction, t asm.Type) bool {
 // round with the generic kernel: AVX2 has masked loads of 32- and 64-bit
 // lanes only (VMASKMOVPS/PD), so 8- and 16-bit lanes cannot load a
 // partial register without reading past the slice.
-func x86WholeRounds(t asm.Type, isa *asm.ISA) bool { return isa.Vector == 32 && t.Bits < 32 }
+func x86WholeRounds(t registry.Type, isa *registry.ISA) bool { return isa.Vector == 32 && t.Bits < 32 }
 
 // x86Load is the term of a plain sum: the element itself.
 func x86Load(k *x86Reduce, m []Mem, load func(Mem) Op, w int, mem bool) Op { return load(m[0]) }
@@ -78,7 +78,7 @@ func x86Product(i, j int) func(k *x86Reduce, m []Mem, load func(Mem) Op, w int, 
 // elementwise kernel's helpers (registers, bitwise ops, Go's min).
 type x86Reduce struct {
 	*x86Kernel
-	r     asm.Reduction
+	r     registry.Reduction
 	rd    x86Reducer
 	w     int // register width in bytes
 	lanes int // elements per register
@@ -101,8 +101,8 @@ func generateReduceAMD64(dir string) error {
 	}
 	needs := map[string][]string{}
 	for _, isa := range x86ISAs() {
-		for _, t := range asm.ReduceTypes {
-			for _, r := range asm.Reductions {
+		for _, t := range registry.ReduceTypes {
+			for _, r := range registry.Reductions {
 				rd, ok := x86Reducers[r.Name]
 				if !ok {
 					return fmt.Errorf("reduction %s has no amd64 form (give it one, or x86Reducer{none: true})", r.Name)
@@ -115,10 +115,10 @@ func generateReduceAMD64(dir string) error {
 				// 512-bit operation into two 256-bit halves anyway.
 				w := isa.Vector
 				if !r.Fold.Finds() {
-					w = min(w, asm.ReduceLanes*t.Size())
+					w = min(w, registry.ReduceLanes*t.Size())
 				}
 				k := &x86Reduce{x86Kernel: &x86Kernel{Context: c, isa: isa, t: t}, r: r, rd: rd, w: w, lanes: w / t.Size()}
-				k.name = asm.ReduceKernelName(r, t, isa.ISA)
+				k.name = registry.ReduceKernelName(r, t, isa.ISA)
 				k.generate(laneMask)
 				needs[k.name] = isa.Features
 			}
@@ -131,7 +131,7 @@ func generateReduceAMD64(dir string) error {
 func (k *x86Reduce) generate(laneMask Mem) {
 	k.Function(k.name)
 	k.Attributes(attr.NOSPLIT)
-	k.SignatureExpr(asm.ReduceSignature(k.r, k.t))
+	k.SignatureExpr(registry.ReduceSignature(k.r, k.t))
 	k.Pragma("noescape")
 	k.Doc(fmt.Sprintf("%s %s with %s.", k.name, k.r.Doc, k.isa.Name))
 	k.n = k.Load(k.Param("n"), k.GP64())
@@ -170,13 +170,13 @@ func (k *x86Reduce) move(src, dst Op) {
 // flip of AVX2's unsigned 64-bit min and max.
 func (k *x86Reduce) foldConsts() []reg.VecVirtual {
 	switch {
-	case k.t.Float && k.r.Fold == asm.FoldMax:
+	case k.t.Float && k.r.Fold == registry.FoldMax:
 		return signConsts(k.x86Kernel)
 	case k.t.Float:
 		return nil
 	case k.rd.mul:
 		return byteMasks(k.x86Kernel)
-	case k.r.Fold != asm.FoldSum:
+	case k.r.Fold != registry.FoldSum:
 		return signFlip(k.x86Kernel)
 	}
 	return nil
@@ -204,18 +204,18 @@ func (k *x86Reduce) fold(laneMask Mem) {
 	w := k.w
 	state := k.Load(k.Param("acc"), k.GP64())
 	k.consts = k.foldConsts()
-	for q := range asm.ReduceLanes * k.t.Size() / w {
+	for q := range registry.ReduceLanes * k.t.Size() / w {
 		a := k.vec(w)
 		k.acc = append(k.acc, a)
 		k.move(Mem{Base: state, Disp: q * w}, narrow(a, w))
 		k.flip(a)
 	}
-	round := asm.ReduceLanes
+	round := registry.ReduceLanes
 	// Float min and max take twice the rounds per iteration: their terms
 	// are combined with one another first, off the accumulators' chains.
 	// (Integer terms are too, but registers run out before the rounds.)
 	unroll := 8 / len(k.acc)
-	if k.r.Fold != asm.FoldSum && k.t.Float {
+	if k.r.Fold != registry.FoldSum && k.t.Float {
 		unroll *= 2
 	}
 	steps := []int{unroll}
@@ -260,7 +260,7 @@ func (k *x86Reduce) fold(laneMask Mem) {
 // flip negates an accumulator of a max, which runs as the min of the
 // negated values (Go's own max is -min(-x, -y)), on loading and storing.
 func (k *x86Reduce) flip(a reg.VecVirtual) {
-	if k.r.Fold == asm.FoldMax && k.t.Float {
+	if k.r.Fold == registry.FoldMax && k.t.Float {
 		k.negate(narrow(a, k.isa.Vector), narrow(a, k.isa.Vector), k.isa.Vector)
 	}
 }
@@ -268,7 +268,7 @@ func (k *x86Reduce) flip(a reg.VecVirtual) {
 // combine emits acc = fold(acc, x).
 func (k *x86Reduce) combine(acc reg.VecVirtual, x Op, w int) {
 	a := narrow(acc, w)
-	if k.r.Fold == asm.FoldSum && k.t.Float {
+	if k.r.Fold == registry.FoldSum && k.t.Float {
 		pick(k.t, k.VADDPS, k.VADDPD)(x, a, a)
 		return
 	}
@@ -282,16 +282,16 @@ func (k *x86Reduce) fold2(x, y, r Op, w int) {
 	switch {
 	case k.t.Float:
 		k.goMin(x, y, r, w)
-	case k.r.Fold == asm.FoldSum:
+	case k.r.Fold == registry.FoldSum:
 		k.byBits(k.VPADDB, k.VPADDW, k.VPADDD, k.VPADDQ)(y, x, r)
 	default:
-		k.intMinMaxInto(x, x86Src{v: y, elem: k.elem()}, r, w, k.r.Fold == asm.FoldMax)
+		k.intMinMaxInto(x, x86Src{v: y, elem: k.elem()}, r, w, k.r.Fold == registry.FoldMax)
 	}
 }
 
 // prepared is x as a min or max folds it: negated for a float max.
 func (k *x86Reduce) prepared(x Op, w int) Op {
-	if k.r.Fold != asm.FoldMax || !k.t.Float {
+	if k.r.Fold != registry.FoldMax || !k.t.Float {
 		return x
 	}
 	nx := narrow(k.vec(w), w)
@@ -304,7 +304,7 @@ func (k *x86Reduce) prepared(x Op, w int) Op {
 // matter, with one another in a tree first, so that the accumulator waits
 // for one step of the fold a round.
 func (k *x86Reduce) combineAll(acc reg.VecVirtual, terms []Op, w int) {
-	if k.r.Fold == asm.FoldSum && k.t.Float {
+	if k.r.Fold == registry.FoldSum && k.t.Float {
 		for _, x := range terms {
 			k.combine(acc, x, w)
 		}
@@ -404,7 +404,7 @@ func (k *x86Reduce) find() {
 	w := k.w
 	var bc reg.VecVirtual
 	var vbits reg.GPVirtual
-	if k.r.Fold == asm.FindBits {
+	if k.r.Fold == registry.FindBits {
 		vbits = k.GP64()
 		v := k.Load(k.Param("v"), k.GP64())
 		bc = k.vec(w)
@@ -434,7 +434,7 @@ func (k *x86Reduce) find() {
 	k.JAE(LabelRef(k.name + "_none"))
 	found := LabelRef(k.name + "_found")
 	switch {
-	case k.r.Fold == asm.FindNaN:
+	case k.r.Fold == registry.FindNaN:
 		x := k.XMM()
 		x86ElemOf(k.t).load(k.Context, k.t.Size(), k.at(0, 0), x)
 		if k.t.Bits == 32 {
@@ -467,7 +467,7 @@ func (k *x86Reduce) hits(m Mem, bc reg.VecVirtual) Op {
 	if k.isa.masked {
 		h = k.K()
 	}
-	if k.r.Fold == asm.FindNaN {
+	if k.r.Fold == registry.FindNaN {
 		x := k.vec(w)
 		pick(k.t, k.VMOVUPS, k.VMOVUPD)(m, x)
 		pick(k.t, k.VCMPPS, k.VCMPPD)(U8(0x03), x, x, h) // UNORD_Q

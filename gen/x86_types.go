@@ -6,14 +6,14 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 
-	"github.com/simdkit/elem/gen/asm"
+	"github.com/simdkit/elem/gen/registry"
 )
 
 // x86Elem is how one element type moves between memory and vector
 // registers: the instruction forms the kernels' loads, stores and broadcasts
 // use, by the number of bytes moved.
 type x86Elem struct {
-	asm.Type
+	registry.Type
 	float bool
 	// evex says the kernel is an AVX-512 one, whose registers may be X16 to
 	// X31, which only EVEX-encoded instructions reach: VMOVDQU has no such
@@ -22,15 +22,15 @@ type x86Elem struct {
 }
 
 // x86ElemOf returns the moves of element type t; a bool moves as a byte.
-func x86ElemOf(t asm.Type) x86Elem { return x86Elem{Type: t, float: t.Float} }
+func x86ElemOf(t registry.Type) x86Elem { return x86Elem{Type: t, float: t.Float} }
 
 // x86Bool is the element type of []bool operands.
-var x86Bool = x86Elem{Type: asm.Type{GoName: "bool", Short: "B", Bits: 8}}
+var x86Bool = x86Elem{Type: registry.Type{GoName: "bool", Short: "B", Bits: 8}}
 
 // x86Count is the element type of a shift count, a uint: one per row, held
 // in the low 64 bits of an XMM register, where the shift instructions read
 // it. It is not lane data.
-var x86Count = x86Elem{Type: asm.Type{GoName: "uint", Short: "U", Bits: 64}}
+var x86Count = x86Elem{Type: registry.Type{GoName: "uint", Short: "U", Bits: 64}}
 
 // load emits a load of bytes bytes from m into r (a register of at least
 // that width): whole vectors with VMOVUPS/VMOVUPD/VMOVDQU, partial ones with

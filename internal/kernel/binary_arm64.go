@@ -484,51 +484,6 @@ func maxVSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64
 //go:noescape
 func maxSVI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
 
-// addVVU8NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// addVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// addSVU8NEON computes dst[r*ldd+j] = a[r*lda] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// subVVU8NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// subVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// subSVU8NEON computes dst[r*ldd+j] = a[r*lda] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// mulVVU8NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// mulVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// mulSVU8NEON computes dst[r*ldd+j] = a[r*lda] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
 // minVVU8NEON computes dst[r*ldd+j] = min(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with NEON.
 //
 //go:noescape
@@ -558,51 +513,6 @@ func maxVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8,
 //
 //go:noescape
 func maxSVU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int)
-
-// addVVU16NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// addVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// addSVU16NEON computes dst[r*ldd+j] = a[r*lda] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// subVVU16NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// subVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// subSVU16NEON computes dst[r*ldd+j] = a[r*lda] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// mulVVU16NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// mulVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
-
-// mulSVU16NEON computes dst[r*ldd+j] = a[r*lda] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
 // minVVU16NEON computes dst[r*ldd+j] = min(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with NEON.
 //
@@ -634,51 +544,6 @@ func maxVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uin
 //go:noescape
 func maxSVU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int)
 
-// addVVU32NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// addVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// addSVU32NEON computes dst[r*ldd+j] = a[r*lda] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// subVVU32NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// subVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// subSVU32NEON computes dst[r*ldd+j] = a[r*lda] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// mulVVU32NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// mulVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// mulSVU32NEON computes dst[r*ldd+j] = a[r*lda] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
 // minVVU32NEON computes dst[r*ldd+j] = min(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with NEON.
 //
 //go:noescape
@@ -708,51 +573,6 @@ func maxVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uin
 //
 //go:noescape
 func maxSVU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int)
-
-// addVVU64NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// addVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func addVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// addSVU64NEON computes dst[r*ldd+j] = a[r*lda] + b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func addSVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// subVVU64NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// subVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] - b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func subVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// subSVU64NEON computes dst[r*ldd+j] = a[r*lda] - b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func subSVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// mulVVU64NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// mulVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] * b[r*ldb] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-
-// mulSVU64NEON computes dst[r*ldd+j] = a[r*lda] * b[r*ldb+j] for r < m, j < n with NEON.
-//
-//go:noescape
-func mulSVU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
 
 // minVVU64NEON computes dst[r*ldd+j] = min(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with NEON.
 //

@@ -25,989 +25,316 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					addVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					addVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					addSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			addVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					addVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					addVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					addSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			addVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					addVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					addVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					addSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					addVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					addVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					addSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					addVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					addVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					addSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					addVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					addVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					addSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					addVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					addVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					addSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					addVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					addVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					addSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					addVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					addVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					addSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					addVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					addVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					addSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					addSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					addSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			addVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			addVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			addVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			addVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			addVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			addVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			addVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			addVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			addSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			addSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			addSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			addSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// addKernel returns the assembly kernel that Add would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func addKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVF32AVX2NT)
-				}
-				return asKernel3(addVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVF32AVX512NT)
-				}
-				return asKernel3(addVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSF32AVX2NT)
-				}
-				return asKernel3(addVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSF32AVX512NT)
-				}
-				return asKernel3(addVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVF32AVX2NT)
-				}
-				return asKernel3(addSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVF32AVX512NT)
-				}
-				return asKernel3(addSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVF64AVX2NT)
-				}
-				return asKernel3(addVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVF64AVX512NT)
-				}
-				return asKernel3(addVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSF64AVX2NT)
-				}
-				return asKernel3(addVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSF64AVX512NT)
-				}
-				return asKernel3(addVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVF64AVX2NT)
-				}
-				return asKernel3(addSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVF64AVX512NT)
-				}
-				return asKernel3(addSVF64AVX512)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVI8AVX2NT)
-				}
-				return asKernel3(addVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVI8AVX512NT)
-				}
-				return asKernel3(addVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSI8AVX2NT)
-				}
-				return asKernel3(addVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSI8AVX512NT)
-				}
-				return asKernel3(addVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVI8AVX2NT)
-				}
-				return asKernel3(addSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVI8AVX512NT)
-				}
-				return asKernel3(addSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVI16AVX2NT)
-				}
-				return asKernel3(addVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVI16AVX512NT)
-				}
-				return asKernel3(addVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSI16AVX2NT)
-				}
-				return asKernel3(addVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSI16AVX512NT)
-				}
-				return asKernel3(addVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVI16AVX2NT)
-				}
-				return asKernel3(addSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVI16AVX512NT)
-				}
-				return asKernel3(addSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVI32AVX2NT)
-				}
-				return asKernel3(addVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVI32AVX512NT)
-				}
-				return asKernel3(addVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSI32AVX2NT)
-				}
-				return asKernel3(addVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSI32AVX512NT)
-				}
-				return asKernel3(addVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVI32AVX2NT)
-				}
-				return asKernel3(addSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVI32AVX512NT)
-				}
-				return asKernel3(addSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVI64AVX2NT)
-				}
-				return asKernel3(addVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVI64AVX512NT)
-				}
-				return asKernel3(addVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSI64AVX2NT)
-				}
-				return asKernel3(addVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSI64AVX512NT)
-				}
-				return asKernel3(addVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVI64AVX2NT)
-				}
-				return asKernel3(addSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVI64AVX512NT)
-				}
-				return asKernel3(addSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVU8AVX2NT)
-				}
-				return asKernel3(addVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVU8AVX512NT)
-				}
-				return asKernel3(addVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSU8AVX2NT)
-				}
-				return asKernel3(addVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSU8AVX512NT)
-				}
-				return asKernel3(addVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVU8AVX2NT)
-				}
-				return asKernel3(addSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVU8AVX512NT)
-				}
-				return asKernel3(addSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVU16AVX2NT)
-				}
-				return asKernel3(addVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVU16AVX512NT)
-				}
-				return asKernel3(addVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSU16AVX2NT)
-				}
-				return asKernel3(addVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSU16AVX512NT)
-				}
-				return asKernel3(addVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVU16AVX2NT)
-				}
-				return asKernel3(addSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVU16AVX512NT)
-				}
-				return asKernel3(addSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVU32AVX2NT)
-				}
-				return asKernel3(addVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVU32AVX512NT)
-				}
-				return asKernel3(addVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSU32AVX2NT)
-				}
-				return asKernel3(addVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSU32AVX512NT)
-				}
-				return asKernel3(addVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVU32AVX2NT)
-				}
-				return asKernel3(addSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVU32AVX512NT)
-				}
-				return asKernel3(addSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVVU64AVX2NT)
-				}
-				return asKernel3(addVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVVU64AVX512NT)
-				}
-				return asKernel3(addVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addVSU64AVX2NT)
-				}
-				return asKernel3(addVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addVSU64AVX512NT)
-				}
-				return asKernel3(addVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(addSVU64AVX2NT)
-				}
-				return asKernel3(addSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(addSVU64AVX512NT)
-				}
-				return asKernel3(addSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Sub computes the m x n block of kind k of sub with the implementation in
@@ -1027,989 +354,316 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					subVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					subVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					subSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			subVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					subVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					subVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					subSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			subVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					subVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					subVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					subSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					subVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					subVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					subSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					subVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					subVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					subSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					subVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					subVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					subSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					subVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					subVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					subSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					subVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					subVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					subSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					subVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					subVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					subSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					subVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					subVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					subSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					subSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					subSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			subVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			subVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			subVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			subVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			subVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			subVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			subVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			subVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			subSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			subSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			subSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			subSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// subKernel returns the assembly kernel that Sub would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func subKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVF32AVX2NT)
-				}
-				return asKernel3(subVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVF32AVX512NT)
-				}
-				return asKernel3(subVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSF32AVX2NT)
-				}
-				return asKernel3(subVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSF32AVX512NT)
-				}
-				return asKernel3(subVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVF32AVX2NT)
-				}
-				return asKernel3(subSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVF32AVX512NT)
-				}
-				return asKernel3(subSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVF64AVX2NT)
-				}
-				return asKernel3(subVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVF64AVX512NT)
-				}
-				return asKernel3(subVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSF64AVX2NT)
-				}
-				return asKernel3(subVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSF64AVX512NT)
-				}
-				return asKernel3(subVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVF64AVX2NT)
-				}
-				return asKernel3(subSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVF64AVX512NT)
-				}
-				return asKernel3(subSVF64AVX512)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVI8AVX2NT)
-				}
-				return asKernel3(subVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVI8AVX512NT)
-				}
-				return asKernel3(subVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSI8AVX2NT)
-				}
-				return asKernel3(subVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSI8AVX512NT)
-				}
-				return asKernel3(subVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVI8AVX2NT)
-				}
-				return asKernel3(subSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVI8AVX512NT)
-				}
-				return asKernel3(subSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVI16AVX2NT)
-				}
-				return asKernel3(subVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVI16AVX512NT)
-				}
-				return asKernel3(subVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSI16AVX2NT)
-				}
-				return asKernel3(subVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSI16AVX512NT)
-				}
-				return asKernel3(subVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVI16AVX2NT)
-				}
-				return asKernel3(subSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVI16AVX512NT)
-				}
-				return asKernel3(subSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVI32AVX2NT)
-				}
-				return asKernel3(subVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVI32AVX512NT)
-				}
-				return asKernel3(subVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSI32AVX2NT)
-				}
-				return asKernel3(subVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSI32AVX512NT)
-				}
-				return asKernel3(subVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVI32AVX2NT)
-				}
-				return asKernel3(subSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVI32AVX512NT)
-				}
-				return asKernel3(subSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVI64AVX2NT)
-				}
-				return asKernel3(subVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVI64AVX512NT)
-				}
-				return asKernel3(subVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSI64AVX2NT)
-				}
-				return asKernel3(subVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSI64AVX512NT)
-				}
-				return asKernel3(subVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVI64AVX2NT)
-				}
-				return asKernel3(subSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVI64AVX512NT)
-				}
-				return asKernel3(subSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVU8AVX2NT)
-				}
-				return asKernel3(subVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVU8AVX512NT)
-				}
-				return asKernel3(subVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSU8AVX2NT)
-				}
-				return asKernel3(subVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSU8AVX512NT)
-				}
-				return asKernel3(subVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVU8AVX2NT)
-				}
-				return asKernel3(subSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVU8AVX512NT)
-				}
-				return asKernel3(subSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVU16AVX2NT)
-				}
-				return asKernel3(subVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVU16AVX512NT)
-				}
-				return asKernel3(subVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSU16AVX2NT)
-				}
-				return asKernel3(subVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSU16AVX512NT)
-				}
-				return asKernel3(subVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVU16AVX2NT)
-				}
-				return asKernel3(subSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVU16AVX512NT)
-				}
-				return asKernel3(subSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVU32AVX2NT)
-				}
-				return asKernel3(subVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVU32AVX512NT)
-				}
-				return asKernel3(subVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSU32AVX2NT)
-				}
-				return asKernel3(subVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSU32AVX512NT)
-				}
-				return asKernel3(subVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVU32AVX2NT)
-				}
-				return asKernel3(subSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVU32AVX512NT)
-				}
-				return asKernel3(subSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVVU64AVX2NT)
-				}
-				return asKernel3(subVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVVU64AVX512NT)
-				}
-				return asKernel3(subVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subVSU64AVX2NT)
-				}
-				return asKernel3(subVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subVSU64AVX512NT)
-				}
-				return asKernel3(subVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(subSVU64AVX2NT)
-				}
-				return asKernel3(subSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(subSVU64AVX512NT)
-				}
-				return asKernel3(subSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Mul computes the m x n block of kind k of mul with the implementation in
@@ -2029,989 +683,316 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					mulVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					mulVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					mulSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					mulVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					mulVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					mulSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					mulVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					mulVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					mulSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					mulVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					mulVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					mulSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					mulVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					mulVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					mulSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					mulVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					mulVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					mulSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					mulVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					mulVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					mulSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					mulVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					mulVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					mulSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					mulVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					mulVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					mulSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					mulVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					mulVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					mulSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					mulSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					mulSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			mulVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			mulVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			mulVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			mulVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			mulVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			mulVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			mulVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			mulVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			mulSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			mulSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			mulSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			mulSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// mulKernel returns the assembly kernel that Mul would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func mulKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVF32AVX2NT)
-				}
-				return asKernel3(mulVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVF32AVX512NT)
-				}
-				return asKernel3(mulVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSF32AVX2NT)
-				}
-				return asKernel3(mulVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSF32AVX512NT)
-				}
-				return asKernel3(mulVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVF32AVX2NT)
-				}
-				return asKernel3(mulSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVF32AVX512NT)
-				}
-				return asKernel3(mulSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVF64AVX2NT)
-				}
-				return asKernel3(mulVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVF64AVX512NT)
-				}
-				return asKernel3(mulVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSF64AVX2NT)
-				}
-				return asKernel3(mulVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSF64AVX512NT)
-				}
-				return asKernel3(mulVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVF64AVX2NT)
-				}
-				return asKernel3(mulSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVF64AVX512NT)
-				}
-				return asKernel3(mulSVF64AVX512)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVI8AVX2NT)
-				}
-				return asKernel3(mulVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVI8AVX512NT)
-				}
-				return asKernel3(mulVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSI8AVX2NT)
-				}
-				return asKernel3(mulVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSI8AVX512NT)
-				}
-				return asKernel3(mulVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVI8AVX2NT)
-				}
-				return asKernel3(mulSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVI8AVX512NT)
-				}
-				return asKernel3(mulSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVI16AVX2NT)
-				}
-				return asKernel3(mulVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVI16AVX512NT)
-				}
-				return asKernel3(mulVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSI16AVX2NT)
-				}
-				return asKernel3(mulVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSI16AVX512NT)
-				}
-				return asKernel3(mulVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVI16AVX2NT)
-				}
-				return asKernel3(mulSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVI16AVX512NT)
-				}
-				return asKernel3(mulSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVI32AVX2NT)
-				}
-				return asKernel3(mulVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVI32AVX512NT)
-				}
-				return asKernel3(mulVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSI32AVX2NT)
-				}
-				return asKernel3(mulVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSI32AVX512NT)
-				}
-				return asKernel3(mulVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVI32AVX2NT)
-				}
-				return asKernel3(mulSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVI32AVX512NT)
-				}
-				return asKernel3(mulSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVI64AVX2NT)
-				}
-				return asKernel3(mulVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVI64AVX512NT)
-				}
-				return asKernel3(mulVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSI64AVX2NT)
-				}
-				return asKernel3(mulVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSI64AVX512NT)
-				}
-				return asKernel3(mulVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVI64AVX2NT)
-				}
-				return asKernel3(mulSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVI64AVX512NT)
-				}
-				return asKernel3(mulSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVU8AVX2NT)
-				}
-				return asKernel3(mulVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVU8AVX512NT)
-				}
-				return asKernel3(mulVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSU8AVX2NT)
-				}
-				return asKernel3(mulVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSU8AVX512NT)
-				}
-				return asKernel3(mulVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVU8AVX2NT)
-				}
-				return asKernel3(mulSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVU8AVX512NT)
-				}
-				return asKernel3(mulSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVU16AVX2NT)
-				}
-				return asKernel3(mulVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVU16AVX512NT)
-				}
-				return asKernel3(mulVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSU16AVX2NT)
-				}
-				return asKernel3(mulVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSU16AVX512NT)
-				}
-				return asKernel3(mulVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVU16AVX2NT)
-				}
-				return asKernel3(mulSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVU16AVX512NT)
-				}
-				return asKernel3(mulSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVU32AVX2NT)
-				}
-				return asKernel3(mulVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVU32AVX512NT)
-				}
-				return asKernel3(mulVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSU32AVX2NT)
-				}
-				return asKernel3(mulVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSU32AVX512NT)
-				}
-				return asKernel3(mulVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVU32AVX2NT)
-				}
-				return asKernel3(mulSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVU32AVX512NT)
-				}
-				return asKernel3(mulSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVVU64AVX2NT)
-				}
-				return asKernel3(mulVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVVU64AVX512NT)
-				}
-				return asKernel3(mulVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulVSU64AVX2NT)
-				}
-				return asKernel3(mulVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulVSU64AVX512NT)
-				}
-				return asKernel3(mulVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(mulSVU64AVX2NT)
-				}
-				return asKernel3(mulSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(mulSVU64AVX512NT)
-				}
-				return asKernel3(mulSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Div computes the m x n block of kind k of div with the implementation in
@@ -3031,213 +1012,68 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					divVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					divVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classCompute, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					divVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					divVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classCompute, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					divSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					divSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			divVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			divVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			divVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			divVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			divVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			divVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			divVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			divVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			divSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			divSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			divSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			divSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					divVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					divVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classCompute, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					divVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					divVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classCompute, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					divSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					divSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					divSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			divVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			divVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			divVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			divVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			divVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			divVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			divVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			divVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			divSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			divSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			divSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			divSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// divKernel returns the assembly kernel that Div would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(divVVF32AVX2NT)
-				}
-				return asKernel3(divVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(divVVF32AVX512NT)
-				}
-				return asKernel3(divVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classCompute, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(divVSF32AVX2NT)
-				}
-				return asKernel3(divVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(divVSF32AVX512NT)
-				}
-				return asKernel3(divVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classCompute, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(divSVF32AVX2NT)
-				}
-				return asKernel3(divSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(divSVF32AVX512NT)
-				}
-				return asKernel3(divSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(divVVF64AVX2NT)
-				}
-				return asKernel3(divVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(divVVF64AVX512NT)
-				}
-				return asKernel3(divVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classCompute, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(divVSF64AVX2NT)
-				}
-				return asKernel3(divVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(divVSF64AVX512NT)
-				}
-				return asKernel3(divVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classCompute, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(divSVF64AVX2NT)
-				}
-				return asKernel3(divSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(divSVF64AVX512NT)
-				}
-				return asKernel3(divSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Min computes the m x n block of kind k of min with the implementation in
@@ -3257,989 +1093,316 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					minVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					minVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					minSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			minVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					minVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					minVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					minSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			minVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					minVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					minVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					minSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			minVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					minVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					minVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					minSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			minVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					minVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					minVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					minSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			minVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					minVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					minVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					minSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			minVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
 		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					minVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					minVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					minSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			minVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
 		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					minVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					minVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					minSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			minVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
 		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					minVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					minVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					minSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			minVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
 		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					minVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					minVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					minSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					minSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					minSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			minVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			minVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			minVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			minVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			minVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			minVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			minVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			minVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			minSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			minSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			minSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			minSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// minKernel returns the assembly kernel that Min would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func minKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVF32AVX2NT)
-				}
-				return asKernel3(minVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVF32AVX512NT)
-				}
-				return asKernel3(minVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSF32AVX2NT)
-				}
-				return asKernel3(minVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSF32AVX512NT)
-				}
-				return asKernel3(minVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVF32AVX2NT)
-				}
-				return asKernel3(minSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVF32AVX512NT)
-				}
-				return asKernel3(minSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVF64AVX2NT)
-				}
-				return asKernel3(minVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVF64AVX512NT)
-				}
-				return asKernel3(minVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSF64AVX2NT)
-				}
-				return asKernel3(minVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSF64AVX512NT)
-				}
-				return asKernel3(minVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVF64AVX2NT)
-				}
-				return asKernel3(minSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVF64AVX512NT)
-				}
-				return asKernel3(minSVF64AVX512)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVI8AVX2NT)
-				}
-				return asKernel3(minVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVI8AVX512NT)
-				}
-				return asKernel3(minVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSI8AVX2NT)
-				}
-				return asKernel3(minVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSI8AVX512NT)
-				}
-				return asKernel3(minVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVI8AVX2NT)
-				}
-				return asKernel3(minSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVI8AVX512NT)
-				}
-				return asKernel3(minSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVI16AVX2NT)
-				}
-				return asKernel3(minVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVI16AVX512NT)
-				}
-				return asKernel3(minVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSI16AVX2NT)
-				}
-				return asKernel3(minVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSI16AVX512NT)
-				}
-				return asKernel3(minVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVI16AVX2NT)
-				}
-				return asKernel3(minSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVI16AVX512NT)
-				}
-				return asKernel3(minSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVI32AVX2NT)
-				}
-				return asKernel3(minVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVI32AVX512NT)
-				}
-				return asKernel3(minVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSI32AVX2NT)
-				}
-				return asKernel3(minVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSI32AVX512NT)
-				}
-				return asKernel3(minVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVI32AVX2NT)
-				}
-				return asKernel3(minSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVI32AVX512NT)
-				}
-				return asKernel3(minSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVI64AVX2NT)
-				}
-				return asKernel3(minVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVI64AVX512NT)
-				}
-				return asKernel3(minVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSI64AVX2NT)
-				}
-				return asKernel3(minVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSI64AVX512NT)
-				}
-				return asKernel3(minVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVI64AVX2NT)
-				}
-				return asKernel3(minSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVI64AVX512NT)
-				}
-				return asKernel3(minSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVU8AVX2NT)
-				}
-				return asKernel3(minVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVU8AVX512NT)
-				}
-				return asKernel3(minVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSU8AVX2NT)
-				}
-				return asKernel3(minVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSU8AVX512NT)
-				}
-				return asKernel3(minVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVU8AVX2NT)
-				}
-				return asKernel3(minSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVU8AVX512NT)
-				}
-				return asKernel3(minSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVU16AVX2NT)
-				}
-				return asKernel3(minVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVU16AVX512NT)
-				}
-				return asKernel3(minVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSU16AVX2NT)
-				}
-				return asKernel3(minVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSU16AVX512NT)
-				}
-				return asKernel3(minVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVU16AVX2NT)
-				}
-				return asKernel3(minSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVU16AVX512NT)
-				}
-				return asKernel3(minSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVU32AVX2NT)
-				}
-				return asKernel3(minVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVU32AVX512NT)
-				}
-				return asKernel3(minVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSU32AVX2NT)
-				}
-				return asKernel3(minVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSU32AVX512NT)
-				}
-				return asKernel3(minVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVU32AVX2NT)
-				}
-				return asKernel3(minSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVU32AVX512NT)
-				}
-				return asKernel3(minSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVVU64AVX2NT)
-				}
-				return asKernel3(minVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVVU64AVX512NT)
-				}
-				return asKernel3(minVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minVSU64AVX2NT)
-				}
-				return asKernel3(minVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minVSU64AVX512NT)
-				}
-				return asKernel3(minVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(minSVU64AVX2NT)
-				}
-				return asKernel3(minSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(minSVU64AVX512NT)
-				}
-				return asKernel3(minSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Max computes the m x n block of kind k of max with the implementation in
@@ -4259,989 +1422,316 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					maxVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					maxVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					maxSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					maxVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					maxVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					maxSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					maxVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					maxVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					maxSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					maxVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					maxVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					maxSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					maxVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					maxVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					maxSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					maxVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					maxVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					maxSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
 		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					maxVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					maxVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					maxSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
 		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					maxVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					maxVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					maxSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
 		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					maxVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					maxVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					maxSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
 		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					maxVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					maxVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					maxSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					maxSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					maxSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			maxVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			maxVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			maxVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			maxVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			maxVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			maxVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			maxVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			maxVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			maxSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			maxSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			maxSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			maxSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// maxKernel returns the assembly kernel that Max would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func maxKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVF32AVX2NT)
-				}
-				return asKernel3(maxVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVF32AVX512NT)
-				}
-				return asKernel3(maxVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSF32AVX2NT)
-				}
-				return asKernel3(maxVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSF32AVX512NT)
-				}
-				return asKernel3(maxVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVF32AVX2NT)
-				}
-				return asKernel3(maxSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVF32AVX512NT)
-				}
-				return asKernel3(maxSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVF64AVX2NT)
-				}
-				return asKernel3(maxVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVF64AVX512NT)
-				}
-				return asKernel3(maxVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSF64AVX2NT)
-				}
-				return asKernel3(maxVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSF64AVX512NT)
-				}
-				return asKernel3(maxVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVF64AVX2NT)
-				}
-				return asKernel3(maxSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVF64AVX512NT)
-				}
-				return asKernel3(maxSVF64AVX512)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVI8AVX2NT)
-				}
-				return asKernel3(maxVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVI8AVX512NT)
-				}
-				return asKernel3(maxVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSI8AVX2NT)
-				}
-				return asKernel3(maxVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSI8AVX512NT)
-				}
-				return asKernel3(maxVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVI8AVX2NT)
-				}
-				return asKernel3(maxSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVI8AVX512NT)
-				}
-				return asKernel3(maxSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVI16AVX2NT)
-				}
-				return asKernel3(maxVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVI16AVX512NT)
-				}
-				return asKernel3(maxVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSI16AVX2NT)
-				}
-				return asKernel3(maxVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSI16AVX512NT)
-				}
-				return asKernel3(maxVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVI16AVX2NT)
-				}
-				return asKernel3(maxSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVI16AVX512NT)
-				}
-				return asKernel3(maxSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVI32AVX2NT)
-				}
-				return asKernel3(maxVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVI32AVX512NT)
-				}
-				return asKernel3(maxVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSI32AVX2NT)
-				}
-				return asKernel3(maxVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSI32AVX512NT)
-				}
-				return asKernel3(maxVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVI32AVX2NT)
-				}
-				return asKernel3(maxSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVI32AVX512NT)
-				}
-				return asKernel3(maxSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVI64AVX2NT)
-				}
-				return asKernel3(maxVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVI64AVX512NT)
-				}
-				return asKernel3(maxVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSI64AVX2NT)
-				}
-				return asKernel3(maxVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSI64AVX512NT)
-				}
-				return asKernel3(maxVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVI64AVX2NT)
-				}
-				return asKernel3(maxSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVI64AVX512NT)
-				}
-				return asKernel3(maxSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVU8AVX2NT)
-				}
-				return asKernel3(maxVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVU8AVX512NT)
-				}
-				return asKernel3(maxVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSU8AVX2NT)
-				}
-				return asKernel3(maxVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSU8AVX512NT)
-				}
-				return asKernel3(maxVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVU8AVX2NT)
-				}
-				return asKernel3(maxSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVU8AVX512NT)
-				}
-				return asKernel3(maxSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVU16AVX2NT)
-				}
-				return asKernel3(maxVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVU16AVX512NT)
-				}
-				return asKernel3(maxVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSU16AVX2NT)
-				}
-				return asKernel3(maxVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSU16AVX512NT)
-				}
-				return asKernel3(maxVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVU16AVX2NT)
-				}
-				return asKernel3(maxSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVU16AVX512NT)
-				}
-				return asKernel3(maxSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVU32AVX2NT)
-				}
-				return asKernel3(maxVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVU32AVX512NT)
-				}
-				return asKernel3(maxVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSU32AVX2NT)
-				}
-				return asKernel3(maxVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSU32AVX512NT)
-				}
-				return asKernel3(maxVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVU32AVX2NT)
-				}
-				return asKernel3(maxSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVU32AVX512NT)
-				}
-				return asKernel3(maxSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVVU64AVX2NT)
-				}
-				return asKernel3(maxVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVVU64AVX512NT)
-				}
-				return asKernel3(maxVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxVSU64AVX2NT)
-				}
-				return asKernel3(maxVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxVSU64AVX512NT)
-				}
-				return asKernel3(maxVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(maxSVU64AVX2NT)
-				}
-				return asKernel3(maxSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(maxSVU64AVX512NT)
-				}
-				return asKernel3(maxSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // And computes the m x n block of kind k of and with the implementation in
@@ -5261,795 +1751,254 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					andVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					andVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					andVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					andVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					andVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					andVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					andVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					andVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			andVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// andKernel returns the assembly kernel that And would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func andKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVI8AVX2NT)
-				}
-				return asKernel3(andVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVI8AVX512NT)
-				}
-				return asKernel3(andVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSI8AVX2NT)
-				}
-				return asKernel3(andVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSI8AVX512NT)
-				}
-				return asKernel3(andVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVI8AVX2NT)
-				}
-				return asKernel3(andSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVI8AVX512NT)
-				}
-				return asKernel3(andSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVI16AVX2NT)
-				}
-				return asKernel3(andVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVI16AVX512NT)
-				}
-				return asKernel3(andVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSI16AVX2NT)
-				}
-				return asKernel3(andVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSI16AVX512NT)
-				}
-				return asKernel3(andVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVI16AVX2NT)
-				}
-				return asKernel3(andSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVI16AVX512NT)
-				}
-				return asKernel3(andSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVI32AVX2NT)
-				}
-				return asKernel3(andVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVI32AVX512NT)
-				}
-				return asKernel3(andVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSI32AVX2NT)
-				}
-				return asKernel3(andVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSI32AVX512NT)
-				}
-				return asKernel3(andVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVI32AVX2NT)
-				}
-				return asKernel3(andSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVI32AVX512NT)
-				}
-				return asKernel3(andSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVI64AVX2NT)
-				}
-				return asKernel3(andVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVI64AVX512NT)
-				}
-				return asKernel3(andVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSI64AVX2NT)
-				}
-				return asKernel3(andVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSI64AVX512NT)
-				}
-				return asKernel3(andVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVI64AVX2NT)
-				}
-				return asKernel3(andSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVI64AVX512NT)
-				}
-				return asKernel3(andSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVU8AVX2NT)
-				}
-				return asKernel3(andVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVU8AVX512NT)
-				}
-				return asKernel3(andVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSU8AVX2NT)
-				}
-				return asKernel3(andVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSU8AVX512NT)
-				}
-				return asKernel3(andVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVU8AVX2NT)
-				}
-				return asKernel3(andSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVU8AVX512NT)
-				}
-				return asKernel3(andSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVU16AVX2NT)
-				}
-				return asKernel3(andVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVU16AVX512NT)
-				}
-				return asKernel3(andVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSU16AVX2NT)
-				}
-				return asKernel3(andVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSU16AVX512NT)
-				}
-				return asKernel3(andVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVU16AVX2NT)
-				}
-				return asKernel3(andSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVU16AVX512NT)
-				}
-				return asKernel3(andSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVU32AVX2NT)
-				}
-				return asKernel3(andVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVU32AVX512NT)
-				}
-				return asKernel3(andVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSU32AVX2NT)
-				}
-				return asKernel3(andVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSU32AVX512NT)
-				}
-				return asKernel3(andVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVU32AVX2NT)
-				}
-				return asKernel3(andSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVU32AVX512NT)
-				}
-				return asKernel3(andSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVVU64AVX2NT)
-				}
-				return asKernel3(andVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVVU64AVX512NT)
-				}
-				return asKernel3(andVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andVSU64AVX2NT)
-				}
-				return asKernel3(andVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andVSU64AVX512NT)
-				}
-				return asKernel3(andVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andSVU64AVX2NT)
-				}
-				return asKernel3(andSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andSVU64AVX512NT)
-				}
-				return asKernel3(andSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Or computes the m x n block of kind k of or with the implementation in
@@ -6069,795 +2018,254 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					orVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					orVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					orSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					orVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					orVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					orSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					orVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					orVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					orSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					orVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					orVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					orSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					orVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					orVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					orSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					orVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					orVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					orSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					orVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					orVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					orSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					orVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					orVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					orSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					orSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					orSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			orVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			orVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			orVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			orVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			orVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			orVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			orVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			orVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			orSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			orSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			orSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			orSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// orKernel returns the assembly kernel that Or would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func orKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVI8AVX2NT)
-				}
-				return asKernel3(orVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVI8AVX512NT)
-				}
-				return asKernel3(orVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSI8AVX2NT)
-				}
-				return asKernel3(orVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSI8AVX512NT)
-				}
-				return asKernel3(orVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVI8AVX2NT)
-				}
-				return asKernel3(orSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVI8AVX512NT)
-				}
-				return asKernel3(orSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVI16AVX2NT)
-				}
-				return asKernel3(orVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVI16AVX512NT)
-				}
-				return asKernel3(orVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSI16AVX2NT)
-				}
-				return asKernel3(orVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSI16AVX512NT)
-				}
-				return asKernel3(orVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVI16AVX2NT)
-				}
-				return asKernel3(orSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVI16AVX512NT)
-				}
-				return asKernel3(orSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVI32AVX2NT)
-				}
-				return asKernel3(orVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVI32AVX512NT)
-				}
-				return asKernel3(orVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSI32AVX2NT)
-				}
-				return asKernel3(orVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSI32AVX512NT)
-				}
-				return asKernel3(orVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVI32AVX2NT)
-				}
-				return asKernel3(orSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVI32AVX512NT)
-				}
-				return asKernel3(orSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVI64AVX2NT)
-				}
-				return asKernel3(orVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVI64AVX512NT)
-				}
-				return asKernel3(orVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSI64AVX2NT)
-				}
-				return asKernel3(orVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSI64AVX512NT)
-				}
-				return asKernel3(orVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVI64AVX2NT)
-				}
-				return asKernel3(orSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVI64AVX512NT)
-				}
-				return asKernel3(orSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVU8AVX2NT)
-				}
-				return asKernel3(orVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVU8AVX512NT)
-				}
-				return asKernel3(orVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSU8AVX2NT)
-				}
-				return asKernel3(orVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSU8AVX512NT)
-				}
-				return asKernel3(orVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVU8AVX2NT)
-				}
-				return asKernel3(orSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVU8AVX512NT)
-				}
-				return asKernel3(orSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVU16AVX2NT)
-				}
-				return asKernel3(orVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVU16AVX512NT)
-				}
-				return asKernel3(orVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSU16AVX2NT)
-				}
-				return asKernel3(orVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSU16AVX512NT)
-				}
-				return asKernel3(orVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVU16AVX2NT)
-				}
-				return asKernel3(orSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVU16AVX512NT)
-				}
-				return asKernel3(orSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVU32AVX2NT)
-				}
-				return asKernel3(orVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVU32AVX512NT)
-				}
-				return asKernel3(orVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSU32AVX2NT)
-				}
-				return asKernel3(orVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSU32AVX512NT)
-				}
-				return asKernel3(orVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVU32AVX2NT)
-				}
-				return asKernel3(orSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVU32AVX512NT)
-				}
-				return asKernel3(orSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVVU64AVX2NT)
-				}
-				return asKernel3(orVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVVU64AVX512NT)
-				}
-				return asKernel3(orVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orVSU64AVX2NT)
-				}
-				return asKernel3(orVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orVSU64AVX512NT)
-				}
-				return asKernel3(orVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(orSVU64AVX2NT)
-				}
-				return asKernel3(orSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(orSVU64AVX512NT)
-				}
-				return asKernel3(orSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Xor computes the m x n block of kind k of xor with the implementation in
@@ -6877,795 +2285,254 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					xorVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					xorVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					xorSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					xorVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					xorVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					xorSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					xorVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					xorVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					xorSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					xorVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					xorVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					xorSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					xorVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					xorVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					xorSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					xorVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					xorVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					xorSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					xorVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					xorVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					xorSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					xorVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					xorVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					xorSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					xorSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					xorSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			xorVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			xorVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			xorVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			xorVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			xorVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			xorVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			xorVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			xorVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			xorSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			xorSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			xorSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			xorSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// xorKernel returns the assembly kernel that Xor would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func xorKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVI8AVX2NT)
-				}
-				return asKernel3(xorVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVI8AVX512NT)
-				}
-				return asKernel3(xorVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSI8AVX2NT)
-				}
-				return asKernel3(xorVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSI8AVX512NT)
-				}
-				return asKernel3(xorVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVI8AVX2NT)
-				}
-				return asKernel3(xorSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVI8AVX512NT)
-				}
-				return asKernel3(xorSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVI16AVX2NT)
-				}
-				return asKernel3(xorVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVI16AVX512NT)
-				}
-				return asKernel3(xorVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSI16AVX2NT)
-				}
-				return asKernel3(xorVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSI16AVX512NT)
-				}
-				return asKernel3(xorVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVI16AVX2NT)
-				}
-				return asKernel3(xorSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVI16AVX512NT)
-				}
-				return asKernel3(xorSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVI32AVX2NT)
-				}
-				return asKernel3(xorVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVI32AVX512NT)
-				}
-				return asKernel3(xorVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSI32AVX2NT)
-				}
-				return asKernel3(xorVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSI32AVX512NT)
-				}
-				return asKernel3(xorVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVI32AVX2NT)
-				}
-				return asKernel3(xorSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVI32AVX512NT)
-				}
-				return asKernel3(xorSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVI64AVX2NT)
-				}
-				return asKernel3(xorVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVI64AVX512NT)
-				}
-				return asKernel3(xorVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSI64AVX2NT)
-				}
-				return asKernel3(xorVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSI64AVX512NT)
-				}
-				return asKernel3(xorVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVI64AVX2NT)
-				}
-				return asKernel3(xorSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVI64AVX512NT)
-				}
-				return asKernel3(xorSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVU8AVX2NT)
-				}
-				return asKernel3(xorVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVU8AVX512NT)
-				}
-				return asKernel3(xorVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSU8AVX2NT)
-				}
-				return asKernel3(xorVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSU8AVX512NT)
-				}
-				return asKernel3(xorVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVU8AVX2NT)
-				}
-				return asKernel3(xorSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVU8AVX512NT)
-				}
-				return asKernel3(xorSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVU16AVX2NT)
-				}
-				return asKernel3(xorVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVU16AVX512NT)
-				}
-				return asKernel3(xorVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSU16AVX2NT)
-				}
-				return asKernel3(xorVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSU16AVX512NT)
-				}
-				return asKernel3(xorVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVU16AVX2NT)
-				}
-				return asKernel3(xorSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVU16AVX512NT)
-				}
-				return asKernel3(xorSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVU32AVX2NT)
-				}
-				return asKernel3(xorVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVU32AVX512NT)
-				}
-				return asKernel3(xorVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSU32AVX2NT)
-				}
-				return asKernel3(xorVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSU32AVX512NT)
-				}
-				return asKernel3(xorVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVU32AVX2NT)
-				}
-				return asKernel3(xorSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVU32AVX512NT)
-				}
-				return asKernel3(xorSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVVU64AVX2NT)
-				}
-				return asKernel3(xorVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVVU64AVX512NT)
-				}
-				return asKernel3(xorVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorVSU64AVX2NT)
-				}
-				return asKernel3(xorVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorVSU64AVX512NT)
-				}
-				return asKernel3(xorVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(xorSVU64AVX2NT)
-				}
-				return asKernel3(xorSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(xorSVU64AVX512NT)
-				}
-				return asKernel3(xorSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
@@ -7685,795 +2552,254 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					andnotVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andnotVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andnotSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					andnotVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andnotVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andnotSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					andnotVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andnotVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andnotSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					andnotVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andnotVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andnotSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					andnotVVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andnotVSU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					andnotSVU8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVU8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI8AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI8AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI8AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI8AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					andnotVVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andnotVSU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					andnotSVU16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVU16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI16AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI16AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI16AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI16AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					andnotVVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andnotVSU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					andnotSVU32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVU32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					andnotVVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andnotVSU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotVSU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotVSU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					andnotSVU64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					andnotSVU64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
-				} else {
-					andnotSVU64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				}
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2:
+			andnotVVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 3:
+			andnotVVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4:
+			andnotVVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 5:
+			andnotVVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10:
+			andnotVSI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 11:
+			andnotVSI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12:
+			andnotVSI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 13:
+			andnotVSI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18:
+			andnotSVI64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 19:
+			andnotSVI64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20:
+			andnotSVI64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 21:
+			andnotSVI64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// andnotKernel returns the assembly kernel that AndNot would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVI8AVX2NT)
-				}
-				return asKernel3(andnotVVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVI8AVX512NT)
-				}
-				return asKernel3(andnotVVI8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSI8AVX2NT)
-				}
-				return asKernel3(andnotVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSI8AVX512NT)
-				}
-				return asKernel3(andnotVSI8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVI8AVX2NT)
-				}
-				return asKernel3(andnotSVI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVI8AVX512NT)
-				}
-				return asKernel3(andnotSVI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVI16AVX2NT)
-				}
-				return asKernel3(andnotVVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVI16AVX512NT)
-				}
-				return asKernel3(andnotVVI16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSI16AVX2NT)
-				}
-				return asKernel3(andnotVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSI16AVX512NT)
-				}
-				return asKernel3(andnotVSI16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVI16AVX2NT)
-				}
-				return asKernel3(andnotSVI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVI16AVX512NT)
-				}
-				return asKernel3(andnotSVI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVI32AVX2NT)
-				}
-				return asKernel3(andnotVVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVI32AVX512NT)
-				}
-				return asKernel3(andnotVVI32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSI32AVX2NT)
-				}
-				return asKernel3(andnotVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSI32AVX512NT)
-				}
-				return asKernel3(andnotVSI32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVI32AVX2NT)
-				}
-				return asKernel3(andnotSVI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVI32AVX512NT)
-				}
-				return asKernel3(andnotSVI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVI64AVX2NT)
-				}
-				return asKernel3(andnotVVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVI64AVX512NT)
-				}
-				return asKernel3(andnotVVI64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSI64AVX2NT)
-				}
-				return asKernel3(andnotVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSI64AVX512NT)
-				}
-				return asKernel3(andnotVSI64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVI64AVX2NT)
-				}
-				return asKernel3(andnotSVI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVI64AVX512NT)
-				}
-				return asKernel3(andnotSVI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVU8AVX2NT)
-				}
-				return asKernel3(andnotVVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVU8AVX512NT)
-				}
-				return asKernel3(andnotVVU8AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSU8AVX2NT)
-				}
-				return asKernel3(andnotVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSU8AVX512NT)
-				}
-				return asKernel3(andnotVSU8AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVU8AVX2NT)
-				}
-				return asKernel3(andnotSVU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVU8AVX512NT)
-				}
-				return asKernel3(andnotSVU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVU16AVX2NT)
-				}
-				return asKernel3(andnotVVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVU16AVX512NT)
-				}
-				return asKernel3(andnotVVU16AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSU16AVX2NT)
-				}
-				return asKernel3(andnotVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSU16AVX512NT)
-				}
-				return asKernel3(andnotVSU16AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVU16AVX2NT)
-				}
-				return asKernel3(andnotSVU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVU16AVX512NT)
-				}
-				return asKernel3(andnotSVU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVU32AVX2NT)
-				}
-				return asKernel3(andnotVVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVU32AVX512NT)
-				}
-				return asKernel3(andnotVVU32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSU32AVX2NT)
-				}
-				return asKernel3(andnotVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSU32AVX512NT)
-				}
-				return asKernel3(andnotVSU32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVU32AVX2NT)
-				}
-				return asKernel3(andnotSVU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVU32AVX512NT)
-				}
-				return asKernel3(andnotSVU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVVU64AVX2NT)
-				}
-				return asKernel3(andnotVVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVVU64AVX512NT)
-				}
-				return asKernel3(andnotVVU64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotVSU64AVX2NT)
-				}
-				return asKernel3(andnotVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotVSU64AVX512NT)
-				}
-				return asKernel3(andnotVSU64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(andnotSVU64AVX2NT)
-				}
-				return asKernel3(andnotSVU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(andnotSVU64AVX512NT)
-				}
-				return asKernel3(andnotSVU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Neg computes the m x n block of kind k of neg with the implementation in
@@ -8493,93 +2819,36 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					negVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					negVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					negVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					negVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			negVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					negVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					negVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					negVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					negVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			negVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			negVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			negVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			negVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// negKernel returns the assembly kernel that Neg would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(negVF32AVX2NT)
-				}
-				return asKernel2(negVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(negVF32AVX512NT)
-				}
-				return asKernel2(negVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(negVF64AVX2NT)
-				}
-				return asKernel2(negVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(negVF64AVX512NT)
-				}
-				return asKernel2(negVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Abs computes the m x n block of kind k of abs with the implementation in
@@ -8599,93 +2868,36 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					absVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					absVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					absVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					absVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			absVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					absVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					absVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					absVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					absVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			absVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			absVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			absVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			absVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	absGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// absKernel returns the assembly kernel that Abs would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(absVF32AVX2NT)
-				}
-				return asKernel2(absVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(absVF32AVX512NT)
-				}
-				return asKernel2(absVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(absVF64AVX2NT)
-				}
-				return asKernel2(absVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(absVF64AVX512NT)
-				}
-				return asKernel2(absVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
@@ -8705,93 +2917,36 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					sqrtVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					sqrtVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					sqrtVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					sqrtVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			sqrtVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			sqrtVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			sqrtVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			sqrtVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			sqrtGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					sqrtVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					sqrtVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					sqrtVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					sqrtVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			sqrtVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			sqrtVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			sqrtVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			sqrtVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			sqrtGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	sqrtGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// sqrtKernel returns the assembly kernel that Sqrt would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(sqrtVF32AVX2NT)
-				}
-				return asKernel2(sqrtVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(sqrtVF32AVX512NT)
-				}
-				return asKernel2(sqrtVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(sqrtVF64AVX2NT)
-				}
-				return asKernel2(sqrtVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(sqrtVF64AVX512NT)
-				}
-				return asKernel2(sqrtVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Floor computes the m x n block of kind k of floor with the implementation in
@@ -8811,93 +2966,36 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					floorVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					floorVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					floorVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					floorVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			floorVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			floorVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			floorVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			floorVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			floorGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					floorVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					floorVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					floorVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					floorVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			floorVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			floorVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			floorVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			floorVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			floorGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	floorGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// floorKernel returns the assembly kernel that Floor would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(floorVF32AVX2NT)
-				}
-				return asKernel2(floorVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(floorVF32AVX512NT)
-				}
-				return asKernel2(floorVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(floorVF64AVX2NT)
-				}
-				return asKernel2(floorVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(floorVF64AVX512NT)
-				}
-				return asKernel2(floorVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Ceil computes the m x n block of kind k of ceil with the implementation in
@@ -8917,93 +3015,36 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					ceilVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					ceilVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					ceilVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					ceilVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			ceilVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			ceilVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			ceilVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			ceilVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			ceilGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					ceilVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					ceilVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					ceilVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					ceilVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			ceilVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			ceilVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			ceilVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			ceilVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			ceilGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	ceilGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// ceilKernel returns the assembly kernel that Ceil would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(ceilVF32AVX2NT)
-				}
-				return asKernel2(ceilVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(ceilVF32AVX512NT)
-				}
-				return asKernel2(ceilVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(ceilVF64AVX2NT)
-				}
-				return asKernel2(ceilVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(ceilVF64AVX512NT)
-				}
-				return asKernel2(ceilVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
@@ -9023,93 +3064,36 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					truncVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					truncVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					truncVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					truncVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			truncVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			truncVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			truncVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			truncVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			truncGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					truncVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					truncVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					truncVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					truncVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			truncVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			truncVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			truncVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			truncVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			truncGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	truncGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// truncKernel returns the assembly kernel that Trunc would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(truncVF32AVX2NT)
-				}
-				return asKernel2(truncVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(truncVF32AVX512NT)
-				}
-				return asKernel2(truncVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(truncVF64AVX2NT)
-				}
-				return asKernel2(truncVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(truncVF64AVX512NT)
-				}
-				return asKernel2(truncVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
@@ -9129,93 +3113,36 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					roundevenVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundevenVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					roundevenVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundevenVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			roundevenVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			roundevenVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			roundevenVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			roundevenVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			roundevenGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					roundevenVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundevenVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					roundevenVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundevenVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			roundevenVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			roundevenVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			roundevenVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			roundevenVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			roundevenGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	roundevenGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// roundevenKernel returns the assembly kernel that RoundToEven would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(roundevenVF32AVX2NT)
-				}
-				return asKernel2(roundevenVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(roundevenVF32AVX512NT)
-				}
-				return asKernel2(roundevenVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(roundevenVF64AVX2NT)
-				}
-				return asKernel2(roundevenVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(roundevenVF64AVX512NT)
-				}
-				return asKernel2(roundevenVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Round computes the m x n block of kind k of round with the implementation in
@@ -9235,93 +3162,36 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					roundVF32AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundVF32AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					roundVF32AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundVF32AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 26:
+			roundVF32AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			roundVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			roundVF32AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			roundVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			roundGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					roundVF64AVX2NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundVF64AVX2(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			case AVX512:
-				if stream {
-					roundVF64AVX512NT(m, n, pdst, ldd, pa, lda)
-				} else {
-					roundVF64AVX512(m, n, pdst, ldd, pa, lda)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 26:
+			roundVF64AVX2(m, n, pdst, ldd, pa, lda)
+		case 27:
+			roundVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+		case 28:
+			roundVF64AVX512(m, n, pdst, ldd, pa, lda)
+		case 29:
+			roundVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+		default:
+			roundGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	roundGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// roundKernel returns the assembly kernel that Round would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(roundVF32AVX2NT)
-				}
-				return asKernel2(roundVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(roundVF32AVX512NT)
-				}
-				return asKernel2(roundVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel2(roundVF64AVX2NT)
-				}
-				return asKernel2(roundVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel2(roundVF64AVX512NT)
-				}
-				return asKernel2(roundVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in
@@ -9341,129 +3211,44 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				eqVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				eqVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				eqVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				eqVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				eqSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				eqSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				eqVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				eqVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				eqVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				eqVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				eqSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				eqSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			eqVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			eqVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			eqVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			eqVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			eqSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			eqSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// eqKernel returns the assembly kernel that Eq would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				return asKernel3(eqVVF32AVX2)
-			case AVX512:
-				return asKernel3(eqVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(eqVSF32AVX2)
-			case AVX512:
-				return asKernel3(eqVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(eqSVF32AVX2)
-			case AVX512:
-				return asKernel3(eqSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				return asKernel3(eqVVF64AVX2)
-			case AVX512:
-				return asKernel3(eqVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(eqVSF64AVX2)
-			case AVX512:
-				return asKernel3(eqVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(eqSVF64AVX2)
-			case AVX512:
-				return asKernel3(eqSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Ne computes the m x n block of kind k of ne with the implementation in
@@ -9483,129 +3268,44 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				neVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				neVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				neVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				neVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				neSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				neSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				neVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				neVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				neVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				neVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				neSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				neSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			neVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			neVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			neVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			neVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			neSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			neSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// neKernel returns the assembly kernel that Ne would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				return asKernel3(neVVF32AVX2)
-			case AVX512:
-				return asKernel3(neVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(neVSF32AVX2)
-			case AVX512:
-				return asKernel3(neVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(neSVF32AVX2)
-			case AVX512:
-				return asKernel3(neSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				return asKernel3(neVVF64AVX2)
-			case AVX512:
-				return asKernel3(neVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(neVSF64AVX2)
-			case AVX512:
-				return asKernel3(neVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(neSVF64AVX2)
-			case AVX512:
-				return asKernel3(neSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Lt computes the m x n block of kind k of lt with the implementation in
@@ -9625,129 +3325,44 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				ltVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				ltVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				ltVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				ltVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				ltSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				ltSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				ltVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				ltVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				ltVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				ltVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				ltSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				ltSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			ltVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			ltVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			ltVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			ltVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			ltSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			ltSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// ltKernel returns the assembly kernel that Lt would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				return asKernel3(ltVVF32AVX2)
-			case AVX512:
-				return asKernel3(ltVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(ltVSF32AVX2)
-			case AVX512:
-				return asKernel3(ltVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(ltSVF32AVX2)
-			case AVX512:
-				return asKernel3(ltSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				return asKernel3(ltVVF64AVX2)
-			case AVX512:
-				return asKernel3(ltVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(ltVSF64AVX2)
-			case AVX512:
-				return asKernel3(ltVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(ltSVF64AVX2)
-			case AVX512:
-				return asKernel3(ltSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Le computes the m x n block of kind k of le with the implementation in
@@ -9767,129 +3382,44 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				leVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				leVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				leVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				leVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				leSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				leSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				leVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				leVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				leVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				leVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				leSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				leSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			leVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			leVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			leVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			leVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			leSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			leSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// leKernel returns the assembly kernel that Le would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				return asKernel3(leVVF32AVX2)
-			case AVX512:
-				return asKernel3(leVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(leVSF32AVX2)
-			case AVX512:
-				return asKernel3(leVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(leSVF32AVX2)
-			case AVX512:
-				return asKernel3(leSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				return asKernel3(leVVF64AVX2)
-			case AVX512:
-				return asKernel3(leVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(leVSF64AVX2)
-			case AVX512:
-				return asKernel3(leVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(leSVF64AVX2)
-			case AVX512:
-				return asKernel3(leSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Gt computes the m x n block of kind k of gt with the implementation in
@@ -9909,129 +3439,44 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				gtVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				gtVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				gtVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				gtVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				gtSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				gtSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				gtVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				gtVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				gtVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				gtVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				gtSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				gtSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			gtVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			gtVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			gtVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			gtVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			gtSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			gtSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// gtKernel returns the assembly kernel that Gt would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				return asKernel3(gtVVF32AVX2)
-			case AVX512:
-				return asKernel3(gtVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(gtVSF32AVX2)
-			case AVX512:
-				return asKernel3(gtVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(gtSVF32AVX2)
-			case AVX512:
-				return asKernel3(gtSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				return asKernel3(gtVVF64AVX2)
-			case AVX512:
-				return asKernel3(gtVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(gtVSF64AVX2)
-			case AVX512:
-				return asKernel3(gtVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(gtSVF64AVX2)
-			case AVX512:
-				return asKernel3(gtSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Ge computes the m x n block of kind k of ge with the implementation in
@@ -10051,129 +3496,44 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				geVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				geVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				geVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				geVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				geSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				geSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				geVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				geVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				geVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				geVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				geSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			case AVX512:
-				geSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 2, 3:
+			geVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 4, 5:
+			geVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 10, 11:
+			geVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 12, 13:
+			geVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 18, 19:
+			geSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 20, 21:
+			geSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// geKernel returns the assembly kernel that Ge would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				return asKernel3(geVVF32AVX2)
-			case AVX512:
-				return asKernel3(geVVF32AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(geVSF32AVX2)
-			case AVX512:
-				return asKernel3(geVSF32AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				return asKernel3(geSVF32AVX2)
-			case AVX512:
-				return asKernel3(geSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				return asKernel3(geVVF64AVX2)
-			case AVX512:
-				return asKernel3(geVVF64AVX512)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(geVSF64AVX2)
-			case AVX512:
-				return asKernel3(geVSF64AVX512)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				return asKernel3(geSVF64AVX2)
-			case AVX512:
-				return asKernel3(geSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // FMA computes the m x n block of kind k of fma with the implementation in
@@ -10194,456 +3554,133 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa, pb, pc := ptr[float32](dst), ptr[float32](a), ptr[float32](b), ptr[float32](c)
-			switch k {
-			case VVV:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						fmaVVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case VVS:
-				switch implFor(classMemory, m*n*12, stream) {
-				case AVX2:
-					if stream {
-						fmaVVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case VSV:
-				switch implFor(classMemory, m*n*12, stream) {
-				case AVX2:
-					if stream {
-						fmaVSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case SVV:
-				switch implFor(classMemory, m*n*12, stream) {
-				case AVX2:
-					if stream {
-						fmaSVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaSVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case VSS:
-				switch implFor(classMemory, m*n*8, stream) {
-				case AVX2:
-					if stream {
-						fmaVSSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVSSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case SVS:
-				switch implFor(classMemory, m*n*8, stream) {
-				case AVX2:
-					if stream {
-						fmaSVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaSVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case SSV:
-				switch implFor(classMemory, m*n*8, stream) {
-				case AVX2:
-					if stream {
-						fmaSSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaSSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
+			switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+			case 34:
+				fmaVVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 35:
+				fmaVVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 36:
+				fmaVVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 37:
+				fmaVVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 42:
+				fmaVVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 43:
+				fmaVVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 44:
+				fmaVVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 45:
+				fmaVVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 50:
+				fmaVSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 51:
+				fmaVSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 52:
+				fmaVSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 53:
+				fmaVSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 58:
+				fmaSVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 59:
+				fmaSVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 60:
+				fmaSVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 61:
+				fmaSVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 66:
+				fmaVSSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 67:
+				fmaVSSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 68:
+				fmaVSSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 69:
+				fmaVSSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 74:
+				fmaSVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 75:
+				fmaSVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 76:
+				fmaSVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 77:
+				fmaSVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 82:
+				fmaSSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 83:
+				fmaSSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 84:
+				fmaSSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 85:
+				fmaSSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			default:
+				fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 			}
+			return
 		case tFloat64:
 			pdst, pa, pb, pc := ptr[float64](dst), ptr[float64](a), ptr[float64](b), ptr[float64](c)
-			switch k {
-			case VVV:
-				switch implFor(classMemory, m*n*32, stream) {
-				case AVX2:
-					if stream {
-						fmaVVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case VVS:
-				switch implFor(classMemory, m*n*24, stream) {
-				case AVX2:
-					if stream {
-						fmaVVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case VSV:
-				switch implFor(classMemory, m*n*24, stream) {
-				case AVX2:
-					if stream {
-						fmaVSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case SVV:
-				switch implFor(classMemory, m*n*24, stream) {
-				case AVX2:
-					if stream {
-						fmaSVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaSVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case VSS:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						fmaVSSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaVSSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaVSSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case SVS:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						fmaSVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaSVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
-			case SSV:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						fmaSSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				case AVX512:
-					if stream {
-						fmaSSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					} else {
-						fmaSSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-					}
-					return
-				}
+			switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+			case 34:
+				fmaVVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 35:
+				fmaVVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 36:
+				fmaVVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 37:
+				fmaVVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 42:
+				fmaVVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 43:
+				fmaVVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 44:
+				fmaVVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 45:
+				fmaVVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 50:
+				fmaVSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 51:
+				fmaVSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 52:
+				fmaVSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 53:
+				fmaVSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 58:
+				fmaSVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 59:
+				fmaSVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 60:
+				fmaSVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 61:
+				fmaSVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 66:
+				fmaVSSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 67:
+				fmaVSSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 68:
+				fmaVSSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 69:
+				fmaVSSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 74:
+				fmaSVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 75:
+				fmaSVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 76:
+				fmaSVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 77:
+				fmaSVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 82:
+				fmaSSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 83:
+				fmaSSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 84:
+				fmaSSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			case 85:
+				fmaSSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+			default:
+				fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 			}
+			return
 		}
 	}
 	fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
-}
-
-// fmaKernel returns the assembly kernel that FMA would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel4.
-func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	if cpu.X86.HasFMA {
-		switch typeOf[T]() {
-		case tFloat32:
-			switch k {
-			case VVV:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVVVF32AVX2NT)
-					}
-					return asKernel4(fmaVVVF32AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVVVF32AVX512NT)
-					}
-					return asKernel4(fmaVVVF32AVX512)
-				}
-			case VVS:
-				switch implFor(classMemory, m*n*12, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVVSF32AVX2NT)
-					}
-					return asKernel4(fmaVVSF32AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVVSF32AVX512NT)
-					}
-					return asKernel4(fmaVVSF32AVX512)
-				}
-			case VSV:
-				switch implFor(classMemory, m*n*12, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVSVF32AVX2NT)
-					}
-					return asKernel4(fmaVSVF32AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVSVF32AVX512NT)
-					}
-					return asKernel4(fmaVSVF32AVX512)
-				}
-			case SVV:
-				switch implFor(classMemory, m*n*12, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaSVVF32AVX2NT)
-					}
-					return asKernel4(fmaSVVF32AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaSVVF32AVX512NT)
-					}
-					return asKernel4(fmaSVVF32AVX512)
-				}
-			case VSS:
-				switch implFor(classMemory, m*n*8, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVSSF32AVX2NT)
-					}
-					return asKernel4(fmaVSSF32AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVSSF32AVX512NT)
-					}
-					return asKernel4(fmaVSSF32AVX512)
-				}
-			case SVS:
-				switch implFor(classMemory, m*n*8, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaSVSF32AVX2NT)
-					}
-					return asKernel4(fmaSVSF32AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaSVSF32AVX512NT)
-					}
-					return asKernel4(fmaSVSF32AVX512)
-				}
-			case SSV:
-				switch implFor(classMemory, m*n*8, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaSSVF32AVX2NT)
-					}
-					return asKernel4(fmaSSVF32AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaSSVF32AVX512NT)
-					}
-					return asKernel4(fmaSSVF32AVX512)
-				}
-			}
-		case tFloat64:
-			switch k {
-			case VVV:
-				switch implFor(classMemory, m*n*32, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVVVF64AVX2NT)
-					}
-					return asKernel4(fmaVVVF64AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVVVF64AVX512NT)
-					}
-					return asKernel4(fmaVVVF64AVX512)
-				}
-			case VVS:
-				switch implFor(classMemory, m*n*24, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVVSF64AVX2NT)
-					}
-					return asKernel4(fmaVVSF64AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVVSF64AVX512NT)
-					}
-					return asKernel4(fmaVVSF64AVX512)
-				}
-			case VSV:
-				switch implFor(classMemory, m*n*24, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVSVF64AVX2NT)
-					}
-					return asKernel4(fmaVSVF64AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVSVF64AVX512NT)
-					}
-					return asKernel4(fmaVSVF64AVX512)
-				}
-			case SVV:
-				switch implFor(classMemory, m*n*24, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaSVVF64AVX2NT)
-					}
-					return asKernel4(fmaSVVF64AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaSVVF64AVX512NT)
-					}
-					return asKernel4(fmaSVVF64AVX512)
-				}
-			case VSS:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaVSSF64AVX2NT)
-					}
-					return asKernel4(fmaVSSF64AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaVSSF64AVX512NT)
-					}
-					return asKernel4(fmaVSSF64AVX512)
-				}
-			case SVS:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaSVSF64AVX2NT)
-					}
-					return asKernel4(fmaSVSF64AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaSVSF64AVX512NT)
-					}
-					return asKernel4(fmaSVSF64AVX512)
-				}
-			case SSV:
-				switch implFor(classMemory, m*n*16, stream) {
-				case AVX2:
-					if stream {
-						return asKernel4(fmaSSVF64AVX2NT)
-					}
-					return asKernel4(fmaSSVF64AVX2)
-				case AVX512:
-					if stream {
-						return asKernel4(fmaSSVF64AVX512NT)
-					}
-					return asKernel4(fmaSSVF64AVX512)
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // Clamp computes the m x n block of kind k of clamp with the implementation in
@@ -10663,453 +3700,132 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb, pc := ptr[float32](dst), ptr[float32](a), ptr[float32](b), ptr[float32](c)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					clampVVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					clampVVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					clampVSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					clampSVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampSVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					clampVSSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVSSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					clampSVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampSVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					clampSSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampSSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb, pc := ptr[float64](dst), ptr[float64](a), ptr[float64](b), ptr[float64](c)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case AVX2:
-				if stream {
-					clampVVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					clampVVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					clampVSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					clampSVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampSVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					clampVSSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampVSSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampVSSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					clampSVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampSVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					clampSSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			case AVX512:
-				if stream {
-					clampSSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				} else {
-					clampSSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 34:
+			clampVVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			clampVVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			clampVVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			clampVVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			clampVVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			clampVVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			clampVVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			clampVVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			clampVSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			clampVSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			clampVSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			clampVSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			clampSVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			clampSVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			clampSVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			clampSVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			clampVSSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			clampVSSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			clampVSSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			clampVSSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			clampSVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			clampSVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			clampSVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			clampSVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			clampSSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			clampSSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			clampSSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			clampSSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
+		return
 	}
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
-}
-
-// clampKernel returns the assembly kernel that Clamp would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel4.
-func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVVVF32AVX2NT)
-				}
-				return asKernel4(clampVVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVVVF32AVX512NT)
-				}
-				return asKernel4(clampVVVF32AVX512)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVVSF32AVX2NT)
-				}
-				return asKernel4(clampVVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVVSF32AVX512NT)
-				}
-				return asKernel4(clampVVSF32AVX512)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVSVF32AVX2NT)
-				}
-				return asKernel4(clampVSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVSVF32AVX512NT)
-				}
-				return asKernel4(clampVSVF32AVX512)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampSVVF32AVX2NT)
-				}
-				return asKernel4(clampSVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampSVVF32AVX512NT)
-				}
-				return asKernel4(clampSVVF32AVX512)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVSSF32AVX2NT)
-				}
-				return asKernel4(clampVSSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVSSF32AVX512NT)
-				}
-				return asKernel4(clampVSSF32AVX512)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampSVSF32AVX2NT)
-				}
-				return asKernel4(clampSVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampSVSF32AVX512NT)
-				}
-				return asKernel4(clampSVSF32AVX512)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampSSVF32AVX2NT)
-				}
-				return asKernel4(clampSSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampSSVF32AVX512NT)
-				}
-				return asKernel4(clampSSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVVVF64AVX2NT)
-				}
-				return asKernel4(clampVVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVVVF64AVX512NT)
-				}
-				return asKernel4(clampVVVF64AVX512)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVVSF64AVX2NT)
-				}
-				return asKernel4(clampVVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVVSF64AVX512NT)
-				}
-				return asKernel4(clampVVSF64AVX512)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVSVF64AVX2NT)
-				}
-				return asKernel4(clampVSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVSVF64AVX512NT)
-				}
-				return asKernel4(clampVSVF64AVX512)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampSVVF64AVX2NT)
-				}
-				return asKernel4(clampSVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampSVVF64AVX512NT)
-				}
-				return asKernel4(clampSVVF64AVX512)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampVSSF64AVX2NT)
-				}
-				return asKernel4(clampVSSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampVSSF64AVX512NT)
-				}
-				return asKernel4(clampVSSF64AVX512)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampSVSF64AVX2NT)
-				}
-				return asKernel4(clampSVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampSVSF64AVX512NT)
-				}
-				return asKernel4(clampSVSF64AVX512)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(clampSSVF64AVX2NT)
-				}
-				return asKernel4(clampSSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(clampSSVF64AVX512NT)
-				}
-				return asKernel4(clampSSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Shl computes the m x n block of kind k of shl with the implementation in
@@ -11129,315 +3845,126 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, ps := ptr[int8](dst), ptr[int8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					shlVSI8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSI8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt16:
 		pdst, pa, ps := ptr[int16](dst), ptr[int16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					shlVSI16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSI16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt32:
 		pdst, pa, ps := ptr[int32](dst), ptr[int32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					shlVSI32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSI32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt64:
 		pdst, pa, ps := ptr[int64](dst), ptr[int64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					shlVSI64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSI64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSI64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint8:
-		pdst, pa, ps := ptr[uint8](dst), ptr[uint8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					shlVSU8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSU8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		pdst, pa, ps := ptr[int8](dst), ptr[int8](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint16:
-		pdst, pa, ps := ptr[uint16](dst), ptr[uint16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					shlVSU16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSU16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		pdst, pa, ps := ptr[int16](dst), ptr[int16](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint32:
-		pdst, pa, ps := ptr[uint32](dst), ptr[uint32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					shlVSU32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSU32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		pdst, pa, ps := ptr[int32](dst), ptr[int32](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint64:
-		pdst, pa, ps := ptr[uint64](dst), ptr[uint64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					shlVSU64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shlVSU64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shlVSU64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		pdst, pa, ps := ptr[int64](dst), ptr[int64](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 10:
+			shlVSI64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shlVSI64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shlVSI64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shlVSI64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	}
 	shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
-}
-
-// shlKernel returns the assembly kernel that Shl would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func shlKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSI8AVX2NT)
-				}
-				return asKernel3(shlVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSI8AVX512NT)
-				}
-				return asKernel3(shlVSI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSI16AVX2NT)
-				}
-				return asKernel3(shlVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSI16AVX512NT)
-				}
-				return asKernel3(shlVSI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSI32AVX2NT)
-				}
-				return asKernel3(shlVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSI32AVX512NT)
-				}
-				return asKernel3(shlVSI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSI64AVX2NT)
-				}
-				return asKernel3(shlVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSI64AVX512NT)
-				}
-				return asKernel3(shlVSI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSU8AVX2NT)
-				}
-				return asKernel3(shlVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSU8AVX512NT)
-				}
-				return asKernel3(shlVSU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSU16AVX2NT)
-				}
-				return asKernel3(shlVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSU16AVX512NT)
-				}
-				return asKernel3(shlVSU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSU32AVX2NT)
-				}
-				return asKernel3(shlVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSU32AVX512NT)
-				}
-				return asKernel3(shlVSU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shlVSU64AVX2NT)
-				}
-				return asKernel3(shlVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shlVSU64AVX512NT)
-				}
-				return asKernel3(shlVSU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Shr computes the m x n block of kind k of shr with the implementation in
@@ -11457,315 +3984,126 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, ps := ptr[int8](dst), ptr[int8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					shrVSI8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSI8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSI8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSI8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSI8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSI8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt16:
 		pdst, pa, ps := ptr[int16](dst), ptr[int16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					shrVSI16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSI16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSI16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSI16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSI16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSI16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt32:
 		pdst, pa, ps := ptr[int32](dst), ptr[int32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					shrVSI32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSI32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSI32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSI32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSI32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSI32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt64:
 		pdst, pa, ps := ptr[int64](dst), ptr[int64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					shrVSI64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSI64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSI64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSI64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSI64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSI64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSI64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint8:
 		pdst, pa, ps := ptr[uint8](dst), ptr[uint8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					shrVSU8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSU8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSU8AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSU8AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSU8AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSU8AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint16:
 		pdst, pa, ps := ptr[uint16](dst), ptr[uint16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					shrVSU16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSU16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSU16AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSU16AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSU16AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSU16AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint32:
 		pdst, pa, ps := ptr[uint32](dst), ptr[uint32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					shrVSU32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSU32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSU32AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSU32AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSU32AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSU32AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint64:
 		pdst, pa, ps := ptr[uint64](dst), ptr[uint64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					shrVSU64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			case AVX512:
-				if stream {
-					shrVSU64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
-				} else {
-					shrVSU64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 10:
+			shrVSU64AVX2(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 11:
+			shrVSU64AVX2NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 12:
+			shrVSU64AVX512(m, n, pdst, ldd, pa, lda, ps, lds)
+		case 13:
+			shrVSU64AVX512NT(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	}
 	shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
-}
-
-// shrKernel returns the assembly kernel that Shr would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSI8AVX2NT)
-				}
-				return asKernel3(shrVSI8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSI8AVX512NT)
-				}
-				return asKernel3(shrVSI8AVX512)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSI16AVX2NT)
-				}
-				return asKernel3(shrVSI16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSI16AVX512NT)
-				}
-				return asKernel3(shrVSI16AVX512)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSI32AVX2NT)
-				}
-				return asKernel3(shrVSI32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSI32AVX512NT)
-				}
-				return asKernel3(shrVSI32AVX512)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSI64AVX2NT)
-				}
-				return asKernel3(shrVSI64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSI64AVX512NT)
-				}
-				return asKernel3(shrVSI64AVX512)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSU8AVX2NT)
-				}
-				return asKernel3(shrVSU8AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSU8AVX512NT)
-				}
-				return asKernel3(shrVSU8AVX512)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSU16AVX2NT)
-				}
-				return asKernel3(shrVSU16AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSU16AVX512NT)
-				}
-				return asKernel3(shrVSU16AVX512)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSU32AVX2NT)
-				}
-				return asKernel3(shrVSU32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSU32AVX512NT)
-				}
-				return asKernel3(shrVSU32AVX512)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel3(shrVSU64AVX2NT)
-				}
-				return asKernel3(shrVSU64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel3(shrVSU64AVX512NT)
-				}
-				return asKernel3(shrVSU64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Select computes the m x n block of kind k of select with the implementation in
@@ -11785,453 +4123,132 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pcond, pa, pb := ptr[float32](dst), ptr[bool](cond), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					selectVVVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVVVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					selectVVSF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVSF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVVSF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVSF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					selectVSVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVSVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					selectVSSF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSSF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVSSF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSSF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					selectSVVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectSVVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					selectSVSF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVSF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectSVSF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVSF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					selectSSVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSSVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectSSVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSSVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVF32AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVF32AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVF32AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVF32AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pcond, pa, pb := ptr[float64](dst), ptr[bool](cond), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case AVX2:
-				if stream {
-					selectVVVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVVVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					selectVVSF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVSF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVVSF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVVSF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					selectVSVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVSVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					selectVSSF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSSF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectVSSF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectVSSF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					selectSVVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectSVVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					selectSVSF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVSF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectSVSF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSVSF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					selectSSVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSSVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			case AVX512:
-				if stream {
-					selectSSVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				} else {
-					selectSSVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				}
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 34:
+			selectVVVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 35:
+			selectVVVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 36:
+			selectVVVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 37:
+			selectVVVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 42:
+			selectVVSF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 43:
+			selectVVSF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 44:
+			selectVVSF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 45:
+			selectVVSF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 50:
+			selectVSVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 51:
+			selectVSVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 52:
+			selectVSVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 53:
+			selectVSVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 66:
+			selectVSSF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 67:
+			selectVSSF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 68:
+			selectVSSF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 69:
+			selectVSSF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 58:
+			selectSVVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 59:
+			selectSVVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 60:
+			selectSVVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 61:
+			selectSVVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 74:
+			selectSVSF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 75:
+			selectSVSF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 76:
+			selectSVSF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 77:
+			selectSVSF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 82:
+			selectSSVF64AVX2(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 83:
+			selectSSVF64AVX2NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 84:
+			selectSSVF64AVX512(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 85:
+			selectSSVF64AVX512NT(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 		}
+		return
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
-}
-
-// selectKernel returns the assembly kernel that Select would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel4.
-func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVVVF32AVX2NT)
-				}
-				return asKernel4(selectVVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVVVF32AVX512NT)
-				}
-				return asKernel4(selectVVVF32AVX512)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVVSF32AVX2NT)
-				}
-				return asKernel4(selectVVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVVSF32AVX512NT)
-				}
-				return asKernel4(selectVVSF32AVX512)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVSVF32AVX2NT)
-				}
-				return asKernel4(selectVSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVSVF32AVX512NT)
-				}
-				return asKernel4(selectVSVF32AVX512)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVSSF32AVX2NT)
-				}
-				return asKernel4(selectVSSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVSSF32AVX512NT)
-				}
-				return asKernel4(selectVSSF32AVX512)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectSVVF32AVX2NT)
-				}
-				return asKernel4(selectSVVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectSVVF32AVX512NT)
-				}
-				return asKernel4(selectSVVF32AVX512)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectSVSF32AVX2NT)
-				}
-				return asKernel4(selectSVSF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectSVSF32AVX512NT)
-				}
-				return asKernel4(selectSVSF32AVX512)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectSSVF32AVX2NT)
-				}
-				return asKernel4(selectSSVF32AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectSSVF32AVX512NT)
-				}
-				return asKernel4(selectSSVF32AVX512)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVVVF64AVX2NT)
-				}
-				return asKernel4(selectVVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVVVF64AVX512NT)
-				}
-				return asKernel4(selectVVVF64AVX512)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVVSF64AVX2NT)
-				}
-				return asKernel4(selectVVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVVSF64AVX512NT)
-				}
-				return asKernel4(selectVVSF64AVX512)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVSVF64AVX2NT)
-				}
-				return asKernel4(selectVSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVSVF64AVX512NT)
-				}
-				return asKernel4(selectVSVF64AVX512)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectVSSF64AVX2NT)
-				}
-				return asKernel4(selectVSSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectVSSF64AVX512NT)
-				}
-				return asKernel4(selectVSSF64AVX512)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectSVVF64AVX2NT)
-				}
-				return asKernel4(selectSVVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectSVVF64AVX512NT)
-				}
-				return asKernel4(selectSVVF64AVX512)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectSVSF64AVX2NT)
-				}
-				return asKernel4(selectSVSF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectSVSF64AVX512NT)
-				}
-				return asKernel4(selectSVSF64AVX512)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case AVX2:
-				if stream {
-					return asKernel4(selectSSVF64AVX2NT)
-				}
-				return asKernel4(selectSSVF64AVX2)
-			case AVX512:
-				if stream {
-					return asKernel4(selectSSVF64AVX512NT)
-				}
-				return asKernel4(selectSSVF64AVX512)
-			}
-		}
-	}
-	return nil
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

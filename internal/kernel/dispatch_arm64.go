@@ -21,419 +21,136 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				addVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				addVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				addSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				addVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				addVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				addSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				addVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				addVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				addSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				addVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				addVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				addSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				addVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				addVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				addSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				addVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				addVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				addSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				addVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				addVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				addSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				addVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				addVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				addSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				addVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				addVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				addSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				addVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				addVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				addSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			addVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			addVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			addSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// addKernel returns the assembly kernel that Add would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func addKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(addVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(addVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(addSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(addVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(addVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(addSVF64NEON)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(addVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(addVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(addSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(addVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(addVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(addSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(addVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(addVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(addSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(addVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(addVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(addSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(addVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(addVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(addSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(addVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(addVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(addSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(addVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(addVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(addSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(addVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(addVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(addSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Sub computes the m x n block of kind k of sub with the implementation in
@@ -453,419 +170,136 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				subVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				subVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				subSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				subVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				subVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				subSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				subVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				subVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				subSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				subVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				subVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				subSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				subVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				subVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				subSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				subVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				subVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				subSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				subVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				subVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				subSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				subVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				subVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				subSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				subVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				subVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				subSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				subVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				subVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				subSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			subVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			subVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			subSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// subKernel returns the assembly kernel that Sub would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func subKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(subVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(subVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(subSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(subVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(subVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(subSVF64NEON)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(subVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(subVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(subSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(subVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(subVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(subSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(subVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(subVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(subSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(subVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(subVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(subSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(subVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(subVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(subSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(subVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(subVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(subSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(subVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(subVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(subSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(subVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(subVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(subSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Mul computes the m x n block of kind k of mul with the implementation in
@@ -885,419 +319,136 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				mulVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				mulVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				mulSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				mulVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				mulVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				mulSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				mulVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				mulVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				mulSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				mulVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				mulVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				mulSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				mulVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				mulVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				mulSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				mulVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				mulVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				mulSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				mulVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				mulVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				mulSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				mulVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				mulVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				mulSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				mulVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				mulVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				mulSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				mulVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				mulVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				mulSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			mulVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			mulVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			mulSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// mulKernel returns the assembly kernel that Mul would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func mulKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(mulVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(mulVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(mulSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(mulVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(mulVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(mulSVF64NEON)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(mulVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(mulVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(mulSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(mulVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(mulVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(mulSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(mulVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(mulVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(mulSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(mulVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(mulVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(mulSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(mulVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(mulVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(mulSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(mulVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(mulVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(mulSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(mulVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(mulVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(mulSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(mulVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(mulVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(mulSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Div computes the m x n block of kind k of div with the implementation in
@@ -1317,99 +468,32 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*12, stream) {
-			case NEON:
-				divVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classCompute, m*n*8, stream) {
-			case NEON:
-				divVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classCompute, m*n*8, stream) {
-			case NEON:
-				divSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			divVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			divVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			divSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*24, stream) {
-			case NEON:
-				divVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classCompute, m*n*16, stream) {
-			case NEON:
-				divVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classCompute, m*n*16, stream) {
-			case NEON:
-				divSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			divVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			divVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			divSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// divKernel returns the assembly kernel that Div would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*12, stream) {
-			case NEON:
-				return asKernel3(divVVF32NEON)
-			}
-		case VS:
-			switch implFor(classCompute, m*n*8, stream) {
-			case NEON:
-				return asKernel3(divVSF32NEON)
-			}
-		case SV:
-			switch implFor(classCompute, m*n*8, stream) {
-			case NEON:
-				return asKernel3(divSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classCompute, m*n*24, stream) {
-			case NEON:
-				return asKernel3(divVVF64NEON)
-			}
-		case VS:
-			switch implFor(classCompute, m*n*16, stream) {
-			case NEON:
-				return asKernel3(divVSF64NEON)
-			}
-		case SV:
-			switch implFor(classCompute, m*n*16, stream) {
-			case NEON:
-				return asKernel3(divSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Min computes the m x n block of kind k of min with the implementation in
@@ -1429,419 +513,136 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				minVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				minVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				minSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				minVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				minVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				minSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				minVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				minVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				minSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				minVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				minVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				minSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				minVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				minVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				minSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				minVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				minVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				minSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
 		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				minVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				minVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				minSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
 		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				minVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				minVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				minSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
 		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				minVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				minVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				minSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
 		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				minVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				minVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				minSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			minVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			minVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			minSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// minKernel returns the assembly kernel that Min would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func minKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(minVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(minVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(minSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(minVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(minVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(minSVF64NEON)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(minVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(minVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(minSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(minVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(minVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(minSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(minVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(minVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(minSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(minVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(minVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(minSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(minVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(minVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(minSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(minVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(minVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(minSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(minVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(minVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(minSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(minVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(minVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(minSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Max computes the m x n block of kind k of max with the implementation in
@@ -1861,419 +662,136 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				maxVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				maxVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				maxSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				maxVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				maxVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				maxSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				maxVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				maxVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				maxSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				maxVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				maxVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				maxSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				maxVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				maxVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				maxSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				maxVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				maxVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				maxSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
 		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				maxVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				maxVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				maxSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
 		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				maxVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				maxVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				maxSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
 		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				maxVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				maxVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				maxSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
 		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				maxVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				maxVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				maxSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			maxVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			maxVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			maxSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// maxKernel returns the assembly kernel that Max would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func maxKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(maxVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(maxVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(maxSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(maxVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(maxVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(maxSVF64NEON)
-			}
-		}
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(maxVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(maxVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(maxSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(maxVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(maxVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(maxSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(maxVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(maxVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(maxSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(maxVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(maxVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(maxSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(maxVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(maxVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(maxSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(maxVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(maxVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(maxSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(maxVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(maxVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(maxSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(maxVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(maxVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(maxSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // And computes the m x n block of kind k of and with the implementation in
@@ -2293,339 +811,110 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				andVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				andVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				andVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				andVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				andVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				andVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				andVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				andVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// andKernel returns the assembly kernel that And would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func andKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(andVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(andVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(andVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(andVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(andVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(andVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(andVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(andVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Or computes the m x n block of kind k of or with the implementation in
@@ -2645,339 +934,110 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				orVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				orVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				orSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				orVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				orVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				orSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				orVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				orVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				orSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				orVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				orVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				orSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				orVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				orVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				orSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				orVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				orVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				orSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				orVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				orVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				orSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				orVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				orVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				orSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			orVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			orVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			orSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// orKernel returns the assembly kernel that Or would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func orKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(orVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(orVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(orSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(orVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(orVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(orSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(orVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(orVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(orSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(orVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(orVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(orSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(orVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(orVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(orSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(orVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(orVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(orSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(orVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(orVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(orSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(orVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(orVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(orSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Xor computes the m x n block of kind k of xor with the implementation in
@@ -2997,339 +1057,110 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				xorVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				xorVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				xorSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				xorVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				xorVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				xorSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				xorVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				xorVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				xorSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				xorVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				xorVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				xorSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				xorVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				xorVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				xorSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				xorVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				xorVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				xorSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				xorVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				xorVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				xorSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				xorVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				xorVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				xorSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			xorVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			xorVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			xorSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// xorKernel returns the assembly kernel that Xor would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func xorKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(xorVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(xorVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(xorSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(xorVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(xorVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(xorSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(xorVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(xorVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(xorSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(xorVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(xorVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(xorSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(xorVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(xorVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(xorSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(xorVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(xorVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(xorSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(xorVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(xorVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(xorSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(xorVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(xorVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(xorSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
@@ -3349,339 +1180,110 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				andnotVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andnotVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andnotSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt16:
 		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				andnotVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andnotVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andnotSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt32:
 		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				andnotVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andnotVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andnotSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tInt64:
 		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				andnotVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andnotVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andnotSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint8:
-		pdst, pa, pb := ptr[uint8](dst), ptr[uint8](a), ptr[uint8](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				andnotVVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andnotVSU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				andnotSVU8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int8](dst), ptr[int8](a), ptr[int8](b)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI8NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint16:
-		pdst, pa, pb := ptr[uint16](dst), ptr[uint16](a), ptr[uint16](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				andnotVVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andnotVSU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				andnotSVU16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int16](dst), ptr[int16](a), ptr[int16](b)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI16NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint32:
-		pdst, pa, pb := ptr[uint32](dst), ptr[uint32](a), ptr[uint32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				andnotVVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andnotVSU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				andnotSVU32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int32](dst), ptr[int32](a), ptr[int32](b)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tUint64:
-		pdst, pa, pb := ptr[uint64](dst), ptr[uint64](a), ptr[uint64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				andnotVVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andnotVSU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				andnotSVU64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		pdst, pa, pb := ptr[int64](dst), ptr[int64](a), ptr[int64](b)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			andnotVVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			andnotVSI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			andnotSVI64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// andnotKernel returns the assembly kernel that AndNot would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(andnotVVI8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andnotVSI8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andnotSVI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(andnotVVI16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andnotVSI16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andnotSVI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(andnotVVI32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andnotVSI32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andnotSVI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(andnotVVI64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andnotVSI64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andnotSVI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*3, stream) {
-			case NEON:
-				return asKernel3(andnotVVU8NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andnotVSU8NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(andnotSVU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*6, stream) {
-			case NEON:
-				return asKernel3(andnotVVU16NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andnotVSU16NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(andnotSVU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(andnotVVU32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andnotVSU32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(andnotSVU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(andnotVVU64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andnotVSU64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(andnotSVU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Neg computes the m x n block of kind k of neg with the implementation in
@@ -3701,55 +1303,24 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				negVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				negVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			negVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			negGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// negKernel returns the assembly kernel that Neg would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel2(negVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel2(negVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Abs computes the m x n block of kind k of abs with the implementation in
@@ -3769,55 +1340,24 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				absVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				absVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			absVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			absGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	absGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// absKernel returns the assembly kernel that Abs would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel2(absVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel2(absVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
@@ -3837,55 +1377,24 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*8, stream) {
-			case NEON:
-				sqrtVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			sqrtVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			sqrtGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*16, stream) {
-			case NEON:
-				sqrtVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			sqrtVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			sqrtGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	sqrtGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// sqrtKernel returns the assembly kernel that Sqrt would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*8, stream) {
-			case NEON:
-				return asKernel2(sqrtVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classCompute, m*n*16, stream) {
-			case NEON:
-				return asKernel2(sqrtVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Floor computes the m x n block of kind k of floor with the implementation in
@@ -3905,55 +1414,24 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				floorVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			floorVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			floorGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				floorVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			floorVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			floorGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	floorGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// floorKernel returns the assembly kernel that Floor would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel2(floorVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel2(floorVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Ceil computes the m x n block of kind k of ceil with the implementation in
@@ -3973,55 +1451,24 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				ceilVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			ceilVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			ceilGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				ceilVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			ceilVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			ceilGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	ceilGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// ceilKernel returns the assembly kernel that Ceil would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel2(ceilVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel2(ceilVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
@@ -4041,55 +1488,24 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				truncVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			truncVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			truncGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				truncVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			truncVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			truncGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	truncGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// truncKernel returns the assembly kernel that Trunc would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel2(truncVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel2(truncVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
@@ -4109,55 +1525,24 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				roundevenVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			roundevenVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			roundevenGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				roundevenVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			roundevenVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			roundevenGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	roundevenGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// roundevenKernel returns the assembly kernel that RoundToEven would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel2(roundevenVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel2(roundevenVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Round computes the m x n block of kind k of round with the implementation in
@@ -4177,55 +1562,24 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				roundVF32NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			roundVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			roundGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				roundVF64NEON(m, n, pdst, ldd, pa, lda)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			roundVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			roundGeneric(k, m, n, dst, ldd, a, lda)
 		}
+		return
 	}
 	roundGeneric(k, m, n, dst, ldd, a, lda)
-}
-
-// roundKernel returns the assembly kernel that Round would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel2.
-func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel2(roundVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case V:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel2(roundVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in
@@ -4245,99 +1599,32 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				eqVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				eqVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				eqSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				eqVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				eqVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				eqSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			eqVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			eqVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			eqSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// eqKernel returns the assembly kernel that Eq would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(eqVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(eqVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(eqSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(eqVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(eqVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(eqSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Ne computes the m x n block of kind k of ne with the implementation in
@@ -4357,99 +1644,32 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				neVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				neVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				neSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				neVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				neVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				neSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			neVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			neVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			neSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// neKernel returns the assembly kernel that Ne would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(neVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(neVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(neSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(neVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(neVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(neSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Lt computes the m x n block of kind k of lt with the implementation in
@@ -4469,99 +1689,32 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				ltVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				ltVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				ltSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				ltVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				ltVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				ltSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			ltVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			ltVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			ltSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// ltKernel returns the assembly kernel that Lt would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(ltVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(ltVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(ltSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(ltVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(ltVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(ltSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Le computes the m x n block of kind k of le with the implementation in
@@ -4581,99 +1734,32 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				leVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				leVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				leSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				leVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				leVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				leSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			leVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			leVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			leSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// leKernel returns the assembly kernel that Le would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(leVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(leVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(leSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(leVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(leVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(leSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Gt computes the m x n block of kind k of gt with the implementation in
@@ -4693,99 +1779,32 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				gtVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				gtVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				gtSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				gtVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				gtVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				gtSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			gtVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			gtVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			gtSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// gtKernel returns the assembly kernel that Gt would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(gtVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(gtVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(gtSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(gtVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(gtVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(gtSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Ge computes the m x n block of kind k of ge with the implementation in
@@ -4805,99 +1824,32 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[bool](dst), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				geVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				geVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				geSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb := ptr[bool](dst), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				geVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				geVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				geSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			geVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			geVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			geSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 		}
+		return
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
-}
-
-// geKernel returns the assembly kernel that Ge would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel3(geVVF32NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(geVSF32NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(geSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel3(geVVF64NEON)
-			}
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(geVSF64NEON)
-			}
-		case SV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(geSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // FMA computes the m x n block of kind k of fma with the implementation in
@@ -4917,187 +1869,48 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb, pc := ptr[float32](dst), ptr[float32](a), ptr[float32](b), ptr[float32](c)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				fmaVVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				fmaVVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				fmaVSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				fmaSVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				fmaVSSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				fmaSVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				fmaSSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			fmaVVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			fmaVVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			fmaVSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			fmaSVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			fmaVSSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			fmaSVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			fmaSSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb, pc := ptr[float64](dst), ptr[float64](a), ptr[float64](b), ptr[float64](c)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case NEON:
-				fmaVVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				fmaVVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				fmaVSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				fmaSVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				fmaVSSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				fmaSVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				fmaSSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			fmaVVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			fmaVVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			fmaVSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			fmaSVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			fmaVSSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			fmaSVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			fmaSSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
+		return
 	}
 	fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
-}
-
-// fmaKernel returns the assembly kernel that FMA would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel4.
-func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(fmaVVVF32NEON)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(fmaVVSF32NEON)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(fmaVSVF32NEON)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(fmaSVVF32NEON)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(fmaVSSF32NEON)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(fmaSVSF32NEON)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(fmaSSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case NEON:
-				return asKernel4(fmaVVVF64NEON)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(fmaVVSF64NEON)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(fmaVSVF64NEON)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(fmaSVVF64NEON)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(fmaVSSF64NEON)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(fmaSVSF64NEON)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(fmaSSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Clamp computes the m x n block of kind k of clamp with the implementation in
@@ -5117,187 +1930,48 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb, pc := ptr[float32](dst), ptr[float32](a), ptr[float32](b), ptr[float32](c)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				clampVVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				clampVVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				clampVSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				clampSVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				clampVSSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				clampSVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				clampSSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
+		return
 	case tFloat64:
 		pdst, pa, pb, pc := ptr[float64](dst), ptr[float64](a), ptr[float64](b), ptr[float64](c)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case NEON:
-				clampVVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				clampVVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				clampVSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				clampSVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				clampVSSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				clampSVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				clampSSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			clampVVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			clampVVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			clampVSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			clampSVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			clampVSSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			clampSVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			clampSSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 		}
+		return
 	}
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
-}
-
-// clampKernel returns the assembly kernel that Clamp would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel4.
-func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(clampVVVF32NEON)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(clampVVSF32NEON)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(clampVSVF32NEON)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(clampSVVF32NEON)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(clampVSSF32NEON)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(clampSVSF32NEON)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(clampSSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case NEON:
-				return asKernel4(clampVVVF64NEON)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(clampVVSF64NEON)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(clampVSVF64NEON)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(clampSVVF64NEON)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(clampVSSF64NEON)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(clampSVSF64NEON)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(clampSSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Shl computes the m x n block of kind k of shl with the implementation in
@@ -5317,163 +1991,78 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, ps := ptr[int8](dst), ptr[int8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				shlVSI8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt16:
 		pdst, pa, ps := ptr[int16](dst), ptr[int16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				shlVSI16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt32:
 		pdst, pa, ps := ptr[int32](dst), ptr[int32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				shlVSI32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt64:
 		pdst, pa, ps := ptr[int64](dst), ptr[int64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				shlVSI64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint8:
-		pdst, pa, ps := ptr[uint8](dst), ptr[uint8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				shlVSU8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		pdst, pa, ps := ptr[int8](dst), ptr[int8](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint16:
-		pdst, pa, ps := ptr[uint16](dst), ptr[uint16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				shlVSU16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		pdst, pa, ps := ptr[int16](dst), ptr[int16](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint32:
-		pdst, pa, ps := ptr[uint32](dst), ptr[uint32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				shlVSU32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		pdst, pa, ps := ptr[int32](dst), ptr[int32](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint64:
-		pdst, pa, ps := ptr[uint64](dst), ptr[uint64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				shlVSU64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		pdst, pa, ps := ptr[int64](dst), ptr[int64](a), ptr[uint](s)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shlVSI64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	}
 	shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
-}
-
-// shlKernel returns the assembly kernel that Shl would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func shlKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(shlVSI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(shlVSI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(shlVSI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(shlVSI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(shlVSU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(shlVSU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(shlVSU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(shlVSU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Shr computes the m x n block of kind k of shr with the implementation in
@@ -5493,163 +2082,78 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	switch typeOf[T]() {
 	case tInt8:
 		pdst, pa, ps := ptr[int8](dst), ptr[int8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				shrVSI8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSI8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt16:
 		pdst, pa, ps := ptr[int16](dst), ptr[int16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				shrVSI16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSI16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt32:
 		pdst, pa, ps := ptr[int32](dst), ptr[int32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				shrVSI32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSI32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tInt64:
 		pdst, pa, ps := ptr[int64](dst), ptr[int64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				shrVSI64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSI64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint8:
 		pdst, pa, ps := ptr[uint8](dst), ptr[uint8](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				shrVSU8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSU8NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint16:
 		pdst, pa, ps := ptr[uint16](dst), ptr[uint16](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				shrVSU16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSU16NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint32:
 		pdst, pa, ps := ptr[uint32](dst), ptr[uint32](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				shrVSU32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSU32NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	case tUint64:
 		pdst, pa, ps := ptr[uint64](dst), ptr[uint64](a), ptr[uint](s)
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				shrVSU64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 14, 15:
+			shrVSU64NEON(m, n, pdst, ldd, pa, lda, ps, lds)
+		default:
+			shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 		}
+		return
 	}
 	shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
-}
-
-// shrKernel returns the assembly kernel that Shr would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel3.
-func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tInt8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(shrVSI8NEON)
-			}
-		}
-	case tInt16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(shrVSI16NEON)
-			}
-		}
-	case tInt32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(shrVSI32NEON)
-			}
-		}
-	case tInt64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(shrVSI64NEON)
-			}
-		}
-	case tUint8:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*2, stream) {
-			case NEON:
-				return asKernel3(shrVSU8NEON)
-			}
-		}
-	case tUint16:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*4, stream) {
-			case NEON:
-				return asKernel3(shrVSU16NEON)
-			}
-		}
-	case tUint32:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel3(shrVSU32NEON)
-			}
-		}
-	case tUint64:
-		switch k {
-		case VS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel3(shrVSU64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Select computes the m x n block of kind k of select with the implementation in
@@ -5669,187 +2173,48 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pcond, pa, pb := ptr[float32](dst), ptr[bool](cond), ptr[float32](a), ptr[float32](b)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				selectVVVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				selectVVSF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				selectVSVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				selectVSSF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				selectSVVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				selectSVSF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				selectSSVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVF32NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 		}
+		return
 	case tFloat64:
 		pdst, pcond, pa, pb := ptr[float64](dst), ptr[bool](cond), ptr[float64](a), ptr[float64](b)
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case NEON:
-				selectVVVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				selectVVSF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				selectVSVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				selectVSSF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				selectSVVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				selectSVSF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				selectSSVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
-				return
-			}
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			selectVVVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 46, 47:
+			selectVVSF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 54, 55:
+			selectVSVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 70, 71:
+			selectVSSF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 62, 63:
+			selectSVVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 78, 79:
+			selectSVSF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		case 86, 87:
+			selectSSVF64NEON(m, n, pdst, ldd, pcond, ldcond, pa, lda, pb, ldb)
+		default:
+			selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
 		}
+		return
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
-}
-
-// selectKernel returns the assembly kernel that Select would run for a call of
-// kind k and m x n elements with the implementation in use, or nil where it
-// would run something else (the generic loop, the race detector's checks,
-// pieces of a large call): see Kernel4.
-func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
-	if raceEnabled || m*n > chunkElems[T]() {
-		return nil
-	}
-	switch typeOf[T]() {
-	case tFloat32:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(selectVVVF32NEON)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(selectVVSF32NEON)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(selectVSVF32NEON)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(selectVSSF32NEON)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*12, stream) {
-			case NEON:
-				return asKernel4(selectSVVF32NEON)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(selectSVSF32NEON)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*8, stream) {
-			case NEON:
-				return asKernel4(selectSSVF32NEON)
-			}
-		}
-	case tFloat64:
-		switch k {
-		case VVV:
-			switch implFor(classMemory, m*n*32, stream) {
-			case NEON:
-				return asKernel4(selectVVVF64NEON)
-			}
-		case VVS:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(selectVVSF64NEON)
-			}
-		case VSV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(selectVSVF64NEON)
-			}
-		case VSS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(selectVSSF64NEON)
-			}
-		case SVV:
-			switch implFor(classMemory, m*n*24, stream) {
-			case NEON:
-				return asKernel4(selectSVVF64NEON)
-			}
-		case SVS:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(selectSVSF64NEON)
-			}
-		case SSV:
-			switch implFor(classMemory, m*n*16, stream) {
-			case NEON:
-				return asKernel4(selectSSVF64NEON)
-			}
-		}
-	}
-	return nil
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

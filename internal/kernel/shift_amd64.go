@@ -84,16 +84,6 @@ func shrVSI64AVX2(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint,
 //go:noescape
 func shrVSI64AVX2NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
 
-// shlVSU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX2.
-//
-//go:noescape
-func shlVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
-// shlVSU8AVX2NT is shlVSU8AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
 // shrVSU8AVX2 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -103,16 +93,6 @@ func shrVSU8AVX2(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, 
 //
 //go:noescape
 func shrVSU8AVX2NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
-// shlVSU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX2.
-//
-//go:noescape
-func shlVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
-
-// shlVSU16AVX2NT is shlVSU16AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
 // shrVSU16AVX2 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX2.
 //
@@ -124,16 +104,6 @@ func shrVSU16AVX2(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uin
 //go:noescape
 func shrVSU16AVX2NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
-// shlVSU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX2.
-//
-//go:noescape
-func shlVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
-// shlVSU32AVX2NT is shlVSU32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
 // shrVSU32AVX2 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -143,16 +113,6 @@ func shrVSU32AVX2(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uin
 //
 //go:noescape
 func shrVSU32AVX2NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
-// shlVSU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX2.
-//
-//go:noescape
-func shlVSU64AVX2(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
-
-// shlVSU64AVX2NT is shlVSU64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU64AVX2NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
 
 // shrVSU64AVX2 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX2.
 //
@@ -244,16 +204,6 @@ func shrVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uin
 //go:noescape
 func shrVSI64AVX512NT(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
 
-// shlVSU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX512.
-//
-//go:noescape
-func shlVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
-// shlVSU8AVX512NT is shlVSU8AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
 // shrVSU8AVX512 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -263,16 +213,6 @@ func shrVSU8AVX512(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint
 //
 //go:noescape
 func shrVSU8AVX512NT(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
-// shlVSU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX512.
-//
-//go:noescape
-func shlVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
-
-// shlVSU16AVX512NT is shlVSU16AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
 // shrVSU16AVX512 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX512.
 //
@@ -284,16 +224,6 @@ func shrVSU16AVX512(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *u
 //go:noescape
 func shrVSU16AVX512NT(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
-// shlVSU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX512.
-//
-//go:noescape
-func shlVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
-// shlVSU32AVX512NT is shlVSU32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
 // shrVSU32AVX512 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -303,16 +233,6 @@ func shrVSU32AVX512(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *u
 //
 //go:noescape
 func shrVSU32AVX512NT(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
-// shlVSU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with AVX512.
-//
-//go:noescape
-func shlVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
-
-// shlVSU64AVX512NT is shlVSU64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
-//
-//go:noescape
-func shlVSU64AVX512NT(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
 
 // shrVSU64AVX512 computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with AVX512.
 //

@@ -44,40 +44,20 @@ func shlVSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint,
 //go:noescape
 func shrVSI64NEON(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int)
 
-// shlVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with NEON.
-//
-//go:noescape
-func shlVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
 // shrVSU8NEON computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with NEON.
 //
 //go:noescape
 func shrVSU8NEON(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int)
-
-// shlVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with NEON.
-//
-//go:noescape
-func shlVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
 // shrVSU16NEON computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with NEON.
 //
 //go:noescape
 func shrVSU16NEON(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int)
 
-// shlVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with NEON.
-//
-//go:noescape
-func shlVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
 // shrVSU32NEON computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with NEON.
 //
 //go:noescape
 func shrVSU32NEON(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int)
-
-// shlVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] << s[r*lds] for r < m, j < n with NEON.
-//
-//go:noescape
-func shlVSU64NEON(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int)
 
 // shrVSU64NEON computes dst[r*ldd+j] = a[r*lda+j] >> s[r*lds] for r < m, j < n with NEON.
 //

@@ -22,24 +22,45 @@ const (
 	tUint64
 )
 
-// typeKeys holds the element type of each key of typeOf.
-const typeKeys = "\x00\x00\x00\x00\a\x03\x00\x00\b\x04\x00\x00\x00\x00\x00\x00\t\x05\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\n\x06\x00\x02"
-
 // typeOf returns T's element type: from its size, whether it has fractions
 // (1/2 is not 0) and whether it is signed (0-1 is below 0), all constants for
-// each instantiation. It is small enough to inline, and the compiler reads
-// the byte of a constant string at a constant index as a constant, so that
-// the switches on it vanish.
+// each instantiation. Its branches return constants, which the compiler
+// folds inside every instantiation, so that the switches on it vanish and a
+// program links the kernels of the types it uses only (a lookup in a
+// constant table is not folded inside a generic function's shape instance:
+// a program calling only Add on float32 linked every type's kernels).
 func typeOf[T Number]() elemType {
 	var zero, one, two T = 0, 1, 2
-	k := unsafe.Sizeof(zero) * 4
-	if one/two != 0 {
-		k += 2
+	float, signed := one/two != 0, zero-one < zero
+	switch unsafe.Sizeof(zero) {
+	case 1:
+		if signed {
+			return tInt8
+		}
+		return tUint8
+	case 2:
+		if signed {
+			return tInt16
+		}
+		return tUint16
+	case 4:
+		if float {
+			return tFloat32
+		}
+		if signed {
+			return tInt32
+		}
+		return tUint32
+	case 8:
+		if float {
+			return tFloat64
+		}
+		if signed {
+			return tInt64
+		}
+		return tUint64
 	}
-	if zero-one < zero {
-		k++
-	}
-	return elemType(typeKeys[k])
+	panic("kernel: no element type of this size")
 }
 
 // isFloat32 reports whether T is float32-based.

@@ -1,4 +1,4 @@
-package asm
+package registry
 
 // Convert is the conversion between element types: dst[i] = D(src[i]), the
 // source type S and the destination type D any two different element

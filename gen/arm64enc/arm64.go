@@ -1,4 +1,9 @@
-package asm
+// Package arm64enc writes arm64 Go assembly for the generator, encoding
+// itself the vector instructions that the Go arm64 assembler lacks (as WORD
+// directives, with their GNU spelling as a comment) and refusing reserved
+// registers. Its tests check every encoding against an independent decoder
+// (golang.org/x/arch's arm64asm) and GNU as.
+package arm64enc
 
 // This file is the arm64 emitter: a Program accumulates the lines of one Go
 // assembly file. Everything the Go arm64 assembler understands (loads and

@@ -1,17 +1,16 @@
-// Package asm is the generator-side library of elem: the registry of
-// operations, element types, kernel kinds and instruction-set levels that
-// drives every generated file, and the arm64 encoder that the Go assembler's
-// missing vector instructions need. Only the generator (./gen) imports it, so
-// users of elem never compile it.
+// Package registry is the generator's table of elem: the operations,
+// element types, kernel kinds, conversions, reductions and instruction-set
+// levels that drive every generated file. Only the generator (./gen) imports
+// it, so users of elem never compile it.
 //
 // Adding an operation is one row in Ops plus, for each back end, one entry
-// in its emitter table (gen/amd64*.go, gen/arm64*.go): an instruction
+// in its emitter table (gen/x86_*.go, gen/arm64*.go): an instruction
 // sequence, or the explicit "no vector form" entry, which runs the generic
 // row loop on that instruction set. Everything with an op name in it (the op
 // constants and names of elem and of internal/kernel, the named calls, the
 // generic row loops, the kernels, the dispatch switches, the test tables) is
 // generated from the row.
-package asm
+package registry
 
 import (
 	"fmt"
@@ -155,25 +154,30 @@ type Op struct {
 	// the first operand (ScalarSub). For the commutative ops it would differ
 	// from the other order only in NaN payloads, so ScalarApply covers them.
 	ScalarFirst bool
+	// SignBlind marks an integer op whose bits on an unsigned type are its
+	// bits on the signed type of the same size (two's complement: +, -, *,
+	// the bitwise ops, <<): the unsigned types run the signed type's
+	// kernels, which are not generated twice.
+	SignBlind bool
 }
 
 // Ops lists every operation. Within a family, the order is that of the op
 // constants (elem.OpAdd is 0): append new operations at the end of their
 // family, or renumber users' serialised op values.
 var Ops = []Op{
-	{Name: "add", Family: Binary, Types: Numbers, Expr: "{a} + {b}", Named: "Add"},
-	{Name: "sub", Family: Binary, Types: Numbers, Expr: "{a} - {b}", Named: "Sub", ScalarFirst: true},
-	{Name: "mul", Family: Binary, Types: Numbers, Expr: "{a} * {b}", Named: "Mul"},
+	{Name: "add", Family: Binary, Types: Numbers, Expr: "{a} + {b}", Named: "Add", SignBlind: true},
+	{Name: "sub", Family: Binary, Types: Numbers, Expr: "{a} - {b}", Named: "Sub", ScalarFirst: true, SignBlind: true},
+	{Name: "mul", Family: Binary, Types: Numbers, Expr: "{a} * {b}", Named: "Mul", SignBlind: true},
 	{Name: "div", Family: Binary, Types: Floats, Expr: "{a} / {b}", Named: "Div", ScalarFirst: true, Compute: true},
 	{Name: "min", Family: Binary, Types: Numbers, Expr: "min({a}, {b})", Named: "Min",
 		Doc: "Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0"},
 	{Name: "max", Family: Binary, Types: Numbers, Expr: "max({a}, {b})", Named: "Max",
 		Doc: "Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0"},
 
-	{Name: "and", Family: Bitwise, Types: Ints, Expr: "{a} & {b}", Named: "And"},
-	{Name: "or", Family: Bitwise, Types: Ints, Expr: "{a} | {b}", Named: "Or"},
-	{Name: "xor", Family: Bitwise, Types: Ints, Expr: "{a} ^ {b}", Named: "Xor"},
-	{Name: "andnot", Family: Bitwise, Types: Ints, Expr: "{a} &^ {b}", Named: "AndNot", ScalarFirst: true},
+	{Name: "and", Family: Bitwise, Types: Ints, Expr: "{a} & {b}", Named: "And", SignBlind: true},
+	{Name: "or", Family: Bitwise, Types: Ints, Expr: "{a} | {b}", Named: "Or", SignBlind: true},
+	{Name: "xor", Family: Bitwise, Types: Ints, Expr: "{a} ^ {b}", Named: "Xor", SignBlind: true},
+	{Name: "andnot", Family: Bitwise, Types: Ints, Expr: "{a} &^ {b}", Named: "AndNot", ScalarFirst: true, SignBlind: true},
 
 	{Name: "neg", Family: Unary, Types: Floats, Expr: "-{a}", Named: "Neg",
 		Doc: "a sign flip, as Go's unary minus: -0 for 0 and a NaN keeps its payload"},
@@ -209,7 +213,7 @@ var Ops = []Op{
 		Doc:   "Go's min and max: NaN if any operand is NaN",
 		Forms: []Form{{Name: "Clamp", Kind: "vss", Params: []string{"a", "lo", "hi"}}}},
 
-	{Name: "shl", Family: Shift, Types: Ints, Expr: "{a} << {s}", Named: "Shl",
+	{Name: "shl", Family: Shift, Types: Ints, Expr: "{a} << {s}", Named: "Shl", SignBlind: true,
 		Doc: "Go's <<: 0 once s reaches the width"},
 	{Name: "shr", Family: Shift, Types: Ints, Expr: "{a} >> {s}", Named: "Shr",
 		Doc: "Go's >>: arithmetic for signed types, logical for unsigned; -1 or 0 once s reaches the width"},
@@ -292,6 +296,20 @@ func (o Op) FormulaOf(operands ...string) string {
 		pairs = append(pairs, "{"+o.Family.Inputs[i].Name+"}", x)
 	}
 	return strings.NewReplacer(pairs...).Replace(o.Formula)
+}
+
+// KernelType is the element type whose kernels run op o on t: t itself,
+// or for a SignBlind op on an unsigned type, the signed type of its size.
+func (o Op) KernelType(t Type) Type {
+	if !o.SignBlind || t.Float || t.Signed {
+		return t
+	}
+	for _, u := range Ints {
+		if u.Signed && u.Bits == t.Bits {
+			return u
+		}
+	}
+	panic("asm: no signed type of " + t.GoName + "'s size")
 }
 
 // Supports reports whether the op is defined on t.

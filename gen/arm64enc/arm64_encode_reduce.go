@@ -1,4 +1,4 @@
-package asm
+package arm64enc
 
 // This file encodes UMAXV, the across-lanes maximum the reduction kernels
 // use to ask whether any lane of a compare is set, which the Go assembler

@@ -1,4 +1,4 @@
-package asm
+package registry
 
 // Type is an element type of the kernels.
 type Type struct {

@@ -1,4 +1,4 @@
-package asm
+package arm64enc
 
 import "fmt"
 

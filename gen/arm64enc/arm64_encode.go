@@ -1,4 +1,4 @@
-package asm
+package arm64enc
 
 // This file holds the arm64 register and operand types and the encoder of
 // the A64 instructions that the Go assembler lacks.

@@ -12,9 +12,11 @@
 //     with one summation order, the same bits on every CPU.
 //
 // Each op has an op-valued form (Apply, ApplyUnary, Compare, ApplyTernary,
-// ApplyBitwise, ApplyShift) and a two-dimensional strided form (Apply2D,
-// ApplyUnary2D, Compare2D, ApplyTernary2D, Select2D) on which the broadcast
-// package builds.
+// ApplyBitwise, ApplyShift). The arithmetic, unary, ternary, comparison and
+// selection ops also have a two-dimensional strided form (Apply2D,
+// ApplyUnary2D, Compare2D, ApplyTernary2D, Select2D), on which the broadcast
+// package builds, and the calls on Matrix (AddRow, ApplyRow, ApplyCol,
+// ApplyScalar2D, ApplyOuter, ApplyMatrix) name the operand that broadcasts.
 //
 // # Semantics
 //

@@ -19,19 +19,23 @@ import (
 // Each element of dst is exactly elem.Sum of the values that it sums,
 // taken in index order (row-major over the reduced axes): the canonical
 // order, its canonical NaN, and +0 for a sum of nothing (a reduced axis of
-// size 0). Reductions over the innermost axes run the sum kernels on each
-// contiguous run; reductions over outer axes (column sums) run as
-// vertical adds of whole rows into 32 (float32) or 16 (float64)
-// accumulator rows, row i into accumulator row i mod that count, then the
-// canonical tree over the rows: no transposes, and the same bits. On the
-// integer types the sums wrap around in T, as elem.Sum's do.
+// size 0). Sums of at most 32 values each (rows of xyz points, a short
+// middle axis) run the canonical tree for a block of outputs at once, as
+// vertical adds of rows that hold one value of every output in the block
+// (gathered, or the rows of a when its innermost axis is kept and long).
+// Longer sums over the innermost axes run the sum kernels on each
+// contiguous run; over outer axes (column sums), as vertical adds of
+// whole rows into 32 accumulator rows, row i into accumulator row i mod
+// 32, then the canonical tree over the rows: no transposes, and the same
+// bits. On the integer types the sums wrap around in T, as elem.Sum's do.
 //
 // Bad input (an invalid shape, a data length that does not match its
 // shape, an axis out of range or given twice, a dst shape that is not the
 // reduced shape, dst sharing memory with a) is an error wrapping the
 // package's sentinels, and nothing is written.
 func ReduceSum[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes ...int) error {
-	r, err := planReduce(dstShape, aShape, axes)
+	var kept, summed [nestRoom]group
+	r, err := planReduce(dstShape, aShape, axes, kept[:0], summed[:0])
 	if err != nil {
 		return err
 	}
@@ -48,23 +52,28 @@ func ReduceSum[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes
 	return nil
 }
 
-// reduction is a reduction's loop nest after coalescing: the axes of a,
-// outermost first, each kept or summed over, with a's strides.
+// nestRoom is the number of kept and of summed groups a reduction holds
+// without an allocation; a nest of more takes one.
+const nestRoom = 8
+
+// reduction is a reduction's loop nest after coalescing: the axes of a
+// that are kept and those summed over, outermost first, with a's strides.
 type reduction struct {
-	groups []group
-	count  int  // values per output element
-	empty  bool // no output element at all
+	kept, summed []group
+	innerSummed  bool // a's innermost axis (of size above 1) is summed
+	count        int  // values per output element
+	empty        bool // no output element at all
 }
 
 // group is one axis of the nest: consecutive axes of a that are all kept
-// or all reduced, merged (a is contiguous, so they always merge).
+// or all summed, merged (a is contiguous, so they always merge).
 type group struct {
 	size, stride int
-	reduced      bool
 }
 
-// planReduce checks the shapes and axes and builds the nest.
-func planReduce(dstShape, aShape Shape, axes []int) (reduction, error) {
+// planReduce checks the shapes and axes and builds the nest, appending
+// its groups to kept and summed.
+func planReduce(dstShape, aShape Shape, axes []int, kept, summed []group) (reduction, error) {
 	if err := aShape.validate("a"); err != nil {
 		return reduction{}, err
 	}
@@ -87,25 +96,15 @@ func planReduce(dstShape, aShape Shape, axes []int) (reduction, error) {
 			return reduction{}, newError(errs(ErrAxis), "axis %d is out of range for a of shape %v (rank %d)", ax, aShape, rank)
 		}
 		if reduced[i] {
-			return reduction{}, newError(errs(ErrAxis), "axis %d is given twice (axes %v, a of shape %v)", ax, axes, aShape)
+			return reduction{}, newError(errs(ErrAxis), "axis %d is given twice (axes %v, a of shape %v)", ax, axesList(axes), aShape)
 		}
 		reduced[i] = true
 	}
-	keep, squeeze := Shape{}, Shape{}
-	for i, d := range aShape {
-		if reduced[i] {
-			keep = append(keep, 1)
-			continue
-		}
-		keep, squeeze = append(keep, d), append(squeeze, d)
-	}
-	if !dstShape.Equal(keep) && !dstShape.Equal(squeeze) {
-		return reduction{}, newError(errs(ErrIncompatible),
-			"dst shape %v cannot hold the sum of a of shape %v over axes %v: it must be %v (keepdims) or %v",
-			dstShape, aShape, axesList(axes), keep, squeeze)
+	if !isReducedShape(dstShape, aShape, reduced) {
+		return reduction{}, dstShapeError(dstShape, aShape, axes, reduced)
 	}
 	r := reduction{count: 1}
-	stride := 1
+	stride, last := 1, -1 // last: the axis of the latest group
 	for i := rank - 1; i >= 0; i-- {
 		d := aShape[i]
 		if reduced[i] {
@@ -116,23 +115,76 @@ func planReduce(dstShape, aShape Shape, axes []int) (reduction, error) {
 		if d == 1 {
 			continue
 		}
-		if n := len(r.groups); n > 0 && r.groups[n-1].reduced == reduced[i] {
-			r.groups[n-1].size *= d
+		merge := last >= 0 && reduced[last] == reduced[i]
+		if reduced[i] {
+			summed = nestAxis(summed, d, stride, merge)
 		} else {
-			r.groups = append(r.groups, group{size: d, stride: stride, reduced: reduced[i]})
+			kept = nestAxis(kept, d, stride, merge)
+		}
+		if last < 0 {
+			r.innerSummed = reduced[i]
 		}
 		stride *= d
+		last = i
 	}
-	slices.Reverse(r.groups)
+	slices.Reverse(kept)
+	slices.Reverse(summed)
+	r.kept, r.summed = kept, summed
 	return r, nil
 }
 
-// axesList formats the axes as given, "all" for none.
+// nestAxis adds an axis of size d to the groups gs: as a group of its
+// own, or merged into the last one (the next axis out of a, and of the
+// same kind).
+func nestAxis(gs []group, d, stride int, merge bool) []group {
+	if merge {
+		gs[len(gs)-1].size *= d
+		return gs
+	}
+	return append(gs, group{size: d, stride: stride})
+}
+
+// isReducedShape reports whether dstShape is aShape with its reduced axes
+// either kept as 1 (keepdims) or removed.
+func isReducedShape(dstShape, aShape Shape, reduced []bool) bool {
+	keeps, squeezes := len(dstShape) == len(aShape), true
+	j := 0 // the axis of a squeezed dstShape that aShape's axis i would be
+	for i, d := range aShape {
+		if reduced[i] {
+			keeps = keeps && dstShape[i] == 1
+			continue
+		}
+		keeps = keeps && dstShape[i] == d
+		squeezes = squeezes && j < len(dstShape) && dstShape[j] == d
+		j++
+	}
+	return keeps || squeezes && j == len(dstShape)
+}
+
+// dstShapeError is the error for a dstShape that is not the reduced
+// shape of aShape, naming both shapes it could be.
+func dstShapeError(dstShape, aShape Shape, axes []int, reduced []bool) error {
+	keep, squeeze := Shape{}, Shape{}
+	for i, d := range aShape {
+		if reduced[i] {
+			keep = append(keep, 1)
+			continue
+		}
+		keep, squeeze = append(keep, d), append(squeeze, d)
+	}
+	return newError(errs(ErrIncompatible),
+		"dst shape %v cannot hold the sum of a of shape %v over axes %v: it must be %v (keepdims) or %v",
+		dstShape, aShape, axesList(axes), keep, squeeze)
+}
+
+// axesList formats the axes as given, "all" for none. It prints a copy,
+// so that axes does not escape: a call with literal axes then allocates
+// nothing.
 func axesList(axes []int) string {
 	if len(axes) == 0 {
 		return "(all)"
 	}
-	return fmt.Sprint(axes)
+	return fmt.Sprint(append([]int(nil), axes...))
 }
 
 // sharesMemory reports whether two slices share an element.
@@ -142,38 +194,40 @@ func sharesMemory[T elem.Number](x, y []T) bool {
 	return len(x) > 0 && len(y) > 0 && x0 < y0+uintptr(len(y))*size && y0 < x0+uintptr(len(x))*size
 }
 
-// runReduce computes every output element: as vertical adds of rows when
-// the innermost axis is kept and some axis is summed, else through the sum
-// kernels.
+// runReduce computes every output element. Outputs of at most Lanes
+// values each run the canonical tree on rows of values: whole rows of a
+// when its innermost axis is kept and long, else rows gathered for blocks
+// of outputs. Outputs of more values run through the sum kernels one by
+// one when the innermost axis is summed, else as vertical adds of rows.
 func runReduce[T elem.Number](r reduction, dst, a []T) {
-	kept, summed := r.split()
 	switch {
 	case r.empty:
 	case r.count == 0:
 		clear(dst) // sums of nothing: +0
-	case len(summed) > 0 && !r.groups[len(r.groups)-1].reduced:
-		columnSums(dst, a, kept, summed)
+	case r.count <= kernel.Lanes && !r.innerSummed && len(r.kept) > 0 && r.kept[len(r.kept)-1].size >= shortColumns:
+		shortColumnSums(dst, a, r.kept, r.summed)
+	case r.count <= kernel.Lanes:
+		shortSums(dst, a, r.kept, r.summed)
+	case r.innerSummed:
+		rowSums(dst, a, r.kept, r.summed)
 	default:
-		rowSums(dst, a, kept, summed)
+		columnSums(dst, a, r.kept, r.summed)
 	}
 }
 
-// split returns the kept and the reduced groups, in order.
-func (r reduction) split() (kept, summed []group) {
-	for _, g := range r.groups {
-		if g.reduced {
-			summed = append(summed, g)
-		} else {
-			kept = append(kept, g)
-		}
-	}
-	return kept, summed
-}
+// shortColumns is the row length from which sums of few values over rows
+// of a run as adds of those rows rather than of gathered values.
+const shortColumns = 32
 
 // offsets calls f with the offset of every index of the nest of gs, in
 // row-major order.
 func offsets(gs []group, f func(off int)) {
-	idx := make([]int, len(gs))
+	var room [nestRoom]int
+	idx := room[:]
+	if len(gs) > len(room) {
+		idx = make([]int, len(gs))
+	}
+	idx = idx[:len(gs)]
 	off := 0
 	for {
 		f(off)
@@ -193,20 +247,192 @@ func offsets(gs []group, f func(off int)) {
 	}
 }
 
-// rowSums computes outputs whose values end in a contiguous run (the
-// innermost axis is summed, or each output is one value): each output
-// folds its runs, in order, into one sum's accumulators.
-func rowSums[T elem.Number](dst, a []T, kept, summed []group) {
-	run, outer := 1, summed
-	if len(summed) > 0 {
-		run, outer = summed[len(summed)-1].size, summed[:len(summed)-1]
+// valueOffsets sets values to the offsets of the values of an output (at
+// most Lanes) from its first, in index order, and returns their count.
+func valueOffsets(summed []group, values *[kernel.Lanes]int) int {
+	n := 0
+	offsets(summed, func(off int) {
+		values[n] = off
+		n++
+	})
+	return n
+}
+
+// treeSteps calls f for each step of the canonical tree over m <= Lanes
+// accumulators that adds something: accumulators m and up are -0, which
+// leaves every value it is added to as it is, so of the step that adds
+// acc[j+h] to acc[j] for j < h only the first m-h additions remain.
+func treeSteps(m int, f func(h, n int)) {
+	for h := kernel.Lanes / 2; h > 0; h /= 2 {
+		if m > h {
+			f(h, m-h)
+			m = h
+		}
 	}
+}
+
+// treeRows computes the sums of count <= Lanes values each, given as
+// rows: value i of every sum is accumulator i, and the canonical tree
+// adds them (steps of vertical adds of rows, leaving out the accumulators
+// no value reaches). The first step reads the values as it adds them:
+// load(row, i, with) sets row to value row i plus value row with, or to
+// row i alone when with is -1; the steps after it add rows of acc, ld
+// apart, and the last one writes sums.
+func treeRows[T elem.Number](sums, acc []T, ld, count int, load func(row []T, i, with int)) {
+	n := len(sums)
+	if count == 1 {
+		load(sums, 0, -1)
+		return
+	}
+	first := true
+	treeSteps(count, func(h, rows int) {
+		to, ldTo := acc, ld
+		if h == 1 {
+			to, ldTo = sums, n
+		}
+		if !first {
+			kernel.Add(kernel.VV, rows, n, to, ldTo, acc, ld, acc[h*ld:], ld, false)
+			return
+		}
+		first = false
+		for j := range h {
+			with := -1
+			if j < rows {
+				with = j + h
+			}
+			load(to[j*ldTo:][:n], j, with)
+		}
+	})
+}
+
+// shortBlock is the number of outputs a short sum computes at once, in
+// rows of that length: enough that the kernel calls of a block cost
+// little per output.
+const shortBlock = 256
+
+// shortSums computes outputs of at most Lanes values each, a block of
+// outputs at a time: treeRows over rows holding value i of every output
+// in the block, gathered from a. A sum of few values so costs a few
+// additions rather than kernel calls of its own.
+func shortSums[T elem.Number](dst, a []T, kept, summed []group) {
+	s := shortBlockSums[T]{a: a, out: dst}
+	s.count = valueOffsets(summed, &s.values)
+	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+	defer scratch.Put(buf)
+	s.acc = unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*shortBlock)
+	inner, outer := group{size: 1}, kept
+	if len(kept) > 0 {
+		inner, outer = kept[len(kept)-1], kept[:len(kept)-1]
+	}
+	offsets(outer, func(base int) {
+		for c := 0; c < inner.size; {
+			next := s.bases[s.n:][:min(inner.size-c, shortBlock-s.n)]
+			for j := range next {
+				next[j] = base + (c+j)*inner.stride
+			}
+			s.n += len(next)
+			c += len(next)
+			if s.n == shortBlock {
+				s.flush()
+			}
+		}
+	})
+	s.flush()
+}
+
+// shortBlockSums is a block of the outputs of shortSums.
+type shortBlockSums[T elem.Number] struct {
+	a, acc, out []T               // out: the outputs from the block's first on
+	values      [kernel.Lanes]int // each value's offset from its output's first
+	count       int               // values per output
+	bases       [shortBlock]int   // the offset of each output's first value
+	n           int               // outputs in the block
+}
+
+// flush computes the outputs of the block and starts the next one.
+func (s *shortBlockSums[T]) flush() {
+	n, bases, values := s.n, s.bases[:s.n], s.values[:s.count]
+	sums := s.out[:n]
+	treeRows(sums, s.acc, shortBlock, len(values), func(row []T, i, with int) {
+		if with >= 0 {
+			with = values[with]
+		}
+		gatherValues(row, s.a, bases, values[i], with)
+	})
+	for i := kernel.FindNaN(sums); i < n; i += 1 + kernel.FindNaN(sums[i+1:]) {
+		sums[i] = shortNaN(s.a, bases[i], values)
+	}
+	s.n, s.out = 0, s.out[n:]
+}
+
+// gatherValues sets row[r] to a[bases[r]+off], plus a[bases[r]+with]
+// unless with is -1.
+func gatherValues[T elem.Number](row, a []T, bases []int, off, with int) {
+	bases = bases[:len(row)]
+	if with < 0 {
+		for r, at := range bases {
+			row[r] = a[at+off]
+		}
+		return
+	}
+	for r, at := range bases {
+		row[r] = a[at+off] + a[at+with]
+	}
+}
+
+// shortColumnSums computes outputs of at most Lanes values each whose
+// innermost axis is kept: for each kept outer index and tile of columns,
+// treeRows over the rows of a that hold the values.
+func shortColumnSums[T elem.Number](dst, a []T, kept, summed []group) {
+	cols, outer := kept[len(kept)-1].size, kept[:len(kept)-1]
+	var room [kernel.Lanes]int
+	values := room[:valueOffsets(summed, &room)]
+	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+	defer scratch.Put(buf)
+	acc := unsafe.Slice((*T)(unsafe.Pointer(buf)), kernel.Lanes/2*columnTile)
+	out := dst
+	offsets(outer, func(base int) {
+		for c0 := 0; c0 < cols; c0 += columnTile {
+			sums := out[c0:min(c0+columnTile, cols)]
+			w, at := len(sums), base+c0
+			treeRows(sums, acc, w, len(values), func(row []T, i, with int) {
+				x := a[at+values[i]:][:w]
+				if with < 0 {
+					copy(row, x)
+					return
+				}
+				kernel.Add(kernel.VV, 1, w, row, w, x, w, a[at+values[with]:], w, false)
+			})
+			for c := kernel.FindNaN(sums); c < w; c += 1 + kernel.FindNaN(sums[c+1:]) {
+				sums[c] = shortNaN(a, at+c, values)
+			}
+		}
+		out = out[cols:]
+	})
+}
+
+// shortNaN is the canonical NaN of the sum of the values of a at
+// at + values[i]: the first NaN among them, quiet, or the default NaN.
+func shortNaN[T elem.Number](a []T, at int, values []int) T {
+	for _, off := range values {
+		if x := a[at+off]; x != x {
+			return kernel.Quiet(x)
+		}
+	}
+	return kernel.DefaultNaN[T]()
+}
+
+// rowSums computes outputs whose values end in contiguous runs (the
+// innermost axis is summed): each output folds its runs, in order, into
+// one sum's accumulators.
+func rowSums[T elem.Number](dst, a []T, kept, summed []group) {
+	run, outer := summed[len(summed)-1].size, summed[:len(summed)-1]
+	var s sumState[T]
 	o := 0
 	offsets(kept, func(base int) {
-		var s sumState[T]
 		s.start()
 		offsets(outer, func(off int) { s.add(a[base+off:][:run]) })
-		dst[o] = kernel.SumTree(s.acc)
+		dst[o] = kernel.SumTree(s.acc[:])
 		if x := dst[o]; x != x {
 			dst[o] = firstNaN(func(f func([]T)) {
 				offsets(outer, func(off int) { f(a[base+off:][:run]) })
@@ -233,28 +459,30 @@ func firstNaN[T elem.Number](visit func(f func([]T))) T {
 // the middle of a round of the accumulators is folded into them rotated,
 // so that value i still meets accumulator i mod their count.
 type sumState[T elem.Number] struct {
-	st    [kernel.Lanes]T
-	acc   []T
+	acc   [kernel.Lanes]T
 	count int
 }
 
-func (s *sumState[T]) start() { s.acc = kernel.SumStart(&s.st) }
+// start makes s the state of a sum before its first value.
+func (s *sumState[T]) start() {
+	kernel.SumStart(&s.acc)
+	s.count = 0
+}
 
 // add folds the next values of the sum.
 func (s *sumState[T]) add(run []T) {
-	k := len(s.acc)
+	const k = kernel.Lanes
 	p := s.count % k
 	s.count += len(run)
 	if p == 0 {
-		kernel.Sum(s.acc, run)
+		kernel.Sum(s.acc[:], run)
 		return
 	}
-	var rot [kernel.Lanes]T
-	r := rot[:k]
-	copy(r, s.acc[p:]) // r[j] = acc[(j+p) % k]
+	var r [k]T
+	copy(r[:], s.acc[p:]) // r[j] = acc[(j+p) % k]
 	copy(r[k-p:], s.acc[:p])
-	kernel.Sum(r, run)
-	copy(s.acc[p:], r)
+	kernel.Sum(r[:], run)
+	copy(s.acc[p:], r[:])
 	copy(s.acc[:p], r[k-p:])
 }
 

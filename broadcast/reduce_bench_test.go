@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/simdkit/elem"
@@ -37,4 +38,60 @@ func BenchmarkReduceSum(b *testing.B) {
 			elem.Add(dst, x, y)
 		}
 	})
+}
+
+// BenchmarkReduceSumShort times sums over short runs, where a call per
+// output would dominate: rows of 3 (xyz points) and 2 (complex numbers)
+// summed over the inner axis, the same points over the outer axis, a
+// middle axis of 3 with inner runs of 2, and the plain Go loop over the
+// rows for reference.
+func BenchmarkReduceSumShort(b *testing.B) {
+	b.Run("float32", benchReduceSumShort[float32])
+	b.Run("float64", benchReduceSumShort[float64])
+}
+
+func benchReduceSumShort[T float32 | float64](b *testing.B) {
+	const n = 1 << 20
+	x := make([]T, 3*n+n/2*3*2)
+	for i := range x {
+		x[i] = T(i%97) + 0.5
+	}
+	out := make([]T, 3*n/2)
+	cases := []struct {
+		name   string
+		dst    Shape
+		aShape Shape
+		axis   int
+	}{
+		{"1048576x3/axis1", S(n), S(n, 3), 1},
+		{"1572864x2/axis1", S(3 * n / 2), S(3*n/2, 2), 1},
+		{"1048576x3/axis0", S(3), S(n, 3), 0},
+		{"524288x3x2/axis1", S(n/2, 2), S(n/2, 3, 2), 1},
+	}
+	for _, c := range cases {
+		size, _ := c.aShape.Size()
+		dstSize, _ := c.dst.Size()
+		a, dst := x[:size], out[:dstSize]
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := ReduceSum(dst, c.dst, a, c.aShape, c.axis); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, run := range []int{3, 2} {
+		rows := 3 * n / run
+		b.Run(fmt.Sprintf("%dx%d/loop", rows, run), func(b *testing.B) {
+			for b.Loop() {
+				for r := range out[:rows] {
+					var s T
+					for _, v := range x[r*run:][:run] {
+						s += v
+					}
+					out[r] = s
+				}
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -92,26 +93,59 @@ func reduceCases(rng *rand.Rand) []reduceCase {
 	return cs
 }
 
+// shortReduceCases covers the sums of at most 32 values (and 33, the
+// first beyond): rows of every length 1 to 33 (with -short, the lengths
+// around the powers of two the tree splits at), as the innermost axis and
+// as a middle axis over inner runs on both sides of shortColumns, for
+// outer counts below and beyond a block of outputs (shortBlock), and
+// values spread over two summed axes.
+func shortReduceCases(*rand.Rand) []reduceCase {
+	var cs []reduceCase
+	for n := 1; n <= 33; n++ {
+		if testing.Short() && !slices.Contains([]int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33}, n) {
+			continue
+		}
+		for _, outer := range []int{1, 5, 257} {
+			cs = append(cs, reduceCase{S(outer, n), []int{1}})
+		}
+		for _, inner := range []int{2, 3, 31, 32, 33} {
+			cs = append(cs, reduceCase{S(7, n, inner), []int{1}})
+		}
+		cs = append(cs, reduceCase{S(n, 40), []int{0}}, reduceCase{S(n, 2, 3), []int{0, 2}}, reduceCase{S(2, 3, n, 40), []int{0, 2}})
+	}
+	return append(cs, reduceCase{S(300, 3, 2), []int{1}}, reduceCase{S(3, 1500), []int{0}}, reduceCase{S(700, 1), []int{1}}, reduceCase{S(1, 700), []int{0}})
+}
+
 func TestReduceSum(t *testing.T) {
+	eachReduceType(t, reduceCases)
+}
+
+func TestReduceSumShort(t *testing.T) {
+	eachReduceType(t, shortReduceCases)
+}
+
+// eachReduceType checks the reductions of cases with every implementation
+// on float and integer types.
+func eachReduceType(t *testing.T, cases func(*rand.Rand) []reduceCase) {
 	testkit.EachImplementation(t, func(t *testing.T) {
-		t.Run("float32", testReduceSum(testkit.Pools[float32]))
-		t.Run("float64", testReduceSum(testkit.Pools[float64]))
-		t.Run("int8", testReduceSum(testkit.IntPools[int8]))
-		t.Run("uint16", testReduceSum(testkit.IntPools[uint16]))
-		t.Run("int32", testReduceSum(testkit.IntPools[int32]))
-		t.Run("uint64", testReduceSum(testkit.IntPools[uint64]))
+		t.Run("float32", testReduceSum(testkit.Pools[float32], cases))
+		t.Run("float64", testReduceSum(testkit.Pools[float64], cases))
+		t.Run("int8", testReduceSum(testkit.IntPools[int8], cases))
+		t.Run("uint16", testReduceSum(testkit.IntPools[uint16], cases))
+		t.Run("int32", testReduceSum(testkit.IntPools[int32], cases))
+		t.Run("uint64", testReduceSum(testkit.IntPools[uint64], cases))
 	})
 }
 
 // testReduceSum checks ReduceSum against its definition on the data of
 // pools (the integer sums wrap around, as elem.Sum's).
-func testReduceSum[T elem.Number](pools func(*rand.Rand, int) []testkit.Pool[T]) func(t *testing.T) {
-	return func(t *testing.T) { testReduceSumOn(t, pools) }
+func testReduceSum[T elem.Number](pools func(*rand.Rand, int) []testkit.Pool[T], cases func(*rand.Rand) []reduceCase) func(t *testing.T) {
+	return func(t *testing.T) { testReduceSumOn(t, pools, cases) }
 }
 
-func testReduceSumOn[T elem.Number](t *testing.T, pools func(*rand.Rand, int) []testkit.Pool[T]) {
+func testReduceSumOn[T elem.Number](t *testing.T, pools func(*rand.Rand, int) []testkit.Pool[T], cases func(*rand.Rand) []reduceCase) {
 	rng := rand.New(rand.NewPCG(15, 16))
-	for _, c := range reduceCases(rng) {
+	for _, c := range cases(rng) {
 		n, err := c.shape.Size()
 		require.NoError(t, err)
 		for _, pool := range pools(rng, n) {
@@ -135,6 +169,60 @@ func testReduceSumOn[T elem.Number](t *testing.T, pools func(*rand.Rand, int) []
 	}
 }
 
+// TestReduceSumDeepNest checks nests of more groups than a reduction
+// holds without an allocation (nestRoom), alternating kept and summed.
+func TestReduceSumDeepNest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	shape := make(Shape, 2*nestRoom+2)
+	var axes []int
+	var dstShape Shape
+	for i := range shape {
+		shape[i] = 2
+		if i%2 == 0 {
+			axes = append(axes, i)
+		} else {
+			dstShape = append(dstShape, 2)
+		}
+	}
+	c := reduceCase{shape, axes}
+	n, err := shape.Size()
+	require.NoError(t, err)
+	a := testkit.RandomData[float32](rng, n)
+	want := refReduceSum(a, shape, c.reduced())
+	dst := make([]float32, len(want))
+	require.NoError(t, ReduceSum(dst, dstShape, a, shape, axes...))
+	testkit.RequireSameBits(t, want, dst, fmt.Sprintf("%v axes %v", shape, axes))
+}
+
+// TestReduceSumAllocatesNothing checks every kind of reduction, the axis
+// passed as a variadic argument: a call allocates nothing.
+func TestReduceSumAllocatesNothing(t *testing.T) {
+	if raceBuild {
+		t.Skip("under -race the kernels' range reports move accumulators to the heap")
+	}
+	a, dst := make([]float64, 6000), make([]float64, 2000)
+	shapes := []struct {
+		name          string
+		aShape, shape Shape
+		axis          int
+	}{
+		{"rows of 3", S(2000, 3), S(2000), 1},
+		{"rows of 100", S(60, 100), S(60), 1},
+		{"middle axis of 3, runs of 2", S(1000, 3, 2), S(1000, 2), 1},
+		{"middle axis of 3, runs of 40", S(50, 3, 40), S(50, 40), 1},
+		{"columns of 2000", S(2000, 3), S(3), 0},
+	}
+	for _, c := range shapes {
+		size, err := c.aShape.Size()
+		require.NoError(t, err)
+		n, err := c.shape.Size()
+		require.NoError(t, err)
+		call := func() error { return ReduceSum(dst[:n], c.shape, a[:size], c.aShape, c.axis) }
+		require.NoError(t, call(), c.name)
+		require.Zero(t, testing.AllocsPerRun(10, func() { _ = call() }), c.name)
+	}
+}
+
 func TestReduceSumErrors(t *testing.T) {
 	a := make([]float32, 24)
 	tests := []struct {
@@ -151,6 +239,8 @@ func TestReduceSumErrors(t *testing.T) {
 		{"negative axis out of range", make([]float32, 6), S(2, 3), a, S(2, 3, 4), []int{-4}, errs(ErrAxis), []string{"axis -4"}},
 		{"axis twice", make([]float32, 6), S(2, 3), a, S(2, 3, 4), []int{2, -1}, errs(ErrAxis), []string{"twice"}},
 		{"wrong dst shape", make([]float32, 6), S(3, 2), a, S(2, 3, 4), []int{2}, errs(ErrIncompatible), []string{"(3,2)", "(2,3,1)", "(2,3)"}},
+		{"dst keeps the summed axis", make([]float32, 24), S(2, 3, 4), a, S(2, 3, 4), []int{2}, errs(ErrIncompatible), []string{"(2,3,4)", "(2,3,1)"}},
+		{"dst of another rank", make([]float32, 6), S(2, 3, 1, 1), a, S(2, 3, 4), []int{2}, errs(ErrIncompatible), []string{"(2,3,1,1)"}},
 		{"a's length", make([]float32, 6), S(2, 3), a[:23], S(2, 3, 4), []int{2}, errs(ErrDataLength), []string{"23"}},
 		{"dst's length", make([]float32, 5), S(2, 3), a, S(2, 3, 4), []int{2}, errs(ErrDataLength), []string{"dst", "5"}},
 		{"negative dim", make([]float32, 6), S(2, 3), a, S(2, -3, 4), []int{2}, errs(ErrInvalidShape, ErrNegativeDim), []string{"-3"}},

@@ -269,7 +269,8 @@ type opState struct {
 // op node's consumers. The walk keeps its own stack: expressions may be as
 // deep as memory allows.
 func (c *compiler[T]) collect(root *node[T]) error {
-	stack := []*node[T]{root}
+	var short [16]*node[T] // the stack of most expressions, without an allocation
+	stack := append(short[:0], root)
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -428,7 +429,8 @@ func (c *compiler[T]) leaf(n *node[T]) operand {
 // node whose arguments are being emitted): expressions may be as deep as
 // memory allows.
 func (c *compiler[T]) emit(root *node[T]) {
-	stack := []emitFrame[T]{{n: root, id: c.id[root]}}
+	var short [16]emitFrame[T] // the stack of most expressions, without an allocation
+	stack := append(short[:0], emitFrame[T]{n: root, id: c.id[root]})
 	for {
 		f := &stack[len(stack)-1]
 		if f.next < f.n.nargs {
@@ -572,15 +574,21 @@ func (p *Plan[T]) oneBlockCalls(m, n, dstLd int) []call[T] {
 	return calls
 }
 
-// usable returns the error for running p, if it is not a plan.
+// usable returns the error for running p, if it is not a plan; small
+// enough to inline into Run.
 func (p *Plan[T]) usable() error {
-	switch {
-	case p == nil:
-		return fmt.Errorf("%w: the plan is nil", ErrPlan)
-	case len(p.steps) == 0:
-		return fmt.Errorf("%w: the zero Plan is not a plan: build one with Compile", ErrPlan)
+	if p != nil && len(p.steps) > 0 {
+		return nil
 	}
-	return nil
+	return p.notAPlan()
+}
+
+// notAPlan is the error for running p, a nil *Plan or the zero Plan.
+func (p *Plan[T]) notAPlan() error {
+	if p == nil {
+		return fmt.Errorf("%w: the plan is nil", ErrPlan)
+	}
+	return fmt.Errorf("%w: the zero Plan is not a plan: build one with Compile", ErrPlan)
 }
 
 // Shape returns the output shape.

@@ -43,7 +43,8 @@ func (n *node[T]) format(sb *strings.Builder) {
 	if n.formatLeaf(sb) {
 		return
 	}
-	stack := []frame{{n: n}}
+	var short [16]frame // the stack of most expressions, without an allocation
+	stack := append(short[:0], frame{n: n})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		open, sep, end := f.n.punctuation()

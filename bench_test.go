@@ -196,9 +196,12 @@ func BenchmarkAdd(b *testing.B) {
 	}
 }
 
-// BenchmarkStream compares ordinary and non-temporal stores for float32 Add
-// and AddScalar from L2-sized to DRAM-sized outputs, the measurement behind
-// streamMinBytes. It runs with -elem.huge only.
+// BenchmarkStream compares ordinary and non-temporal stores from L2-sized to
+// DRAM-sized outputs (BenchmarkStream/call/n=N/impl/cached and .../stream),
+// for a call of every family whose kernels have streaming forms and for
+// the compute-bound ops (div, sqrt), under each assembly implementation:
+// the measurement behind the streaming threshold and behind which kernels
+// have streaming twins. It runs with -elem.huge only.
 func BenchmarkStream(b *testing.B) {
 	if !*benchHuge {
 		b.Skip("needs -elem.huge")
@@ -206,31 +209,49 @@ func BenchmarkStream(b *testing.B) {
 	if !kernel.HasStreaming {
 		b.Skip("no streaming kernels on this architecture")
 	}
-	prev := kernel.SetStreamMinBytes(0)
-	defer kernel.SetStreamMinBytes(prev)
-	for _, n := range []int{1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24} {
+	saved := kernel.Save()
+	defer kernel.Restore(saved)
+	type call struct {
+		name   string
+		arrays int // dst and the vector inputs, for the bytes moved
+		run    func(dst, a, y []float32, ia, iy, idst []int32, cond []bool)
+	}
+	calls := []call{
+		{"add/vv", 3, func(dst, a, y []float32, _, _, _ []int32, _ []bool) { Add(dst, a, y) }},
+		{"add/vs", 2, func(dst, a, _ []float32, _, _, _ []int32, _ []bool) { AddScalar(dst, a, 1.5) }},
+		{"div/vv", 3, func(dst, a, y []float32, _, _, _ []int32, _ []bool) { Div(dst, a, y) }},
+		{"sqrt/v", 2, func(dst, a, _ []float32, _, _, _ []int32, _ []bool) { Sqrt(dst, a) }},
+		{"fma/vsv", 3, func(dst, a, y []float32, _, _, _ []int32, _ []bool) { MulScalarAdd(dst, a, 0.5, y) }},
+		{"select/vvv", 3, func(dst, a, y []float32, _, _, _ []int32, cond []bool) { Select(dst, cond, a, y) }},
+		{"and/vv/int32", 3, func(_, _, _ []float32, ia, iy, idst []int32, _ []bool) { And(idst, ia, iy) }},
+		{"shl/vs/int32", 2, func(_, _, _ []float32, ia, _, idst []int32, _ []bool) { Shl(idst, ia, 3) }},
+	}
+	for _, n := range []int{1 << 18, 1 << 20, 1 << 22, 1 << 24} {
 		bufs := bufplace.Three[float32](n)
 		a, y, dst := bufs[0], bufs[1], bufs[2]
+		ints := bufplace.Three[int32](n)
+		cond := make([]bool, n)
 		for i := range a {
 			// Written, so that no page is the kernel's shared zero page.
 			a[i], y[i], dst[i] = float32(i%97)+1.5, float32(i%89)+0.25, 1
+			ints[0][i], ints[1][i], ints[2][i] = int32(i), int32(i%89), 1
+			cond[i] = i%3 == 0
 		}
-		for _, k := range []kernel.Kind{kernel.VV, kernel.VS} {
-			for _, mode := range []struct {
-				name     string
-				minBytes int
-			}{{"cached", math.MaxInt}, {"stream", 0}} {
-				b.Run(fmt.Sprintf("%s/n=%d/%s", k, n, mode.name), func(b *testing.B) {
-					kernel.SetStreamMinBytes(mode.minBytes)
-					b.SetBytes(int64(4 * n * map[kernel.Kind]int{kernel.VV: 3, kernel.VS: 2}[k]))
-					for b.Loop() {
-						if k == kernel.VV {
-							Add(dst, a, y)
-						} else {
-							AddScalar(dst, a, 1.5)
+		for _, c := range calls {
+			for _, impl := range kernel.Available()[1:] {
+				for _, mode := range []struct {
+					name     string
+					minBytes int
+				}{{"cached", math.MaxInt}, {"stream", 0}} {
+					b.Run(fmt.Sprintf("%s/n=%d/%s/%s", c.name, n, impl, mode.name), func(b *testing.B) {
+						kernel.Use(impl, "BenchmarkStream")
+						kernel.SetStreamMinBytes(mode.minBytes)
+						b.SetBytes(int64(4 * n * c.arrays))
+						for b.Loop() {
+							c.run(dst, a, y, ints[0], ints[1], ints[2], cond)
 						}
-					}
-				})
+					})
+				}
 			}
 		}
 	}

@@ -289,19 +289,37 @@ func TestOpString(t *testing.T) {
 	require.False(t, Op(6).Valid())
 }
 
-// TestUnknownElemImplWarnsOnce starts this test binary again with a bad
-// ELEM_IMPL and checks that start-up prints exactly one warning line.
-func TestUnknownElemImplWarnsOnce(t *testing.T) {
+// TestBadEnvironmentWarnsOnce starts this test binary again with a bad
+// ELEM_IMPL, a bad ELEM_STREAM_MIN, or both, and checks that start-up
+// prints exactly one warning line for each bad variable, its own.
+func TestBadEnvironmentWarnsOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess, which emulators may not run")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOpString$")
-	cmd.Env = append(os.Environ(), "ELEM_IMPL=bogus")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Run())
-	require.Equal(t, fmt.Sprintf("elem: ELEM_IMPL=\"bogus\" is not an implementation (known: generic, avx2, avx512, neon); using %s\n", kernel.Default()),
-		stderr.String())
+	impl := fmt.Sprintf("elem: ELEM_IMPL=\"bogus\" is not an implementation (known: generic, avx2, avx512, neon); using %s", kernel.Default())
+	stream := `elem: ELEM_STREAM_MIN="junk" is not a size in bytes (such as 3145728 or 3M); using the rule's (`
+	for _, c := range []struct {
+		name string
+		env  []string
+		want []string // the lines, each up to its end or to what depends on the CPU
+	}{
+		{"ELEM_IMPL", []string{"ELEM_IMPL=bogus"}, []string{impl}},
+		{"ELEM_STREAM_MIN", []string{"ELEM_STREAM_MIN=junk"}, []string{stream}},
+		{"both", []string{"ELEM_IMPL=bogus", "ELEM_STREAM_MIN=junk"}, []string{impl, stream}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestOpString$")
+			cmd.Env = append(os.Environ(), c.env...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			require.NoError(t, cmd.Run())
+			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+			require.Len(t, lines, len(c.want), stderr.String())
+			for i, want := range c.want {
+				require.True(t, strings.HasPrefix(lines[i], want), "line %d: %q, want %q", i, lines[i], want)
+			}
+		})
+	}
 }
 
 // TestIntegerOps checks the op-valued calls on integers against the named

@@ -31,12 +31,26 @@ func Dense[T Number](rows, cols int, data []T) Matrix[T] {
 	return Matrix[T]{Data: data, Rows: rows, Cols: cols, Stride: cols}
 }
 
-// At returns element (i, j).
-func (m Matrix[T]) At(i, j int) T { return m.Data[i*m.Stride+j] }
+// At returns element (i, j). An index outside the matrix panics, as an
+// index expression does, even where i*Stride+j is inside Data.
+func (m Matrix[T]) At(i, j int) T {
+	if uint(i) >= uint(m.Rows) || uint(j) >= uint(m.Cols) {
+		outOfRange(i, j, m.Rows, m.Cols)
+	}
+	return m.Data[i*m.Stride+j]
+}
+
+// outOfRange panics for At(i, j) of a rows x cols matrix, out of line so
+// that At stays small enough to inline.
+func outOfRange(i, j, rows, cols int) {
+	panic(fmt.Sprintf("elem: Matrix.At: index (%d, %d) out of range [%d x %d]", i, j, rows, cols))
+}
 
 // Slice returns the sub-matrix of rows i0..i1-1 and columns j0..j1-1, sharing
-// m's data, as gonum's Slice.
+// m's data, as gonum's Slice. It panics on a malformed m, as the calls on
+// matrices do.
 func (m Matrix[T]) Slice(i0, i1, j0, j1 int) Matrix[T] {
+	m.check("Slice", "m")
 	if i0 < 0 || i1 < i0 || i1 > m.Rows || j0 < 0 || j1 < j0 || j1 > m.Cols {
 		panic(fmt.Sprintf("elem: Slice(%d, %d, %d, %d) out of a %d x %d matrix", i0, i1, j0, j1, m.Rows, m.Cols))
 	}
@@ -54,9 +68,16 @@ func (m Matrix[T]) check(call, name string) {
 		panic(fmt.Sprintf("elem: %s: %s is %d x %d: negative size", call, name, m.Rows, m.Cols))
 	case m.Stride < m.Cols:
 		panic(fmt.Sprintf("elem: %s: %s (%d x %d) has stride %d < cols", call, name, m.Rows, m.Cols, m.Stride))
-	case m.Rows > 0 && m.Cols > 0 && !fitsIn(m.Rows, m.Cols, m.Stride, 1, len(m.Data)):
+	case m.Rows == 0 || m.Cols == 0:
+		return
+	}
+	switch need, ok := extent(m.Rows, m.Cols, m.Stride, 1); {
+	case !ok:
+		panic(fmt.Sprintf("elem: %s: %s (%d x %d, stride %d) needs more elements of data than an int can count, has %d",
+			call, name, m.Rows, m.Cols, m.Stride, len(m.Data)))
+	case need > len(m.Data):
 		panic(fmt.Sprintf("elem: %s: %s (%d x %d, stride %d) needs %d elements of data, has %d",
-			call, name, m.Rows, m.Cols, m.Stride, (m.Rows-1)*m.Stride+m.Cols, len(m.Data)))
+			call, name, m.Rows, m.Cols, m.Stride, need, len(m.Data)))
 	}
 }
 
@@ -76,10 +97,11 @@ func vector[T Number](call, name string, v []T, n int, along string) {
 }
 
 // run2D checks the memory of a matrix call once and runs it through the
-// trusted kernel entry: one call, the row loop inside the kernel.
-func run2D[T Number](call string, op Op, dst Matrix[T], a []T, lda, inca int, b []T, ldb, incb int) {
+// trusted kernel entry: one call, the row loop inside the kernel. aName and
+// bName are the call's parameters that a and b come from, for messages.
+func run2D[T Number](call string, op Op, dst Matrix[T], aName string, a []T, lda, inca int, bName string, b []T, ldb, incb int) {
 	m, n := dst.Rows, dst.Cols
-	if err := check2D(m, n, arg2D("dst", dst.Data, dst.Stride, 1), arg2D("a", a, lda, inca), arg2D("b", b, ldb, incb)); err != "" {
+	if err := check2D(m, n, arg2D("dst", dst.Data, dst.Stride, 1), arg2D(aName, a, lda, inca), arg2D(bName, b, ldb, incb)); err != "" {
 		panic("elem: " + call + ": " + err)
 	}
 	apply2D(op, m, n, dst.Data, dst.Stride, a, lda, inca, b, ldb, incb,
@@ -96,7 +118,7 @@ func ApplyMatrix[T Number](op Op, dst, a, b Matrix[T]) {
 		panic(fmt.Sprintf("elem: %s: a is %d x %d but b is %d x %d", call, a.Rows, a.Cols, b.Rows, b.Cols))
 	}
 	sameSize(call, dst, a.Rows, a.Cols, "a")
-	run2D(call, op, dst, a.Data, a.Stride, 1, b.Data, b.Stride, 1)
+	run2D(call, op, dst, "a", a.Data, a.Stride, 1, "b", b.Data, b.Stride, 1)
 }
 
 // ApplyRow sets dst(i, j) = m(i, j) op row[j]: row, of m.Cols elements, is
@@ -107,7 +129,7 @@ func ApplyRow[T Number](op Op, dst, m Matrix[T], row []T) {
 	m.check(call, "m")
 	vector(call, "row", row, m.Cols, "columns")
 	sameSize(call, dst, m.Rows, m.Cols, "m")
-	run2D(call, op, dst, m.Data, m.Stride, 1, row, 0, 1)
+	run2D(call, op, dst, "m", m.Data, m.Stride, 1, "row", row, 0, 1)
 }
 
 // AddRow sets dst(i, j) = m(i, j) + row[j]: ApplyRow(OpAdd, ...).
@@ -121,7 +143,7 @@ func ApplyCol[T Number](op Op, dst, m Matrix[T], col []T) {
 	m.check(call, "m")
 	vector(call, "col", col, m.Rows, "rows")
 	sameSize(call, dst, m.Rows, m.Cols, "m")
-	run2D(call, op, dst, m.Data, m.Stride, 1, col, 1, 0)
+	run2D(call, op, dst, "m", m.Data, m.Stride, 1, "col", col, 1, 0)
 }
 
 // ApplyScalar2D sets dst(i, j) = m(i, j) op s.
@@ -130,7 +152,7 @@ func ApplyScalar2D[T Number](op Op, dst, m Matrix[T], s T) {
 	mustDefined[T](op)
 	m.check(call, "m")
 	sameSize(call, dst, m.Rows, m.Cols, "m")
-	run2D(call, op, dst, m.Data, m.Stride, 1, []T{s}, 0, 0)
+	run2D(call, op, dst, "m", m.Data, m.Stride, 1, "s", []T{s}, 0, 0)
 }
 
 // ApplyOuter sets dst(i, j) = col[i] op row[j]: the outer "product" of a
@@ -141,5 +163,5 @@ func ApplyOuter[T Number](op Op, dst Matrix[T], col, row []T) {
 	dst.check(call, "dst")
 	vector(call, "col", col, dst.Rows, "rows")
 	vector(call, "row", row, dst.Cols, "columns")
-	run2D(call, op, dst, col, 1, 0, row, 0, 1)
+	run2D(call, op, dst, "col", col, 1, 0, "row", row, 0, 1)
 }

@@ -84,6 +84,28 @@ func testMatrixCalls[T elem.Number](t *testing.T, rng *rand.Rand, rows, cols, pa
 	}
 }
 
+// TestMatrixAt checks At inside the matrix, on a sub-matrix, and that an
+// index outside it panics, as Go's index expressions do, rather than
+// reading another element of Data.
+func TestMatrixAt(t *testing.T) {
+	m := elem.Dense(3, 4, []float32{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23})
+	require.Equal(t, float32(12), m.At(1, 2))
+	require.Equal(t, float32(23), m.Slice(1, 3, 1, 4).At(1, 2))
+	for _, c := range []struct {
+		m    elem.Matrix[float32]
+		i, j int
+		want string
+	}{
+		{m, 0, 5, "elem: Matrix.At: index (0, 5) out of range [3 x 4]"},
+		{m, 3, 0, "elem: Matrix.At: index (3, 0) out of range [3 x 4]"},
+		{m, -1, 0, "elem: Matrix.At: index (-1, 0) out of range [3 x 4]"},
+		{m, 0, -1, "elem: Matrix.At: index (0, -1) out of range [3 x 4]"},
+		{m.Slice(0, 2, 0, 2), 0, 2, "elem: Matrix.At: index (0, 2) out of range [2 x 2]"},
+	} {
+		testkit.RequirePanicContains(t, c.want, func() { c.m.At(c.i, c.j) })
+	}
+}
+
 func TestMatrixMisuse(t *testing.T) {
 	d6 := make([]float32, 6)
 	m := elem.Dense(2, 3, d6)
@@ -100,15 +122,39 @@ func TestMatrixMisuse(t *testing.T) {
 		{"has stride 2 < cols", func() {
 			elem.AddRow(m, elem.Matrix[float32]{Data: d6, Rows: 2, Cols: 3, Stride: 2}, []float32{1, 2, 3})
 		}},
-		{"dst overlaps a without being exactly that input", func() {
+		{"ApplyScalar2D: dst overlaps m without being exactly that input", func() {
 			elem.ApplyScalar2D(elem.OpAdd, elem.Dense(1, 3, d6[1:4]), elem.Dense(1, 3, d6[:3]), 1)
+		}},
+		{"ApplyRow: dst overlaps m without being exactly that input", func() {
+			elem.ApplyRow(elem.OpAdd, elem.Dense(1, 3, d6[1:4]), elem.Dense(1, 3, d6[:3]), []float32{1, 2, 3})
+		}},
+		{"ApplyRow: dst overlaps row without being exactly that input", func() {
+			elem.ApplyRow(elem.OpAdd, elem.Dense(1, 3, d6[1:4]), elem.Dense(1, 3, make([]float32, 3)), d6[2:5])
+		}},
+		{"ApplyCol: dst overlaps col without being exactly that input", func() {
+			elem.ApplyCol(elem.OpAdd, elem.Dense(3, 1, d6[1:4]), elem.Dense(3, 1, make([]float32, 3)), d6[:3])
+		}},
+		{"ApplyOuter: dst overlaps row without being exactly that input", func() {
+			elem.ApplyOuter(elem.OpAdd, elem.Dense(1, 3, d6[1:4]), []float32{1}, d6[:3])
+		}},
+		{"ApplyMatrix: dst overlaps b without being exactly that input", func() {
+			elem.ApplyMatrix(elem.OpAdd, elem.Dense(1, 3, d6[1:4]), elem.Dense(1, 3, make([]float32, 3)), elem.Dense(1, 3, d6[:3]))
+		}},
+		{"m (4611686018427387904 x 3, stride 4) needs more elements of data than an int can count, has 6", func() {
+			elem.AddRow(m, elem.Matrix[float32]{Data: d6, Rows: 1 << 62, Cols: 3, Stride: 4}, []float32{1, 2, 3})
+		}},
+		{"Slice: m (8 x 1, stride 4611686018427387905) needs more elements of data than an int can count", func() {
+			// Row 4 starts at 4 * stride, which wraps around to 4.
+			elem.Matrix[float32]{Data: d6, Rows: 8, Cols: 1, Stride: 1<<62 + 1}.Slice(4, 5, 0, 1)
 		}},
 		{"div", func() { elem.ApplyScalar2D(elem.OpDiv, elem.Dense(1, 1, []int8{1}), elem.Dense(1, 1, []int8{1}), 1) }},
 	} {
-		for i := range d6 {
-			d6[i] = 7
-		}
-		testkit.RequirePanicContains(t, c.want, c.f)
-		require.Equal(t, []float32{7, 7, 7, 7, 7, 7}, d6, c.want)
+		t.Run(c.want, func(t *testing.T) {
+			for i := range d6 {
+				d6[i] = 7
+			}
+			testkit.RequirePanicContains(t, c.want, c.f)
+			require.Equal(t, []float32{7, 7, 7, 7, 7, 7}, d6, c.want)
+		})
 	}
 }

@@ -138,8 +138,12 @@ func (p *Plan) keep() *Plan {
 func clone(s BatchShape) BatchShape { return BatchShape{Dims: s.Dims.Clone(), Batch: s.Batch} }
 
 // Out returns the output shape (for a minibatch plan, the flat (Batch,
-// Volume) view of the result; see [Plan.OutBatch]). The zero Plan has none.
+// Volume) view of the result; see [Plan.OutBatch]). The zero Plan and a nil
+// *Plan have none.
 func (p *Plan) Out() Shape {
+	if p == nil {
+		return nil
+	}
 	if p.out == nil {
 		return p.outShape()
 	}
@@ -147,17 +151,23 @@ func (p *Plan) Out() Shape {
 }
 
 // OutBatch returns the result of a minibatch plan as a [BatchShape], and
-// false for any other plan.
+// false for any other plan, the zero Plan and a nil *Plan.
 func (p *Plan) OutBatch() (BatchShape, bool) {
-	if p.form != formMinibatch {
+	if p == nil || p.form != formMinibatch {
 		return BatchShape{}, false
 	}
 	out, _ := Minibatch(clone(p.batch[0]), clone(p.batch[1]))
 	return out, true
 }
 
-// OutLen returns the number of output elements: the length dst must have.
-func (p *Plan) OutLen() int { return p.length[0] }
+// OutLen returns the number of output elements: the length dst must have;
+// 0 for the zero Plan and a nil *Plan, which cannot run.
+func (p *Plan) OutLen() int {
+	if p == nil {
+		return 0
+	}
+	return p.length[0]
+}
 
 // outShape computes the output shape from the plan's input shapes.
 func (p *Plan) outShape() Shape {

@@ -146,6 +146,11 @@ func TestNilAndZeroPlans(t *testing.T) {
 	require.Zero(t, zero.OutLen())
 	_, ok := zero.OutBatch()
 	require.False(t, ok)
+	var none *Plan
+	require.Nil(t, none.Out(), "a nil *Plan has no output shape")
+	require.Zero(t, none.OutLen())
+	_, ok = none.OutBatch()
+	require.False(t, ok)
 	dst, a, b := make([]float32, 4), make([]float32, 4), make([]float32, 4)
 	copyPlan, err := NewBidirectionalPlan(S(4), S(4))
 	require.NoError(t, err)

@@ -23,6 +23,8 @@ var (
 	ErrOverlap = errors.New("expr: dst overlaps an input")
 	ErrSyntax  = errors.New("expr: syntax error")
 	ErrNoOp    = errors.New("expr: the expression has no operation")
+	ErrOp      = errors.New("expr: invalid operation")
+	ErrPlan    = errors.New("expr: invalid plan")
 )
 
 // where says where an operand of a step lives during a block.
@@ -86,14 +88,17 @@ type slot struct {
 // Plan is a compiled expression: the output shape, the inputs, the kernel
 // calls of one block and the loop over the blocks. It is immutable and safe
 // for concurrent use; Run allocates nothing once the plan's scratch pool is
-// warm.
+// warm. Build one with Compile: the zero Plan and a nil *Plan are not
+// plans, and running them returns an error wrapping ErrPlan (their other
+// methods answer as for an expression of no inputs and no elements).
 type Plan[T elem.Number] struct {
 	out     broadcast.Shape
 	outLen  int
 	arrays  []slot
 	scalars []string
-	consts  []T      // vals holds consts, then scalars
-	names   []string // the inputs' names by binding index: arrays, then scalars
+	consts  []T            // vals holds consts, then scalars
+	names   []string       // the inputs' names by binding index: arrays, then scalars
+	byName  map[string]int // the binding index of each name
 	steps   []step[T]
 	ntemps  int
 	nbools  int
@@ -190,8 +195,8 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 		return nil, fmt.Errorf("%w: it is a bare %s", ErrNoOp, leafWord[root.n.kind])
 	}
 	p := &Plan[T]{}
-	c := compiler[T]{p: p, uses: map[*node[T]]int{}, arrayIdx: map[string]int{}, scalarIdx: map[string]int{},
-		constIdx: map[*node[T]]int{}, pattern: map[*node[T]]operand{}}
+	c := compiler[T]{p: p, id: map[*node[T]]int32{}, arrayIdx: map[string]int{}, scalarIdx: map[string]int{},
+		constIdx: map[*node[T]]int{}}
 	if err := c.collect(root.n); err != nil {
 		return nil, err
 	}
@@ -199,8 +204,8 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 		return nil, err
 	}
 	p.index()
-	c.vals(root.n)
-	c.emit(root.n, true)
+	p.steps = make([]step[T], 0, len(c.ops))
+	c.emit(root.n)
 	size := int(unsafe.Sizeof(T(0)))
 	p.streamBytes = p.outLen * size
 	vin := 0
@@ -231,18 +236,61 @@ var leafWord = [...]string{kindInput: "input", kindScalar: "scalar", kindConst: 
 // compiler is the state of one Compile.
 type compiler[T elem.Number] struct {
 	p         *Plan[T]
-	uses      map[*node[T]]int // consumers of each op node not yet emitted
+	id        map[*node[T]]int32 // each op node's index in ops
+	ops       []opState
 	arrayIdx  map[string]int
 	scalarIdx map[string]int
 	constIdx  map[*node[T]]int
-	pattern   map[*node[T]]operand
 	freeT     []int
 	freeB     []int
 }
 
-// collect numbers the leaves, in the order of a left-to-right walk, checks
-// that names are used consistently, and counts each op node's consumers.
-func (c *compiler[T]) collect(n *node[T]) error {
+// opState is what Compile knows of an op node of the expression.
+type opState struct {
+	uses int32   // consumers not yet emitted
+	done bool    // its step is emitted,
+	at   operand // and its value is here
+}
+
+// collect numbers the leaves, in the order of a left-to-right walk (the
+// constants, which vals holds first, and the inputs), checks that names are
+// used consistently and that every op is one elem defines, and counts each
+// op node's consumers. The walk keeps its own stack: expressions may be as
+// deep as memory allows.
+func (c *compiler[T]) collect(root *node[T]) error {
+	var short [16]*node[T] // the stack of most expressions, without an allocation
+	stack := append(short[:0], root)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch {
+		case n == nil:
+			return fmt.Errorf("%w: an operation has an empty Node argument", ErrInput)
+		case n.kind <= kindConst:
+			if err := c.collectLeaf(n); err != nil {
+				return err
+			}
+			continue
+		}
+		if i, ok := c.id[n]; ok {
+			c.ops[i].uses++
+			continue // its arguments are counted already
+		}
+		if !n.defined() {
+			return n.invalidOp()
+		}
+		c.id[n] = int32(len(c.ops))
+		c.ops = append(c.ops, opState{uses: 1})
+		for i := n.nargs - 1; i >= 0; i-- { // the first argument on top
+			stack = append(stack, n.args[i])
+		}
+	}
+	return nil
+}
+
+// collectLeaf numbers leaf n, if it is the first use of its input or
+// constant, and checks the use of its name against the others.
+func (c *compiler[T]) collectLeaf(n *node[T]) error {
 	switch n.kind {
 	case kindInput:
 		if _, ok := c.scalarIdx[n.name]; ok {
@@ -261,7 +309,6 @@ func (c *compiler[T]) collect(n *node[T]) error {
 		length, _ := s.Size()
 		c.arrayIdx[n.name] = len(c.p.arrays)
 		c.p.arrays = append(c.p.arrays, slot{name: n.name, shape: s.Clone(), length: length})
-		return nil
 	case kindScalar:
 		if i, ok := c.arrayIdx[n.name]; ok {
 			return fmt.Errorf("%w: %q is used both as a scalar and as an array of shape %v", ErrInput, n.name, c.p.arrays[i].shape)
@@ -270,31 +317,39 @@ func (c *compiler[T]) collect(n *node[T]) error {
 			c.scalarIdx[n.name] = len(c.p.scalars)
 			c.p.scalars = append(c.p.scalars, n.name)
 		}
-		return nil
 	case kindConst:
-		return nil
-	}
-	c.uses[n]++
-	if c.uses[n] > 1 {
-		return nil // its arguments are counted already
-	}
-	for _, a := range n.args[:n.nargs] {
-		if a == nil {
-			return fmt.Errorf("%w: an operation has an empty Node argument", ErrInput)
-		}
-		if err := c.collect(a); err != nil {
-			return err
+		if _, ok := c.constIdx[n]; !ok {
+			c.constIdx[n] = len(c.p.consts)
+			c.p.consts = append(c.p.consts, n.val)
 		}
 	}
 	return nil
 }
 
-// index fills names.
+// invalidOp is the error for op node n, whose op elem does not define on T.
+func (n *node[T]) invalidOp() error {
+	switch n.kind {
+	case kindBinary:
+		if op := elem.Op(n.op); op.Valid() {
+			return fmt.Errorf("%w: %v is not defined on %T", ErrOp, op, T(0))
+		}
+		return fmt.Errorf("%w: %v is not one of elem's binary ops", ErrOp, elem.Op(n.op))
+	case kindUnary:
+		return fmt.Errorf("%w: %v is not one of elem's unary ops", ErrOp, elem.UnaryOp(n.op))
+	}
+	return fmt.Errorf("%w: %v is not one of elem's comparisons", ErrOp, elem.CompareOp(n.op))
+}
+
+// index fills names and byName.
 func (p *Plan[T]) index() {
 	for _, s := range p.arrays {
 		p.names = append(p.names, s.name)
 	}
 	p.names = append(p.names, p.scalars...)
+	p.byName = make(map[string]int, len(p.names))
+	for k, name := range p.names {
+		p.byName[name] = k
+	}
 }
 
 // layout works out the output shape and coalesces the loop nest of the
@@ -340,24 +395,6 @@ func (p *Plan[T]) layout() error {
 	return nil
 }
 
-// vals numbers the constants after walking the expression, so that vals
-// holds the constants and then the scalars.
-func (c *compiler[T]) vals(root *node[T]) {
-	var walk func(n *node[T])
-	walk = func(n *node[T]) {
-		if n.kind == kindConst {
-			if _, ok := c.constIdx[n]; !ok {
-				c.constIdx[n] = len(c.p.consts)
-				c.p.consts = append(c.p.consts, n.val)
-			}
-		}
-		for _, a := range n.args[:n.nargs] {
-			walk(a)
-		}
-	}
-	walk(root)
-}
-
 // leaf returns the operand of leaf n.
 func (c *compiler[T]) leaf(n *node[T]) operand {
 	switch n.kind {
@@ -376,23 +413,58 @@ func (c *compiler[T]) leaf(n *node[T]) operand {
 	return operand{at: inValue, idx: c.constIdx[n]}
 }
 
-// emit appends the steps that compute n, after those of its arguments, and
-// returns where n's value is. Temporaries are reused as soon as their last
+// emit appends the steps that compute root, each after those of its
+// arguments, left to right. The walk keeps its own stack (a frame per op
+// node whose arguments are being emitted): expressions may be as deep as
+// memory allows.
+func (c *compiler[T]) emit(root *node[T]) {
+	var short [16]emitFrame[T] // the stack of most expressions, without an allocation
+	stack := append(short[:0], emitFrame[T]{n: root, id: c.id[root]})
+	for {
+		f := &stack[len(stack)-1]
+		if f.next < f.n.nargs {
+			if a := f.n.args[f.next]; a.kind > kindConst {
+				f.args[f.next] = c.id[a]
+				if !c.ops[f.args[f.next]].done {
+					stack = append(stack, emitFrame[T]{n: a, id: f.args[f.next]})
+					continue
+				}
+			}
+			f.next++
+			continue
+		}
+		c.step(f, len(stack) == 1)
+		stack = stack[:len(stack)-1]
+		if len(stack) == 0 {
+			return
+		}
+		stack[len(stack)-1].next++
+	}
+}
+
+// emitFrame is an op node whose arguments emit is emitting.
+type emitFrame[T elem.Number] struct {
+	n    *node[T]
+	id   int32    // n's index in ops
+	args [3]int32 // the op arguments' indexes in ops, up to next
+	next int      // the argument to emit next
+}
+
+// step appends the step of f's op node, whose arguments are emitted, and
+// records where its value is. Temporaries are reused as soon as their last
 // consumer has run; a step writes in place over an argument's temporary
 // only when that has the same shape in the block, since the kernels allow
 // dst to be exactly an input and nothing else.
-func (c *compiler[T]) emit(n *node[T], root bool) operand {
-	if n.kind <= kindConst {
-		return c.leaf(n)
-	}
-	if o, ok := c.pattern[n]; ok { // a shared node, computed already
-		return o
-	}
-	var s step[T]
-	s.node = n
+func (c *compiler[T]) step(f *emitFrame[T], root bool) {
+	n := f.n
+	s := step[T]{node: n}
 	var out operand
 	for i, a := range n.args[:n.nargs] {
-		s.in[i] = c.emit(a, false)
+		if a.kind <= kindConst {
+			s.in[i] = c.leaf(a)
+		} else {
+			s.in[i] = c.ops[f.args[i]].at
+		}
 		out.vin = out.vin || s.in[i].vin
 		out.vout = out.vout || s.in[i].vout
 	}
@@ -400,7 +472,7 @@ func (c *compiler[T]) emit(n *node[T], root bool) operand {
 	// Free the arguments that may be overwritten in place first.
 	for i := range n.nargs {
 		if o := s.in[i]; (o.at == inTemp || o.at == inBools) && o.vin == out.vin && o.vout == out.vout {
-			c.releaseArg(n.args[i], o)
+			c.release(f.args[i])
 		}
 	}
 	switch {
@@ -413,7 +485,7 @@ func (c *compiler[T]) emit(n *node[T], root bool) operand {
 	}
 	for i := range n.nargs {
 		if o := s.in[i]; (o.at == inTemp || o.at == inBools) && (o.vin != out.vin || o.vout != out.vout) {
-			c.releaseArg(n.args[i], o)
+			c.release(f.args[i])
 		}
 	}
 	s.out = out
@@ -425,29 +497,22 @@ func (c *compiler[T]) emit(n *node[T], root bool) operand {
 	}
 	s.kind, _ = kernel.KindFor(n.nargs, mask)
 	c.p.steps = append(c.p.steps, s)
-	c.pattern[n] = out
-	return out
+	c.ops[f.id].done, c.ops[f.id].at = true, out
 }
 
-// releaseArg records that one consumer of argument a (at o) has run.
-func (c *compiler[T]) releaseArg(a *node[T], o operand) {
-	if a.kind > kindConst {
-		c.release(a, o)
-	}
-}
-
-// release counts one use of op node n, whose value is at o, and frees its
-// temporary after the last.
-func (c *compiler[T]) release(n *node[T], o operand) {
-	c.uses[n]--
-	if c.uses[n] > 0 {
+// release counts one use of the op node ops[i], whose value is in a
+// temporary, and frees the temporary after the last.
+func (c *compiler[T]) release(i int32) {
+	o := &c.ops[i]
+	o.uses--
+	if o.uses > 0 {
 		return
 	}
-	switch o.at {
+	switch o.at.at {
 	case inTemp:
-		c.freeT = append(c.freeT, o.idx)
+		c.freeT = append(c.freeT, o.at.idx)
 	case inBools:
-		c.freeB = append(c.freeB, o.idx)
+		c.freeB = append(c.freeB, o.at.idx)
 	}
 }
 
@@ -498,14 +563,44 @@ func (p *Plan[T]) oneBlockCalls(m, n, dstLd int) []call[T] {
 	return calls
 }
 
+// usable returns the error for running p, if it is not a plan; small
+// enough to inline into Run.
+func (p *Plan[T]) usable() error {
+	if p != nil && len(p.steps) > 0 {
+		return nil
+	}
+	return p.notAPlan()
+}
+
+// notAPlan is the error for running p, a nil *Plan or the zero Plan.
+func (p *Plan[T]) notAPlan() error {
+	if p == nil {
+		return fmt.Errorf("%w: the plan is nil", ErrPlan)
+	}
+	return fmt.Errorf("%w: the zero Plan is not a plan: build one with Compile", ErrPlan)
+}
+
 // Shape returns the output shape.
-func (p *Plan[T]) Shape() []int { return p.out.Clone() }
+func (p *Plan[T]) Shape() []int {
+	if p == nil {
+		return nil
+	}
+	return p.out.Clone()
+}
 
 // Len returns the number of output elements, the length dst must have.
-func (p *Plan[T]) Len() int { return p.outLen }
+func (p *Plan[T]) Len() int {
+	if p == nil {
+		return 0
+	}
+	return p.outLen
+}
 
 // Inputs returns the names of the array inputs, in order of first use.
 func (p *Plan[T]) Inputs() []string {
+	if p == nil {
+		return []string{}
+	}
 	names := make([]string, len(p.arrays))
 	for i, s := range p.arrays {
 		names[i] = s.name
@@ -514,13 +609,21 @@ func (p *Plan[T]) Inputs() []string {
 }
 
 // Scalars returns the names of the scalar inputs, in order of first use.
-func (p *Plan[T]) Scalars() []string { return append([]string(nil), p.scalars...) }
+func (p *Plan[T]) Scalars() []string {
+	if p == nil {
+		return nil
+	}
+	return append([]string(nil), p.scalars...)
+}
 
 // BlockLen returns the length of each temporary of a run with streaming
 // stores (output and inputs past the caches) or without: the fused
 // kernels' chunk where such runs take them (see Fused), else the output
 // elements of a block.
 func (p *Plan[T]) BlockLen(stream bool) int {
+	if p == nil {
+		return 0
+	}
 	if p.Fused() && stream == kernel.ShouldStream(p.streamBytes) {
 		return p.fused.chunkLen(stream)
 	}
@@ -532,7 +635,7 @@ func (p *Plan[T]) BlockLen(stream bool) int {
 
 // Streams reports whether a run writes dst with streaming stores under the
 // policy in effect (see elem.Dispatch).
-func (p *Plan[T]) Streams() bool { return kernel.ShouldStream(p.streamBytes) }
+func (p *Plan[T]) Streams() bool { return p != nil && kernel.ShouldStream(p.streamBytes) }
 
 // Fused reports whether runs under the policy in effect (see elem.Dispatch)
 // take the fused kernels, which run the whole expression a chunk at a time
@@ -542,7 +645,7 @@ func (p *Plan[T]) Streams() bool { return kernel.ShouldStream(p.streamBytes) }
 // where they are faster than a kernel call per op.
 // A run whose dst is one of its inputs takes them too.
 func (p *Plan[T]) Fused() bool {
-	if !p.fusable() {
+	if p == nil || !p.fusable() {
 		return false
 	}
 	_, _, _, ok := kernel.FuseImpl[T](p.fused.compute, p.streamBytes)

@@ -162,10 +162,9 @@ func (g *gen[T]) node(depth int) Node[T] {
 		c := Compare(elem.CompareOps()[r.IntN(6)], sub(), sub())
 		return Where(c, sub(), sub())
 	}
-	x, _ := Apply(elem.Ops()[r.IntN(len(elem.Ops()))], sub(), sub())
+	x := Apply(elem.Ops()[r.IntN(len(elem.Ops()))], sub(), sub())
 	if r.IntN(4) == 0 { // a shared node: computed once, used twice
-		y, _ := Apply(elem.OpMul, x, x)
-		return y
+		return Mul(x, x)
 	}
 	return x
 }
@@ -297,8 +296,7 @@ func everyOp[T elem.Float](t *testing.T) {
 	for i := range len(operands) * len(operands) {
 		a, b, c := pick(i), pick(i/len(operands)), pick(i+2)
 		for _, op := range elem.Ops() {
-			x, _ := Apply(op, a, b)
-			add(fmt.Sprintf("%v/%d", op, i), x)
+			add(fmt.Sprintf("%v/%d", op, i), Apply(op, a, b))
 		}
 		for _, op := range elem.UnaryOps() {
 			add(fmt.Sprintf("%v/%d", op, i), Unary(op, a))
@@ -324,8 +322,9 @@ func TestIntegers(t *testing.T) {
 	w := testkit.RandomInts[int32](rng, 70)
 	e := env[int32]{arrays: map[string][]int32{"x": x, "w": w}, scalars: map[string]int32{"k": -7}}
 	xs, ws, k := Input[int32]("x", 6, 70), Input[int32]("w", 70), Scalar[int32]("k")
-	_, ok := Apply(elem.OpDiv, xs, ws)
-	require.False(t, ok, "integer division is not an elem op")
+	_, err := Compile(Apply(elem.OpDiv, xs, ws))
+	require.ErrorIs(t, err, ErrOp, "integer division is not an elem op")
+	require.ErrorContains(t, err, "expr: invalid operation: div is not defined on int32")
 	for _, c := range []struct {
 		name string
 		root Node[int32]
@@ -456,12 +455,43 @@ func TestCompileErrors(t *testing.T) {
 		{"empty", Node[float64]{}, ErrNoOp, "empty Node"},
 		{"empty argument", Add(x, Node[float64]{}), ErrInput, "empty Node argument"},
 		{"negative", Add(x, Input[float64]("n", -1)), ErrInput, `input "n"`},
+		{"invalid op", Sqrt(Apply(elem.Op(99), x, x)), ErrOp, "expr: invalid operation: Op(99) is not one of elem's binary ops"},
+		{"invalid unary op", Add(x, Unary(elem.UnaryOp(99), x)), ErrOp, "expr: invalid operation: UnaryOp(99) is not one of elem's unary ops"},
+		{"invalid comparison", Where(Compare(elem.CompareOp(99), x, x), x, x), ErrOp, "expr: invalid operation: CompareOp(99) is not one of elem's comparisons"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Compile(c.root)
 			require.ErrorIs(t, err, c.is)
 			require.ErrorContains(t, err, c.want)
+			require.NotContains(t, err.Error(), "kernel")
+			require.NotPanics(t, func() { _ = c.root.String() })
+		})
+	}
+}
+
+// TestNilAndZeroPlans checks that running a nil *Plan or the zero Plan is
+// an error wrapping ErrPlan, as in package broadcast, and that their other
+// methods answer as for a plan of nothing.
+func TestNilAndZeroPlans(t *testing.T) {
+	var zero Plan[float32]
+	for _, c := range []struct {
+		name string
+		p    *Plan[float32]
+		says string
+	}{{"nil", nil, "expr: invalid plan: the plan is nil"}, {"zero", &zero, "expr: invalid plan: the zero Plan is not a plan: build one with Compile"}} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, err := range []error{c.p.Run(nil), c.p.RunParallel(2, nil), c.p.Run(make([]float32, 4), Value[float32]("x", 1))} {
+				require.ErrorIs(t, err, ErrPlan)
+				require.EqualError(t, err, c.says)
+			}
+			require.Empty(t, c.p.Shape())
+			require.Zero(t, c.p.Len())
+			require.Empty(t, c.p.Inputs())
+			require.Empty(t, c.p.Scalars())
+			require.Zero(t, c.p.BlockLen(false))
+			require.False(t, c.p.Streams())
+			require.False(t, c.p.Fused())
 		})
 	}
 }

@@ -40,9 +40,20 @@ type node[T elem.Number] struct {
 	pick    func(k kernel.Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
 }
 
+// defined reports whether an op node has its op's entry: the builders leave
+// it out for an op that elem does not define (on T), which Compile reports.
+func (n *node[T]) defined() bool {
+	return n.binary != nil || n.unary != nil || n.ternary != nil || n.compare != nil || n.pick != nil
+}
+
 // Node is an expression whose value is an array of T: an input, a scalar, a
 // constant or an operation on other nodes. Nodes are immutable values; one
 // node may feed several operations, and is then computed once.
+//
+// The functions that build nodes never fail: what is wrong with an
+// expression (an op that elem does not define on T, an empty Node argument,
+// a bad shape, two uses of a name that disagree) is an error of Compile,
+// wrapping ErrOp, ErrInput or ErrShape and naming what was wrong.
 type Node[T elem.Number] struct{ n *node[T] }
 
 // Cond is a comparison: an array of booleans that only Where consumes, as
@@ -66,8 +77,11 @@ func Scalar[T elem.Number](name string) Node[T] {
 func Const[T elem.Number](v T) Node[T] { return Node[T]{&node[T]{kind: kindConst, val: v}} }
 
 func binary[T elem.Number](op elem.Op, a, b Node[T]) Node[T] {
-	return Node[T]{&node[T]{kind: kindBinary, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2,
-		binary: kernel.BinaryEntry[T](kernel.Op(op))}}
+	n := &node[T]{kind: kindBinary, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2}
+	if op.Valid() && elem.DefinedOn[T](op) {
+		n.binary = kernel.BinaryEntry[T](kernel.Op(op))
+	}
+	return Node[T]{n}
 }
 
 // Add is a + b, as elem.Add.
@@ -88,19 +102,19 @@ func Min[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMin, a, b) 
 // Max is max(a, b), as elem.Max: Go's builtin max.
 func Max[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMax, a, b) }
 
-// Apply is a op b for an op chosen at run time; it reports false, and
-// returns no node, for an op that elem does not define on T.
-func Apply[T elem.Number](op elem.Op, a, b Node[T]) (Node[T], bool) {
-	if !op.Valid() || !elem.DefinedOn[T](op) {
-		return Node[T]{}, false
-	}
-	return binary(op, a, b), true
-}
+// Apply is a op b for an op chosen at run time, as elem.Apply. Compile
+// fails, with an error wrapping ErrOp, on an op that elem does not define
+// on T (an invalid op, or OpDiv on integers).
+func Apply[T elem.Number](op elem.Op, a, b Node[T]) Node[T] { return binary(op, a, b) }
 
-// Unary is op(a) for one of elem's unary ops, as elem.ApplyUnary.
+// Unary is op(a) for one of elem's unary ops, as elem.ApplyUnary. Compile
+// fails, with an error wrapping ErrOp, on an invalid op.
 func Unary[T elem.Float](op elem.UnaryOp, a Node[T]) Node[T] {
-	return Node[T]{&node[T]{kind: kindUnary, op: uint8(op), args: [3]*node[T]{a.n}, nargs: 1,
-		unary: kernel.UnaryEntry[T](kernel.UnaryOp(op))}}
+	n := &node[T]{kind: kindUnary, op: uint8(op), args: [3]*node[T]{a.n}, nargs: 1}
+	if op.Valid() {
+		n.unary = kernel.UnaryEntry[T](kernel.UnaryOp(op))
+	}
+	return Node[T]{n}
 }
 
 // Neg is -a, as elem.Neg.
@@ -139,10 +153,14 @@ func FMA[T elem.Float](a, b, c Node[T]) Node[T] { return ternary(elem.OpFMA, a, 
 // Clamp is a limited to [lo, hi], as elem.Clamp.
 func Clamp[T elem.Float](a, lo, hi Node[T]) Node[T] { return ternary(elem.OpClamp, a, lo, hi) }
 
-// Compare is a op b, as elem.Compare.
+// Compare is a op b, as elem.Compare. Compile fails, with an error
+// wrapping ErrOp, on an invalid op.
 func Compare[T elem.Float](op elem.CompareOp, a, b Node[T]) Cond[T] {
-	return Cond[T]{&node[T]{kind: kindCompare, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2,
-		compare: kernel.CompareEntry[T](kernel.CompareOp(op))}}
+	n := &node[T]{kind: kindCompare, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2}
+	if op.Valid() {
+		n.compare = kernel.CompareEntry[T](kernel.CompareOp(op))
+	}
+	return Cond[T]{n}
 }
 
 // Eq is a == b.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/testkit"
 )
 
@@ -24,6 +25,10 @@ func TestParse(t *testing.T) {
 		{"-2.5 * x", "(-2.5 * x)"},
 		{"x * -0", "(x * -0)"},
 		{"-inf + nan", "(-inf + nan)"},
+		{"-nan * nan(0x1) + -nan(0x400001)", "((-nan * nan(0x1)) + -nan(0x400001))"},
+		{"nan(0x400000) - -(-nan)", "(nan - nan)"},
+		{"0x1p-3 + 0X1.8P1", "(0.125 + 3)"},
+		{"σ * µ2 + x_ß", "((σ * µ2) + x_ß)"},
 		{"1e-3 + .5 + 2E+2", "((0.001 + 0.5) + 200)"},
 		{"fma(x, w, 1)", "fma(x, w, 1)"},
 		{"clamp(x, 0, 1)", "clamp(x, 0, 1)"},
@@ -55,23 +60,43 @@ func TestParseInputs(t *testing.T) {
 	require.Equal(t, []int{4, 3}, p.Shape())
 }
 
+// TestParseConstantsExact checks that a constant String writes parses back
+// to its bits, NaNs included (their sign and significand), and that nan
+// and -nan are the same bits on every CPU.
 func TestParseConstantsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, v := range append(testkit.RandomData[float32](rng, 200), testkit.Specials[float32]()...) {
-		n, err := Parse[float32](Const(v).String(), nil)
+	constantsExact(t, append(testkit.RandomData[float32](rng, 200), testkit.Specials[float32]()...))
+	constantsExact(t, append(testkit.RandomData[float64](rng, 200), testkit.Specials[float64]()...))
+	for _, c := range []struct {
+		src    string
+		b32    uint32
+		b64    uint64
+		String string
+	}{
+		{"nan", 0x7fc00000, 0x7ff8000000000000, "nan"},
+		{"-nan", 0xffc00000, 0xfff8000000000000, "-nan"},
+		{"nan(0x1)", 0x7f800001, 0x7ff0000000000001, "nan(0x1)"},
+		{"-nan(0x3)", 0xff800003, 0xfff0000000000003, "-nan(0x3)"},
+	} {
+		n32, err := Parse[float32](c.src, nil)
 		require.NoError(t, err)
-		if v != v {
-			require.True(t, math.IsNaN(float64(n.n.val)))
-			continue
-		}
-		require.Equal(t, testkit.Bits(v), testkit.Bits(n.n.val), "%v", v)
+		require.Equal(t, c.b32, math.Float32bits(n32.n.val), c.src)
+		require.Equal(t, c.String, n32.String())
+		n64, err := Parse[float64](c.src, nil)
+		require.NoError(t, err)
+		require.Equal(t, c.b64, math.Float64bits(n64.n.val), c.src)
+		require.Equal(t, c.String, n64.String())
 	}
-	for _, v := range testkit.RandomData[float64](rng, 200) {
-		n, err := Parse[float64](Const(v).String(), nil)
+}
+
+func constantsExact[T elem.Float](t *testing.T, values []T) {
+	for _, v := range values {
+		n, err := Parse[T](Const(v).String(), nil)
 		require.NoError(t, err)
-		if v == v {
-			require.Equal(t, testkit.Bits(v), testkit.Bits(n.n.val), "%v", v)
-		}
+		require.Equal(t, testkit.Bits(v), testkit.Bits(n.n.val), "%v as %s", v, Const(v))
+		neg, err := Parse[T](Neg(Const(v)).String(), nil)
+		require.NoError(t, err)
+		require.Equal(t, testkit.Bits(v), testkit.Bits(neg.n.args[0].val), "%v in %s", v, Neg(Const(v)))
 	}
 }
 
@@ -96,6 +121,15 @@ func TestParseErrors(t *testing.T) {
 		{"1e999", 1, `bad number "1e999"`},
 		{"1.2.3", 1, `bad number "1.2.3"`},
 		{"max(x, (y < z))", 11, "a comparison (<) is only allowed"},
+		{"σ * x $", 7, `unexpected "$" after the expression`},
+		{"é + ∑", 5, `expected an operand, found "∑"`},
+		{"µ(x)", 1, `unknown function "µ"`},
+		{"x\xff", 2, `unexpected "\xff" after the expression`},
+		{"nan(0)", 5, "nan(P) takes the significand of a NaN of float64, 0x1 to 0xfffffffffffff, found \"0\""},
+		{"nan(0x10000000000000)", 5, "nan(P) takes the significand"},
+		{"nan(x)", 5, `nan(P) takes the significand of a NaN of float64, 0x1 to 0xfffffffffffff, found "x"`},
+		{"nan(0x1", 8, `expected ")", found end of expression`},
+		{"0x10", 1, `bad number "0x10"`},
 	}
 	for _, c := range cases {
 		t.Run(c.src, func(t *testing.T) {
@@ -107,5 +141,22 @@ func TestParseErrors(t *testing.T) {
 			require.Contains(t, pe.Msg, c.want)
 			require.Contains(t, err.Error(), c.src)
 		})
+	}
+}
+
+// TestParseConstantNames checks that inf and nan are constants even when
+// shapes names inputs so: Parse refuses the text that uses them, at the
+// name, rather than read a constant where the caller meant the input.
+func TestParseConstantNames(t *testing.T) {
+	for _, name := range []string{"inf", "nan"} {
+		shapes := map[string][]int{"x": {3}, name: {3}}
+		_, err := Parse[float32]("x * -"+name, shapes)
+		var pe *ParseError
+		require.ErrorAs(t, err, &pe)
+		require.Equal(t, 6, pe.Col, "%v", err)
+		require.Equal(t, name+` is a constant, and shapes also names an input "`+name+`": rename the input`, pe.Msg)
+		n, err := Parse[float32]("x * y", shapes)
+		require.NoError(t, err, "an unused name does not clash")
+		require.Equal(t, "(x * y)", n.String())
 	}
 }

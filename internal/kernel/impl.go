@@ -51,9 +51,10 @@ func init() {
 	if warn {
 		fmt.Fprintln(os.Stderr, why)
 	}
-	streaming, streamWhy, warn = streamThreshold(os.Getenv("ELEM_STREAM_MIN"), autoStream)
-	if warn {
-		fmt.Fprintln(os.Stderr, why)
+	var streamWarn bool
+	streaming, streamWhy, streamWarn = streamThreshold(os.Getenv("ELEM_STREAM_MIN"), autoStream)
+	if streamWarn {
+		fmt.Fprintln(os.Stderr, streamWhy)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,6 +18,38 @@ import (
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/workloads"
 )
+
+// TestMain runs the command itself, rather than the tests, when
+// TestHelpExitsZero starts this binary again with elembenchMain set.
+func TestMain(m *testing.M) {
+	if os.Getenv(elembenchMain) != "" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+const elembenchMain = "ELEMBENCH_TEST_RUN_MAIN"
+
+// TestHelpExitsZero checks that -h and -help print the usage and exit 0,
+// as the flag package's own ExitOnError does, and that a bad flag exits 2.
+func TestHelpExitsZero(t *testing.T) {
+	for _, c := range []struct {
+		arg  string
+		code int
+	}{{"-h", 0}, {"-help", 0}, {"-nosuchflag", 2}} {
+		t.Run(c.arg, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], c.arg)
+			cmd.Env = append(os.Environ(), elembenchMain+"=1")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			require.Equal(t, c.code, cmd.ProcessState.ExitCode(), "%v: %s", err, stderr.String())
+			require.Contains(t, stderr.String(), "Usage of elembench:")
+			require.NotContains(t, stderr.String(), "help requested")
+		})
+	}
+}
 
 func TestParseFlags(t *testing.T) {
 	cases := []struct {

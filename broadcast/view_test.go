@@ -223,3 +223,61 @@ func TestViewOverlap(t *testing.T) {
 	require.NoError(t, ApplyView(elem.OpMul, even, even, odd))
 	require.Equal(t, []float32{11, 11, 39, 13, 75, 15, 119, 17}, m)
 }
+
+// TestViewsFormNoPointerOutside runs the strided forms (a column scaled in
+// place, forwards and reversed; a + b.T; every dim reversed; a transposed
+// dst; the README's column example) on operands that fill their own
+// arrays, under every implementation: under -race, checkptr kills the test
+// if a gather, scatter or transposition forms a pointer past an array's end
+// or before its start, as copyStrided once did.
+func TestViewsFormNoPointerOutside(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", formsInOwnArrays[float32])
+		t.Run("float64", formsInOwnArrays[float64])
+	})
+}
+
+func formsInOwnArrays[T elem.Number](t *testing.T) {
+	const m, n = 4, 6 // 24 elements: 96 or 192 bytes, size classes
+	fill := func(x []T) []T {
+		for i := range x {
+			x[i] = T(i%7 + 1)
+		}
+		return x
+	}
+	own := func() []T { return fill(testkit.HeapArray[T](m * n)) }
+	scale := ViewOf([]T{3}, S())
+	col := func(j int, stride int) View[T] {
+		return View[T]{Data: own()[j : j+(m-1)*n+1], Shape: S(m), Strides: []int{stride}}
+	}
+	a := ViewOf(own(), S(m, n))
+	reversed := View[T]{Data: own(), Shape: S(m, n), Strides: []int{-n, -1}}
+	bt := ViewOf(own(), S(n, m)).Transposed()
+	for _, c := range []struct {
+		name      string
+		dst, a, b View[T]
+	}{
+		{"first column, in place", col(0, n), col(0, n), scale},
+		{"last column, in place", col(n-1, n), col(n-1, n), scale},
+		{"last column reversed, in place", col(n-1, -n), col(n-1, -n), scale},
+		{"a + b.T", ViewOf(own(), S(m, n)), a, bt},
+		{"b.T - a", ViewOf(own(), S(m, n)), bt, a},
+		{"every dim reversed", ViewOf(own(), S(m, n)), reversed, bt},
+		{"into a transposed dst", ViewOf(own(), S(n, m)).Transposed(), a, reversed},
+		{"into a reversed dst", View[T]{Data: own(), Shape: S(m, n), Strides: []int{-n, -1}}, a, scale},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			checkView(t, []elem.Op{elem.OpSub, elem.OpMax}, c.dst, c.a, c.b)
+		})
+	}
+	t.Run("README column example", func(t *testing.T) {
+		// A column of a 3 x 4 matrix (stride 4) scaled in place, its view
+		// ending at the matrix's last row, as ExampleView and the gonum
+		// example's d.ColView(1) do.
+		mat := testkit.HeapArray[T](12)
+		copy(mat, []T{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+		c := View[T]{Data: mat[1:10], Shape: S(3), Strides: []int{4}}
+		require.NoError(t, ApplyView(elem.OpMul, c, c, ViewOf([]T{10}, S())))
+		require.Equal(t, []T{1, 20, 3, 4, 5, 60, 7, 8, 9, 100, 11, 12}, mat)
+	})
+}

@@ -337,25 +337,29 @@ func gather[T elem.Number](tile, x []T, off, rows, cols, ld, inc int) {
 }
 
 // copyStrided copies n elements of T from src, inc elements apart, to dst,
-// dinc elements apart, four at a time.
+// dinc elements apart, four at a time. Every pointer it forms is that of an
+// element it copies: src and dst advance by offsets, never past their last
+// element (nor, for a negative stride, before their first), which the
+// unsafe.Pointer rules forbid even undereferenced.
 func copyStrided[T elem.Number](dst unsafe.Pointer, dinc int, src unsafe.Pointer, inc, n int) {
 	size := int(unsafe.Sizeof(T(0)))
 	ds, ss := dinc*size, inc*size
+	d, s := 0, 0 // byte offsets of element j
 	j := 0
 	for ; j+4 <= n; j += 4 {
-		v0 := *(*T)(src)
-		v1 := *(*T)(unsafe.Add(src, ss))
-		v2 := *(*T)(unsafe.Add(src, 2*ss))
-		v3 := *(*T)(unsafe.Add(src, 3*ss))
-		*(*T)(dst) = v0
-		*(*T)(unsafe.Add(dst, ds)) = v1
-		*(*T)(unsafe.Add(dst, 2*ds)) = v2
-		*(*T)(unsafe.Add(dst, 3*ds)) = v3
-		src, dst = unsafe.Add(src, 4*ss), unsafe.Add(dst, 4*ds)
+		v0 := *(*T)(unsafe.Add(src, s))
+		v1 := *(*T)(unsafe.Add(src, s+ss))
+		v2 := *(*T)(unsafe.Add(src, s+2*ss))
+		v3 := *(*T)(unsafe.Add(src, s+3*ss))
+		*(*T)(unsafe.Add(dst, d)) = v0
+		*(*T)(unsafe.Add(dst, d+ds)) = v1
+		*(*T)(unsafe.Add(dst, d+2*ds)) = v2
+		*(*T)(unsafe.Add(dst, d+3*ds)) = v3
+		s, d = s+4*ss, d+4*ds
 	}
 	for ; j < n; j++ {
-		*(*T)(dst) = *(*T)(src)
-		src, dst = unsafe.Add(src, ss), unsafe.Add(dst, ds)
+		*(*T)(unsafe.Add(dst, d)) = *(*T)(unsafe.Add(src, s))
+		s, d = s+ss, d+ds
 	}
 }
 

@@ -1,6 +1,9 @@
 package testkit
 
-import "unsafe"
+import (
+	"testing"
+	"unsafe"
+)
 
 // HeapArray returns n zero elements that fill their own Go heap object,
 // allocated right after another object of the same size and before a
@@ -23,4 +26,13 @@ func HeapArray[T any](n int) []T {
 		arrays[i] = make([]T, n)
 	}
 	return arrays[1]
+}
+
+// SkipAllocsUnderRace skips a test of allocation counts under -race, where
+// they do not hold: checkptr's instrumentation of unsafe conversions makes
+// their pointers escape to the heap.
+func SkipAllocsUnderRace(t testing.TB) {
+	if Race {
+		t.Skip("allocation counts do not hold under -race")
+	}
 }

@@ -66,9 +66,9 @@ func TestRunMatchesNaive(t *testing.T) {
 
 func testRunMatchesNaive[T elem.Number](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	cases := 400
+	cases := testkit.Sweep(400, 400, 60)
 	if !elem.DefinedOn[T](elem.OpDiv) { // integers: fewer, as their bits are uniform
-		cases = 100
+		cases /= 4
 	}
 	for range cases {
 		as, bs := randomPair(rng)
@@ -121,17 +121,17 @@ func requireUndefinedOp[T elem.Number](t *testing.T, op elem.Op, a []T, as Shape
 
 // TestRunForms covers every inner-block form and size the planner picks,
 // including the tile for tiny repeated rows and inner sizes around every
-// vector width.
+// vector width (fewer of them under -race, see testkit.Sweep).
 func TestRunForms(t *testing.T) {
 	var ns []int
-	for n := 1; n <= 17; n++ {
+	for n := 1; n <= testkit.Sweep(17, 17, 9); n++ {
 		ns = append(ns, n)
 	}
-	ns = append(ns, 31, 33, 63, 64, 65, 513)
+	ns = append(ns, []int{31, 33, 63, 64, 65, 513}[testkit.Sweep(0, 0, 4):]...)
 	testkit.EachImplementation(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(13, 14))
 		for _, n := range ns {
-			for _, m := range []int{1, 2, 5, 97} {
+			for _, m := range []int{1, 2, 5, 97}[:testkit.Sweep(4, 4, 3)] {
 				for _, pair := range [][2]Shape{
 					{S(m, n), S(n)},       // row
 					{S(n), S(m, n)},       // reversed row

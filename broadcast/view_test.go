@@ -92,7 +92,7 @@ func TestApplyViewMatchesNaive(t *testing.T) {
 
 func testViews[T elem.Number](t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	for i := range 300 {
+	for i := range testkit.Sweep(300, 300, 60) {
 		as, bs := randomPair(rng)
 		out, err := Numpy(as, bs)
 		require.NoError(t, err)

@@ -100,6 +100,9 @@ func testViews[T elem.Number](t *testing.T) {
 			continue
 		}
 		a, b := randomView[T](rng, as, true), randomView[T](rng, bs, true)
+		if i%7 == 3 { // a dst the inputs broadcast to, beyond their broadcast
+			out = append(S(1+i%3), out...)
+		}
 		dst := randomView[T](rng, out, false)
 		if i%5 == 0 && out.Equal(as) { // in place: dst exactly a
 			dst = View[T]{Data: a.Data, Shape: a.Shape, Strides: slices.Clone(a.Strides)}

@@ -26,6 +26,10 @@ func TestParallelMatchesSingle(t *testing.T) {
 	})
 }
 
+// raceOps are the ops the Parallel calls' tests run: all of them, or two
+// under -race (see testkit.Sweep), which is there for the goroutines.
+func raceOps() []Op { return Ops()[:testkit.Sweep(len(Ops()), len(Ops()), 2)] }
+
 func testParallelFlat[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	sp := testkit.Specials[T]()
@@ -37,7 +41,7 @@ func testParallelFlat[T Float](t *testing.T) {
 		for _, off := range offs {
 			a := testkit.RandomData[T](rng, n+off)[off:]
 			b := testkit.RandomData[T](rng, n+off)[off:]
-			for _, op := range Ops() {
+			for _, op := range raceOps() {
 				type call struct {
 					name     string
 					single   func(dst []T)
@@ -94,6 +98,9 @@ func testParallel2D[T Float](t *testing.T) {
 	if testing.Short() { // under emulation
 		shapes, workers = [][2]int{{3, 40000}, {300, 257}}, []int{2}
 	}
+	if testkit.Race { // see testkit.Sweep: a shape that splits, the smallest
+		shapes = [][2]int{{300, 257}}
+	}
 	for _, f := range forms2D {
 		for _, shape := range shapes {
 			m, n := shape[0], shape[1]
@@ -101,7 +108,7 @@ func testParallel2D[T Float](t *testing.T) {
 			ldb, incb := f.b(n)
 			ldd := n + f.lddPadding
 			a, b, start := pa[:need(m, n, lda, inca)], pb[:need(m, n, ldb, incb)], pd[:need(m, n, ldd, 1)]
-			for _, op := range Ops() {
+			for _, op := range raceOps() {
 				want := slices.Clone(start)
 				Apply2D(op, m, n, want, ldd, a, lda, inca, b, ldb, incb)
 				for _, w := range workers {

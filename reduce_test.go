@@ -94,14 +94,19 @@ func TestReductions(t *testing.T) {
 }
 
 // eachReduceInput calls f on inputs a and b of every length up to 300 and
-// a few long ones, at every start offset modulo 16, from each of the pools
+// a few long ones (up to 20 and two long ones under -race, see
+// testkit.Sweep), at every start offset modulo 16, from each of the pools
 // that makePools gives.
 func eachReduceInput[T Number](rng *rand.Rand, makePools func(*rand.Rand, int) []testkit.Pool[T], f func(a, b []T, what string)) {
 	lengths := []int{}
-	for n := range 301 {
+	for n := range testkit.Sweep(301, 301, 21) {
 		lengths = append(lengths, n)
 	}
-	lengths = append(lengths, 1000, 4099, 70000)
+	if testkit.Race {
+		lengths = append(lengths, 1000, 70000)
+	} else {
+		lengths = append(lengths, 1000, 4099, 70000)
+	}
 	for _, pool := range makePools(rng, 2*70000+32) {
 		for _, n := range lengths {
 			off := n % 16
@@ -252,7 +257,8 @@ func TestReductionEdges(t *testing.T) {
 
 // TestSumAccuracy compares the canonical sum's error with the plain loop's
 // against the exact sum (math/big) on random data: the canonical sum must
-// be no worse on average, over many slices of each length.
+// be no worse on average, over many slices of each length (the longest,
+// whose exact sums take a minute under -race, left out there).
 func TestSumAccuracy(t *testing.T) {
 	t.Run("float32", testSumAccuracy[float32])
 	t.Run("float64", testSumAccuracy[float64])
@@ -260,7 +266,7 @@ func TestSumAccuracy(t *testing.T) {
 
 func testSumAccuracy[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, n := range []int{100, 1000, 16000, 262144} {
+	for _, n := range []int{100, 1000, 16000, 262144}[:testkit.Sweep(4, 4, 3)] {
 		canon, naive := sumErrors[T](rng, n, 20)
 		t.Logf("%T n=%d: mean relative error: canonical %.3g, plain loop %.3g", T(0), n, canon, naive)
 		require.LessOrEqual(t, canon, naive, "n=%d", n)
@@ -293,6 +299,7 @@ func sumErrors[T Float](rng *rand.Rand, n, trials int) (canon, naive float64) {
 // TestReductionsDoNotAllocate: the accumulators live on the caller's
 // stack.
 func TestReductionsDoNotAllocate(t *testing.T) {
+	testkit.SkipAllocsUnderRace(t)
 	a, b := make([]float32, 1000), make([]float32, 1000)
 	ia, ib := make([]int16, 1000), make([]int16, 1000)
 	allocs := testing.AllocsPerRun(10, func() {

@@ -70,6 +70,12 @@
 //	minibatch            NewMinibatchPlan        Run, RunParallel             ApplyMinibatch
 //	bidirectional        NewBidirectionalPlan    Copy, CopyParallel           To
 //
+// Shapes stay the caller's: no call keeps them or lets them escape to the
+// heap (an error formats copies), so a one-shot call with shape literals,
+// Apply(op, out, img, Shape{256, 256, 3}, gain, Shape{3}), allocates
+// nothing; so do ApplyUnary, ApplyTernary and Select, which plan on the
+// stack too.
+//
 // [Plan.Out] and [Plan.OutLen] give the output shape and the length dst must
 // have ([Plan.OutBatch] the [BatchShape] of a minibatch result). The zero Plan
 // is not a plan: running it, or a nil *Plan, returns an error wrapping

@@ -93,31 +93,30 @@ func newError(kinds []error, format string, args ...any) error {
 // errs is shorthand for a list of sentinels.
 func errs(kinds ...error) []error { return kinds }
 
-// operandNames returns the names used in messages for n operands: a and b for
+// operandName returns the name of operand i of n in messages: a and b for
 // two, "operand i" otherwise.
-func operandNames(n int) []string {
+func operandName(n, i int) string {
 	if n == 2 {
-		return []string{"a", "b"}
+		return [2]string{"a", "b"}[i]
 	}
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("operand %d", i)
-	}
-	return names
+	return fmt.Sprintf("operand %d", i)
 }
 
-// listShapes formats shapes as "(2,3) and (3)" or "(2,3), (3) and (4)".
-func listShapes[S fmt.Stringer](shapes []S) string {
+// listShapes formats n shapes, shape(i) formatting shape i, as "(2,3) and
+// (3)" or "(2,3), (3) and (4)". A function rather than the shapes, whose
+// String method a generic list would call through its dictionary, which
+// escape analysis cannot follow: the caller's shapes would escape.
+func listShapes(n int, shape func(i int) string) string {
 	var sb strings.Builder
-	for i, s := range shapes {
+	for i := range n {
 		switch {
 		case i == 0:
-		case i == len(shapes)-1:
+		case i == n-1:
 			sb.WriteString(" and ")
 		default:
 			sb.WriteString(", ")
 		}
-		sb.WriteString(s.String())
+		sb.WriteString(shape(i))
 	}
 	return sb.String()
 }

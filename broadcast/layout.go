@@ -17,14 +17,20 @@ type Layout struct {
 	Strides [][]int
 }
 
-// newLayout builds a Layout for valid inputs, placed as the rule says, that
-// broadcast to out.
-func newLayout(out Shape, inputs ...placed) Layout {
-	l := Layout{Out: out, OutStrides: contiguous(out), Strides: make([][]int, len(inputs))}
-	for i, in := range inputs {
+// newLayout starts a Layout over out for n inputs, whose strides place
+// then fills in.
+func newLayout(out Shape, n int) Layout {
+	l := Layout{Out: out, OutStrides: contiguous(out), Strides: make([][]int, n)}
+	for i := range l.Strides {
 		l.Strides[i] = make([]int, len(out))
-		stridesInto(l.Strides[i], in.shape, in.pad, true)
 	}
+	return l
+}
+
+// place sets the strides of input i, a valid shape s that broadcasts to the
+// output once placed pad dimensions from the right as the rule says.
+func (l Layout) place(i int, s Shape, pad int) Layout {
+	stridesInto(l.Strides[i], s, pad, true)
 	return l
 }
 
@@ -34,15 +40,6 @@ func newLayout(out Shape, inputs ...placed) Layout {
 type placed struct {
 	shape Shape
 	pad   int
-}
-
-// numpyPlaced places shapes as the NUMPY rule does: right-aligned.
-func numpyPlaced(shapes []Shape) []placed {
-	ps := make([]placed, len(shapes))
-	for i, s := range shapes {
-		ps[i] = placed{shape: s}
-	}
-	return ps
 }
 
 // stridesInto is the one stride computation of the package, behind
@@ -85,7 +82,7 @@ func Strides(operand, out Shape) ([]int, error) {
 	if len(operand) > len(out) {
 		return nil, newError(errs(ErrIncompatible, ErrRank),
 			"operand %v cannot be broadcast to output %v: rank %d of operand exceeds rank %d of output",
-			operand, out, len(operand), len(out))
+			operand.Clone(), out.Clone(), len(operand), len(out))
 	}
 	res := make(Shape, len(out))
 	d, _, _ := numpyInto(res, []Shape{operand, out})
@@ -98,7 +95,7 @@ func Strides(operand, out Shape) ([]int, error) {
 	if d >= 0 {
 		return nil, newError(errs(ErrIncompatible),
 			"operand %v cannot be broadcast to output %v: size %d of operand must be 1 or match size %d of output at dimension %d",
-			operand, out, operand[d-(len(out)-len(operand))], out[d], d)
+			operand.Clone(), out.Clone(), operand[d-(len(out)-len(operand))], out[d], d)
 	}
 	st := make([]int, len(out))
 	stridesInto(st, operand, 0, true)
@@ -112,7 +109,11 @@ func NumpyLayout(shapes ...Shape) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(out, numpyPlaced(shapes)...), nil
+	l := newLayout(out, len(shapes))
+	for i, s := range shapes {
+		l.place(i, s, 0)
+	}
+	return l, nil
 }
 
 // NoneLayout applies [None] and returns the result with the strides of a and
@@ -122,7 +123,7 @@ func NoneLayout(a, b Shape) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(out, placed{shape: a}, placed{shape: b}), nil
+	return newLayout(out, 2).place(0, a, 0).place(1, b, 0), nil
 }
 
 // PDPDLayout applies [PDPD] and returns the result, a's shape, with the
@@ -132,7 +133,7 @@ func PDPDLayout(a, b Shape, axis int) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(a.Clone(), placed{shape: a}, placed{shape: tb, pad: len(a) - start - len(tb)}), nil
+	return newLayout(a.Clone(), 2).place(0, a, 0).place(1, tb, len(a)-start-len(tb)), nil
 }
 
 // BidirectionalLayout applies [Bidirectional] and returns the result with
@@ -143,7 +144,7 @@ func BidirectionalLayout(in, target Shape) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(out, placed{shape: in}), nil
+	return newLayout(out, 1).place(0, in, 0), nil
 }
 
 // InPlaceLayout applies [InPlace] and returns a Layout whose output is a
@@ -154,5 +155,5 @@ func InPlaceLayout(a, b Shape) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return newLayout(out, placed{shape: a}, placed{shape: b}), nil
+	return newLayout(out, 2).place(0, a, 0).place(1, b, 0), nil
 }

@@ -84,7 +84,7 @@ func (s BatchShape) CheckLen(n int) error {
 		return err
 	}
 	if n != want {
-		return newError(errs(ErrDataLength), "data has %d elements but minibatch shape %v needs %d", n, s, want)
+		return newError(errs(ErrDataLength), "data has %d elements but minibatch shape %v needs %d", n, clone(s), want)
 	}
 	return nil
 }
@@ -109,16 +109,16 @@ func (s BatchShape) validate(name string) error {
 				kinds = append(kinds, ErrNegativeDim)
 				what = "is negative"
 			}
-			return newError(kinds, "minibatch shape %v%s is invalid: size %d at dimension %d %s", s, of(name), d, i, what)
+			return newError(kinds, "minibatch shape %v%s is invalid: size %d at dimension %d %s", clone(s), of(name), d, i, what)
 		}
 	}
 	if s.Batch < 1 {
 		return newError(errs(ErrInvalidShape),
-			"minibatch shape %v%s is invalid: minibatch size %d must be at least 1", s, of(name), s.Batch)
+			"minibatch shape %v%s is invalid: minibatch size %d must be at least 1", clone(s), of(name), s.Batch)
 	}
 	if v, ok := count(s.Dims); !ok || v > math.MaxInt/s.Batch {
 		return newError(errs(ErrOverflow),
-			"minibatch shape %v%s is too large: its element count overflows int", s, of(name))
+			"minibatch shape %v%s is too large: its element count overflows int", clone(s), of(name))
 	}
 	return nil
 }
@@ -145,10 +145,9 @@ func sameDims(a, b Shape) bool {
 // Invalid shapes give the errors of [BatchShape.Validate]; a result whose
 // element count overflows int wraps [ErrOverflow]. No shapes give {}x1.
 func Minibatch(shapes ...BatchShape) (BatchShape, error) {
-	names := operandNames(len(shapes))
 	for i, s := range shapes {
-		if err := s.validate(names[i]); err != nil {
-			return BatchShape{}, err
+		if s.validate("") != nil { // named only on the error path: a name may cost a Sprintf
+			return BatchShape{}, s.validate(operandName(len(shapes), i))
 		}
 	}
 	out := BatchShape{Dims: Shape{}, Batch: 1}
@@ -158,7 +157,7 @@ func Minibatch(shapes ...BatchShape) (BatchShape, error) {
 			if dimsFrom < 0 {
 				out.Dims, dimsFrom = trimTrailingOnes(s.Dims).Clone(), i
 			} else if !sameDims(out.Dims, s.Dims) {
-				return BatchShape{}, dimsMismatch(shapes, names, dimsFrom, i)
+				return BatchShape{}, dimsMismatch(shapes, dimsFrom, i)
 			}
 		}
 		if s.Batch > 1 {
@@ -167,14 +166,15 @@ func Minibatch(shapes ...BatchShape) (BatchShape, error) {
 			} else if s.Batch != out.Batch {
 				return BatchShape{}, newError(errs(ErrIncompatible, ErrBatch),
 					"minibatch shapes %s are incompatible: different minibatch sizes: %d and %d (%s and %s)",
-					listShapes(shapes), out.Batch, s.Batch, names[batchFrom], names[i])
+					listShapes(len(shapes), func(i int) string { return shapes[i].String() }), out.Batch, s.Batch,
+					operandName(len(shapes), batchFrom), operandName(len(shapes), i))
 			}
 		}
 	}
 	if v, _ := count(out.Dims); v > math.MaxInt/out.Batch {
 		return BatchShape{}, newError(errs(ErrOverflow),
 			"the broadcast result %v of minibatch shapes %s is too large: its element count overflows int",
-			out, listShapes(shapes))
+			out, listShapes(len(shapes), func(i int) string { return shapes[i].String() }))
 	}
 	return out, nil
 }
@@ -182,7 +182,7 @@ func Minibatch(shapes ...BatchShape) (BatchShape, error) {
 // dimsMismatch describes Dims of shapes[j] that differ from those of
 // shapes[i], neither being a scalar: the first dimension where they differ,
 // counting missing trailing dimensions as 1.
-func dimsMismatch(shapes []BatchShape, names []string, i, j int) error {
+func dimsMismatch(shapes []BatchShape, i, j int) error {
 	a, b := shapes[i].Dims, shapes[j].Dims
 	at := func(s Shape, d int) int {
 		if d < len(s) {
@@ -196,7 +196,7 @@ func dimsMismatch(shapes []BatchShape, names []string, i, j int) error {
 	}
 	return newError(errs(ErrIncompatible),
 		"minibatch shapes %s are incompatible: size %d of %s must match size %d of %s at dimension %d (only a scalar {} broadcasts over dims)",
-		listShapes(shapes), at(a, d), names[i], at(b, d), names[j], d)
+		listShapes(len(shapes), func(i int) string { return shapes[i].String() }), at(a, d), operandName(len(shapes), i), at(b, d), operandName(len(shapes), j), d)
 }
 
 // MinibatchLayout applies [Minibatch] and returns the result together with a
@@ -208,11 +208,11 @@ func MinibatchLayout(shapes ...BatchShape) (BatchShape, Layout, error) {
 	if err != nil {
 		return BatchShape{}, Layout{}, err
 	}
-	flat := make([]placed, len(shapes))
+	v, _ := count(out.Dims)
+	l := newLayout(Shape{out.Batch, v}, len(shapes))
 	for i, s := range shapes {
 		v, _ := count(s.Dims)
-		flat[i] = placed{shape: Shape{s.Batch, v}}
+		l.place(i, []int{s.Batch, v}, 0)
 	}
-	v, _ := count(out.Dims)
-	return out, newLayout(Shape{out.Batch, v}, flat...), nil
+	return out, l, nil
 }

@@ -1,13 +1,11 @@
 package broadcast
 
 import (
-	"fmt"
 	"strings"
 	"unsafe"
 
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/alias"
-	"github.com/simdkit/elem/internal/coalesce"
 	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/nditer"
 )
@@ -30,25 +28,22 @@ func ApplyUnary[T elem.Float](op elem.UnaryOp, dst []T, dstShape Shape, a []T, a
 	if !op.Valid() {
 		return newError(errs(ErrOp), "invalid %v", op)
 	}
-	if _, err := Strides(aShape, dstShape); err != nil {
-		return err
-	}
-	n, err := newNary(dstShape, []Shape{aShape}, []string{"a"})
+	x, err := newNary(dstShape, [3]Shape{aShape}, 1, &unaryNames)
 	if err != nil {
 		return err
 	}
-	if err := checkNary(n, dst, spanOf(a)); err != nil {
+	if err := checkNary(&x, dst, spanOf(a)); err != nil {
 		return err
 	}
-	lda, inca := n.block(1)
+	lda, inca := x.block(1)
 	k, ok := kernel.KindFor(1, inca)
-	n.run(func(off [nditer.Operands]int, m, cols int) {
+	x.run(func(off [nditer.Operands]int, m, cols int) {
 		if ok {
-			kernel.Unary(k, kernel.UnaryOp(op), m, cols, dst[off[0]:], n.ld, a[off[1]:], lda, false)
+			kernel.Unary(k, kernel.UnaryOp(op), m, cols, dst[off[0]:], x.ld, a[off[1]:], lda, false)
 			return
 		}
 		for r := range m { // a repeats one value along each row
-			row := dst[off[0]+r*n.ld:][:cols]
+			row := dst[off[0]+r*x.ld:][:cols]
 			kernel.Unary(kernel.V, kernel.UnaryOp(op), 1, 1, row, 0, a[off[1]+r*lda:], 0, false)
 			fill(row)
 		}
@@ -65,28 +60,25 @@ func ApplyTernary[T elem.Float](op elem.TernaryOp, dst, a []T, aShape Shape, b [
 	if !op.Valid() {
 		return newError(errs(ErrOp), "invalid %v", op)
 	}
-	out, err := Numpy(aShape, bShape, cShape)
+	var out [scratchAxes]int
+	x, err := numpyNary(out[:], [3]Shape{aShape, bShape, cShape}, &ternaryNames)
 	if err != nil {
 		return err
 	}
-	n, err := newNary(out, []Shape{aShape, bShape, cShape}, []string{"a", "b", "c"})
-	if err != nil {
+	if err := checkNary(&x, dst, spanOf(a), spanOf(b), spanOf(c)); err != nil {
 		return err
 	}
-	if err := checkNary(n, dst, spanOf(a), spanOf(b), spanOf(c)); err != nil {
-		return err
-	}
-	lda, inca := n.block(1)
-	ldb, incb := n.block(2)
-	ldc, incc := n.block(3)
+	lda, inca := x.block(1)
+	ldb, incb := x.block(2)
+	ldc, incc := x.block(3)
 	k, ok := kernel.KindFor(3, inca|incb<<1|incc<<2)
-	n.run(func(off [nditer.Operands]int, m, cols int) {
+	x.run(func(off [nditer.Operands]int, m, cols int) {
 		if ok {
-			kernel.Ternary(k, kernel.TernaryOp(op), m, cols, dst[off[0]:], n.ld, a[off[1]:], lda, b[off[2]:], ldb, c[off[3]:], ldc, false)
+			kernel.Ternary(k, kernel.TernaryOp(op), m, cols, dst[off[0]:], x.ld, a[off[1]:], lda, b[off[2]:], ldb, c[off[3]:], ldc, false)
 			return
 		}
 		for r := range m { // every input repeats one value along each row
-			row := dst[off[0]+r*n.ld:][:cols]
+			row := dst[off[0]+r*x.ld:][:cols]
 			kernel.Ternary(kernel.VVV, kernel.TernaryOp(op), 1, 1, row, 0, a[off[1]+r*lda:], 0, b[off[2]+r*ldb:], 0, c[off[3]+r*ldc:], 0, false)
 			fill(row)
 		}
@@ -100,28 +92,25 @@ func ApplyTernary[T elem.Float](op elem.TernaryOp, dst, a []T, aShape Shape, b [
 // output's; any other shared memory is an error wrapping [ErrOverlap]. On
 // error nothing is written.
 func Select[T elem.Float](dst []T, cond []bool, condShape Shape, a []T, aShape Shape, b []T, bShape Shape) error {
-	out, err := Numpy(condShape, aShape, bShape)
+	var out [scratchAxes]int
+	x, err := numpyNary(out[:], [3]Shape{condShape, aShape, bShape}, &selectNames)
 	if err != nil {
 		return err
 	}
-	n, err := newNary(out, []Shape{condShape, aShape, bShape}, []string{"cond", "a", "b"})
-	if err != nil {
+	if err := checkNary(&x, dst, spanOf(cond), spanOf(a), spanOf(b)); err != nil {
 		return err
 	}
-	if err := checkNary(n, dst, spanOf(cond), spanOf(a), spanOf(b)); err != nil {
-		return err
-	}
-	ldm, incm := n.block(1)
-	lda, inca := n.block(2)
-	ldb, incb := n.block(3)
+	ldm, incm := x.block(1)
+	lda, inca := x.block(2)
+	ldb, incb := x.block(3)
 	k, ok := kernel.KindFor(3, incm|inca<<1|incb<<2)
-	n.run(func(off [nditer.Operands]int, m, cols int) {
+	x.run(func(off [nditer.Operands]int, m, cols int) {
 		if ok {
-			kernel.Select(k, m, cols, dst[off[0]:], n.ld, cond[off[1]:], ldm, a[off[2]:], lda, b[off[3]:], ldb, false)
+			kernel.Select(k, m, cols, dst[off[0]:], x.ld, cond[off[1]:], ldm, a[off[2]:], lda, b[off[3]:], ldb, false)
 			return
 		}
 		for r := range m { // every input repeats one value along each row
-			row := dst[off[0]+r*n.ld:][:cols]
+			row := dst[off[0]+r*x.ld:][:cols]
 			kernel.Select(kernel.VVV, 1, 1, row, 0, cond[off[1]+r*ldm:], 0, a[off[2]+r*lda:], 0, b[off[3]+r*ldb:], 0, false)
 			fill(row)
 		}
@@ -129,72 +118,108 @@ func Select[T elem.Float](dst []T, cond []bool, condShape Shape, a []T, aShape S
 	return nil
 }
 
-// nary is one planned N-ary call: the output's shape and the coalesced nest,
-// operand 0 being dst and 1.. the inputs, each with its strides over the
-// nest (0 where it repeats).
+// The inputs' names in the N-ary calls' messages.
+var (
+	unaryNames   = [3]string{"a"}
+	ternaryNames = [3]string{"a", "b", "c"}
+	selectNames  = [3]string{"cond", "a", "b"}
+)
+
+// nary is one planned N-ary call, a value on its caller's stack: the
+// output's shape and the inputs' (the caller's own: planning only reads
+// them and formats copies in messages, so that they do not escape), and the
+// coalesced nest, operand 0 being dst and 1.. the inputs, each with its
+// strides over the nest (0 where it repeats).
 type nary struct {
+	loops
 	out    Shape
-	shapes []Shape
-	names  []string
-	lens   []int // the element counts the inputs' shapes need
-	outLen int
-	rank   int
-	size   []int
-	stride [][]int
+	shapes [3]Shape
+	names  *[3]string
 	ld     int // dst's leading stride in a block
 	m, n   int // a block's rows and columns
 }
 
-// newNary validates the shapes against out and coalesces the nest.
-func newNary(out Shape, shapes []Shape, names []string) (*nary, error) {
-	outLen, err := out.Size()
-	if err != nil {
-		return nil, err
-	}
-	x := &nary{out: out, shapes: shapes, names: names, outLen: outLen, size: append([]int(nil), out...)}
-	dstStrides, err := Strides(out, out)
-	if err != nil {
-		return nil, err
-	}
-	x.stride = append(x.stride, dstStrides)
+// newNary plans a call of the first inputs shapes, broadcast to out,
+// naming them names in messages. A function returning the plan rather than
+// a method filling one in: the shapes stored into a value behind a pointer
+// would escape.
+func newNary(out Shape, shapes [3]Shape, inputs int, names *[3]string) (nary, error) {
+	x := nary{out: out, shapes: shapes, names: names}
+	x.inputs = inputs
+	err := x.init()
+	return x, err
+}
+
+// numpyNary is newNary for three inputs with the output their NUMPY
+// broadcast, computed in buf (scratchAxes dims; a deeper output goes to the
+// heap).
+func numpyNary(buf []int, shapes [3]Shape, names *[3]string) (nary, error) {
+	rank := 0
 	for _, s := range shapes {
-		st, err := Strides(s, out)
-		if err != nil {
-			return nil, err
+		if !valid(s) {
+			return nary{}, numpyError(shapes)
 		}
-		n, err := s.Size()
-		if err != nil {
-			return nil, err
-		}
-		x.stride, x.lens = append(x.stride, st), append(x.lens, n)
+		rank = max(rank, len(s))
 	}
-	if len(x.size) == 0 { // rank 0: one element
-		x.size = []int{1}
-		for k := range x.stride {
-			x.stride[k] = []int{0}
-		}
+	out := buf[:min(rank, len(buf))]
+	if rank > len(buf) {
+		out = make([]int, rank)
 	}
-	x.rank = coalesce.Nest(x.size, x.stride)
-	if x.rank == 0 {
-		x.rank, x.size[0] = 1, 1
-		for _, st := range x.stride {
-			st[0] = 0
-		}
+	if d, _, _ := numpyInto(out, shapes[:]); d >= 0 || !fits(out) {
+		return nary{}, numpyError(shapes)
 	}
-	x.n, x.m = x.size[x.rank-1], 1
+	return newNary(out, shapes, 3, names)
+}
+
+// numpyError returns the error of Numpy for the shapes, on copies.
+func numpyError(shapes [3]Shape) error {
+	_, err := Numpy(shapes[0].Clone(), shapes[1].Clone(), shapes[2].Clone())
+	return err
+}
+
+// init validates the inputs' shapes against the output's, which they must
+// broadcast to, and coalesces the nest.
+func (x *nary) init() error {
+	var in [3]placed
+	for k, s := range x.shapes[:x.inputs] {
+		if !broadcastsTo(s, x.out) {
+			_, err := Strides(s.Clone(), x.out.Clone())
+			return err
+		}
+		in[k] = placed{shape: s}
+	}
+	x.lay(x.out, in[:x.inputs])
+	size, stride := x.axes()
+	x.n, x.m = size[x.rank-1], 1
 	if x.rank >= 2 {
-		x.m = x.size[x.rank-2]
-		x.ld = x.stride[0][x.rank-2]
+		x.m = size[x.rank-2]
+		x.ld = stride[0][x.rank-2]
 	}
-	return x, nil
+	return nil
+}
+
+// broadcastsTo reports whether the NUMPY rule broadcasts s to out, both
+// valid shapes (out's element count fitting in an int): what [Strides]
+// checks, without its allocations.
+func broadcastsTo(s, out Shape) bool {
+	if !valid(s) || !valid(out) || !fits(out) || len(s) > len(out) {
+		return false
+	}
+	for i, d := range s {
+		if o := out[len(out)-len(s)+i]; d != o && d != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // block returns input k's leading stride and its inner step (0 or 1) in a
 // block.
 func (x *nary) block(k int) (ld, inc int) {
-	inc = x.stride[k][x.rank-1]
+	_, stride := x.axes()
+	inc = stride[k][x.rank-1]
 	if x.rank >= 2 {
-		ld = x.stride[k][x.rank-2]
+		ld = stride[k][x.rank-2]
 	}
 	return ld, inc
 }
@@ -215,22 +240,22 @@ func spanOf[E any](s []E) span {
 // dst may be exactly an input laid out as the output, and share nothing
 // with the others.
 func checkNary[T elem.Float](x *nary, dst []T, ins ...span) error {
-	if len(dst) != x.outLen {
-		return newError(errs(ErrDataLength), "dst has %d elements; the output %v of %s needs %d", len(dst), x.out, x.describe(), x.outLen)
+	if len(dst) != x.length[0] {
+		return newError(errs(ErrDataLength), "dst has %d elements; the output %v of %s needs %d", len(dst), x.out.Clone(), x.describe(), x.length[0])
 	}
 	for k, in := range ins {
-		if in.len != x.lens[k] {
-			return newError(errs(ErrDataLength), "%s has %d elements; its shape %v needs %d (%s)", x.names[k], in.len, x.shapes[k], x.lens[k], x.describe())
+		if in.len != x.length[k+1] {
+			return newError(errs(ErrDataLength), "%s has %d elements; its shape %v needs %d (%s)", x.names[k], in.len, x.shapes[k].Clone(), x.length[k+1], x.describe())
 		}
 	}
 	d := spanOf(dst)
-	size := x.size[:x.rank]
-	dspan := alias.Span{Start: d.start, Elem: d.elem, Size: size, Stride: x.stride[0][:x.rank]}
+	size, stride := x.axes()
+	dspan := alias.Span{Start: d.start, Elem: d.elem, Size: size, Stride: stride[0]}
 	for k, in := range ins {
-		ispan := alias.Span{Start: in.start, Elem: in.elem, Size: size, Stride: x.stride[k+1][:x.rank]}
+		ispan := alias.Span{Start: in.start, Elem: in.elem, Size: size, Stride: stride[k+1]}
 		if in.elem == d.elem && alias.Conflict(dspan, ispan) || in.elem != d.elem && alias.Overlap(dspan, ispan) {
 			return newError(errs(ErrOverlap), "dst shares memory with %s %v without being exactly %s laid out as the output %v",
-				x.names[k], x.shapes[k], x.names[k], x.out)
+				x.names[k], x.shapes[k].Clone(), x.names[k], x.out.Clone())
 		}
 	}
 	return nil
@@ -238,9 +263,9 @@ func checkNary[T elem.Float](x *nary, dst []T, ins ...span) error {
 
 // describe names every input with its shape, for messages.
 func (x *nary) describe() string {
-	parts := make([]string, len(x.shapes))
-	for k, s := range x.shapes {
-		parts[k] = fmt.Sprintf("%s %v", x.names[k], s)
+	parts := make([]string, x.inputs)
+	for k, s := range x.shapes[:x.inputs] {
+		parts[k] = x.names[k] + " " + s.String()
 	}
 	return strings.Join(parts, ", ")
 }
@@ -248,19 +273,16 @@ func (x *nary) describe() string {
 // run calls block once per step of the odometer over the outer axes, with
 // every operand's offset and the block's rows and columns.
 func (x *nary) run(block func(off [nditer.Operands]int, m, n int)) {
-	if x.outLen == 0 {
+	if x.length[0] == 0 {
 		return
 	}
+	size, stride := x.axes()
 	outer := max(0, x.rank-2)
-	var o nditer.Odometer
-	o.Size = x.size[:outer]
-	o.Idx = make([]int, outer)
-	zero := make([]int, outer) // the operands a call does not have
+	o := nditer.Odometer{Size: size[:outer]}
+	var idx [maxAxes]int
+	o.Idx = idx[:outer]
 	for k := range o.Stride {
-		o.Stride[k] = zero
-		if k < len(x.stride) {
-			o.Stride[k] = x.stride[k][:outer]
-		}
+		o.Stride[k] = stride[k][:outer] // the operands a call does not have: 0, as lay leaves them
 	}
 	o.Seek(0)
 	for {

@@ -48,21 +48,35 @@ const (
 // [NewBidirectionalPlan]; the zero Plan is not a plan, and running it (or a
 // nil *Plan) returns an error wrapping [ErrPlan]. A Plan is immutable after
 // it is built and safe for concurrent use; running it allocates nothing.
+//
+// The input shapes are the plan's own copies in a plan from a constructor;
+// a one-shot call (Apply, ...) plans on its stack and points them at the
+// caller's shapes itself after planning, for its messages: the planning
+// functions take the shapes as arguments and keep none of them, so that
+// the caller's shapes do not escape to the heap.
 type Plan struct {
 	form     form
-	rule     Rule          // formBinary: the rule, for the output shape and messages
-	a, b     Shape         // the input shapes (formCopy: the input and the target)
-	batch    [2]BatchShape // formMinibatch: the input shapes
-	out      Shape         // the output shape; nil in one-shot plans, which recompute it for messages
-	inputs   int           // 2, or 1 for formCopy
-	length   [maxOperands]int
-	rank     int                          // coalesced axes, at least 1
-	size     [inlineAxes]int              // the nest, outermost axis first, when rank <= inlineAxes
-	stride   [maxOperands][inlineAxes]int // per operand, dst first
-	wide     *nest                        // the nest when rank > inlineAxes
-	block    block                        // the two innermost axes
-	strategy [elemSizes]strategy          // by element size: see sizeIndex
-	stream   [elemSizes]bool              // by element size: non-temporal stores for the whole plan
+	rule     Rule                // formBinary: the rule, for the output shape and messages
+	a, b     Shape               // the input shapes (formCopy: the input and the target)
+	batch    [2]BatchShape       // formMinibatch: the input shapes
+	out      Shape               // the output shape; nil in one-shot plans, which recompute it for messages
+	loops                        // the coalesced nest
+	block    block               // the two innermost axes
+	strategy [elemSizes]strategy // by element size: see sizeIndex
+	stream   [elemSizes]bool     // by element size: non-temporal stores for the whole plan
+}
+
+// loops is a coalesced loop nest over an output and its inputs' data, all
+// contiguous row-major arrays: the element counts and, per axis, the size
+// and every operand's stride (0 where it repeats). Plans and the N-ary
+// calls build one with lay.
+type loops struct {
+	inputs int // 1 to 3
+	length [maxOperands]int
+	rank   int                          // coalesced axes, at least 1
+	size   [inlineAxes]int              // the nest, outermost axis first, when rank <= inlineAxes
+	stride [maxOperands][inlineAxes]int // per operand, dst first
+	wide   *nest                        // the nest when rank > inlineAxes
 }
 
 // nest is a loop nest too deep to hold inline.
@@ -73,14 +87,14 @@ type nest struct {
 
 // axes returns the coalesced nest: sizes, outermost first, and each
 // operand's strides.
-func (p *Plan) axes() (size []int, stride [maxOperands][]int) {
-	if p.wide != nil {
-		return p.wide.size, p.wide.stride
+func (l *loops) axes() (size []int, stride [maxOperands][]int) {
+	if l.wide != nil {
+		return l.wide.size, l.wide.stride
 	}
 	for k := range stride {
-		stride[k] = p.stride[k][:p.rank]
+		stride[k] = l.stride[k][:l.rank]
 	}
-	return p.size[:p.rank], stride
+	return l.size[:l.rank], stride
 }
 
 // NewPlan resolves rule for operands of shapes a and b. [Run] then computes
@@ -90,7 +104,7 @@ func NewPlan(rule Rule, a, b Shape) (*Plan, error) {
 	if err := p.initRule(rule, a, b); err != nil {
 		return nil, err
 	}
-	return p.keep(), nil
+	return p.keep(a, b), nil
 }
 
 // NewInPlacePlan resolves PyTorch's in-place a.op_(b): [RunInPlace](p, op,
@@ -101,7 +115,7 @@ func NewInPlacePlan(a, b Shape) (*Plan, error) {
 	if err := p.initInPlace(a, b); err != nil {
 		return nil, err
 	}
-	return p.keep(), nil
+	return p.keep(a, b), nil
 }
 
 // NewMinibatchPlan resolves primitiv's minibatch broadcast of a and b, whose
@@ -113,7 +127,8 @@ func NewMinibatchPlan(a, b BatchShape) (*Plan, error) {
 		return nil, err
 	}
 	p.batch = [2]BatchShape{clone(a), clone(b)}
-	return p.keep(), nil
+	p.out = p.outShape()
+	return p, nil
 }
 
 // NewBidirectionalPlan resolves OpenVINO's bidirectional broadcast of an
@@ -125,12 +140,14 @@ func NewBidirectionalPlan(in, target Shape) (*Plan, error) {
 	if err := p.initCopy(in, target); err != nil {
 		return nil, err
 	}
-	return p.keep(), nil
+	return p.keep(in, target), nil
 }
 
-// keep makes a plan built on the caller's shapes independent of them.
-func (p *Plan) keep() *Plan {
-	p.a, p.b = p.a.Clone(), p.b.Clone()
+// keep completes a plan from a constructor with its own copies of the
+// shapes it was planned for (a minibatch plan's are in p.batch) and its
+// output shape.
+func (p *Plan) keep(a, b Shape) *Plan {
+	p.a, p.b = a.Clone(), b.Clone()
 	p.out = p.outShape()
 	return p
 }
@@ -156,7 +173,7 @@ func (p *Plan) OutBatch() (BatchShape, bool) {
 	if p == nil || p.form != formMinibatch {
 		return BatchShape{}, false
 	}
-	out, _ := Minibatch(clone(p.batch[0]), clone(p.batch[1]))
+	out, _ := Minibatch(p.batch[0], p.batch[1])
 	return out, true
 }
 
@@ -174,24 +191,24 @@ func (p *Plan) outShape() Shape {
 	var out Shape
 	switch p.form {
 	case formMinibatch:
-		res, _ := Minibatch(clone(p.batch[0]), clone(p.batch[1]))
+		res, _ := Minibatch(p.batch[0], p.batch[1])
 		out, _ = res.Flat()
 	case formCopy:
-		out, _ = Bidirectional(p.a.Clone(), p.b.Clone())
+		out, _ = Bidirectional(p.a, p.b)
 	case formBinary, formInPlace:
-		out, _ = p.rule.Shape(p.a.Clone(), p.b.Clone())
+		out, _ = p.rule.Shape(p.a, p.b)
 	}
 	return out
 }
 
 // initRule plans rule for a and b. It allocates nothing unless the shapes
-// are bad or of rank above scratchAxes, and keeps a and b as given.
+// are bad or of rank above scratchAxes.
 func (p *Plan) initRule(rule Rule, a, b Shape) error {
-	p.form, p.rule, p.a, p.b = formBinary, rule, a, b
+	p.form, p.rule = formBinary, rule
 	in := [2]placed{{shape: a}, {shape: b}}
 	switch rule.kind {
 	case kindNumpy:
-		return p.initNumpy(in[:])
+		return p.initNumpy(in[:], func() error { _, err := Numpy(a, b); return err })
 	case kindPDPD:
 		start, tb, err := pdpdWindow(a, b, rule.axis)
 		if err != nil {
@@ -200,7 +217,7 @@ func (p *Plan) initRule(rule Rule, a, b Shape) error {
 		in[1] = placed{shape: tb, pad: len(a) - start - len(tb)}
 	default:
 		if !valid(a) || !a.Equal(b) || !fits(a) {
-			_, err := None(a.Clone(), b.Clone())
+			_, err := None(a, b)
 			return err
 		}
 	}
@@ -211,9 +228,9 @@ func (p *Plan) initRule(rule Rule, a, b Shape) error {
 // initInPlace plans PyTorch's a.op_(b): the NUMPY plan of a and b, whose
 // result must be a's shape.
 func (p *Plan) initInPlace(a, b Shape) error {
-	p.form, p.rule, p.a, p.b = formInPlace, RuleNumpy, a, b
+	p.form, p.rule = formInPlace, RuleNumpy
 	in := [2]placed{{shape: a}, {shape: b}}
-	return p.initNumpy(in[:])
+	return p.initNumpy(in[:], func() error { _, err := InPlaceShape(a, b); return err })
 }
 
 // initMinibatch plans a and b as their flat (Batch, Volume) views, which
@@ -226,30 +243,32 @@ func (p *Plan) initMinibatch(a, b BatchShape) error {
 	dimsOK := a.IsScalar() || b.IsScalar() || sameDims(a.Dims, b.Dims)
 	batchOK := a.Batch == b.Batch || a.Batch == 1 || b.Batch == 1
 	if !valid || !dimsOK || !batchOK {
-		_, err := Minibatch(clone(a), clone(b))
+		_, err := Minibatch(a, b)
 		return err
 	}
-	p.form, p.batch = formMinibatch, [2]BatchShape{a, b}
+	p.form = formMinibatch
 	fa, fb := [2]int{a.Batch, va}, [2]int{b.Batch, vb}
 	in := [2]placed{{shape: fa[:]}, {shape: fb[:]}}
-	return p.initNumpy(in[:])
+	return p.initNumpy(in[:], func() error { _, err := Minibatch(a, b); return err })
 }
 
 // initCopy plans the bidirectional broadcast of in to target.
 func (p *Plan) initCopy(in, target Shape) error {
-	p.form, p.a, p.b = formCopy, in, target
+	p.form = formCopy
 	shapes := [2]placed{{shape: in}, {shape: target}}
-	return p.initNumpy(shapes[:])
+	return p.initNumpy(shapes[:], func() error { _, err := Bidirectional(in, target); return err })
 }
 
 // initNumpy plans the NUMPY broadcast of right-aligned inputs; for a copy
 // plan the second shape only shapes the output, and for an in-place plan the
-// output must be the first input's shape.
-func (p *Plan) initNumpy(in []placed) error {
+// output must be the first input's shape. Where the shapes break the rule,
+// it returns the error of fail, which computes it on copies of the shapes,
+// so that only that path keeps them.
+func (p *Plan) initNumpy(in []placed, fail func() error) error {
 	rank := 0
 	for _, x := range in {
 		if !valid(x.shape) {
-			return p.numpyError()
+			return fail()
 		}
 		rank = max(rank, len(x.shape))
 	}
@@ -260,33 +279,16 @@ func (p *Plan) initNumpy(in []placed) error {
 	}
 	shapes := [2]Shape{in[0].shape, in[1].shape}
 	if d, _, _ := numpyInto(out, shapes[:]); d >= 0 {
-		return p.numpyError()
+		return fail()
 	}
-	if !fits(out) || p.form == formInPlace && !Shape(out).Equal(p.a) {
-		return p.numpyError()
+	if !fits(out) || p.form == formInPlace && !Shape(out).Equal(in[0].shape) {
+		return fail()
 	}
 	if p.form == formCopy {
 		in = in[:1]
 	}
 	p.build(out, in)
 	return nil
-}
-
-// numpyError returns the error of the rule that initNumpy found broken,
-// computed on copies so that only this path keeps the shapes.
-func (p *Plan) numpyError() error {
-	var err error
-	switch p.form {
-	case formMinibatch:
-		_, err = Minibatch(clone(p.batch[0]), clone(p.batch[1]))
-	case formCopy:
-		_, err = Bidirectional(p.a.Clone(), p.b.Clone())
-	case formInPlace:
-		_, err = InPlaceShape(p.a.Clone(), p.b.Clone())
-	default:
-		_, err = Numpy(p.a.Clone(), p.b.Clone())
-	}
-	return err
 }
 
 // valid reports whether s has no negative size, as Shape.Validate checks,
@@ -320,6 +322,13 @@ func elements(s []int) int {
 // build runs the layout and coalescing stages for the output shape out and
 // the placed inputs, and chooses the strategy.
 func (p *Plan) build(out []int, in []placed) {
+	p.lay(out, in)
+	p.choose()
+}
+
+// lay runs the layout and coalescing stages for the output shape out and
+// the placed inputs (one to three), which broadcast to it.
+func (l *loops) lay(out []int, in []placed) {
 	var sizeBuf [scratchAxes]int
 	var strideBuf [maxOperands][scratchAxes]int
 	size := sizeBuf[:]
@@ -337,10 +346,10 @@ func (p *Plan) build(out []int, in []placed) {
 	copy(size, out)
 	ops := 1 + len(in)
 	stridesInto(stride[0][:len(out)], out, 0, true)
-	p.length[0] = elements(out)
+	l.length[0] = elements(out)
 	for k, x := range in {
 		stridesInto(stride[k+1][:len(out)], x.shape, x.pad, true)
-		p.length[k+1] = elements(x.shape)
+		l.length[k+1] = elements(x.shape)
 	}
 	for k := range ops {
 		stride[k] = stride[k][:len(out)]
@@ -354,22 +363,21 @@ func (p *Plan) build(out []int, in []placed) {
 			stride[k][0] = 1
 		}
 	}
-	p.inputs, p.rank = len(in), rank
+	l.inputs, l.rank = len(in), rank
 	if rank > inlineAxes {
-		p.wide = &nest{size: append([]int(nil), size[:rank]...)}
-		for k := range p.wide.stride { // operands past ops stay 0, as inline
-			p.wide.stride[k] = make([]int, rank)
+		l.wide = &nest{size: append([]int(nil), size[:rank]...)}
+		for k := range l.wide.stride { // operands past ops stay 0, as inline
+			l.wide.stride[k] = make([]int, rank)
 			if k < ops {
-				copy(p.wide.stride[k], stride[k])
+				copy(l.wide.stride[k], stride[k])
 			}
 		}
 	} else {
-		copy(p.size[:], size[:rank])
+		copy(l.size[:], size[:rank])
 		for k := range ops {
-			copy(p.stride[k][:], stride[k][:rank])
+			copy(l.stride[k][:], stride[k][:rank])
 		}
 	}
-	p.choose()
 }
 
 // streamed is the memory, in elements, that running the plan streams

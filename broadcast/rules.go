@@ -16,13 +16,13 @@ func None(a, b Shape) (Shape, error) {
 	if len(a) != len(b) {
 		return nil, newError(errs(ErrIncompatible, ErrRank),
 			"shapes %v and %v are incompatible without broadcasting: rank %d of a must match rank %d of b",
-			a, b, len(a), len(b))
+			a.Clone(), b.Clone(), len(a), len(b))
 	}
 	for d := len(a) - 1; d >= 0; d-- {
 		if a[d] != b[d] {
 			return nil, newError(errs(ErrIncompatible),
 				"shapes %v and %v are incompatible without broadcasting: size %d of a must match size %d of b at dimension %d",
-				a, b, a[d], b[d], d)
+				a.Clone(), b.Clone(), a[d], b[d], d)
 		}
 	}
 	return a.Clone(), nil
@@ -40,7 +40,7 @@ func None(a, b Shape) (Shape, error) {
 // shapes, "operand i" otherwise) with their sizes. A result whose element
 // count overflows int wraps [ErrOverflow].
 func Numpy(shapes ...Shape) (Shape, error) {
-	return numpy(operandNames(len(shapes)), shapes)
+	return numpy(nil, shapes)
 }
 
 // Bidirectional applies OpenVINO's bidirectional broadcast of an array of
@@ -52,12 +52,19 @@ func Bidirectional(in, target Shape) (Shape, error) {
 	return numpy([]string{"input", "target"}, []Shape{in, target})
 }
 
-// numpy implements [Numpy] with the given operand names.
+// numpy implements [Numpy], naming operand i names[i] in messages, or as
+// operandName does when names is nil.
 func numpy(names []string, shapes []Shape) (Shape, error) {
+	name := func(i int) string { // only on the error path: a name may cost a Sprintf
+		if names == nil {
+			return operandName(len(shapes), i)
+		}
+		return names[i]
+	}
 	rank := 0
 	for i, s := range shapes {
-		if err := s.validate(names[i]); err != nil {
-			return nil, err
+		if s.validate("") != nil {
+			return nil, s.validate(name(i))
 		}
 		rank = max(rank, len(s))
 	}
@@ -65,12 +72,12 @@ func numpy(names []string, shapes []Shape) (Shape, error) {
 	if d, i, j := numpyInto(out, shapes); d >= 0 {
 		return nil, newError(errs(ErrIncompatible),
 			"shapes %s are incompatible: size %d of %s must match size %d of %s at dimension %d",
-			listShapes(shapes), out[d], names[i], sizeAt(shapes[j], len(out)-d), names[j], d)
+			listShapes(len(shapes), func(i int) string { return shapes[i].String() }), out[d], name(i), sizeAt(shapes[j], len(out)-d), name(j), d)
 	}
 	if _, ok := count(out); !ok {
 		return nil, newError(errs(ErrOverflow),
 			"the broadcast result %v of shapes %s is too large: the product of its sizes overflows int",
-			out, listShapes(shapes))
+			out, listShapes(len(shapes), func(i int) string { return shapes[i].String() }))
 	}
 	return out, nil
 }
@@ -134,14 +141,14 @@ func InPlaceShape(a, b Shape) (Shape, error) {
 	if len(out) != len(a) {
 		return nil, newError(errs(ErrInPlace),
 			"cannot write the result of shapes %v and %v in place into a: the result %v has rank %d but a has rank %d",
-			a, b, out, len(out), len(a))
+			a.Clone(), b.Clone(), out, len(out), len(a))
 	}
 	for d := len(a) - 1; d >= 0; d-- {
 		if out[d] != a[d] {
 			k := d - (len(a) - len(b)) // rank(b) <= rank(a) here
 			return nil, newError(errs(ErrInPlace),
 				"cannot write the result of shapes %v and %v in place into a: the expanded size %d of a must match the existing size %d of b at non-singleton dimension %d (the result would be %v)",
-				a, b, a[d], b[k], d, out)
+				a.Clone(), b.Clone(), a[d], b[k], d, out)
 		}
 	}
 	return out, nil
@@ -198,36 +205,36 @@ func pdpdWindow(a, b Shape, axis int) (start int, tb Shape, err error) {
 	if len(b) > len(a) {
 		return 0, nil, newError(errs(ErrIncompatible, ErrRank),
 			"pdpd shapes %v and %v are incompatible: rank %d of b exceeds rank %d of a",
-			a, b, len(b), len(a))
+			a.Clone(), b.Clone(), len(b), len(a))
 	}
 	if axis == -1 {
 		axis = len(a) - len(b)
 	} else if axis < 0 {
 		return 0, nil, newError(errs(ErrAxis),
 			"pdpd axis %d is invalid for shapes %v and %v: the only negative axis allowed is -1 (the default, rank(a)-rank(b))",
-			axis, a, b)
+			axis, a.Clone(), b.Clone())
 	}
 	if axis > len(a) {
 		return 0, nil, newError(errs(ErrAxis),
 			"pdpd axis %d is invalid for shapes %v and %v: it exceeds rank %d of a",
-			axis, a, b, len(a))
+			axis, a.Clone(), b.Clone(), len(a))
 	}
 	tb = trimTrailingOnes(b)
 	if axis+len(tb) > len(a) {
 		trimmed := ""
 		if len(tb) != len(b) {
-			trimmed = fmt.Sprintf(" (trimmed to %v)", tb)
+			trimmed = fmt.Sprintf(" (trimmed to %v)", tb.Clone())
 		}
 		return 0, nil, newError(errs(ErrIncompatible, ErrAxis),
 			"pdpd shapes %v and %v are incompatible at axis %d: b%s does not fit in a: axis %d + rank %d of b exceeds rank %d of a",
-			a, b, axis, trimmed, axis, len(tb), len(a))
+			a.Clone(), b.Clone(), axis, trimmed, axis, len(tb), len(a))
 	}
 	for j := len(tb) - 1; j >= 0; j-- {
 		ad, bd := a[axis+j], tb[j]
 		if bd != ad && bd != 1 {
 			return 0, nil, newError(errs(ErrIncompatible),
 				"pdpd shapes %v and %v are incompatible at axis %d: size %d of b must match size %d of a at dimension %d of a (dimension %d of b); only b broadcasts, and only from size 1",
-				a, b, axis, bd, ad, axis+j, j)
+				a.Clone(), b.Clone(), axis, bd, ad, axis+j, j)
 		}
 	}
 	return axis, tb, nil

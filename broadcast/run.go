@@ -50,6 +50,7 @@ func ApplyRule[T elem.Number](rule Rule, op elem.Op, dst, a []T, aShape Shape, b
 	if err := p.initRule(rule, aShape, bShape); err != nil {
 		return err
 	}
+	p.a, p.b = aShape, bShape // for Run's messages; p stays on the stack
 	return Run(&p, op, dst, a, b)
 }
 
@@ -66,6 +67,7 @@ func ApplyInPlace[T elem.Number](op elem.Op, a []T, aShape Shape, b []T, bShape 
 	if err := p.initInPlace(aShape, bShape); err != nil {
 		return err
 	}
+	p.a, p.b = aShape, bShape
 	return RunInPlace(&p, op, a, b)
 }
 
@@ -76,6 +78,7 @@ func ApplyMinibatch[T elem.Number](op elem.Op, dst, a []T, aShape BatchShape, b 
 	if err := p.initMinibatch(aShape, bShape); err != nil {
 		return err
 	}
+	p.batch = [2]BatchShape{aShape, bShape}
 	return Run(&p, op, dst, a, b)
 }
 
@@ -89,6 +92,7 @@ func To[T elem.Number](dst, in []T, inShape, target Shape) (Shape, error) {
 	if err := p.initCopy(inShape, target); err != nil {
 		return nil, err
 	}
+	p.a, p.b = inShape, target
 	if err := Copy(&p, dst, in); err != nil {
 		return nil, err
 	}
@@ -187,11 +191,11 @@ func (p *Plan) describe(name string) string {
 	case name == "dst":
 		return "the output shape " + p.Out().String()
 	case p.form == formMinibatch && name == "a":
-		return "minibatch shape " + clone(p.batch[0]).String()
+		return "minibatch shape " + p.batch[0].String()
 	case p.form == formMinibatch:
-		return "minibatch shape " + clone(p.batch[1]).String()
+		return "minibatch shape " + p.batch[1].String()
 	case name == "a" || name == "input":
-		return "shape " + p.a.Clone().String()
+		return "shape " + p.a.String()
 	}
-	return "shape " + p.b.Clone().String()
+	return "shape " + p.b.String()
 }

@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -65,9 +66,9 @@ func TestRunMatchesNaive(t *testing.T) {
 
 func testRunMatchesNaive[T elem.Number](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	cases := 400
+	cases := testkit.Sweep(400, 400, 60)
 	if !elem.DefinedOn[T](elem.OpDiv) { // integers: fewer, as their bits are uniform
-		cases = 100
+		cases /= 4
 	}
 	for range cases {
 		as, bs := randomPair(rng)
@@ -120,17 +121,17 @@ func requireUndefinedOp[T elem.Number](t *testing.T, op elem.Op, a []T, as Shape
 
 // TestRunForms covers every inner-block form and size the planner picks,
 // including the tile for tiny repeated rows and inner sizes around every
-// vector width.
+// vector width (fewer of them under -race, see testkit.Sweep).
 func TestRunForms(t *testing.T) {
 	var ns []int
-	for n := 1; n <= 17; n++ {
+	for n := 1; n <= testkit.Sweep(17, 17, 9); n++ {
 		ns = append(ns, n)
 	}
-	ns = append(ns, 31, 33, 63, 64, 65, 513)
+	ns = append(ns, []int{31, 33, 63, 64, 65, 513}[testkit.Sweep(0, 0, 4):]...)
 	testkit.EachImplementation(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(13, 14))
 		for _, n := range ns {
-			for _, m := range []int{1, 2, 5, 97} {
+			for _, m := range []int{1, 2, 5, 97}[:testkit.Sweep(4, 4, 3)] {
 				for _, pair := range [][2]Shape{
 					{S(m, n), S(n)},       // row
 					{S(n), S(m, n)},       // reversed row
@@ -329,6 +330,7 @@ func TestPlanRules(t *testing.T) {
 }
 
 func TestRunAllocatesNothing(t *testing.T) {
+	testkit.SkipAllocsUnderRace(t)
 	a, b := make([]float32, 8*64*32), make([]float32, 16*32)
 	dst := make([]float32, 8*16*64*32)
 	p, err := NewPlan(RuleNumpy, S(8, 1, 64, 32), S(1, 16, 1, 32))
@@ -354,6 +356,70 @@ func TestRunAllocatesNothing(t *testing.T) {
 	for name, call := range calls {
 		require.NoError(t, call(), name)
 		require.Zero(t, testing.AllocsPerRun(10, func() { _ = call() }), name)
+	}
+}
+
+// TestShapeLiteralsStayOnTheStack: every public call that takes shapes
+// keeps them on the caller's stack (only error values hold copies), so that
+// shape literals cost nothing: the calls that compute allocate nothing,
+// and those that return shapes or plans allocate just those.
+func TestShapeLiteralsStayOnTheStack(t *testing.T) {
+	testkit.SkipAllocsUnderRace(t)
+	img, out := make([]float32, 256*256*3), make([]float32, 256*256*3)
+	gain, cond := make([]float32, 3), make([]bool, 3)
+	for _, c := range []struct {
+		name   string
+		allocs float64 // those of the results
+		call   func() error
+	}{
+		{"Apply (the README's call)", 0, func() error {
+			return Apply(elem.OpMul, out, img, Shape{256, 256, 3}, gain, Shape{3})
+		}},
+		{"MustApply", 0, func() error { MustApply(elem.OpMul, out, img, Shape{256, 256, 3}, gain, Shape{3}); return nil }},
+		{"ApplyRule", 0, func() error {
+			return ApplyRule(RulePDPD(2), elem.OpAdd, out, img, Shape{256, 256, 3}, gain, Shape{3})
+		}},
+		{"ApplyInPlace", 0, func() error { return ApplyInPlace(elem.OpSub, out, Shape{256, 256, 3}, gain, Shape{3}) }},
+		{"ApplyMinibatch", 0, func() error {
+			return ApplyMinibatch(elem.OpMax, out, img, BatchShape{Dims: Shape{256, 3}, Batch: 256}, gain[:1], BatchShape{Dims: Shape{}, Batch: 1})
+		}},
+		{"ApplyUnary", 0, func() error { return ApplyUnary(elem.OpNeg, out, Shape{256, 256, 3}, gain, Shape{3}) }},
+		{"ApplyTernary", 0, func() error {
+			return ApplyTernary(elem.OpFMA, out, img, Shape{256, 256, 3}, gain, Shape{3}, gain[:1], Shape{})
+		}},
+		{"Select", 0, func() error {
+			return Select(out, cond, Shape{3}, img, Shape{256, 256, 3}, gain, Shape{1, 3})
+		}},
+		{"View.Validate", 0, func() error {
+			return View[float32]{Data: img, Shape: Shape{256, 256, 3}, Strides: []int{768, 3, 1}}.Validate()
+		}},
+		{"Shape.Validate, Size, CheckLen", 0, func() error {
+			_, err := Shape{256, 256, 3}.Size()
+			return errors.Join(err, Shape{256, 256, 3}.Validate(), Shape{256, 256, 3}.CheckLen(len(img)))
+		}},
+		{"BatchShape.Validate, Size, CheckLen", 0, func() error {
+			_, err := BatchShape{Dims: Shape{256, 3}, Batch: 256}.Size()
+			return errors.Join(err, BatchShape{Dims: Shape{3}, Batch: 2}.Validate(), BatchShape{Dims: Shape{3}, Batch: 2}.CheckLen(6))
+		}},
+		{"To: its result", 1, func() error { _, err := To(out, gain, Shape{3}, Shape{256, 256, 3}); return err }},
+		{"Numpy: its result", 1, func() error { _, err := Numpy(Shape{256, 256, 3}, Shape{3}, Shape{1, 3}); return err }},
+		{"InPlace", 1, func() error { return InPlace(Shape{256, 256, 3}, Shape{3}) }},
+		{"Minibatch: its result", 1, func() error {
+			_, err := Minibatch(BatchShape{Dims: Shape{3}, Batch: 4}, BatchShape{Dims: Shape{3, 1}, Batch: 1})
+			return err
+		}},
+		{"Strides: its result", 1, func() error { _, err := Strides(Shape{3}, Shape{256, 256, 3}); return err }},
+		{"NewPlan: the plan, its shapes' copies, its output", 4, func() error {
+			_, err := NewPlan(RuleNumpy, Shape{256, 256, 3}, Shape{3})
+			return err
+		}},
+		{"NumpyLayout: its output and strides", 5, func() error {
+			_, err := NumpyLayout(Shape{256, 256, 3}, Shape{3})
+			return err
+		}},
+	} {
+		require.NoError(t, c.call(), c.name)
+		require.Equal(t, c.allocs, testing.AllocsPerRun(10, func() { _ = c.call() }), c.name)
 	}
 }
 

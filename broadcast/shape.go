@@ -92,7 +92,7 @@ func (s Shape) checkLen(name string, n int) error {
 	}
 	want, _ := count(s)
 	if n != want {
-		return newError(errs(ErrDataLength), "data%s has %d elements but shape %v needs %d", of(name), n, s, want)
+		return newError(errs(ErrDataLength), "data%s has %d elements but shape %v needs %d", of(name), n, s.Clone(), want)
 	}
 	return nil
 }
@@ -102,12 +102,12 @@ func (s Shape) validate(name string) error {
 	for i, d := range s {
 		if d < 0 {
 			return newError(errs(ErrInvalidShape, ErrNegativeDim),
-				"shape %v%s is invalid: size %d at dimension %d is negative", s, of(name), d, i)
+				"shape %v%s is invalid: size %d at dimension %d is negative", s.Clone(), of(name), d, i)
 		}
 	}
 	if _, ok := count(s); !ok {
 		return newError(errs(ErrOverflow),
-			"shape %v%s is too large: the product of its sizes overflows int", s, of(name))
+			"shape %v%s is too large: the product of its sizes overflows int", s.Clone(), of(name))
 	}
 	return nil
 }

@@ -43,7 +43,9 @@ func (v View[T]) Transposed() View[T] {
 
 // Validate checks that v is a well-formed view: one stride per dim, no
 // negative size, an element count that fits in an int, and every addressed
-// element inside Data. The error names the first offending dim.
+// element inside Data (a rank-0 view addresses one, so Data must not be
+// empty; a view with a size-0 dim addresses none). The error wraps
+// [ErrView] and names the first offending dim.
 func (v View[T]) Validate() error {
 	_, err := v.origin("view")
 	return err
@@ -54,13 +56,18 @@ func (v View[T]) Validate() error {
 func (v View[T]) origin(name string) (int, error) {
 	if len(v.Strides) != len(v.Shape) {
 		return 0, newError(errs(ErrView), "%s: shape %v has %d dims but %d strides %v",
-			name, v.Shape, len(v.Shape), len(v.Strides), v.Strides)
+			name, v.Shape.Clone(), len(v.Shape), len(v.Strides), slices.Clone(v.Strides))
 	}
 	if err := v.Shape.validate(name); err != nil {
 		return 0, err
 	}
 	if slices.Contains(v.Shape, 0) {
 		return 0, nil // no element is addressed
+	}
+	if len(v.Data) == 0 { // the loop below checks dims, and rank 0 has none
+		n, _ := count(v.Shape)
+		return 0, newError(errs(ErrView), "%s does not fit in its data: it addresses %d elements but Data is empty",
+			v.describe(name), n)
 	}
 	lo, hi := 0, 0 // the lowest and highest offset from index 0 so far
 	for d, n := range v.Shape {
@@ -83,32 +90,136 @@ func (v View[T]) origin(name string) (int, error) {
 
 // outside reports dim d of v reaching outside its data.
 func (v View[T]) outside(name string, d int, why string) error {
-	return newError(errs(ErrView), "%s with shape %v and strides %v does not fit in its data: dim %d (size %d, stride %d): %s",
-		name, v.Shape, v.Strides, d, v.Shape[d], v.Strides[d], why)
+	return newError(errs(ErrView), "%s does not fit in its data: dim %d (size %d, stride %d): %s",
+		v.describe(name), d, v.Shape[d], v.Strides[d], why)
+}
+
+// describe names v in messages: "a with shape (2,3) and strides [3 1]". It
+// formats copies, so that v's slices stay the caller's (see [Shape]).
+func (v View[T]) describe(name string) string {
+	return fmt.Sprintf("%s with shape %v and strides %v", name, v.Shape.Clone(), slices.Clone(v.Strides))
 }
 
 // distinct returns an error wrapping ErrOverlap if the view, a destination,
-// addresses some element twice: its dims, taken by increasing |stride|, must
-// each step past everything the finer dims reach (a zero stride on a dim
-// above size 1 never does).
+// addresses some element twice; a view of no element never does. Its dims
+// of size above 1, taken by increasing |stride|, nearly always each step past
+// everything the finer dims reach, which proves the elements distinct (a
+// sort of at most 16 dims and one pass). Where a dim does not (an
+// interleaved layout, such as shape (3,2) with strides (2,3)), the coarser
+// dims that do still cannot make a repeat, and the others, from the finest
+// to the last that does not, are walked: each offset they address is
+// marked in a bitmap over their reach (their strides' common factor divided
+// out), one step per element, of the order of the call that writes them.
+// Beyond maxExactExtent a reach is not walked: more elements than places in
+// it repeat one, and fewer are refused undecided.
 func (v View[T]) distinct(name string) error {
-	var buf [scratchAxes][2]int
+	if slices.Contains(v.Shape, 0) {
+		return nil
+	}
+	var buf [scratchAxes]strideDim
 	dims := buf[:0]
 	for d, n := range v.Shape {
 		if n > 1 {
-			dims = append(dims, [2]int{abs(v.Strides[d]), d})
+			dims = append(dims, strideDim{n, abs(v.Strides[d]), d})
 		}
 	}
-	slices.SortFunc(dims, func(x, y [2]int) int { return x[0] - y[0] })
-	reach := 0
+	slices.SortFunc(dims, func(x, y strideDim) int { return x.stride - y.stride })
+	reach, interleaved := 0, 0 // how many of the finest dims the walk needs
+	for i, x := range dims {
+		if x.stride <= reach {
+			interleaved = i + 1
+		}
+		reach += (x.size - 1) * x.stride
+	}
+	if interleaved == 0 {
+		return nil
+	}
+	dims = dims[:interleaved]
+	g, n := 0, 1
 	for _, x := range dims {
-		if x[0] <= reach {
-			return newError(errs(ErrOverlap), "%s with shape %v and strides %v writes some elements twice: dim %d (size %d, stride %d) steps onto elements its finer dims reach",
-				name, v.Shape, v.Strides, x[1], v.Shape[x[1]], v.Strides[x[1]])
-		}
-		reach += (v.Shape[x[1]] - 1) * x[0]
+		g = gcd(g, x.stride)
+		n *= x.size // at most the view's element count, which fits
 	}
-	return nil
+	g = max(g, 1) // all strides 0
+	reach = 0
+	for i := range dims {
+		dims[i].stride /= g
+		reach += (dims[i].size - 1) * dims[i].stride
+	}
+	switch {
+	case reach < maxExactExtent:
+		first, again, ok := firstRepeat(dims, reach)
+		if !ok {
+			return nil
+		}
+		return newError(errs(ErrOverlap), "%s writes some elements twice: indices %v and %v address the same element",
+			v.describe(name), v.index(dims, first), v.index(dims, again))
+	case n > reach+1:
+		return newError(errs(ErrOverlap), "%s writes some elements twice: %d of its elements lie on %d places",
+			v.describe(name), n, reach+1)
+	}
+	return newError(errs(ErrOverlap), "%s has interleaved dims reaching over more than %d elements: whether it writes some element twice is not checked, and such a dst is refused",
+		v.describe(name), maxExactExtent)
+}
+
+// strideDim is a dim of a view as distinct walks it: its size, |stride|
+// and position in the view.
+type strideDim struct{ size, stride, dim int }
+
+// maxExactExtent bounds the walk of distinct: the interleaved dims of a dst
+// may reach over at most this many places, its bitmap then 8 MiB at most.
+const maxExactExtent = 1 << 26
+
+// firstRepeat walks dims (sizes above 1, strides >= 0 reaching over reach
+// places) in odometer order, finest first, and returns the first index
+// whose offset an earlier one had, with that earlier index, if any.
+func firstRepeat(dims []strideDim, reach int) (first, again [scratchAxes]int, found bool) {
+	var small [64]uint64
+	seen := small[:]
+	if words := reach/64 + 1; words > len(small) {
+		seen = make([]uint64, words)
+	}
+	at := 0
+	for {
+		if seen[at/64]&(1<<(at%64)) != 0 {
+			break
+		}
+		seen[at/64] |= 1 << (at % 64)
+		if !step(dims, &again, &at) {
+			return first, again, false
+		}
+	}
+	for other := 0; other != at; step(dims, &first, &other) {
+	}
+	return first, again, true
+}
+
+// step moves idx, whose offset is at, to the next index over dims, finest
+// first, and reports false after the last.
+func step(dims []strideDim, idx *[scratchAxes]int, at *int) bool {
+	for d := range dims {
+		if idx[d] < dims[d].size-1 {
+			idx[d]++
+			*at += dims[d].stride
+			return true
+		}
+		*at -= idx[d] * dims[d].stride
+		idx[d] = 0
+	}
+	return false
+}
+
+// index formats an index over dims, taken from distinct's walk (which runs
+// reversed dims forwards), as an index of v: 0 in v's other dims.
+func (v View[T]) index(dims []strideDim, idx [scratchAxes]int) Shape {
+	out := make(Shape, len(v.Shape))
+	for i, x := range dims {
+		out[x.dim] = idx[i]
+		if v.Strides[x.dim] < 0 {
+			out[x.dim] = x.size - 1 - idx[i]
+		}
+	}
+	return out
 }
 
 func abs(x int) int {

@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -12,13 +13,21 @@ import (
 )
 
 // ApplyView computes dst = a op b elementwise over strided views, with the
-// NUMPY rule: dst's shape must be exactly Numpy(a.Shape, b.Shape). Every
-// view is validated (see [View.Validate]); dst must not address an element
-// twice, and may share memory with an input only by being exactly that
-// input view (same first element, shape and strides); any other shared
-// element is an error wrapping [ErrOverlap], decided exactly, so interleaved
-// views of one matrix that share no element are fine. Views have at most 16
-// dims. On error nothing has been written.
+// NUMPY rule: a and b must broadcast to dst's shape, as the inputs of a NumPy
+// ufunc must to its out= array: Numpy(a.Shape, b.Shape, dst.Shape) is
+// dst.Shape. It is usually Numpy(a.Shape, b.Shape); extra leading dims, or
+// sizes above 1 where both inputs have 1, repeat the result along them.
+// Every view is validated (see [View.Validate]). dst must not address an
+// element twice (an error wrapping [ErrOverlap]), decided exactly: the usual
+// layouts, whose dims by increasing stride each step past the reach of the
+// finer ones, pass at once; interleaved ones, such as shape (3,2) with
+// strides (2,3), are checked element by element over the interleaved dims,
+// and refused if those reach over more than 2^26 elements. dst may share
+// memory with an input only by being exactly that input view (same first
+// element, shape and strides); any other shared element is an error
+// wrapping [ErrOverlap], decided exactly, so interleaved views of one matrix
+// that share no element are fine. Views have at most 16 dims. On error
+// nothing has been written.
 //
 // The views are walked as one loop nest: dims of size 1 dropped, dst's
 // negative strides flipped, the dims ordered by dst's strides for locality
@@ -44,7 +53,7 @@ func ApplyView[T elem.Number](op elem.Op, dst, a, b View[T]) error {
 		if viewConflict(&n, views[0].Data, views[k].Data, k) {
 			name := viewNames[k]
 			return newError(errs(ErrOverlap), "dst (shape %v, strides %v) shares elements with %s (shape %v, strides %v) without being exactly %s",
-				dst.Shape, dst.Strides, name, views[k].Shape, views[k].Strides, name)
+				dst.Shape.Clone(), slices.Clone(dst.Strides), name, views[k].Shape.Clone(), slices.Clone(views[k].Strides), name)
 		}
 	}
 	if n.empty {
@@ -69,7 +78,7 @@ type viewNest struct {
 }
 
 // layoutViews validates the views and lays them out over the output shape,
-// which must be dst's and the NUMPY broadcast of the inputs'.
+// dst's, which the inputs must broadcast to.
 func layoutViews[T elem.Number](n *viewNest, v [3]View[T]) error {
 	for k := range v {
 		o, err := v[k].origin(viewNames[k])
@@ -78,18 +87,18 @@ func layoutViews[T elem.Number](n *viewNest, v [3]View[T]) error {
 		}
 		n.base[k] = o
 	}
-	if err := v[0].distinct("dst"); err != nil {
-		return err
-	}
 	out := v[0].Shape
 	if len(v[1].Shape) > len(out) || len(v[2].Shape) > len(out) || len(out) > scratchAxes {
 		return shapeMismatch(v)
 	}
-	n.rank = len(out)
 	var got [scratchAxes]int
-	if d, _, _ := numpyInto(got[:len(out)], []Shape{v[1].Shape, v[2].Shape}); d >= 0 || !out.Equal(got[:len(out)]) {
+	if d, _, _ := numpyInto(got[:len(out)], []Shape{v[1].Shape, v[2].Shape, out}); d >= 0 || !out.Equal(got[:len(out)]) {
 		return shapeMismatch(v)
 	}
+	if err := v[0].distinct("dst"); err != nil {
+		return err
+	}
+	n.rank = len(out)
 	for d, size := range out {
 		n.size[d] = size
 		n.empty = n.empty || size == 0
@@ -108,12 +117,12 @@ func shapeMismatch[T elem.Number](v [3]View[T]) error {
 	if len(v[0].Shape) > scratchAxes {
 		return newError(errs(ErrRank), "dst has %d dims: views have at most %d", len(v[0].Shape), scratchAxes)
 	}
-	out, err := Numpy(v[1].Shape, v[2].Shape)
+	out, err := Numpy(v[1].Shape.Clone(), v[2].Shape.Clone())
 	if err != nil {
 		return err
 	}
-	return newError(errs(ErrIncompatible), "dst has shape %v but a %v and b %v broadcast to %v",
-		v[0].Shape, v[1].Shape, v[2].Shape, out)
+	return newError(errs(ErrIncompatible), "a %v and b %v do not broadcast to dst's shape %v: their broadcast shape is %v",
+		v[1].Shape.Clone(), v[2].Shape.Clone(), v[0].Shape.Clone(), out)
 }
 
 // viewConflict reports whether dst shares an element with input k without
@@ -337,25 +346,29 @@ func gather[T elem.Number](tile, x []T, off, rows, cols, ld, inc int) {
 }
 
 // copyStrided copies n elements of T from src, inc elements apart, to dst,
-// dinc elements apart, four at a time.
+// dinc elements apart, four at a time. Every pointer it forms is that of an
+// element it copies: src and dst advance by offsets, never past their last
+// element (nor, for a negative stride, before their first), which the
+// unsafe.Pointer rules forbid even undereferenced.
 func copyStrided[T elem.Number](dst unsafe.Pointer, dinc int, src unsafe.Pointer, inc, n int) {
 	size := int(unsafe.Sizeof(T(0)))
 	ds, ss := dinc*size, inc*size
+	d, s := 0, 0 // byte offsets of element j
 	j := 0
 	for ; j+4 <= n; j += 4 {
-		v0 := *(*T)(src)
-		v1 := *(*T)(unsafe.Add(src, ss))
-		v2 := *(*T)(unsafe.Add(src, 2*ss))
-		v3 := *(*T)(unsafe.Add(src, 3*ss))
-		*(*T)(dst) = v0
-		*(*T)(unsafe.Add(dst, ds)) = v1
-		*(*T)(unsafe.Add(dst, 2*ds)) = v2
-		*(*T)(unsafe.Add(dst, 3*ds)) = v3
-		src, dst = unsafe.Add(src, 4*ss), unsafe.Add(dst, 4*ds)
+		v0 := *(*T)(unsafe.Add(src, s))
+		v1 := *(*T)(unsafe.Add(src, s+ss))
+		v2 := *(*T)(unsafe.Add(src, s+2*ss))
+		v3 := *(*T)(unsafe.Add(src, s+3*ss))
+		*(*T)(unsafe.Add(dst, d)) = v0
+		*(*T)(unsafe.Add(dst, d+ds)) = v1
+		*(*T)(unsafe.Add(dst, d+2*ds)) = v2
+		*(*T)(unsafe.Add(dst, d+3*ds)) = v3
+		s, d = s+4*ss, d+4*ds
 	}
 	for ; j < n; j++ {
-		*(*T)(dst) = *(*T)(src)
-		src, dst = unsafe.Add(src, ss), unsafe.Add(dst, ds)
+		*(*T)(unsafe.Add(dst, d)) = *(*T)(unsafe.Add(src, s))
+		s, d = s+ss, d+ds
 	}
 }
 

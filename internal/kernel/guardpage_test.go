@@ -10,9 +10,10 @@ import (
 	"github.com/simdkit/elem/internal/testkit"
 )
 
-// TestGuardPages runs every kernel on every length up to 130 with each operand
-// flush against an inaccessible page, after it and before it: a read or write
-// past either end of any slice faults and kills the test.
+// TestGuardPages runs every kernel on every length up to 130 (20 under
+// -race, see testkit.Sweep) with each operand flush against an
+// inaccessible page, after it and before it: a read or write past either
+// end of any slice faults and kills the test.
 func TestGuardPages(t *testing.T) {
 	testkit.EachSIMDImplementation(t, func(t *testing.T) {
 		eachType(t, 5, testGuardPages)
@@ -44,7 +45,7 @@ func testGuardPages(t *testing.T, tc typeCase) {
 		for _, f := range tc.families {
 			for op := range f.ops {
 				for k, kind := range f.kinds {
-					for n := 0; n <= 130; n++ {
+					for n := 0; n <= testkit.Sweep(130, 130, 20); n++ {
 						ins := make([]any, len(f.inputs))
 						for i, typ := range f.inputs {
 							size := 1

@@ -13,28 +13,23 @@ import (
 
 // testLengths covers every tail and unroll boundary of every vector width up
 // to 300, and a few long runs. -short (used under emulators, whose vectors
-// are NEON's 16 bytes) stops at 140, past two main-loop blocks of bytes.
+// are NEON's 16 bytes) stops at 140, past two main-loop blocks of bytes;
+// -race (see testkit.Sweep) at 20, with two long runs.
 func testLengths() []int {
-	top := 300
-	if testing.Short() {
-		top = 140
-	}
 	var ls []int
-	for n := 0; n <= top; n++ {
+	for n := 0; n <= testkit.Sweep(300, 140, 20); n++ {
 		ls = append(ls, n)
+	}
+	if testkit.Race {
+		return append(ls, 257, 1025)
 	}
 	return append(ls, 255, 256, 257, 1023, 1024, 1025, 4096, 4097, 4099, 4103, 4111)
 }
 
 // testOffsets is the number of start offsets (in elements) of every slice:
 // all alignments of a 64-byte line for float32. -short (used under
-// emulators) keeps four.
-func testOffsets() int {
-	if testing.Short() {
-		return 4
-	}
-	return 16
-}
+// emulators) keeps four, -race two.
+func testOffsets() int { return testkit.Sweep(16, 4, 2) }
 
 // call is one call of one family's op on one row of one kind.
 type call struct {

@@ -63,13 +63,18 @@ func (r reduction[T]) result(acc []T) T {
 func isFloat[T kernel.Number]() bool { return T(1)/2 != 0 }
 
 // reduceLengths covers every round and register boundary up to 300, runs
-// of a few rounds, and a run past one preemption piece (chunkBytes).
+// of a few rounds, and a run past one preemption piece (chunkBytes); under
+// -race (see testkit.Sweep), up to 20, one run of a few rounds and one past
+// a piece.
 func reduceLengths[T kernel.Number]() []int {
 	var ls []int
-	for n := 0; n <= 300; n++ {
+	for n := 0; n <= testkit.Sweep(300, 300, 20); n++ {
 		ls = append(ls, n)
 	}
 	chunk := (256 << 10) / int(unsafe.Sizeof(T(0)))
+	if testkit.Race {
+		return append(ls, 1025, chunk+37)
+	}
 	return append(ls, 1023, 1024, 1025, 4099, chunk-1, chunk, chunk+37, 2*chunk+5)
 }
 

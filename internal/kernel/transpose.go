@@ -8,29 +8,30 @@ import "unsafe"
 // row-major tile. The trusted entry, which checks nothing: the caller has
 // proven every element inside its array. Squares of a vector's side move
 // as registers where the implementation in use has a kernel for T's size;
-// the edges, and other sizes, move an element at a time.
+// the edges, and other sizes, move an element at a time. No pointer is
+// formed but to an element of the block (the unsafe.Pointer rules forbid
+// one past an array even undereferenced): dst and src are those of element
+// (0, 0), and the edges start at elements of the block.
 func Transpose[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) {
 	rr, cc := transposeSquares[T](dst, ldd, src, lds, rows, cols)
-	if rr == rows && cc == cols {
-		return
-	}
 	size := int(unsafe.Sizeof(T(0)))
-	if cc < cols { // the columns right of the squares, beside them
+	if cc < cols && rr > 0 { // the columns right of the squares, beside them
 		transposeGeneric[T](unsafe.Add(dst, cc*ldd*size), ldd, unsafe.Add(src, cc*size), lds, rr, cols-cc)
 	}
-	// the rows below the squares, every column
-	transposeGeneric[T](unsafe.Add(dst, rr*size), ldd, unsafe.Add(src, rr*lds*size), lds, rows-rr, cols)
+	if rr < rows && cols > 0 { // the rows below the squares, every column
+		transposeGeneric[T](unsafe.Add(dst, rr*size), ldd, unsafe.Add(src, rr*lds*size), lds, rows-rr, cols)
+	}
 }
 
-// transposeGeneric is Transpose an element at a time, along src's rows.
+// transposeGeneric is Transpose an element at a time, along src's rows,
+// addressing each element by its offset from element (0, 0).
 func transposeGeneric[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) {
 	size := int(unsafe.Sizeof(T(0)))
 	for r := range rows {
-		s := unsafe.Add(src, r*lds*size)
-		d := unsafe.Add(dst, r*size)
+		s, d := r*lds*size, r*size
 		for range cols {
-			*(*T)(d) = *(*T)(s)
-			s, d = unsafe.Add(s, size), unsafe.Add(d, ldd*size)
+			*(*T)(unsafe.Add(dst, d)) = *(*T)(unsafe.Add(src, s))
+			s, d = s+size, d+ldd*size
 		}
 	}
 }

@@ -13,7 +13,8 @@ import (
 	"github.com/simdkit/elem/internal/testkit"
 )
 
-// TestTranspose moves every shape up to 19x19, with padded and reversed
+// TestTranspose moves every shape up to 19x19 (9x9 under -race, see
+// testkit.Sweep), with padded and reversed
 // (negative) strides, for each element size, under every implementation:
 // src flush against a guard page after its last row, or before its first
 // when the rows run backwards, and dst after its last column, so that any
@@ -32,8 +33,8 @@ func TestTranspose(t *testing.T) {
 
 func testTranspose[T kernel.Number](t *testing.T) {
 	const sentinel = 99
-	for rows := range 20 {
-		for cols := range 20 {
+	for rows := range testkit.Sweep(20, 20, 10) {
+		for cols := range testkit.Sweep(20, 20, 10) {
 			for _, pad := range []int{0, 3} {
 				for _, backwards := range []bool{false, true} {
 					name := fmt.Sprintf("%dx%d/pad%d/backwards=%v", rows, cols, pad, backwards)

@@ -144,14 +144,18 @@ func EachSIMDImplementation(t *testing.T, f func(t *testing.T)) {
 // implementation forced, and, where the kernels have streaming-store forms,
 // once more per SIMD implementation with every call streaming; then once
 // with the automatic choice by size. It restores the dispatch and the
-// streaming threshold.
+// streaming threshold. Under -race it runs the generic kernels and the last
+// (widest) SIMD implementation only, with and without streaming: the
+// others differ in their assembly alone, which -race cannot see and the
+// runs without it test.
 func EachImplementation(t *testing.T, f func(t *testing.T)) { eachImplementation(t, f, true) }
 
 func eachImplementation(t *testing.T, f func(t *testing.T), generic bool) {
 	saved := kernel.Save()
 	t.Cleanup(func() { kernel.Restore(saved) })
-	for _, impl := range kernel.Available() {
-		if impl == kernel.Generic && !generic {
+	available := kernel.Available()
+	for i, impl := range available {
+		if impl == kernel.Generic && !generic || Race && impl != kernel.Generic && i < len(available)-1 {
 			continue
 		}
 		t.Run(impl.String(), func(t *testing.T) {
@@ -168,7 +172,7 @@ func eachImplementation(t *testing.T, f func(t *testing.T), generic bool) {
 			})
 		}
 	}
-	if !generic {
+	if !generic || Race {
 		return // the automatic choice only picks among the kernels just tested
 	}
 	t.Run(kernel.AutoName, func(t *testing.T) {
@@ -219,4 +223,20 @@ func ShiftCounts() []uint {
 		cs = append(cs, c)
 	}
 	return append(cs, 100, 127, 128, 255, 256, 1<<31, ^uint(0)>>32<<32+3, ^uint(0)) // 1<<32+3 where uint has 64 bits
+}
+
+// Sweep returns how far a test sweeps (lengths, offsets, cases): full
+// normally, short under -short (emulators), race under -race, where the Go
+// code (the references, the generic kernels, the dispatch) runs several
+// times slower while the assembly, which -race cannot see, is swept by the
+// runs without it; what -race checks, the Go code's races and unsafe
+// pointers, a few cases of each path cover.
+func Sweep(full, short, race int) int {
+	switch {
+	case Race:
+		return race
+	case testing.Short():
+		return short
+	}
+	return full
 }

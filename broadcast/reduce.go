@@ -46,7 +46,7 @@ func ReduceSum[T elem.Number](dst []T, dstShape Shape, a []T, aShape Shape, axes
 		return err
 	}
 	if sharesMemory(dst, a) {
-		return newError(errs(ErrOverlap), "dst shares memory with a (shape %v); a reduction needs its own output", aShape)
+		return newError(errs(ErrOverlap), "dst shares memory with a (shape %v); a reduction needs its own output", aShape.Clone())
 	}
 	runReduce(r, dst, a)
 	return nil
@@ -93,10 +93,10 @@ func planReduce(dstShape, aShape Shape, axes []int, kept, summed []group) (reduc
 			i += rank
 		}
 		if i < 0 || i >= rank {
-			return reduction{}, newError(errs(ErrAxis), "axis %d is out of range for a of shape %v (rank %d)", ax, aShape, rank)
+			return reduction{}, newError(errs(ErrAxis), "axis %d is out of range for a of shape %v (rank %d)", ax, aShape.Clone(), rank)
 		}
 		if reduced[i] {
-			return reduction{}, newError(errs(ErrAxis), "axis %d is given twice (axes %v, a of shape %v)", ax, axesList(axes), aShape)
+			return reduction{}, newError(errs(ErrAxis), "axis %d is given twice (axes %v, a of shape %v)", ax, axesList(axes), aShape.Clone())
 		}
 		reduced[i] = true
 	}
@@ -174,7 +174,7 @@ func dstShapeError(dstShape, aShape Shape, axes []int, reduced []bool) error {
 	}
 	return newError(errs(ErrIncompatible),
 		"dst shape %v cannot hold the sum of a of shape %v over axes %v: it must be %v (keepdims) or %v",
-		dstShape, aShape, axesList(axes), keep, squeeze)
+		dstShape.Clone(), aShape.Clone(), axesList(axes), keep, squeeze)
 }
 
 // axesList formats the axes as given, "all" for none. It prints a copy,

@@ -390,6 +390,11 @@ func TestShapeLiteralsStayOnTheStack(t *testing.T) {
 		{"Select", 0, func() error {
 			return Select(out, cond, Shape{3}, img, Shape{256, 256, 3}, gain, Shape{1, 3})
 		}},
+		{"ReduceSum", 0, func() error { return ReduceSum(out[:256*256], Shape{256, 256}, img, Shape{256, 256, 3}, -1) }},
+		{"ApplyView (a transposed input)", 0, func() error {
+			return ApplyView(elem.OpAdd, View[float32]{Data: out[:256*3], Shape: Shape{256, 3}, Strides: []int{3, 1}},
+				View[float32]{Data: img[:256*3], Shape: Shape{256, 3}, Strides: []int{1, 256}}, View[float32]{Data: gain, Shape: Shape{3}, Strides: []int{1}})
+		}},
 		{"View.Validate", 0, func() error {
 			return View[float32]{Data: img, Shape: Shape{256, 256, 3}, Strides: []int{768, 3, 1}}.Validate()
 		}},

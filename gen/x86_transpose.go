@@ -29,6 +29,7 @@ func generateTransposeAMD64(dir string) error {
 	needs := map[string][]string{}
 	for _, t := range x86Transposes {
 		c.Function(t.name)
+		c.Pragma("noescape")
 		c.Doc(fmt.Sprintf("%s sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of %d) with AVX2, %d-byte elements, %dx%d squares at a time.", t.name, t.side, t.size, t.side, t.side))
 		c.Attributes(attr.NOSPLIT)
 		c.SignatureExpr("func(dst *byte, ldd int, src *byte, lds int, rows, cols int)")

@@ -5,7 +5,11 @@
 package kernel
 
 // transpose4AVX2 sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of 8) with AVX2, 4-byte elements, 8x8 squares at a time.
+//
+//go:noescape
 func transpose4AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
 
 // transpose8AVX2 sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of 4) with AVX2, 8-byte elements, 4x4 squares at a time.
+//
+//go:noescape
 func transpose8AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)

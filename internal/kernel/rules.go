@@ -116,6 +116,28 @@ var rules = []rule{
 		streamAt: levelLast, streamPercent: 35, streamGap: [2]int{16 << 20, 22 << 20},
 	},
 	{
+		// From three elembench -tune runs (float32 and float64 add, mul,
+		// div, max; fastest of 9 interleaved rounds, the machine quiet
+		// but shared) and BenchmarkStream (medians of 5). Memory-bound
+		// ops: AVX-512 fastest while a call fits in the L1d in every run
+		// (one run had it tie or win everywhere, the others gave AVX2 the
+		// L2 sizes by 3-15%); -tune -check with AVX-512 up to the L1d had
+		// it 3-9% faster than AVX2 at 16000 elements (125-375 KiB) and
+		// worst auto/best 1.11, up to the L2 the two within 5% there and
+		// worst 1.08, so up to the L2. div: AVX-512 fastest up to 4.24 MiB in two
+		// runs of three (worst 1.11-1.34x for AVX2 below that). Streaming
+		// stores: from 2 MiB (two runs) or 2.83 MiB (one); AddScalar at 2
+		// MiB ran 1.10-1.19x slower streaming and Add at 3 MiB 0.73x
+		// faster (BenchmarkStream), so from 1.25x the L2 as on model 167.
+		// AVX-512's streaming stores beat AVX2's past the last-level
+		// cache (16M float32: AddScalar 0.427 vs 0.585 ns/elem, Add 0.723
+		// vs 0.819, FMA 0.693 vs 0.821, Select 0.707 vs 0.830).
+		cpu:    "Intel Xeon family 6 model 207 (AVX-512 F/BW/DQ/VL/FP16, 48 KiB L1d, 2 MiB L2; 2-core KVM guest), measured 2026-11-26",
+		vendor: cpuinfo.Intel, family: 6, models: []int{207},
+		fast: AVX512, fastUpTo: levelL2, fastComputeUpTo: 4 << 20, fastStream: true,
+		streamAt: levelL2, streamPercent: 125,
+	},
+	{
 		// Streaming stores: measured on a 32 MiB-L3 Zen 3 (float32,
 		// ns/elem, ordinary vs streaming): Add at 1M elements (12 MiB)
 		// 0.188 vs 0.202, at 2M (24 MiB) 0.342 vs 0.254; AddScalar at 2M

@@ -14,6 +14,8 @@ import (
 var (
 	xeon167 = cpuinfo.CPU{Vendor: cpuinfo.Intel, Family: 6, Model: 167,
 		Caches: cpuinfo.Caches{L1d: 48 << 10, L2: 2 << 20, L3: 480 << 20, Source: "cpuid"}}
+	xeon207 = cpuinfo.CPU{Vendor: cpuinfo.Intel, Family: 6, Model: 207,
+		Caches: cpuinfo.Caches{L1d: 48 << 10, L2: 2 << 20, L3: 300 << 20, Source: "cpuid"}}
 	sapphireRapids = cpuinfo.CPU{Vendor: cpuinfo.Intel, Family: 6, Model: 143,
 		Caches: cpuinfo.Caches{L1d: 48 << 10, L2: 2 << 20, L3: 105 << 20, Source: "cpuid"}}
 	zen3 = cpuinfo.CPU{Vendor: cpuinfo.AMD, Family: 0x19, Model: 0x21,
@@ -47,6 +49,8 @@ func TestRules(t *testing.T) {
 			StreamPolicy{Min: 5 << 19, Gap: [2]int{6 << 20, 48 << 20}}},
 		{"the measured Zen 4", zen4, amd64, 1, AVX512, [numClasses]int{32 << 10, 4 << 20}, [numClasses]bool{},
 			StreamPolicy{Min: 32 << 20 * 35 / 100, Gap: [2]int{16 << 20, 22 << 20}}},
+		{"the measured Xeon model 207", xeon207, amd64, 2, AVX512, [numClasses]int{2 << 20, 4 << 20}, [numClasses]bool{true, false},
+			StreamPolicy{Min: 5 << 19}},
 		{"the Zen 4 without AVX-512", zen4, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
 		{"the Xeon without AVX-512", xeon167, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
 		{"an unmeasured Intel model", sapphireRapids, amd64, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},

@@ -16,9 +16,9 @@ import (
 // inputs reads them, where op by op reads one at a time), the temporaries
 // are chunks in L1, and scalars, constants and columns are broadcast into
 // registers. A plan has one when every op has a fused kernel for T; a run
-// uses it when the implementation in effect has them, its rows are long
-// (minRow), and its output is long or its traffic large (minOut,
-// minBytes), and the steps otherwise.
+// uses it when the implementation in effect has them and its rows and
+// output are long or its traffic large and its rows not short (minRow,
+// minOut, minBytes, minRowPast), and the steps otherwise.
 type fusion struct {
 	prog       [2][]uint64 // ordinary stores, and the output with streaming stores
 	slots      []fslot
@@ -32,12 +32,13 @@ type fusion struct {
 	geom       [2]geometry
 	// A run takes the fused kernels when its rows (Plan.rowLen: the inner
 	// axis of the output, coalesced, or a tiled plan's tile) have at least
-	// minRow elements, 2 KiB, and its traffic (p.streamBytes) is at least
-	// minBytes, half the L2, or its output at least minOut, 8 KiB. Smaller
-	// runs, from the caches, are faster as steps: a 2-D kernel call covers
-	// many short rows, where the fused kernels pay a dispatch per op for
-	// every chunk, and each row has a chunk of its own (and rows shorter
-	// than a group a call of their own). Zen 4, float32, ns per run, medians of 8,
+	// minRow elements, 2 KiB, and its output at least minOut, 8 KiB, or
+	// when its traffic (p.streamBytes) is at least minBytes, half the L2,
+	// and its rows at least minRowPast elements, 512 bytes. Smaller runs,
+	// from the caches, are faster as steps: a 2-D kernel call covers many
+	// short rows, where the fused kernels pay a dispatch per op for every
+	// chunk, and each row has a chunk of its own (and rows shorter than a
+	// group a call of their own). Zen 4, float32, ns per run, medians of 8,
 	// interleaved, fused against steps (with 4 KiB chunks, 1 KiB for the
 	// division, and the rows' ends as the kernel's tail): (x - m) / s, one
 	// row of 1000 229 / 244, 2000 401 / 427, 3000 553 / 711; a*s + b*t
@@ -45,16 +46,22 @@ type fusion struct {
 	// max(x*w + b, 0) on rows of 1000: 1 row 300 / 272, 2 rows 514 / 452,
 	// 3 rows 719 / 967, 4 rows 975 / 1068, 16 rows 3125 / 3936; on
 	// shorter rows the steps stay ahead: 8 x 512 1090 / 1051, 16 x 256
-	// 1109 / 1042, 64 x 125 3470 / 2749. Past the caches too: Intel Xeon
-	// (family 6 model 207, AVX-512), float32, a column c, best of 7 on a
-	// busy 2-core guest, ms per run fused / steps for x + c, max(x*c + c, 0) and
-	// (x - c) / c: 1M elements (not streaming), rows of 32 0.42 / 0.37,
-	// 0.88 / 0.38, 0.61 / 0.44; of 128 0.37 / 0.36, 0.43 / 0.51, 0.38 /
-	// 0.46; 4M elements (streaming), rows of 3 89 / 10, 108 / 14, 98 / 11;
-	// of 16 12.1 / 2.8, 14.8 / 2.9, 13.6 / 3.4; of 80 3.0 / 1.6, 4.0 / 2.4,
-	// 3.1 / 2.1; of 500 7.6 / 2.5, 7.6 / 4.6, 8.8 / 2.9; only rows of
-	// whole groups gained (128: 1.0 / 1.4, 1.2 / 2.2, 1.2 / 3.4).
-	minBytes, minRow, minOut int
+	// 1109 / 1042, 64 x 125 3470 / 2749. Past half the L2, the steps win
+	// on rows shorter than minRowPast, and the fused kernels on longer
+	// ones, streaming only where the steps would (Plan.streams): Intel
+	// Xeon (family 6 model 207, AVX-512), float32, a column c, ms per run
+	// fused / steps for x + c, max(x*c + c, 0) and (x - c) / c, best of 7
+	// on a busy 2-core guest: 1M elements (not streaming), rows of 32 0.42
+	// / 0.37, 0.88 / 0.38, 0.61 / 0.44; of 64 0.25 / 0.21, 0.33 / 0.32,
+	// 0.24 / 0.30; of 128 0.37 / 0.36, 0.43 / 0.51, 0.38 / 0.46; of 500
+	// 0.33 / 0.34, 0.33 / 0.42, 0.31 / 0.37; 4M elements (past the
+	// streaming threshold), rows of 3 89 / 10, 108 / 14, 98 / 11; of 16
+	// 12.1 / 2.8, 14.8 / 2.9, 13.6 / 3.4; thread CPU time, best of 15, the
+	// fused kernels streaming / not / steps: rows of 128 0.73 / 0.79 /
+	// 1.06, 1.02 / 1.23 / 1.94, 1.48 / 1.58 / 2.40; of 130 19.6 / 1.54 /
+	// 1.48, 19.6 / 1.59 / 1.76, 19.2 / 1.35 / 1.69; of 500 7.7 / 1.27 /
+	// 1.27, 9.0 / 1.53 / 1.67, 7.9 / 1.25 / 1.56.
+	minBytes, minRow, minOut, minRowPast int
 }
 
 // fslot is one slot of a fused program and where its memory comes from.
@@ -125,7 +132,8 @@ func (c *compiler[T]) fuse(block int) {
 			return
 		}
 	}
-	f := &fusion{minBytes: fuseMinBytes(cpuinfo.Get().Caches), minRow: fuseMinRowBytes / size, minOut: fuseMinOutBytes / size}
+	f := &fusion{minBytes: fuseMinBytes(cpuinfo.Get().Caches), minRow: fuseMinRowBytes / size, minOut: fuseMinOutBytes / size,
+		minRowPast: fuseMinRowPastBytes / size}
 	add := func(s fslot) uint8 {
 		f.slots = append(f.slots, s)
 		return uint8(min(len(f.slots)-1, kernel.FuseMaxSlots-1))
@@ -208,11 +216,12 @@ func (c *compiler[T]) fuse(block int) {
 	p.fused = f
 }
 
-// fuseMinRowBytes and fuseMinOutBytes are fusion.minRow and minOut in
-// bytes.
+// fuseMinRowBytes, fuseMinOutBytes and fuseMinRowPastBytes are
+// fusion.minRow, minOut and minRowPast in bytes.
 const (
-	fuseMinRowBytes = 2 << 10
-	fuseMinOutBytes = 8 << 10
+	fuseMinRowBytes     = 2 << 10
+	fuseMinOutBytes     = 8 << 10
+	fuseMinRowPastBytes = 512
 )
 
 // fuseMinBytes is fusion.minBytes on caches caches.
@@ -239,12 +248,16 @@ func fuseFamily[T elem.Number](n *node[T]) (kernel.FuseFamily, uint8) {
 }
 
 // fusable reports whether runs take the fused kernels where the
-// implementation has them: the plan has a program, its rows are long
-// enough, and its traffic or its output (fusion.minRow, minBytes,
-// minOut).
+// implementation has them: the plan has a program, and its rows and
+// output are long enough, or its traffic and its rows (fusion.minRow,
+// minOut, minBytes, minRowPast).
 func (p *Plan[T]) fusable() bool {
 	f := p.fused
-	return f != nil && p.rowLen() >= f.minRow && (p.streamBytes >= f.minBytes || p.outLen >= f.minOut)
+	if f == nil {
+		return false
+	}
+	n := p.rowLen()
+	return n >= f.minRow && p.outLen >= f.minOut || n >= f.minRowPast && p.streamBytes >= f.minBytes
 }
 
 // fuseRun is how one run uses the fused kernels.
@@ -273,6 +286,7 @@ func (p *Plan[T]) fuser(b *scratch[T]) (fr fuseRun, g *geometry, ok bool) {
 	if !ok {
 		return fr, nil, false
 	}
+	fr.stream = fr.stream && p.rowsStream()
 	gb := kernel.FuseGroupBytes(fr.impl)
 	fr.groups = f.chunkBytes / gb
 	if fr.stream {

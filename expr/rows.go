@@ -142,8 +142,10 @@ const streamRowBytes = fuseMinRowBytes
 // 16.4 / 6.9, 500 10.0 / 7.0, 1000 7.4 / 6.8 (fma(x, c, c) alike), where
 // rows of whole lines, n = 16, 32, 64, 128 and 512, ran 0.83-1.21 times as
 // long as without.
-func (p *Plan[T]) streams() bool {
+func (p *Plan[T]) streams() bool { return p.rowsStream() && kernel.ShouldStream(p.streamBytes) }
+
+// rowsStream reports whether p's rows may stream (see streams).
+func (p *Plan[T]) rowsStream() bool {
 	rowBytes := p.rowLen() * int(unsafe.Sizeof(T(0)))
-	rows := len(p.size) == 1 || rowBytes%lineBytes == 0 || rowBytes >= streamRowBytes
-	return rows && kernel.ShouldStream(p.streamBytes)
+	return len(p.size) == 1 || rowBytes%lineBytes == 0 || rowBytes >= streamRowBytes
 }

@@ -191,21 +191,24 @@ func TestShortRowsIntegers(t *testing.T) {
 // TestShortRowStrategy checks how runs over short rows past half the L2
 // run: against repeated rows as rows of a tile, which the fused kernels
 // take as long rows; with columns or the outer form, where the rows stay
-// short, by steps (a kernel call per op over many rows), never the fused
-// kernels, which would cut every row apart.
+// short, by steps (a kernel call per op over many rows), not the fused
+// kernels, which would cut every row apart, unless the rows are
+// minRowPast long.
 func TestShortRowStrategy(t *testing.T) {
 	const rows = 307200
 	for _, c := range []struct {
 		text   string
 		shapes map[string][]int
 		tiled  bool
+		fused  bool
 	}{
-		{"x + r", map[string][]int{"x": {rows, 3}, "r": {3}}, true},
-		{"(x - mean) / std", map[string][]int{"x": {480, 640, 3}, "mean": {3}, "std": {3}}, true},
-		{"x + r", map[string][]int{"x": {rows, 16}, "r": {16}}, true},
-		{"x + c", map[string][]int{"x": {rows, 3}, "c": {rows, 1}}, false},
-		{"c + r", map[string][]int{"c": {rows, 1}, "r": {1, 3}}, false},
-		{"x + c", map[string][]int{"x": {rows / 40, 120}, "c": {rows / 40, 1}}, false},
+		{"x + r", map[string][]int{"x": {rows, 3}, "r": {3}}, true, true},
+		{"(x - mean) / std", map[string][]int{"x": {480, 640, 3}, "mean": {3}, "std": {3}}, true, true},
+		{"x + r", map[string][]int{"x": {rows, 16}, "r": {16}}, true, true},
+		{"x + c", map[string][]int{"x": {rows, 3}, "c": {rows, 1}}, false, false},
+		{"c + r", map[string][]int{"c": {rows, 1}, "r": {1, 3}}, false, false},
+		{"x + c", map[string][]int{"x": {rows / 40, 120}, "c": {rows / 40, 1}}, false, false},
+		{"x + c", map[string][]int{"x": {rows / 128, 128}, "c": {rows / 128, 1}}, false, true}, // rows of minRowPast
 	} {
 		what := fmt.Sprintf("%s over %v", c.text, c.shapes)
 		root, err := Parse[float32](c.text, c.shapes)
@@ -215,7 +218,7 @@ func TestShortRowStrategy(t *testing.T) {
 		require.Equal(t, c.tiled, p.tile > 0, what)
 		require.GreaterOrEqual(t, p.streamBytes, p.fused.minBytes, what)
 		_, _, _, has := kernel.FuseImpl[float32](false, p.streamBytes)
-		require.Equal(t, has && c.tiled, p.Fused(), what)
+		require.Equal(t, has && c.fused, p.Fused(), what)
 		if c.tiled {
 			require.GreaterOrEqual(t, p.rowLen()*int(unsafe.Sizeof(float32(0))), fuseMinRowBytes, what)
 		}
@@ -270,5 +273,8 @@ func TestShortRowsStream(t *testing.T) {
 		p, err := Compile(root)
 		require.NoError(t, err)
 		require.Equal(t, c.stream, p.Streams(), "%s over %v", c.text, c.shapes)
+		if fr, _, fused := p.fuser(p.pool.Get().(*scratch[float32])); fused {
+			require.Equal(t, c.stream, fr.stream, "%s over %v, fused", c.text, c.shapes)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package broadcast
 import (
 	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/nditer"
+	"github.com/simdkit/elem/internal/rowtile"
 )
 
 // exec is one run of a validated plan, or one goroutine's part of a parallel
@@ -50,14 +51,14 @@ func (e *exec[T]) walk(lo, hi int) {
 // so that only such plans pay for clearing the tile's stack space.
 func (e *exec[T]) walkTiled(lo, hi int) {
 	var buf [tileCap]T
-	t := tile[T]{buf: buf[:tileLen(e.p.block.n)], offset: -1}
+	t := rowtile.Tile[T]{Buf: buf[:tileLen(e.p.block.n)]}
 	e.walkWith(&t, lo, hi)
 }
 
 // walkWith runs rows lo..hi block by block: a seek to lo, then the
 // odometer. The odometer's index lives on the stack, in a small array unless
 // the nest is deep.
-func (e *exec[T]) walkWith(t *tile[T], lo, hi int) {
+func (e *exec[T]) walkWith(t *rowtile.Tile[T], lo, hi int) {
 	size, stride := e.p.axes()
 	outer := len(size) - min(2, len(size))
 	o := nditer.Odometer{Size: size[:outer]}
@@ -76,7 +77,7 @@ func (e *exec[T]) walkWith(t *tile[T], lo, hi int) {
 }
 
 // steps runs rows lo..hi from the odometer's start.
-func (e *exec[T]) steps(o *nditer.Odometer, t *tile[T], lo, hi int) {
+func (e *exec[T]) steps(o *nditer.Odometer, t *rowtile.Tile[T], lo, hi int) {
 	m := e.p.block.m
 	r := 0
 	if lo > 0 { // a part of a parallel run: divisions find where it starts
@@ -95,7 +96,7 @@ func (e *exec[T]) steps(o *nditer.Odometer, t *tile[T], lo, hi int) {
 
 // block computes rows r0..r1 and columns c0..c1 of the block at the given
 // operand offsets, as the strategy says.
-func (e *exec[T]) block(at *[maxOperands]int, r0, r1 int, t *tile[T]) {
+func (e *exec[T]) block(at *[maxOperands]int, r0, r1 int, t *rowtile.Tile[T]) {
 	b := &e.p.block
 	od := at[0] + r0*b.ld[0] + e.c0
 	oa := at[1] + r0*b.ld[1] + e.c0*b.inc[1]
@@ -112,11 +113,9 @@ func (e *exec[T]) block(at *[maxOperands]int, r0, r1 int, t *tile[T]) {
 		kernel.Reference(b.kind, e.op, m, n, dst, b.ld[0], a, b.ld[1], y, b.ld[2])
 	case runTile:
 		if b.repeated == 2 {
-			t.fill(e.ops[2], ob, n)
-			e.tiled(dst, a, t.buf, false, m*n)
+			e.tiled(dst, a, t.Fill(e.ops[2], ob, n, len(t.Buf)), false, m*n)
 		} else {
-			t.fill(e.ops[1], oa, n)
-			e.tiled(dst, t.buf, y, true, m*n)
+			e.tiled(dst, t.Fill(e.ops[1], oa, n, len(t.Buf)), y, true, m*n)
 		}
 	default:
 		kernel.Binary(b.kind, e.op, m, n, dst, b.ld[0], a, b.ld[1], y, b.ld[2], e.stream)
@@ -164,23 +163,4 @@ func (e *exec[T]) tiled(dst, x, y []T, tileIsA bool, total int) {
 		}
 		kernel.Binary(kernel.VV, e.op, 1, rem, dst[full*l:], 0, x, 0, y, 0, e.stream)
 	}
-}
-
-// tile is the repeated row of a tiled plan, expanded on the stack.
-type tile[T kernel.Number] struct {
-	buf    []T
-	offset int // offset in its input of the row buf holds, or -1
-}
-
-// fill expands the n-element row at offset off of src into the tile, unless
-// the tile already holds it.
-func (t *tile[T]) fill(src []T, off, n int) {
-	if t.offset == off {
-		return
-	}
-	copy(t.buf, src[off:off+n])
-	for filled := n; filled < len(t.buf); filled *= 2 {
-		copy(t.buf[filled:], t.buf[:filled])
-	}
-	t.offset = off
 }

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/rowtile"
 )
 
 // strategy is how a plan turns its block, the two innermost axes of the
@@ -47,16 +48,11 @@ const (
 	// tinyBlock is the largest block computed by the row loops.
 	tinyBlock = 16
 	// tileCap is the capacity, in elements, of the stack tile that a short
-	// repeated row is expanded into; tileRowBytes is the longest row that
-	// uses it. Rows of 128 bytes do better in the 2-D kernel: G4 (8x1x64x32
-	// + 1x16x1x32, float32 rows of 32) refilled a 512-float tile for each
-	// of its 128 outer indices; with the row loop in assembly instead it
-	// ran 0.080 ns/elem against 0.096 on an Intel Xeon (AVX-512), and on
-	// an AMD EPYC Zen 4 (family 25 model 17) 0.084 against 0.119 with
-	// AVX2 and 0.082 against 0.116 with AVX-512 (thread CPU time, medians
-	// of 8 interleaved runs on a busy 2-core guest).
-	tileCap      = 1024
-	tileRowBytes = 64
+	// repeated row is expanded into (see rowtile; rows of up to
+	// rowtile.RowBytes use it).
+	tileCap = 1024
+	// tileAlign is the tile's alignment in elements: every vector width.
+	tileAlign = 16
 )
 
 // sizeIndex is the index of T in a plan's per-size decisions.
@@ -116,7 +112,7 @@ func (p *Plan) strategyFor(elemSize int) strategy {
 		return runCopy
 	case b.m*b.n <= tinyBlock:
 		return runTiny
-	case b.repeated > 0 && b.n*elemSize <= tileRowBytes:
+	case b.repeated > 0 && b.n*elemSize <= rowtile.RowBytes:
 		return runTile
 	case p.rank == 1:
 		return runFlat
@@ -139,15 +135,5 @@ func (p *Plan) repeatedRow() int {
 }
 
 // tileLen is the tile length for rows of n elements: a multiple of n and of
-// 16 (every vector width) near half the tile capacity.
-func tileLen(n int) int {
-	l := n / gcd(n, 16) * 16
-	return l * max(1, tileCap/2/l)
-}
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
+// every vector width near half the tile capacity.
+func tileLen(n int) int { return rowtile.Len(n, tileAlign, tileCap/2) }

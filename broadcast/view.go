@@ -274,3 +274,11 @@ func MustApplyView[T elem.Number](op elem.Op, dst, a, b View[T]) {
 		panic(err)
 	}
 }
+
+// gcd is the greatest common divisor of a and b.
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/broadcast"
 	"github.com/simdkit/elem/expr"
 	"github.com/simdkit/elem/internal/workloads"
 )
@@ -102,5 +104,103 @@ func BenchmarkManyScalars(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// shortRowCase is an expression over channels-last or otherwise short-row
+// float32 data, with the same ops one at a time through broadcast.Apply
+// (into a temporary the size of the output) to hold it against.
+type shortRowCase struct {
+	name   string
+	text   string
+	shapes map[string][]int
+	// opByOp runs the expression through broadcast.Apply, one call per op.
+	opByOp func(dst, tmp []float32, in map[string][]float32) error
+}
+
+// rowsCases are issue 22's channels-last cases: a row added to 307200 rows
+// of 3, 4, 8 and 16 columns, a column added to rows of 3, the outer form
+// (N,1) + (1,3), and (x - mean) / std over a (480, 640, 3) image.
+func rowsCases() []shortRowCase {
+	const rows = 307200
+	var cases []shortRowCase
+	for _, cols := range []int{3, 4, 8, 16} {
+		x, r := broadcast.Shape{rows, cols}, broadcast.Shape{cols}
+		cases = append(cases, shortRowCase{
+			name: fmt.Sprintf("x+row/cols=%d", cols), text: "x + r",
+			shapes: map[string][]int{"x": x, "r": r},
+			opByOp: func(dst, _ []float32, in map[string][]float32) error {
+				return broadcast.Apply(elem.OpAdd, dst, in["x"], x, in["r"], r)
+			},
+		})
+	}
+	x, c := broadcast.Shape{rows, 3}, broadcast.Shape{rows, 1}
+	cases = append(cases, shortRowCase{
+		name: "x+col/cols=3", text: "x + c", shapes: map[string][]int{"x": x, "c": c},
+		opByOp: func(dst, _ []float32, in map[string][]float32) error {
+			return broadcast.Apply(elem.OpAdd, dst, in["x"], x, in["c"], c)
+		},
+	})
+	r := broadcast.Shape{1, 3}
+	cases = append(cases, shortRowCase{
+		name: "col+row/cols=3", text: "c + r", shapes: map[string][]int{"c": c, "r": r},
+		opByOp: func(dst, _ []float32, in map[string][]float32) error {
+			return broadcast.Apply(elem.OpAdd, dst, in["c"], c, in["r"], r)
+		},
+	})
+	img, ch := broadcast.Shape{480, 640, 3}, broadcast.Shape{3}
+	cases = append(cases, shortRowCase{
+		name: "normalize/480x640x3", text: "(x - mean) / std",
+		shapes: map[string][]int{"x": img, "mean": ch, "std": ch},
+		opByOp: func(dst, tmp []float32, in map[string][]float32) error {
+			if err := broadcast.Apply(elem.OpSub, tmp, in["x"], img, in["mean"], ch); err != nil {
+				return err
+			}
+			return broadcast.Apply(elem.OpDiv, dst, tmp, img, in["std"], ch)
+		},
+	})
+	return cases
+}
+
+// BenchmarkShortRows times issue 22's channels-last cases (rowsCases)
+// through expr and op by op through broadcast.Apply.
+func BenchmarkShortRows(b *testing.B) {
+	for _, c := range rowsCases() {
+		root, err := expr.Parse[float32](c.text, c.shapes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := expr.Compile(root)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := map[string][]float32{}
+		var args []expr.Arg[float32]
+		for _, name := range p.Inputs() {
+			size, _ := broadcast.Shape(c.shapes[name]).Size()
+			data := make([]float32, size)
+			for i := range data {
+				data[i] = float32(i%97) + 1.5
+			}
+			in[name] = data
+			args = append(args, expr.Array(name, data))
+		}
+		dst, tmp := make([]float32, p.Len()), make([]float32, p.Len())
+		for _, way := range []struct {
+			name string
+			run  func() error
+		}{
+			{"expr", func() error { return p.Run(dst, args...) }},
+			{"broadcast", func() error { return c.opByOp(dst, tmp, in) }},
+		} {
+			b.Run(c.name+"/"+way.name, func(b *testing.B) {
+				b.SetBytes(int64(p.Len()) * 4)
+				for b.Loop() {
+					if err := way.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -46,7 +46,6 @@ type operand struct {
 	at        where
 	idx       int
 	vin, vout bool
-	ld        int // an array input's stride along the outer block axis
 }
 
 // step is one kernel call per block: an op node of the expression.
@@ -76,13 +75,20 @@ type call[T elem.Number] struct {
 	ld    [4]int
 }
 
-// slot is an array input: its name and shape, and its strides along the
-// coalesced axes of the output.
+// slot is an array input: its name and shape, its strides along the
+// coalesced axes of the output, and how a block reads it.
 type slot struct {
 	name   string
 	shape  broadcast.Shape
 	length int
 	stride []int
+	// inc and ld are its strides in a block, along the row and from row
+	// to row: the inner two axes' strides, or in a tiled plan (see
+	// Plan.tile) the tile's length for ld where it is dense.
+	inc, ld int
+	// row says that it is a repeated row of a tiled plan, which a tile
+	// stands in for.
+	row bool
 }
 
 // Plan is a compiled expression: the output shape, the inputs, the kernel
@@ -113,6 +119,11 @@ type Plan[T elem.Number] struct {
 	geom        [2]geometry // the blocks of a run, without and with streaming stores
 
 	fused *fusion // nil when an op has no fused kernel for T
+
+	// tile is the length of the tile of a plan whose output has short
+	// rows against repeated ones (see tileRows), else 0: its blocks run as
+	// rows of the tile, the repeated rows expanded into tiles.
+	tile int
 
 	// calls are the steps of a run of one block (see Plan.one), nil
 	// when the output is more than one block.
@@ -221,9 +232,13 @@ func compile[T elem.Number](root Node[T], block int) (*Plan[T], error) {
 	if block > 0 {
 		p.block = [2]int{block, block}
 	}
+	p.tileRows(min(p.block[0], p.block[1]))
 	p.geom = [2]geometry{p.newGeometry(p.block[0], false), p.newGeometry(p.block[1], true)}
 	c.fuse(block)
-	if g := p.geom[0]; g.total == 1 || p.geom[1].total == 1 { // either block is the whole output
+	switch g := p.geom[0]; {
+	case p.tile > 0 && len(p.size) == 2 && p.tile == p.outLen: // a tiled output of one block, one row of the tile
+		p.calls = p.oneBlockCalls(1, p.tile, p.tile)
+	case p.tile == 0 && (g.total == 1 || p.geom[1].total == 1): // either block is the whole output
 		p.calls = p.oneBlockCalls(g.d1, g.n0, g.dstLd)
 	}
 	maxBlock := max(p.block[0], p.block[1])
@@ -390,7 +405,12 @@ func (p *Plan[T]) layout() error {
 	p.size = size[:rank]
 	p.dstStride = stride[0][:rank]
 	for i := range p.arrays {
-		p.arrays[i].stride = stride[i+1][:rank]
+		s := &p.arrays[i]
+		s.stride = stride[i+1][:rank]
+		s.inc = s.stride[rank-1]
+		if rank >= 2 {
+			s.ld = s.stride[rank-2]
+		}
 	}
 	return nil
 }
@@ -404,7 +424,7 @@ func (c *compiler[T]) leaf(n *node[T]) operand {
 		r := len(st)
 		o := operand{at: inArray, idx: i, vin: st[r-1] != 0}
 		if r >= 2 {
-			o.vout, o.ld = st[r-2] != 0, st[r-2]
+			o.vout = st[r-2] != 0
 		}
 		return o
 	case kindScalar:
@@ -537,13 +557,16 @@ func (p *Plan[T]) oneBlockCalls(m, n, dstLd int) []call[T] {
 		case inValue:
 			return o.idx, 0
 		case inArray:
-			return nv + o.idx, o.ld
+			if p.arrays[o.idx].row {
+				return nv + na + p.ntemps + o.idx, 0
+			}
+			return nv + o.idx, p.arrays[o.idx].ld
 		case inTemp:
 			return nv + na + o.idx, tempLd(o, n)
 		case inBools:
 			return o.idx, tempLd(o, n)
 		}
-		return nv + na + p.ntemps, dstLd
+		return p.srcDst(), dstLd
 	}
 	calls := make([]call[T], len(p.steps))
 	for i, s := range p.steps {
@@ -578,6 +601,16 @@ func (p *Plan[T]) notAPlan() error {
 		return fmt.Errorf("%w: the plan is nil", ErrPlan)
 	}
 	return fmt.Errorf("%w: the zero Plan is not a plan: build one with Compile", ErrPlan)
+}
+
+// srcDst is the index of dst in a scratch's src: past the values, the
+// array inputs, the temporaries and a tiled plan's tiles.
+func (p *Plan[T]) srcDst() int {
+	i := len(p.consts) + len(p.scalars) + len(p.arrays) + p.ntemps
+	if p.tile > 0 {
+		i += len(p.arrays)
+	}
+	return i
 }
 
 // Shape returns the output shape.
@@ -624,7 +657,7 @@ func (p *Plan[T]) BlockLen(stream bool) int {
 	if p == nil {
 		return 0
 	}
-	if p.Fused() && stream == kernel.ShouldStream(p.streamBytes) {
+	if p.Fused() && stream == p.streams() {
 		return p.fused.chunkLen(stream)
 	}
 	if stream {
@@ -634,15 +667,18 @@ func (p *Plan[T]) BlockLen(stream bool) int {
 }
 
 // Streams reports whether a run writes dst with streaming stores under the
-// policy in effect (see elem.Dispatch).
-func (p *Plan[T]) Streams() bool { return p != nil && kernel.ShouldStream(p.streamBytes) }
+// policy in effect (see elem.Dispatch): its output and inputs are past the
+// caches, and the rows its kernel calls write are whole cache lines or
+// long.
+func (p *Plan[T]) Streams() bool { return p.usable() == nil && p.streams() }
 
 // Fused reports whether runs under the policy in effect (see elem.Dispatch)
 // take the fused kernels, which run the whole expression a chunk at a time
 // in one assembly call per block: every op has one for T, the
-// implementation has them (amd64, AVX2 or AVX-512), and a run's traffic is
-// past half the L2 or its rows and output are long (2 KiB and 8 KiB),
-// where they are faster than a kernel call per op.
+// implementation has them (amd64, AVX2 or AVX-512), and a run's rows are
+// long (2 KiB; short rows against repeated ones run as rows of a tile) and
+// its traffic past half the L2 or its output long (8 KiB), where they are
+// faster than a kernel call per op.
 // A run whose dst is one of its inputs takes them too.
 func (p *Plan[T]) Fused() bool {
 	if p == nil || !p.fusable() {

@@ -7,14 +7,17 @@
 // needs. A Plan instead runs every op of the expression on a small part
 // of the output before it moves on: each input is read once and the output
 // written once, with streaming stores where elem.Add would use them. Runs
-// of more than a few thousand elements in rows of 2 KiB or more, and runs
-// past the caches, take the fused kernels (see Plan.Fused): generated
-// assembly that interprets the plan's ops a chunk at a time (4 KiB; 1 KiB
-// with a division or square root; 512 bytes when the output streams)
-// with the temporaries in L1 and scalars and columns in registers, one
-// call per block of rows; smaller runs and short rows run as calls of
-// elem's kernels on blocks sized from the L1d, a run of one block with
-// its calls worked out when the plan is compiled.
+// in rows of 2 KiB or more, of more than a few thousand elements or past
+// the caches, take the fused kernels (see Plan.Fused): generated assembly
+// that interprets the plan's ops a chunk at a time (4 KiB; 1 KiB with a
+// division or square root; 512 bytes when the output streams) with the
+// temporaries in L1 and scalars and columns in registers, one call per
+// block of rows; smaller runs and short rows run as calls of elem's
+// kernels on blocks sized from the L1d, a run of one block with its calls
+// worked out when the plan is compiled. Short rows against rows repeated
+// along them, as channels-last data against a value per channel ((480,
+// 640, 3) - (3)), run as broadcast runs them: the repeated rows expanded
+// into a tile of a few KiB, and the data as rows of the tile's length.
 //
 // Expressions are built with the generic functions of this package (Add,
 // Mul, Max, Sqrt, FMA, Where, ...), which are checked by the compiler: the

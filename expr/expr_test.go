@@ -226,9 +226,9 @@ func forceFusion[T elem.Number](p *Plan[T], fused bool) (restore func()) {
 		return func() {}
 	}
 	f := *saved
-	f.minBytes, f.minRow, f.minOut = 0, 0, 0
+	f.minBytes, f.minRow, f.minOut, f.minRowPast = 0, 0, 0, 0
 	if !fused {
-		f.minBytes, f.minRow, f.minOut = math.MaxInt, math.MaxInt, math.MaxInt
+		f.minBytes, f.minRow, f.minOut, f.minRowPast = math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt
 	}
 	p.fused = &f
 	return func() { p.fused = saved }

@@ -17,8 +17,8 @@ import (
 // are chunks in L1, and scalars, constants and columns are broadcast into
 // registers. A plan has one when every op has a fused kernel for T; a run
 // uses it when the implementation in effect has them and its rows and
-// output are long or its traffic large (minRow, minOut, minBytes), and the
-// steps otherwise.
+// output are long or its traffic large and its rows not short (minRow,
+// minOut, minBytes, minRowPast), and the steps otherwise.
 type fusion struct {
 	prog       [2][]uint64 // ordinary stores, and the output with streaming stores
 	slots      []fslot
@@ -30,13 +30,15 @@ type fusion struct {
 	nbools     int   // chunk buffers of bool
 	moving     []int // the slots of dst and the arrays, whose addresses each call sets
 	geom       [2]geometry
-	// A run takes the fused kernels when its traffic (p.streamBytes) is at
-	// least minBytes, half the L2, or its rows (the inner axis of the
-	// output, coalesced) have at least minRow elements, 2 KiB, and its
-	// output at least minOut, 8 KiB. Smaller runs, from the caches, are
-	// faster as steps: a 2-D kernel call covers many short rows, where the
-	// fused kernels pay a dispatch per op for every chunk, and each row
-	// has a chunk of its own. Zen 4, float32, ns per run, medians of 8,
+	// A run takes the fused kernels when its rows (Plan.rowLen: the inner
+	// axis of the output, coalesced, or a tiled plan's tile) have at least
+	// minRow elements, 2 KiB, and its output at least minOut, 8 KiB, or
+	// when its traffic (p.streamBytes) is at least minBytes, half the L2,
+	// and its rows at least minRowPast elements, 512 bytes. Smaller runs,
+	// from the caches, are faster as steps: a 2-D kernel call covers many
+	// short rows, where the fused kernels pay a dispatch per op for every
+	// chunk, and each row has a chunk of its own (and rows shorter than a
+	// group a call of their own). Zen 4, float32, ns per run, medians of 8,
 	// interleaved, fused against steps (with 4 KiB chunks, 1 KiB for the
 	// division, and the rows' ends as the kernel's tail): (x - m) / s, one
 	// row of 1000 229 / 244, 2000 401 / 427, 3000 553 / 711; a*s + b*t
@@ -44,8 +46,22 @@ type fusion struct {
 	// max(x*w + b, 0) on rows of 1000: 1 row 300 / 272, 2 rows 514 / 452,
 	// 3 rows 719 / 967, 4 rows 975 / 1068, 16 rows 3125 / 3936; on
 	// shorter rows the steps stay ahead: 8 x 512 1090 / 1051, 16 x 256
-	// 1109 / 1042, 64 x 125 3470 / 2749.
-	minBytes, minRow, minOut int
+	// 1109 / 1042, 64 x 125 3470 / 2749. Past half the L2, the steps win
+	// on rows shorter than minRowPast, and the fused kernels on longer
+	// ones, streaming only where the steps would (Plan.streams): Intel
+	// Xeon (family 6 model 207, AVX-512), float32, a column c, ms per run
+	// fused / steps for x + c, max(x*c + c, 0) and (x - c) / c, best of 7
+	// on a busy 2-core guest: 1M elements (not streaming), rows of 32 0.42
+	// / 0.37, 0.88 / 0.38, 0.61 / 0.44; of 64 0.25 / 0.21, 0.33 / 0.32,
+	// 0.24 / 0.30; of 128 0.37 / 0.36, 0.43 / 0.51, 0.38 / 0.46; of 500
+	// 0.33 / 0.34, 0.33 / 0.42, 0.31 / 0.37; 4M elements (past the
+	// streaming threshold), rows of 3 89 / 10, 108 / 14, 98 / 11; of 16
+	// 12.1 / 2.8, 14.8 / 2.9, 13.6 / 3.4; thread CPU time, best of 15, the
+	// fused kernels streaming / not / steps: rows of 128 0.73 / 0.79 /
+	// 1.06, 1.02 / 1.23 / 1.94, 1.48 / 1.58 / 2.40; of 130 19.6 / 1.54 /
+	// 1.48, 19.6 / 1.59 / 1.76, 19.2 / 1.35 / 1.69; of 500 7.7 / 1.27 /
+	// 1.27, 9.0 / 1.53 / 1.67, 7.9 / 1.25 / 1.56.
+	minBytes, minRow, minOut, minRowPast int
 }
 
 // fslot is one slot of a fused program and where its memory comes from.
@@ -116,7 +132,8 @@ func (c *compiler[T]) fuse(block int) {
 			return
 		}
 	}
-	f := &fusion{minBytes: fuseMinBytes(cpuinfo.Get().Caches), minRow: fuseMinRowBytes / size, minOut: fuseMinOutBytes / size}
+	f := &fusion{minBytes: fuseMinBytes(cpuinfo.Get().Caches), minRow: fuseMinRowBytes / size, minOut: fuseMinOutBytes / size,
+		minRowPast: fuseMinRowPastBytes / size}
 	add := func(s fslot) uint8 {
 		f.slots = append(f.slots, s)
 		return uint8(min(len(f.slots)-1, kernel.FuseMaxSlots-1))
@@ -199,11 +216,12 @@ func (c *compiler[T]) fuse(block int) {
 	p.fused = f
 }
 
-// fuseMinRowBytes and fuseMinOutBytes are fusion.minRow and minOut in
-// bytes.
+// fuseMinRowBytes, fuseMinOutBytes and fuseMinRowPastBytes are
+// fusion.minRow, minOut and minRowPast in bytes.
 const (
-	fuseMinRowBytes = 2 << 10
-	fuseMinOutBytes = 8 << 10
+	fuseMinRowBytes     = 2 << 10
+	fuseMinOutBytes     = 8 << 10
+	fuseMinRowPastBytes = 512
 )
 
 // fuseMinBytes is fusion.minBytes on caches caches.
@@ -230,11 +248,16 @@ func fuseFamily[T elem.Number](n *node[T]) (kernel.FuseFamily, uint8) {
 }
 
 // fusable reports whether runs take the fused kernels where the
-// implementation has them: the plan has a program, and its traffic or its
-// rows and output are long enough (fusion.minBytes, minRow, minOut).
+// implementation has them: the plan has a program, and its rows and
+// output are long enough, or its traffic and its rows (fusion.minRow,
+// minOut, minBytes, minRowPast).
 func (p *Plan[T]) fusable() bool {
 	f := p.fused
-	return f != nil && (p.streamBytes >= f.minBytes || p.size[len(p.size)-1] >= f.minRow && p.outLen >= f.minOut)
+	if f == nil {
+		return false
+	}
+	n := p.rowLen()
+	return n >= f.minRow && p.outLen >= f.minOut || n >= f.minRowPast && p.streamBytes >= f.minBytes
 }
 
 // fuseRun is how one run uses the fused kernels.
@@ -263,6 +286,7 @@ func (p *Plan[T]) fuser(b *scratch[T]) (fr fuseRun, g *geometry, ok bool) {
 	if !ok {
 		return fr, nil, false
 	}
+	fr.stream = fr.stream && p.rowsStream()
 	gb := kernel.FuseGroupBytes(fr.impl)
 	fr.groups = f.chunkBytes / gb
 	if fr.stream {
@@ -367,7 +391,6 @@ func (p *Plan[T]) fusedPad(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, 
 func (p *Plan[T]) fuseSlots(b, t *scratch[T], dst []T, g *geometry, row, col, pad int) {
 	f := p.fused
 	size := int(unsafe.Sizeof(T(0)))
-	r := len(p.size)
 	nd := len(p.arrays)
 	for _, i := range f.moving {
 		sl := &f.slots[i]
@@ -375,20 +398,11 @@ func (p *Plan[T]) fuseSlots(b, t *scratch[T], dst []T, g *geometry, row, col, pa
 		var at []T
 		var ld int
 		if sl.at == inDst {
-			at = dst[t.off[nd]+row*g.dstLd+col:]
-			ld = g.dstLd * size
+			at, ld = dst[t.off[nd]+row*g.dstLd+col:], g.dstLd
 		} else {
-			st := p.arrays[sl.idx].stride
-			o := t.off[sl.idx]
-			if r >= 2 {
-				o += row * st[r-2]
-				ld = st[r-2] * size
-			}
-			if sl.adv {
-				o += col
-			}
-			at = b.data[sl.idx][o:]
+			at, ld = p.array(sl.idx, b, t, row, col)
 		}
+		ld *= size
 		var along uintptr // the chunk offset's mask: the slot moves along the row
 		if sl.adv {
 			along = ^uintptr(0)

@@ -7,6 +7,7 @@ import (
 	"github.com/simdkit/elem"
 	"github.com/simdkit/elem/internal/alias"
 	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/rowtile"
 	"github.com/simdkit/elem/internal/split"
 )
 
@@ -32,7 +33,8 @@ func Value[T elem.Number](name string, v T) Arg[T] { return Arg[T]{name: name, v
 type scratch[T elem.Number] struct {
 	// src holds every operand of a one-block run as a slice (see call):
 	// the values, each a slice of one, then the array inputs (data is that
-	// part), the temporaries and dst.
+	// part), the temporaries, a tiled plan's tiles (one per array input)
+	// and dst.
 	src   [][]T
 	data  [][]T
 	vals  []T
@@ -46,10 +48,13 @@ type scratch[T elem.Number] struct {
 	argKeys  []int
 	temps    [][]T
 	bools    [][]bool
-	off      []int // per array input, then dst: the block's first element
-	base     []int // the same at the block row and column 0
-	idx      []int // the odometer over the outer axes
-	sink     byte  // what touch read, so that its loads stay
+	// tiles are the tiles of a tiled plan's repeated rows, by array input
+	// (empty for the others).
+	tiles []rowtile.Tile[T]
+	off   []int // per array input, then dst: the block's first element
+	base  []int // the same at the block row and column 0
+	idx   []int // the odometer over the outer axes
+	sink  byte  // what touch read, so that its loads stay
 	// dst is the run's output, held so that it lives on the heap: the
 	// fused kernels get its address as an integer, which a moving stack
 	// would leave behind.
@@ -65,7 +70,7 @@ type scratch[T elem.Number] struct {
 func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 	nv, na := len(p.consts)+len(p.scalars), len(p.arrays)
 	s := &scratch[T]{
-		src:      make([][]T, nv+na+p.ntemps+1),
+		src:      make([][]T, p.srcDst()+1),
 		vals:     make([]T, nv),
 		bound:    make([]uint64, max(1, (na+len(p.scalars)+63)/64)),
 		argNames: make([]string, len(p.names)),
@@ -82,6 +87,15 @@ func newScratch[T elem.Number](p *Plan[T], block int) *scratch[T] {
 	s.data = s.src[nv : nv+na]
 	s.temps = s.src[nv+na : nv+na+p.ntemps]
 	placeTemps(s.temps, block)
+	if p.tile > 0 {
+		s.tiles = make([]rowtile.Tile[T], na)
+		for k := range s.tiles {
+			if p.arrays[k].row {
+				s.tiles[k].Buf = make([]T, p.tile)
+				s.src[nv+na+p.ntemps+k] = s.tiles[k].Buf
+			}
+		}
+	}
 	if p.fused != nil {
 		newFuseScratch(p.fused, s)
 	}
@@ -159,12 +173,12 @@ func (p *Plan[T]) run(s *scratch[T], dst []T) {
 	switch {
 	case !fused:
 		g = p.geometry()
-		if g.total == 1 {
+		if p.calls != nil && g.total == 1 {
 			p.one(s, dst, g.stream)
 		} else {
 			p.blocks(nil, s, s, dst, g, 0, g.total)
 		}
-	case g.total == 1:
+	case g.total == 1 && p.tile == 0:
 		clear(s.off)
 		s.dst = dst
 		p.fusedBlock(&fr, s, s, dst, g, min(g.m, g.d1), min(g.n, g.n0))
@@ -358,9 +372,13 @@ func (p *Plan[T]) newGeometry(be int, stream bool) geometry {
 		g.dstLd = p.dstStride[r-2]
 	}
 	g.outer = max(0, r-2)
-	if g.n0 >= be {
+	switch {
+	case p.tile > 0: // whole tiles (be holds one), and a block's rows are the tile's
+		g.n, g.m = g.n0, min(g.d1, be/p.tile*(p.tile/g.n0))
+		g.dstLd = p.tile
+	case g.n0 >= be:
 		g.n, g.m = be, 1
-	} else {
+	default:
 		g.n, g.m = g.n0, max(1, min(g.d1, be/max(1, g.n0)))
 	}
 	if p.outLen == 0 {
@@ -378,7 +396,7 @@ func (p *Plan[T]) newGeometry(be int, stream bool) geometry {
 // geometry returns the blocks of a run under the streaming policy in
 // effect.
 func (p *Plan[T]) geometry() *geometry {
-	if kernel.ShouldStream(p.streamBytes) {
+	if p.streams() {
 		return &p.geom[1]
 	}
 	return &p.geom[0]
@@ -389,6 +407,12 @@ func (p *Plan[T]) geometry() *geometry {
 func (p *Plan[T]) one(s *scratch[T], dst []T, stream bool) {
 	src := s.src
 	src[len(src)-1] = dst
+	for k := range s.tiles { // a tiled plan's one block is one row of the tile
+		if p.arrays[k].row {
+			s.tiles[k].Reset()
+			s.tiles[k].Fill(s.data[k], 0, p.size[len(p.size)-1], p.tile)
+		}
+	}
 	for i := range p.calls {
 		c := &p.calls[i]
 		switch c.fam {
@@ -416,6 +440,9 @@ func (p *Plan[T]) blocks(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, lo
 	base, idx := t.base, t.idx
 	clear(base)
 	clear(idx)
+	for k := range t.tiles { // b's inputs are not those of the last run
+		t.tiles[k].Reset()
+	}
 	c, rb := 0, 0
 	if lo > 0 {
 		c, rb = lo%g.colBlocks, lo/g.colBlocks%g.rowBlocks
@@ -446,16 +473,13 @@ func (p *Plan[T]) blocks(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, lo
 			off[nd] += row * p.dstStride[r-2]
 		}
 		m, n := min(g.m, g.d1-row), min(g.n, g.n0-col)
-		switch {
-		case fr != nil:
-			p.fusedBlock(fr, b, t, dst, g, m, n)
-		case g.stream:
+		if fr == nil && g.stream {
 			p.touch(b, t, m, n)
-			fallthrough
-		default:
-			for i := range p.steps {
-				p.step(&p.steps[i], b, t, dst, g, m, n)
-			}
+		}
+		if p.tile > 0 {
+			p.tiled(fr, b, t, dst, g, m*n)
+		} else {
+			p.compute(fr, b, t, dst, g, m, n)
 		}
 		if c++; c < g.colBlocks {
 			continue
@@ -482,12 +506,35 @@ func (p *Plan[T]) blocks(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, lo
 	}
 }
 
+// compute computes the current block of m x n elements, with the fused
+// kernels as fr says or (fr nil) the steps.
+func (p *Plan[T]) compute(fr *fuseRun, b, t *scratch[T], dst []T, g *geometry, m, n int) {
+	if fr != nil {
+		p.fusedBlock(fr, b, t, dst, g, m, n)
+		return
+	}
+	for i := range p.steps {
+		p.step(&p.steps[i], b, t, dst, g, m, n)
+	}
+}
+
+// array is array input k's memory in the current block from row row and
+// column col, and its leading stride: its data, or the tile that stands
+// in for a repeated row.
+func (p *Plan[T]) array(k int, b, t *scratch[T], row, col int) ([]T, int) {
+	s := &p.arrays[k]
+	if s.row {
+		return t.tiles[k].Buf[col:], 0
+	}
+	return b.data[k][t.off[k]+row*s.ld+col*s.inc:], s.ld
+}
+
 // arg is an operand's memory in the current block: a slice from its first
 // element and its leading stride.
 func (p *Plan[T]) arg(o operand, b, t *scratch[T], dst []T, g *geometry, n int) ([]T, int) {
 	switch o.at {
 	case inArray:
-		return b.data[o.idx][t.off[o.idx]:], o.ld
+		return p.array(o.idx, b, t, 0, 0)
 	case inValue:
 		return b.vals[o.idx : o.idx+1], 0
 	case inTemp:

@@ -122,30 +122,14 @@ func (p *Plan[T]) rowLen() int {
 	return p.size[r-1]
 }
 
-// lineBytes is the size of a cache line.
-const lineBytes = 64
-
-// streamRowBytes is the shortest row that a run writes with streaming
-// stores whatever its length; shorter ones stream only when they are whole
-// cache lines (see streams).
-const streamRowBytes = fuseMinRowBytes
-
 // streams reports whether a run writes dst with streaming stores under the
 // policy in effect: its traffic calls for them (kernel.ShouldStream), and
-// its rows (rowLen) are whole cache lines, or long (streamRowBytes), or
-// the one row of a flat output (cut into blocks on line boundaries). Rows
-// that end inside a line leave the streaming stores parts of lines, which
-// they write far slower than whole ones. Intel Xeon (family 6 model 207),
-// steps over 8M float32 elements in rows of n, x + c with a column c, ms
-// per run streaming against not, thread CPU time, best of 15: n = 3 25.4
-// / 9.1, 7 11.4 / 6.3, 17 81.8 / 6.3, 33 48.7 / 6.9, 100 25.0 / 6.9, 250
-// 16.4 / 6.9, 500 10.0 / 7.0, 1000 7.4 / 6.8 (fma(x, c, c) alike), where
-// rows of whole lines, n = 16, 32, 64, 128 and 512, ran 0.83-1.21 times as
-// long as without.
+// its rows (rowLen) may stream (kernel.StreamRows), or it is the one row of
+// a flat output (cut into blocks on line boundaries).
 func (p *Plan[T]) streams() bool { return p.rowsStream() && kernel.ShouldStream(p.streamBytes) }
 
 // rowsStream reports whether p's rows may stream (see streams).
 func (p *Plan[T]) rowsStream() bool {
 	rowBytes := p.rowLen() * int(unsafe.Sizeof(T(0)))
-	return len(p.size) == 1 || rowBytes%lineBytes == 0 || rowBytes >= streamRowBytes
+	return len(p.size) == 1 || kernel.StreamRows(rowBytes)
 }

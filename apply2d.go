@@ -38,7 +38,7 @@ import (
 // (same first element, ldd equal to its stride, inc 1).
 func Apply2D[T Number](op Op, m, n int, dst []T, ldd int, a []T, lda, inca int, b []T, ldb, incb int) {
 	mustCheck2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
-	apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb, kernel.Streaming[T](kind2D(inca, incb), m, n, lda, ldb))
+	apply2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb, kernel.Streaming[T](kind2D(inca, incb), m, n, ldd, lda, ldb))
 }
 
 // mustCheck2D panics, naming the problem, if check2D finds one.

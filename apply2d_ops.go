@@ -30,7 +30,7 @@ func ApplyUnary2D[T Float](op UnaryOp, m, n int, dst []T, ldd int, a []T, lda, i
 		}
 		return
 	}
-	stream := stream2D[T](m, n, lda, inca)
+	stream := stream2D[T](m, n, ldd, lda, inca)
 	kernel.Unary(k, kernel.UnaryOp(op), m, n, dst, ldd, a, lda, stream)
 	kernel.FenceAfter(stream)
 }
@@ -75,7 +75,7 @@ func ApplyTernary2D[T Float](op TernaryOp, m, n int, dst []T, ldd int, a []T, ld
 		}
 		return
 	}
-	stream := stream2D[T](m, n, lda, inca, ldb, incb, ldc, incc)
+	stream := stream2D[T](m, n, ldd, lda, inca, ldb, incb, ldc, incc)
 	kernel.Ternary(k, kernel.TernaryOp(op), m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
 	kernel.FenceAfter(stream)
 }
@@ -96,7 +96,7 @@ func Select2D[T Float](m, n int, dst []T, ldd int, cond []bool, ldcond, inccond 
 		}
 		return
 	}
-	stream := stream2D[T](m, n, lda, inca, ldb, incb)
+	stream := stream2D[T](m, n, ldd, lda, inca, ldb, incb)
 	kernel.Select(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb, stream)
 	kernel.FenceAfter(stream)
 }
@@ -115,15 +115,17 @@ func fill[E any](row []E) {
 	}
 }
 
-// stream2D reports whether an m x n block of T should be written with
-// non-temporal stores: the traffic counts dst and every input (given as ld,
-// inc pairs) with a row of values per row.
-func stream2D[T Float](m, n int, ldinc ...int) bool {
+// stream2D reports whether an m x n block of T, dst's rows ldd apart,
+// should be written with non-temporal stores: the traffic counts dst and
+// every input (given as ld, inc pairs) with a row of values per row, and the
+// rows must take them (kernel.StreamBlock).
+func stream2D[T Float](m, n, ldd int, ldinc ...int) bool {
 	arrays := 1
 	for i := 0; i < len(ldinc); i += 2 {
 		if ldinc[i+1] == 1 && (m == 1 || ldinc[i] != 0) {
 			arrays++
 		}
 	}
-	return kernel.ShouldStream(m * n * arrays * int(unsafe.Sizeof(T(0))))
+	size := int(unsafe.Sizeof(T(0)))
+	return kernel.StreamBlock(m, n, ldd, size) && kernel.ShouldStream(m*n*arrays*size)
 }

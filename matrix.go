@@ -105,7 +105,7 @@ func run2D[T Number](call string, op Op, dst Matrix[T], aName string, a []T, lda
 		panic("elem: " + call + ": " + err)
 	}
 	apply2D(op, m, n, dst.Data, dst.Stride, a, lda, inca, b, ldb, incb,
-		kernel.Streaming[T](kind2D(inca, incb), m, n, lda, ldb))
+		kernel.Streaming[T](kind2D(inca, incb), m, n, dst.Stride, lda, ldb))
 }
 
 // ApplyMatrix sets dst(i, j) = a(i, j) op b(i, j) for matrices of one size.

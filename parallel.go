@@ -78,7 +78,7 @@ func ParallelApply2D[T Number](workers int, op Op, m, n int, dst []T, ldd int, a
 	mustCheck2D(op, m, n, dst, ldd, a, lda, inca, b, ldb, incb)
 	// Every band stores as the whole block would: split, it might fall below
 	// the streaming threshold and pull the output through the caches.
-	stream := kernel.Streaming[T](kind2D(inca, incb), m, n, lda, ldb)
+	stream := kernel.Streaming[T](kind2D(inca, incb), m, n, ldd, lda, ldb)
 	split.Even(w, m, 0, 1).Run(func(r0, r1 int) {
 		apply2D(op, r1-r0, n, dst[r0*ldd:], ldd, a[r0*lda:], lda, inca, b[r0*ldb:], ldb, incb, stream)
 	})
@@ -99,7 +99,7 @@ func rowWorkers(workers, m, n int) int { return split.Count(workers, m, n, paral
 // one-element b or a.
 func parallelFlat[T Number](w int, k kernel.Kind, op Op, dst, a, b []T) {
 	parts := flatParts(len(dst), w, uintptr(unsafe.Pointer(unsafe.SliceData(dst))), int(unsafe.Sizeof(T(0))))
-	stream := kernel.Streaming[T](k, 1, len(dst), 0, 0) // every chunk stores as the whole call would
+	stream := kernel.Streaming[T](k, 1, len(dst), 0, 0, 0) // every chunk stores as the whole call would
 	parts.Run(func(lo, hi int) { flatChunk(k, op, dst, a, b, lo, hi, stream) })
 }
 

@@ -206,7 +206,7 @@ func runNest[T elem.Number](n *viewNest, op kernel.Op, data [3][]T) {
 	for _, s := range n.size[:r] {
 		total *= s
 	}
-	b.stream = kernel.StreamFlat[T](total, 3)
+	b.stream = kernel.StreamFlat[T](total, 3) && kernel.StreamBlock(b.m, b.n, b.ld[0], int(unsafe.Sizeof(T(0))))
 	o := nditer.Odometer{Size: n.size[:outer]}
 	var idx [scratchAxes]int
 	o.Idx = idx[:outer]

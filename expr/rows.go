@@ -124,12 +124,13 @@ func (p *Plan[T]) rowLen() int {
 
 // streams reports whether a run writes dst with streaming stores under the
 // policy in effect: its traffic calls for them (kernel.ShouldStream), and
-// its rows (rowLen) may stream (kernel.StreamRows), or it is the one row of
-// a flat output (cut into blocks on line boundaries).
+// its rows (rowLen, one after another in dst) may stream
+// (kernel.StreamBlock), or it is the one row of a flat output (cut into
+// blocks on line boundaries).
 func (p *Plan[T]) streams() bool { return p.rowsStream() && kernel.ShouldStream(p.streamBytes) }
 
 // rowsStream reports whether p's rows may stream (see streams).
 func (p *Plan[T]) rowsStream() bool {
-	rowBytes := p.rowLen() * int(unsafe.Sizeof(T(0)))
-	return len(p.size) == 1 || kernel.StreamRows(rowBytes)
+	n := p.rowLen()
+	return len(p.size) == 1 || kernel.StreamBlock(2, n, n, int(unsafe.Sizeof(T(0))))
 }

@@ -160,3 +160,31 @@ func TestStreamPolicy(t *testing.T) {
 	Restore(s)
 	require.False(t, ShouldStream(8<<20))
 }
+
+// TestStreamBlock checks which blocks may take streaming stores: one row,
+// rows of 2 KiB or more, and rows of whole cache lines one after another;
+// not rows that end inside a line, nor rows of whole lines that do not
+// follow one another (each then starts inside a line).
+func TestStreamBlock(t *testing.T) {
+	for _, c := range []struct {
+		m, n, ldd, size int
+		want            bool
+	}{
+		{1, 17, 0, 4, true},
+		{1000, 17, 17, 4, false},
+		{1000, 3, 3, 4, false},
+		{1000, 16, 16, 4, true},
+		{1000, 16, 20, 4, false},
+		{1000, 8, 8, 8, true},
+		{1000, 512, 700, 4, true},
+		{1000, 511, 511, 4, false},
+		{10, 600, 600, 4, true},
+	} {
+		require.Equal(t, c.want, StreamBlock(c.m, c.n, c.ldd, c.size), "%+v", c)
+	}
+	saved := Save()
+	defer Restore(saved)
+	SetStreamMinBytes(0)
+	require.Equal(t, HasStreaming, Streaming[float32](VS, 1000, 16, 16, 16, 1))
+	require.False(t, Streaming[float32](VS, 1000, 17, 17, 17, 1), "rows of 17 float32 end inside a line")
+}

@@ -108,11 +108,13 @@ func SetStreamMinBytes(n int) int {
 	return prev
 }
 
-// Streaming reports whether an m x n call of kind k on T should write with
-// non-temporal stores; callers that split one call into parts decide once,
-// for the whole.
-func Streaming[T Number](k Kind, m, n, lda, ldb int) bool {
-	return HasStreaming && streaming.Streams(m*n*arrays(k, m, lda, ldb)*int(unsafe.Sizeof(T(0))))
+// Streaming reports whether an m x n call of kind k on T, whose dst rows
+// start ldd elements apart, should write with non-temporal stores (its
+// traffic calls for them, and its rows may take them: StreamBlock);
+// callers that split one call into parts decide once, for the whole.
+func Streaming[T Number](k Kind, m, n, ldd, lda, ldb int) bool {
+	size := int(unsafe.Sizeof(T(0)))
+	return HasStreaming && StreamBlock(m, n, ldd, size) && streaming.Streams(m*n*arrays(k, m, lda, ldb)*size)
 }
 
 // ShouldStream reports whether work that streams through the given number of
@@ -159,20 +161,24 @@ func arrays(k Kind, m, lda, ldb int) int {
 	return n
 }
 
-// StreamRows reports whether a call that writes its output as rows of
-// rowBytes bytes, one after another, may take streaming stores: rows of
-// whole cache lines, or long ones. A row that ends inside a line leaves
-// the streaming stores parts of lines, which the CPU writes far slower
-// than whole ones. Intel Xeon (family 6 model 207), 8M float32 in rows of
-// n, x + c with a column c, ms per run streaming against not (thread CPU
-// time, best of 15): n = 3 25.4 / 9.1, 7 11.4 / 6.3, 17 81.8 / 6.3, 33
-// 48.7 / 6.9, 100 25.0 / 6.9, 250 16.4 / 6.9, 500 10.0 / 7.0, 1000 7.4 /
-// 6.8; rows of whole lines (n = 16, 32, 64, 128, 512) 0.83-1.21 times as
-// long as without.
-func StreamRows(rowBytes int) bool { return rowBytes%lineBytes == 0 || rowBytes >= streamRowBytes }
+// StreamBlock reports whether an m x n block of elements of elemSize
+// bytes, whose rows start ldd elements apart, may be written with
+// streaming stores: one row, long rows (2 KiB), or rows of whole cache
+// lines one after another. A row that ends inside a line leaves the
+// streaming stores parts of lines, which the CPU writes far slower than
+// whole ones. Intel Xeon (family 6 model 207), 8M float32 in rows of n, x +
+// c with a column c, ms per run streaming against not (thread CPU time,
+// best of 15): n = 3 25.4 / 9.1, 7 11.4 / 6.3, 17 81.8 / 6.3, 33 48.7 /
+// 6.9, 100 25.0 / 6.9, 250 16.4 / 6.9, 500 10.0 / 7.0, 1000 7.4 / 6.8;
+// rows of whole lines (n = 16, 32, 64, 128, 512) 0.83-1.21 times as long
+// as without.
+func StreamBlock(m, n, ldd, elemSize int) bool {
+	rowBytes := n * elemSize
+	return m <= 1 || rowBytes >= streamRowBytes || ldd == n && rowBytes%lineBytes == 0
+}
 
 // lineBytes is the size of a cache line, and streamRowBytes the shortest
-// row StreamRows lets stream whatever its length.
+// row StreamBlock lets stream wherever it starts.
 const (
 	lineBytes      = 64
 	streamRowBytes = 2 << 10

@@ -75,6 +75,14 @@ type call[T elem.Number] struct {
 	ld    [4]int
 }
 
+// oneKernels are the resolved kernels of a plan's calls (resolvedKernel,
+// by call) under one dispatch (kernel.PolicyToken) and store mode.
+type oneKernels struct {
+	policy unsafe.Pointer
+	stream bool
+	ks     []resolvedKernel
+}
+
 // slot is an array input: its name and shape, its strides along the
 // coalesced axes of the output, and how a block reads it.
 type slot struct {
@@ -126,8 +134,11 @@ type Plan[T elem.Number] struct {
 	tile int
 
 	// calls are the steps of a run of one block (see Plan.one), nil
-	// when the output is more than one block.
-	calls []call[T]
+	// when the output is more than one block; kernels are their
+	// assembly kernels, resolved for the dispatch in effect and a store
+	// mode when a run finds them missing or stale.
+	calls   []call[T]
+	kernels atomic.Pointer[oneKernels]
 
 	pool sync.Pool // *scratch[T]
 	// spare is a scratch kept for Run outside the pool, whose Get and Put

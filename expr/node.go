@@ -38,6 +38,17 @@ type node[T elem.Number] struct {
 	ternary func(k kernel.Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool)
 	compare func(k kernel.Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, ldb int, stream bool)
 	pick    func(k kernel.Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int, stream bool)
+	// kernel resolves the op's assembly kernel for a call (see
+	// kernel.Kernel3), as the node's entry would run it, or gives none.
+	kernel func(k kernel.Kind, m, n int, stream bool) resolvedKernel
+}
+
+// resolvedKernel is an op's kernel resolved for a call: the field of its
+// family's arity, or none.
+type resolvedKernel struct {
+	k2 kernel.Kernel2
+	k3 kernel.Kernel3
+	k4 kernel.Kernel4
 }
 
 // defined reports whether an op node has its op's entry: the builders leave
@@ -80,6 +91,9 @@ func binary[T elem.Number](op elem.Op, a, b Node[T]) Node[T] {
 	n := &node[T]{kind: kindBinary, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2}
 	if op.Valid() && elem.DefinedOn[T](op) {
 		n.binary = kernel.BinaryEntry[T](kernel.Op(op))
+		n.kernel = func(k kernel.Kind, m, n int, stream bool) resolvedKernel {
+			return resolvedKernel{k3: kernel.BinaryKernel[T](kernel.Op(op), k, m, n, stream)}
+		}
 	}
 	return Node[T]{n}
 }
@@ -113,6 +127,9 @@ func Unary[T elem.Float](op elem.UnaryOp, a Node[T]) Node[T] {
 	n := &node[T]{kind: kindUnary, op: uint8(op), args: [3]*node[T]{a.n}, nargs: 1}
 	if op.Valid() {
 		n.unary = kernel.UnaryEntry[T](kernel.UnaryOp(op))
+		n.kernel = func(k kernel.Kind, m, n int, stream bool) resolvedKernel {
+			return resolvedKernel{k2: kernel.UnaryKernel[T](kernel.UnaryOp(op), k, m, n, stream)}
+		}
 	}
 	return Node[T]{n}
 }
@@ -143,7 +160,10 @@ func Round[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpRound, a) }
 
 func ternary[T elem.Float](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
 	return Node[T]{&node[T]{kind: kindTernary, op: uint8(op), args: [3]*node[T]{a.n, b.n, c.n}, nargs: 3,
-		ternary: kernel.TernaryEntry[T](kernel.TernaryOp(op))}}
+		ternary: kernel.TernaryEntry[T](kernel.TernaryOp(op)),
+		kernel: func(k kernel.Kind, m, n int, stream bool) resolvedKernel {
+			return resolvedKernel{k4: kernel.TernaryKernel[T](kernel.TernaryOp(op), k, m, n, stream)}
+		}}}
 }
 
 // FMA is a*b + c with one rounding, as elem.FMA; a*b + c written with Mul
@@ -159,6 +179,9 @@ func Compare[T elem.Float](op elem.CompareOp, a, b Node[T]) Cond[T] {
 	n := &node[T]{kind: kindCompare, op: uint8(op), args: [3]*node[T]{a.n, b.n}, nargs: 2}
 	if op.Valid() {
 		n.compare = kernel.CompareEntry[T](kernel.CompareOp(op))
+		n.kernel = func(k kernel.Kind, m, n int, stream bool) resolvedKernel {
+			return resolvedKernel{k3: kernel.CompareKernel[T](kernel.CompareOp(op), k, m, n, stream)}
+		}
 	}
 	return Cond[T]{n}
 }
@@ -184,5 +207,8 @@ func Ge[T elem.Float](a, b Node[T]) Cond[T] { return Compare(elem.OpGe, a, b) }
 // Where is a where c holds and b elsewhere, as elem.Select.
 func Where[T elem.Float](c Cond[T], a, b Node[T]) Node[T] {
 	return Node[T]{&node[T]{kind: kindSelect, args: [3]*node[T]{c.n, a.n, b.n}, nargs: 3,
-		pick: kernel.SelectionEntry[T](kernel.OpSelect)}}
+		pick: kernel.SelectionEntry[T](kernel.OpSelect),
+		kernel: func(k kernel.Kind, m, n int, stream bool) resolvedKernel {
+			return resolvedKernel{k4: kernel.SelectionKernel[T](kernel.OpSelect, k, m, n, stream)}
+		}}}
 }

@@ -403,7 +403,8 @@ func (p *Plan[T]) geometry() *geometry {
 }
 
 // one computes a run of one block, the whole output, with the calls
-// worked out when the plan was compiled, each through its op's entry.
+// worked out when the plan was compiled: each call's assembly kernel where
+// it has one (resolved as its entry would choose it), else its entry.
 func (p *Plan[T]) one(s *scratch[T], dst []T, stream bool) {
 	src := s.src
 	src[len(src)-1] = dst
@@ -413,21 +414,63 @@ func (p *Plan[T]) one(s *scratch[T], dst []T, stream bool) {
 			s.tiles[k].Fill(s.data[k], 0, p.size[len(p.size)-1], p.tile)
 		}
 	}
+	ks := p.oneKernels(stream)
 	for i := range p.calls {
-		c := &p.calls[i]
+		c, k := &p.calls[i], &ks[i]
 		switch c.fam {
 		case kindBinary:
+			if k.k3 != nil {
+				k.k3(c.m, c.n, data(src[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2])
+				continue
+			}
 			c.node.binary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], stream && c.toDst)
 		case kindUnary:
+			if k.k2 != nil {
+				k.k2(c.m, c.n, data(src[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1])
+				continue
+			}
 			c.node.unary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], stream && c.toDst)
 		case kindTernary:
+			if k.k4 != nil {
+				k.k4(c.m, c.n, data(src[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2], data(src[c.in[2]]), c.ld[3])
+				continue
+			}
 			c.node.ternary(c.kind, c.m, c.n, src[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], stream && c.toDst)
 		case kindCompare:
+			if k.k3 != nil {
+				k.k3(c.m, c.n, data(s.bools[c.out]), c.ld[0], data(src[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2])
+				continue
+			}
 			c.node.compare(c.kind, c.m, c.n, s.bools[c.out], c.ld[0], src[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], stream && c.toDst)
 		case kindSelect:
+			if k.k4 != nil {
+				k.k4(c.m, c.n, data(src[c.out]), c.ld[0], data(s.bools[c.in[0]]), c.ld[1], data(src[c.in[1]]), c.ld[2], data(src[c.in[2]]), c.ld[3])
+				continue
+			}
 			c.node.pick(c.kind, c.m, c.n, src[c.out], c.ld[0], s.bools[c.in[0]], c.ld[1], src[c.in[1]], c.ld[2], src[c.in[2]], c.ld[3], stream && c.toDst)
 		}
 	}
+}
+
+// data is the address of x's first element, as the resolved kernels take
+// it.
+func data[E any](x []E) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(x)) }
+
+// oneKernels returns the resolved kernels of the plan's calls for the
+// dispatch in effect and the store mode, resolving them again when the
+// dispatch or the mode changed since (runs that race to do it resolve
+// alike).
+func (p *Plan[T]) oneKernels(stream bool) []resolvedKernel {
+	policy := kernel.PolicyToken()
+	if r := p.kernels.Load(); r != nil && r.policy == policy && r.stream == stream {
+		return r.ks
+	}
+	r := &oneKernels{policy: policy, stream: stream, ks: make([]resolvedKernel, len(p.calls))}
+	for i, c := range p.calls {
+		r.ks[i] = c.node.kernel(c.kind, c.m, c.n, stream && c.toDst)
+	}
+	p.kernels.Store(r)
+	return r.ks
 }
 
 // blocks computes blocks lo..hi, in order, with the inputs bound in b and

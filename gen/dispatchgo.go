@@ -137,9 +137,84 @@ func writeArchSwitch(dir, arch string) error {
 		g.p("%sGeneric(k, %s)", o.Name, blockArgs(f))
 		g.p("}")
 		g.p("")
+		resolverHead(g, o)
+		if len(types) > 0 {
+			_, extra := archEmitters[arch](o, types[0])
+			writeResolver(g, o, isas, types, extra)
+		}
+		g.p("return nil")
+		g.p("}")
+		g.p("")
+		writeKernelTables(g, o, isas, types)
 	}
 	writeConvertEntry(g, arch)
 	return g.write()
+}
+
+// resolverHead documents and opens an op's resolver: its kernel for a
+// call of one shape, as a function of untyped pointers.
+func resolverHead(g *goFile, o registry.Op) {
+	f := o.Family
+	g.doc(fmt.Sprintf("%sKernel returns the assembly kernel that %s would run for a call of\nkind k and m x n elements with the implementation in use, or nil where it\nwould run something else (the generic loop, the race detector's checks,\npieces of a large call): see %s.", o.Name, entryName(o), kernelType(f)))
+	g.p("func %sKernel[T %s](k Kind, m, n int, stream bool) %s {", o.Name, familyConstraint(f), kernelType(f))
+}
+
+// kernelType is the function type of a family's resolved kernels.
+func kernelType(f *registry.Family) string { return fmt.Sprintf("Kernel%d", len(slots(f))) }
+
+// writeResolver writes the body of an op's resolver: the kernel of the
+// entry's key from a table per element type (see writeKernelTables), which
+// holds what the entry's switch calls for each key.
+func writeResolver(g *goFile, o registry.Op, isas []*registry.ISA, types []registry.Type, extra []string) {
+	f := o.Family
+	g.p("if raceEnabled || m*n > chunkElems[T]() { return nil }")
+	if len(extra) > 0 {
+		g.p("if !(%s) { return nil }", features(extra))
+	}
+	g.p("switch typeOf[T]() {")
+	for _, t := range types {
+		g.p("case %s:", typeConst(t))
+		g.p("return kernelAt[%s](%s[:], kernelKey(k, implFor(%s, m*n*%d*kindArrays[k], stream), stream))",
+			kernelType(f), kernelTable(o, o.KernelType(t)), opClass(o), t.Size())
+	}
+	g.p("}")
+}
+
+// writeKernelTables writes, for each element type whose kernels op o has
+// (the signed type's serve the unsigned ones of a SignBlind op), the table
+// of those kernels by the key of the entry's switch.
+func writeKernelTables(g *goFile, o registry.Op, isas []*registry.ISA, types []registry.Type) {
+	for _, t := range types {
+		if o.KernelType(t) != t {
+			continue
+		}
+		g.p("// %s are %s's %s kernels by kernelKey, as %s's switch calls them.", kernelTable(o, t), o.Name, t.GoName, entryName(o))
+		g.p("var %s = [...]%s{", kernelTable(o, t), registry.Signature(o.Family, t))
+		for _, kd := range o.Family.Kinds {
+			for _, isa := range isas {
+				name := registry.KernelName(o, kd, t, isa)
+				g.p("%d: %s,", kernelKey(kd, isa, false), name)
+				if hasStreamTwin(o, isa) {
+					g.p("%d: %s%s,", kernelKey(kd, isa, true), name, streamSuffix)
+				} else {
+					g.p("%d: %s,", kernelKey(kd, isa, true), name)
+				}
+			}
+		}
+		g.p("}")
+		g.p("")
+	}
+}
+
+// kernelTable names op o's table of kernels on t: "addKernelsF32".
+func kernelTable(o registry.Op, t registry.Type) string { return o.Name + "Kernels" + t.Short }
+
+// opClass is the implFor class of op o.
+func opClass(o registry.Op) string {
+	if o.Compute {
+		return "classCompute"
+	}
+	return "classMemory"
 }
 
 // convertKernels lists the conversions with kernels on arch, with the
@@ -251,10 +326,7 @@ func writeKernelSwitch(g *goFile, o registry.Op, isas []*registry.ISA, types []r
 	if len(extra) > 0 {
 		g.p("if %s {", features(extra))
 	}
-	class := "classMemory"
-	if o.Compute {
-		class = "classCompute"
-	}
+	class := opClass(o)
 	g.p("switch typeOf[T]() {")
 	for _, t := range types {
 		g.p("case %s:", typeConst(t))
@@ -341,6 +413,10 @@ func writeNoAsm(dir string) error {
 		g.p("func %s[T %s](k Kind, %s, stream bool) {", entryName(o), familyConstraint(o.Family), blockParams(o.Family))
 		entryPrologue(g, o)
 		g.p("%sGeneric(k, %s)", o.Name, blockArgs(o.Family))
+		g.p("}")
+		g.p("")
+		resolverHead(g, o)
+		g.p("return nil")
 		g.p("}")
 		g.p("")
 	}

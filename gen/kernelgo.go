@@ -282,6 +282,17 @@ func writeFamilyOps(g *goFile, f *registry.Family) {
 	g.p("}")
 	g.p("")
 
+	g.doc(fmt.Sprintf("%sKernel returns op's kernel for a call of kind k and m x n elements\n(see the ops' own resolvers), or nil. An invalid op panics.", entry))
+	g.p("func %sKernel[T %s](op %s, k Kind, m, n int, stream bool) %s {", entry, familyConstraint(f), typ, kernelType(f))
+	g.p("switch op {")
+	for _, o := range ops {
+		g.p("case %s: return %sKernel[T](k, m, n, stream)", o.Const(), o.Name)
+	}
+	g.p("}")
+	g.p("panic(\"kernel: invalid \" + op.String())")
+	g.p("}")
+	g.p("")
+
 	g.doc(fmt.Sprintf("Reference%s computes the m x n block of kind k of op with the generic row\nloops, the reference every implementation must equal bit for bit.", familyPrefix(f)))
 	g.p("func Reference%s[T %s](k Kind, op %s, %s) {", familyPrefix(f), familyConstraint(f), typ, blockParams(f))
 	g.p("switch op {")

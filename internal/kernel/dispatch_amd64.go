@@ -337,6 +337,135 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// addKernel returns the assembly kernel that Add would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func addKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](addKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](addKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](addKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](addKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](addKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](addKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](addKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](addKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](addKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](addKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// addKernelsF32 are add's float32 kernels by kernelKey, as Add's switch calls them.
+var addKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  addVVF32AVX2,
+	3:  addVVF32AVX2NT,
+	4:  addVVF32AVX512,
+	5:  addVVF32AVX512NT,
+	10: addVSF32AVX2,
+	11: addVSF32AVX2NT,
+	12: addVSF32AVX512,
+	13: addVSF32AVX512NT,
+	18: addSVF32AVX2,
+	19: addSVF32AVX2NT,
+	20: addSVF32AVX512,
+	21: addSVF32AVX512NT,
+}
+
+// addKernelsF64 are add's float64 kernels by kernelKey, as Add's switch calls them.
+var addKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  addVVF64AVX2,
+	3:  addVVF64AVX2NT,
+	4:  addVVF64AVX512,
+	5:  addVVF64AVX512NT,
+	10: addVSF64AVX2,
+	11: addVSF64AVX2NT,
+	12: addVSF64AVX512,
+	13: addVSF64AVX512NT,
+	18: addSVF64AVX2,
+	19: addSVF64AVX2NT,
+	20: addSVF64AVX512,
+	21: addSVF64AVX512NT,
+}
+
+// addKernelsI8 are add's int8 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  addVVI8AVX2,
+	3:  addVVI8AVX2NT,
+	4:  addVVI8AVX512,
+	5:  addVVI8AVX512NT,
+	10: addVSI8AVX2,
+	11: addVSI8AVX2NT,
+	12: addVSI8AVX512,
+	13: addVSI8AVX512NT,
+	18: addSVI8AVX2,
+	19: addSVI8AVX2NT,
+	20: addSVI8AVX512,
+	21: addSVI8AVX512NT,
+}
+
+// addKernelsI16 are add's int16 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  addVVI16AVX2,
+	3:  addVVI16AVX2NT,
+	4:  addVVI16AVX512,
+	5:  addVVI16AVX512NT,
+	10: addVSI16AVX2,
+	11: addVSI16AVX2NT,
+	12: addVSI16AVX512,
+	13: addVSI16AVX512NT,
+	18: addSVI16AVX2,
+	19: addSVI16AVX2NT,
+	20: addSVI16AVX512,
+	21: addSVI16AVX512NT,
+}
+
+// addKernelsI32 are add's int32 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  addVVI32AVX2,
+	3:  addVVI32AVX2NT,
+	4:  addVVI32AVX512,
+	5:  addVVI32AVX512NT,
+	10: addVSI32AVX2,
+	11: addVSI32AVX2NT,
+	12: addVSI32AVX512,
+	13: addVSI32AVX512NT,
+	18: addSVI32AVX2,
+	19: addSVI32AVX2NT,
+	20: addSVI32AVX512,
+	21: addSVI32AVX512NT,
+}
+
+// addKernelsI64 are add's int64 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  addVVI64AVX2,
+	3:  addVVI64AVX2NT,
+	4:  addVVI64AVX512,
+	5:  addVVI64AVX512NT,
+	10: addVSI64AVX2,
+	11: addVSI64AVX2NT,
+	12: addVSI64AVX512,
+	13: addVSI64AVX512NT,
+	18: addSVI64AVX2,
+	19: addSVI64AVX2NT,
+	20: addSVI64AVX512,
+	21: addSVI64AVX512NT,
+}
+
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -664,6 +793,135 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// subKernel returns the assembly kernel that Sub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func subKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](subKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](subKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](subKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](subKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](subKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](subKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](subKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](subKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](subKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](subKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// subKernelsF32 are sub's float32 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  subVVF32AVX2,
+	3:  subVVF32AVX2NT,
+	4:  subVVF32AVX512,
+	5:  subVVF32AVX512NT,
+	10: subVSF32AVX2,
+	11: subVSF32AVX2NT,
+	12: subVSF32AVX512,
+	13: subVSF32AVX512NT,
+	18: subSVF32AVX2,
+	19: subSVF32AVX2NT,
+	20: subSVF32AVX512,
+	21: subSVF32AVX512NT,
+}
+
+// subKernelsF64 are sub's float64 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  subVVF64AVX2,
+	3:  subVVF64AVX2NT,
+	4:  subVVF64AVX512,
+	5:  subVVF64AVX512NT,
+	10: subVSF64AVX2,
+	11: subVSF64AVX2NT,
+	12: subVSF64AVX512,
+	13: subVSF64AVX512NT,
+	18: subSVF64AVX2,
+	19: subSVF64AVX2NT,
+	20: subSVF64AVX512,
+	21: subSVF64AVX512NT,
+}
+
+// subKernelsI8 are sub's int8 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  subVVI8AVX2,
+	3:  subVVI8AVX2NT,
+	4:  subVVI8AVX512,
+	5:  subVVI8AVX512NT,
+	10: subVSI8AVX2,
+	11: subVSI8AVX2NT,
+	12: subVSI8AVX512,
+	13: subVSI8AVX512NT,
+	18: subSVI8AVX2,
+	19: subSVI8AVX2NT,
+	20: subSVI8AVX512,
+	21: subSVI8AVX512NT,
+}
+
+// subKernelsI16 are sub's int16 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  subVVI16AVX2,
+	3:  subVVI16AVX2NT,
+	4:  subVVI16AVX512,
+	5:  subVVI16AVX512NT,
+	10: subVSI16AVX2,
+	11: subVSI16AVX2NT,
+	12: subVSI16AVX512,
+	13: subVSI16AVX512NT,
+	18: subSVI16AVX2,
+	19: subSVI16AVX2NT,
+	20: subSVI16AVX512,
+	21: subSVI16AVX512NT,
+}
+
+// subKernelsI32 are sub's int32 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  subVVI32AVX2,
+	3:  subVVI32AVX2NT,
+	4:  subVVI32AVX512,
+	5:  subVVI32AVX512NT,
+	10: subVSI32AVX2,
+	11: subVSI32AVX2NT,
+	12: subVSI32AVX512,
+	13: subVSI32AVX512NT,
+	18: subSVI32AVX2,
+	19: subSVI32AVX2NT,
+	20: subSVI32AVX512,
+	21: subSVI32AVX512NT,
+}
+
+// subKernelsI64 are sub's int64 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  subVVI64AVX2,
+	3:  subVVI64AVX2NT,
+	4:  subVVI64AVX512,
+	5:  subVVI64AVX512NT,
+	10: subVSI64AVX2,
+	11: subVSI64AVX2NT,
+	12: subVSI64AVX512,
+	13: subVSI64AVX512NT,
+	18: subSVI64AVX2,
+	19: subSVI64AVX2NT,
+	20: subSVI64AVX512,
+	21: subSVI64AVX512NT,
 }
 
 // Mul computes the m x n block of kind k of mul with the implementation in
@@ -995,6 +1253,135 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// mulKernel returns the assembly kernel that Mul would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func mulKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](mulKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](mulKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](mulKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](mulKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](mulKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](mulKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](mulKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](mulKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](mulKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](mulKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// mulKernelsF32 are mul's float32 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  mulVVF32AVX2,
+	3:  mulVVF32AVX2NT,
+	4:  mulVVF32AVX512,
+	5:  mulVVF32AVX512NT,
+	10: mulVSF32AVX2,
+	11: mulVSF32AVX2NT,
+	12: mulVSF32AVX512,
+	13: mulVSF32AVX512NT,
+	18: mulSVF32AVX2,
+	19: mulSVF32AVX2NT,
+	20: mulSVF32AVX512,
+	21: mulSVF32AVX512NT,
+}
+
+// mulKernelsF64 are mul's float64 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  mulVVF64AVX2,
+	3:  mulVVF64AVX2NT,
+	4:  mulVVF64AVX512,
+	5:  mulVVF64AVX512NT,
+	10: mulVSF64AVX2,
+	11: mulVSF64AVX2NT,
+	12: mulVSF64AVX512,
+	13: mulVSF64AVX512NT,
+	18: mulSVF64AVX2,
+	19: mulSVF64AVX2NT,
+	20: mulSVF64AVX512,
+	21: mulSVF64AVX512NT,
+}
+
+// mulKernelsI8 are mul's int8 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  mulVVI8AVX2,
+	3:  mulVVI8AVX2NT,
+	4:  mulVVI8AVX512,
+	5:  mulVVI8AVX512NT,
+	10: mulVSI8AVX2,
+	11: mulVSI8AVX2NT,
+	12: mulVSI8AVX512,
+	13: mulVSI8AVX512NT,
+	18: mulSVI8AVX2,
+	19: mulSVI8AVX2NT,
+	20: mulSVI8AVX512,
+	21: mulSVI8AVX512NT,
+}
+
+// mulKernelsI16 are mul's int16 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  mulVVI16AVX2,
+	3:  mulVVI16AVX2NT,
+	4:  mulVVI16AVX512,
+	5:  mulVVI16AVX512NT,
+	10: mulVSI16AVX2,
+	11: mulVSI16AVX2NT,
+	12: mulVSI16AVX512,
+	13: mulVSI16AVX512NT,
+	18: mulSVI16AVX2,
+	19: mulSVI16AVX2NT,
+	20: mulSVI16AVX512,
+	21: mulSVI16AVX512NT,
+}
+
+// mulKernelsI32 are mul's int32 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  mulVVI32AVX2,
+	3:  mulVVI32AVX2NT,
+	4:  mulVVI32AVX512,
+	5:  mulVVI32AVX512NT,
+	10: mulVSI32AVX2,
+	11: mulVSI32AVX2NT,
+	12: mulVSI32AVX512,
+	13: mulVSI32AVX512NT,
+	18: mulSVI32AVX2,
+	19: mulSVI32AVX2NT,
+	20: mulSVI32AVX512,
+	21: mulSVI32AVX512NT,
+}
+
+// mulKernelsI64 are mul's int64 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  mulVVI64AVX2,
+	3:  mulVVI64AVX2NT,
+	4:  mulVVI64AVX512,
+	5:  mulVVI64AVX512NT,
+	10: mulVSI64AVX2,
+	11: mulVSI64AVX2NT,
+	12: mulVSI64AVX512,
+	13: mulVSI64AVX512NT,
+	18: mulSVI64AVX2,
+	19: mulSVI64AVX2NT,
+	20: mulSVI64AVX512,
+	21: mulSVI64AVX512NT,
+}
+
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1074,6 +1461,55 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// divKernel returns the assembly kernel that Div would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](divKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](divKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// divKernelsF32 are div's float32 kernels by kernelKey, as Div's switch calls them.
+var divKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  divVVF32AVX2,
+	3:  divVVF32AVX2NT,
+	4:  divVVF32AVX512,
+	5:  divVVF32AVX512NT,
+	10: divVSF32AVX2,
+	11: divVSF32AVX2NT,
+	12: divVSF32AVX512,
+	13: divVSF32AVX512NT,
+	18: divSVF32AVX2,
+	19: divSVF32AVX2NT,
+	20: divSVF32AVX512,
+	21: divSVF32AVX512NT,
+}
+
+// divKernelsF64 are div's float64 kernels by kernelKey, as Div's switch calls them.
+var divKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  divVVF64AVX2,
+	3:  divVVF64AVX2NT,
+	4:  divVVF64AVX512,
+	5:  divVVF64AVX512NT,
+	10: divVSF64AVX2,
+	11: divVSF64AVX2NT,
+	12: divVSF64AVX512,
+	13: divVSF64AVX512NT,
+	18: divSVF64AVX2,
+	19: divSVF64AVX2NT,
+	20: divSVF64AVX512,
+	21: divSVF64AVX512NT,
 }
 
 // Min computes the m x n block of kind k of min with the implementation in
@@ -1405,6 +1841,199 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// minKernel returns the assembly kernel that Min would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func minKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](minKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](minKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](minKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](minKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](minKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](minKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](minKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](minKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](minKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](minKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// minKernelsF32 are min's float32 kernels by kernelKey, as Min's switch calls them.
+var minKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  minVVF32AVX2,
+	3:  minVVF32AVX2NT,
+	4:  minVVF32AVX512,
+	5:  minVVF32AVX512NT,
+	10: minVSF32AVX2,
+	11: minVSF32AVX2NT,
+	12: minVSF32AVX512,
+	13: minVSF32AVX512NT,
+	18: minSVF32AVX2,
+	19: minSVF32AVX2NT,
+	20: minSVF32AVX512,
+	21: minSVF32AVX512NT,
+}
+
+// minKernelsF64 are min's float64 kernels by kernelKey, as Min's switch calls them.
+var minKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  minVVF64AVX2,
+	3:  minVVF64AVX2NT,
+	4:  minVVF64AVX512,
+	5:  minVVF64AVX512NT,
+	10: minVSF64AVX2,
+	11: minVSF64AVX2NT,
+	12: minVSF64AVX512,
+	13: minVSF64AVX512NT,
+	18: minSVF64AVX2,
+	19: minSVF64AVX2NT,
+	20: minSVF64AVX512,
+	21: minSVF64AVX512NT,
+}
+
+// minKernelsI8 are min's int8 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  minVVI8AVX2,
+	3:  minVVI8AVX2NT,
+	4:  minVVI8AVX512,
+	5:  minVVI8AVX512NT,
+	10: minVSI8AVX2,
+	11: minVSI8AVX2NT,
+	12: minVSI8AVX512,
+	13: minVSI8AVX512NT,
+	18: minSVI8AVX2,
+	19: minSVI8AVX2NT,
+	20: minSVI8AVX512,
+	21: minSVI8AVX512NT,
+}
+
+// minKernelsI16 are min's int16 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  minVVI16AVX2,
+	3:  minVVI16AVX2NT,
+	4:  minVVI16AVX512,
+	5:  minVVI16AVX512NT,
+	10: minVSI16AVX2,
+	11: minVSI16AVX2NT,
+	12: minVSI16AVX512,
+	13: minVSI16AVX512NT,
+	18: minSVI16AVX2,
+	19: minSVI16AVX2NT,
+	20: minSVI16AVX512,
+	21: minSVI16AVX512NT,
+}
+
+// minKernelsI32 are min's int32 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  minVVI32AVX2,
+	3:  minVVI32AVX2NT,
+	4:  minVVI32AVX512,
+	5:  minVVI32AVX512NT,
+	10: minVSI32AVX2,
+	11: minVSI32AVX2NT,
+	12: minVSI32AVX512,
+	13: minVSI32AVX512NT,
+	18: minSVI32AVX2,
+	19: minSVI32AVX2NT,
+	20: minSVI32AVX512,
+	21: minSVI32AVX512NT,
+}
+
+// minKernelsI64 are min's int64 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  minVVI64AVX2,
+	3:  minVVI64AVX2NT,
+	4:  minVVI64AVX512,
+	5:  minVVI64AVX512NT,
+	10: minVSI64AVX2,
+	11: minVSI64AVX2NT,
+	12: minVSI64AVX512,
+	13: minVSI64AVX512NT,
+	18: minSVI64AVX2,
+	19: minSVI64AVX2NT,
+	20: minSVI64AVX512,
+	21: minSVI64AVX512NT,
+}
+
+// minKernelsU8 are min's uint8 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	2:  minVVU8AVX2,
+	3:  minVVU8AVX2NT,
+	4:  minVVU8AVX512,
+	5:  minVVU8AVX512NT,
+	10: minVSU8AVX2,
+	11: minVSU8AVX2NT,
+	12: minVSU8AVX512,
+	13: minVSU8AVX512NT,
+	18: minSVU8AVX2,
+	19: minSVU8AVX2NT,
+	20: minSVU8AVX512,
+	21: minSVU8AVX512NT,
+}
+
+// minKernelsU16 are min's uint16 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	2:  minVVU16AVX2,
+	3:  minVVU16AVX2NT,
+	4:  minVVU16AVX512,
+	5:  minVVU16AVX512NT,
+	10: minVSU16AVX2,
+	11: minVSU16AVX2NT,
+	12: minVSU16AVX512,
+	13: minVSU16AVX512NT,
+	18: minSVU16AVX2,
+	19: minSVU16AVX2NT,
+	20: minSVU16AVX512,
+	21: minSVU16AVX512NT,
+}
+
+// minKernelsU32 are min's uint32 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	2:  minVVU32AVX2,
+	3:  minVVU32AVX2NT,
+	4:  minVVU32AVX512,
+	5:  minVVU32AVX512NT,
+	10: minVSU32AVX2,
+	11: minVSU32AVX2NT,
+	12: minVSU32AVX512,
+	13: minVSU32AVX512NT,
+	18: minSVU32AVX2,
+	19: minSVU32AVX2NT,
+	20: minSVU32AVX512,
+	21: minSVU32AVX512NT,
+}
+
+// minKernelsU64 are min's uint64 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	2:  minVVU64AVX2,
+	3:  minVVU64AVX2NT,
+	4:  minVVU64AVX512,
+	5:  minVVU64AVX512NT,
+	10: minVSU64AVX2,
+	11: minVSU64AVX2NT,
+	12: minVSU64AVX512,
+	13: minVSU64AVX512NT,
+	18: minSVU64AVX2,
+	19: minSVU64AVX2NT,
+	20: minSVU64AVX512,
+	21: minSVU64AVX512NT,
+}
+
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1734,6 +2363,199 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// maxKernel returns the assembly kernel that Max would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func maxKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](maxKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](maxKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](maxKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](maxKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](maxKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](maxKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](maxKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](maxKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](maxKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](maxKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// maxKernelsF32 are max's float32 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  maxVVF32AVX2,
+	3:  maxVVF32AVX2NT,
+	4:  maxVVF32AVX512,
+	5:  maxVVF32AVX512NT,
+	10: maxVSF32AVX2,
+	11: maxVSF32AVX2NT,
+	12: maxVSF32AVX512,
+	13: maxVSF32AVX512NT,
+	18: maxSVF32AVX2,
+	19: maxSVF32AVX2NT,
+	20: maxSVF32AVX512,
+	21: maxSVF32AVX512NT,
+}
+
+// maxKernelsF64 are max's float64 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  maxVVF64AVX2,
+	3:  maxVVF64AVX2NT,
+	4:  maxVVF64AVX512,
+	5:  maxVVF64AVX512NT,
+	10: maxVSF64AVX2,
+	11: maxVSF64AVX2NT,
+	12: maxVSF64AVX512,
+	13: maxVSF64AVX512NT,
+	18: maxSVF64AVX2,
+	19: maxSVF64AVX2NT,
+	20: maxSVF64AVX512,
+	21: maxSVF64AVX512NT,
+}
+
+// maxKernelsI8 are max's int8 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  maxVVI8AVX2,
+	3:  maxVVI8AVX2NT,
+	4:  maxVVI8AVX512,
+	5:  maxVVI8AVX512NT,
+	10: maxVSI8AVX2,
+	11: maxVSI8AVX2NT,
+	12: maxVSI8AVX512,
+	13: maxVSI8AVX512NT,
+	18: maxSVI8AVX2,
+	19: maxSVI8AVX2NT,
+	20: maxSVI8AVX512,
+	21: maxSVI8AVX512NT,
+}
+
+// maxKernelsI16 are max's int16 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  maxVVI16AVX2,
+	3:  maxVVI16AVX2NT,
+	4:  maxVVI16AVX512,
+	5:  maxVVI16AVX512NT,
+	10: maxVSI16AVX2,
+	11: maxVSI16AVX2NT,
+	12: maxVSI16AVX512,
+	13: maxVSI16AVX512NT,
+	18: maxSVI16AVX2,
+	19: maxSVI16AVX2NT,
+	20: maxSVI16AVX512,
+	21: maxSVI16AVX512NT,
+}
+
+// maxKernelsI32 are max's int32 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  maxVVI32AVX2,
+	3:  maxVVI32AVX2NT,
+	4:  maxVVI32AVX512,
+	5:  maxVVI32AVX512NT,
+	10: maxVSI32AVX2,
+	11: maxVSI32AVX2NT,
+	12: maxVSI32AVX512,
+	13: maxVSI32AVX512NT,
+	18: maxSVI32AVX2,
+	19: maxSVI32AVX2NT,
+	20: maxSVI32AVX512,
+	21: maxSVI32AVX512NT,
+}
+
+// maxKernelsI64 are max's int64 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  maxVVI64AVX2,
+	3:  maxVVI64AVX2NT,
+	4:  maxVVI64AVX512,
+	5:  maxVVI64AVX512NT,
+	10: maxVSI64AVX2,
+	11: maxVSI64AVX2NT,
+	12: maxVSI64AVX512,
+	13: maxVSI64AVX512NT,
+	18: maxSVI64AVX2,
+	19: maxSVI64AVX2NT,
+	20: maxSVI64AVX512,
+	21: maxSVI64AVX512NT,
+}
+
+// maxKernelsU8 are max's uint8 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	2:  maxVVU8AVX2,
+	3:  maxVVU8AVX2NT,
+	4:  maxVVU8AVX512,
+	5:  maxVVU8AVX512NT,
+	10: maxVSU8AVX2,
+	11: maxVSU8AVX2NT,
+	12: maxVSU8AVX512,
+	13: maxVSU8AVX512NT,
+	18: maxSVU8AVX2,
+	19: maxSVU8AVX2NT,
+	20: maxSVU8AVX512,
+	21: maxSVU8AVX512NT,
+}
+
+// maxKernelsU16 are max's uint16 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	2:  maxVVU16AVX2,
+	3:  maxVVU16AVX2NT,
+	4:  maxVVU16AVX512,
+	5:  maxVVU16AVX512NT,
+	10: maxVSU16AVX2,
+	11: maxVSU16AVX2NT,
+	12: maxVSU16AVX512,
+	13: maxVSU16AVX512NT,
+	18: maxSVU16AVX2,
+	19: maxSVU16AVX2NT,
+	20: maxSVU16AVX512,
+	21: maxSVU16AVX512NT,
+}
+
+// maxKernelsU32 are max's uint32 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	2:  maxVVU32AVX2,
+	3:  maxVVU32AVX2NT,
+	4:  maxVVU32AVX512,
+	5:  maxVVU32AVX512NT,
+	10: maxVSU32AVX2,
+	11: maxVSU32AVX2NT,
+	12: maxVSU32AVX512,
+	13: maxVSU32AVX512NT,
+	18: maxSVU32AVX2,
+	19: maxSVU32AVX2NT,
+	20: maxSVU32AVX512,
+	21: maxSVU32AVX512NT,
+}
+
+// maxKernelsU64 are max's uint64 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	2:  maxVVU64AVX2,
+	3:  maxVVU64AVX2NT,
+	4:  maxVVU64AVX512,
+	5:  maxVVU64AVX512NT,
+	10: maxVSU64AVX2,
+	11: maxVSU64AVX2NT,
+	12: maxVSU64AVX512,
+	13: maxVSU64AVX512NT,
+	18: maxSVU64AVX2,
+	19: maxSVU64AVX2NT,
+	20: maxSVU64AVX512,
+	21: maxSVU64AVX512NT,
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1999,6 +2821,99 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// andKernel returns the assembly kernel that And would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](andKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](andKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](andKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](andKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](andKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](andKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](andKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](andKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// andKernelsI8 are and's int8 kernels by kernelKey, as And's switch calls them.
+var andKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  andVVI8AVX2,
+	3:  andVVI8AVX2NT,
+	4:  andVVI8AVX512,
+	5:  andVVI8AVX512NT,
+	10: andVSI8AVX2,
+	11: andVSI8AVX2NT,
+	12: andVSI8AVX512,
+	13: andVSI8AVX512NT,
+	18: andSVI8AVX2,
+	19: andSVI8AVX2NT,
+	20: andSVI8AVX512,
+	21: andSVI8AVX512NT,
+}
+
+// andKernelsI16 are and's int16 kernels by kernelKey, as And's switch calls them.
+var andKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  andVVI16AVX2,
+	3:  andVVI16AVX2NT,
+	4:  andVVI16AVX512,
+	5:  andVVI16AVX512NT,
+	10: andVSI16AVX2,
+	11: andVSI16AVX2NT,
+	12: andVSI16AVX512,
+	13: andVSI16AVX512NT,
+	18: andSVI16AVX2,
+	19: andSVI16AVX2NT,
+	20: andSVI16AVX512,
+	21: andSVI16AVX512NT,
+}
+
+// andKernelsI32 are and's int32 kernels by kernelKey, as And's switch calls them.
+var andKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  andVVI32AVX2,
+	3:  andVVI32AVX2NT,
+	4:  andVVI32AVX512,
+	5:  andVVI32AVX512NT,
+	10: andVSI32AVX2,
+	11: andVSI32AVX2NT,
+	12: andVSI32AVX512,
+	13: andVSI32AVX512NT,
+	18: andSVI32AVX2,
+	19: andSVI32AVX2NT,
+	20: andSVI32AVX512,
+	21: andSVI32AVX512NT,
+}
+
+// andKernelsI64 are and's int64 kernels by kernelKey, as And's switch calls them.
+var andKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  andVVI64AVX2,
+	3:  andVVI64AVX2NT,
+	4:  andVVI64AVX512,
+	5:  andVVI64AVX512NT,
+	10: andVSI64AVX2,
+	11: andVSI64AVX2NT,
+	12: andVSI64AVX512,
+	13: andVSI64AVX512NT,
+	18: andSVI64AVX2,
+	19: andSVI64AVX2NT,
+	20: andSVI64AVX512,
+	21: andSVI64AVX512NT,
 }
 
 // Or computes the m x n block of kind k of or with the implementation in
@@ -2268,6 +3183,99 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// orKernel returns the assembly kernel that Or would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func orKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](orKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](orKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](orKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](orKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](orKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](orKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](orKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](orKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// orKernelsI8 are or's int8 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  orVVI8AVX2,
+	3:  orVVI8AVX2NT,
+	4:  orVVI8AVX512,
+	5:  orVVI8AVX512NT,
+	10: orVSI8AVX2,
+	11: orVSI8AVX2NT,
+	12: orVSI8AVX512,
+	13: orVSI8AVX512NT,
+	18: orSVI8AVX2,
+	19: orSVI8AVX2NT,
+	20: orSVI8AVX512,
+	21: orSVI8AVX512NT,
+}
+
+// orKernelsI16 are or's int16 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  orVVI16AVX2,
+	3:  orVVI16AVX2NT,
+	4:  orVVI16AVX512,
+	5:  orVVI16AVX512NT,
+	10: orVSI16AVX2,
+	11: orVSI16AVX2NT,
+	12: orVSI16AVX512,
+	13: orVSI16AVX512NT,
+	18: orSVI16AVX2,
+	19: orSVI16AVX2NT,
+	20: orSVI16AVX512,
+	21: orSVI16AVX512NT,
+}
+
+// orKernelsI32 are or's int32 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  orVVI32AVX2,
+	3:  orVVI32AVX2NT,
+	4:  orVVI32AVX512,
+	5:  orVVI32AVX512NT,
+	10: orVSI32AVX2,
+	11: orVSI32AVX2NT,
+	12: orVSI32AVX512,
+	13: orVSI32AVX512NT,
+	18: orSVI32AVX2,
+	19: orSVI32AVX2NT,
+	20: orSVI32AVX512,
+	21: orSVI32AVX512NT,
+}
+
+// orKernelsI64 are or's int64 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  orVVI64AVX2,
+	3:  orVVI64AVX2NT,
+	4:  orVVI64AVX512,
+	5:  orVVI64AVX512NT,
+	10: orVSI64AVX2,
+	11: orVSI64AVX2NT,
+	12: orVSI64AVX512,
+	13: orVSI64AVX512NT,
+	18: orSVI64AVX2,
+	19: orSVI64AVX2NT,
+	20: orSVI64AVX512,
+	21: orSVI64AVX512NT,
+}
+
 // Xor computes the m x n block of kind k of xor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2533,6 +3541,99 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// xorKernel returns the assembly kernel that Xor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func xorKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](xorKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](xorKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](xorKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](xorKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](xorKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](xorKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](xorKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](xorKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// xorKernelsI8 are xor's int8 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  xorVVI8AVX2,
+	3:  xorVVI8AVX2NT,
+	4:  xorVVI8AVX512,
+	5:  xorVVI8AVX512NT,
+	10: xorVSI8AVX2,
+	11: xorVSI8AVX2NT,
+	12: xorVSI8AVX512,
+	13: xorVSI8AVX512NT,
+	18: xorSVI8AVX2,
+	19: xorSVI8AVX2NT,
+	20: xorSVI8AVX512,
+	21: xorSVI8AVX512NT,
+}
+
+// xorKernelsI16 are xor's int16 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  xorVVI16AVX2,
+	3:  xorVVI16AVX2NT,
+	4:  xorVVI16AVX512,
+	5:  xorVVI16AVX512NT,
+	10: xorVSI16AVX2,
+	11: xorVSI16AVX2NT,
+	12: xorVSI16AVX512,
+	13: xorVSI16AVX512NT,
+	18: xorSVI16AVX2,
+	19: xorSVI16AVX2NT,
+	20: xorSVI16AVX512,
+	21: xorSVI16AVX512NT,
+}
+
+// xorKernelsI32 are xor's int32 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  xorVVI32AVX2,
+	3:  xorVVI32AVX2NT,
+	4:  xorVVI32AVX512,
+	5:  xorVVI32AVX512NT,
+	10: xorVSI32AVX2,
+	11: xorVSI32AVX2NT,
+	12: xorVSI32AVX512,
+	13: xorVSI32AVX512NT,
+	18: xorSVI32AVX2,
+	19: xorSVI32AVX2NT,
+	20: xorSVI32AVX512,
+	21: xorSVI32AVX512NT,
+}
+
+// xorKernelsI64 are xor's int64 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  xorVVI64AVX2,
+	3:  xorVVI64AVX2NT,
+	4:  xorVVI64AVX512,
+	5:  xorVVI64AVX512NT,
+	10: xorVSI64AVX2,
+	11: xorVSI64AVX2NT,
+	12: xorVSI64AVX512,
+	13: xorVSI64AVX512NT,
+	18: xorSVI64AVX2,
+	19: xorSVI64AVX2NT,
+	20: xorSVI64AVX512,
+	21: xorSVI64AVX512NT,
 }
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
@@ -2802,6 +3903,99 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 	andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// andnotKernel returns the assembly kernel that AndNot would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](andnotKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](andnotKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](andnotKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](andnotKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](andnotKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](andnotKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](andnotKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](andnotKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// andnotKernelsI8 are andnot's int8 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	2:  andnotVVI8AVX2,
+	3:  andnotVVI8AVX2NT,
+	4:  andnotVVI8AVX512,
+	5:  andnotVVI8AVX512NT,
+	10: andnotVSI8AVX2,
+	11: andnotVSI8AVX2NT,
+	12: andnotVSI8AVX512,
+	13: andnotVSI8AVX512NT,
+	18: andnotSVI8AVX2,
+	19: andnotSVI8AVX2NT,
+	20: andnotSVI8AVX512,
+	21: andnotSVI8AVX512NT,
+}
+
+// andnotKernelsI16 are andnot's int16 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	2:  andnotVVI16AVX2,
+	3:  andnotVVI16AVX2NT,
+	4:  andnotVVI16AVX512,
+	5:  andnotVVI16AVX512NT,
+	10: andnotVSI16AVX2,
+	11: andnotVSI16AVX2NT,
+	12: andnotVSI16AVX512,
+	13: andnotVSI16AVX512NT,
+	18: andnotSVI16AVX2,
+	19: andnotSVI16AVX2NT,
+	20: andnotSVI16AVX512,
+	21: andnotSVI16AVX512NT,
+}
+
+// andnotKernelsI32 are andnot's int32 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	2:  andnotVVI32AVX2,
+	3:  andnotVVI32AVX2NT,
+	4:  andnotVVI32AVX512,
+	5:  andnotVVI32AVX512NT,
+	10: andnotVSI32AVX2,
+	11: andnotVSI32AVX2NT,
+	12: andnotVSI32AVX512,
+	13: andnotVSI32AVX512NT,
+	18: andnotSVI32AVX2,
+	19: andnotSVI32AVX2NT,
+	20: andnotSVI32AVX512,
+	21: andnotSVI32AVX512NT,
+}
+
+// andnotKernelsI64 are andnot's int64 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	2:  andnotVVI64AVX2,
+	3:  andnotVVI64AVX2NT,
+	4:  andnotVVI64AVX512,
+	5:  andnotVVI64AVX512NT,
+	10: andnotVSI64AVX2,
+	11: andnotVSI64AVX2NT,
+	12: andnotVSI64AVX512,
+	13: andnotVSI64AVX512NT,
+	18: andnotSVI64AVX2,
+	19: andnotSVI64AVX2NT,
+	20: andnotSVI64AVX512,
+	21: andnotSVI64AVX512NT,
+}
+
 // Neg computes the m x n block of kind k of neg with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2849,6 +4043,39 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		return
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// negKernel returns the assembly kernel that Neg would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](negKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](negKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// negKernelsF32 are neg's float32 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: negVF32AVX2,
+	27: negVF32AVX2NT,
+	28: negVF32AVX512,
+	29: negVF32AVX512NT,
+}
+
+// negKernelsF64 are neg's float64 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: negVF64AVX2,
+	27: negVF64AVX2NT,
+	28: negVF64AVX512,
+	29: negVF64AVX512NT,
 }
 
 // Abs computes the m x n block of kind k of abs with the implementation in
@@ -2900,6 +4127,39 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	absGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// absKernel returns the assembly kernel that Abs would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](absKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](absKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// absKernelsF32 are abs's float32 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: absVF32AVX2,
+	27: absVF32AVX2NT,
+	28: absVF32AVX512,
+	29: absVF32AVX512NT,
+}
+
+// absKernelsF64 are abs's float64 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: absVF64AVX2,
+	27: absVF64AVX2NT,
+	28: absVF64AVX512,
+	29: absVF64AVX512NT,
+}
+
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2947,6 +4207,39 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	}
 	sqrtGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sqrtKernel returns the assembly kernel that Sqrt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](sqrtKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](sqrtKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// sqrtKernelsF32 are sqrt's float32 kernels by kernelKey, as Sqrt's switch calls them.
+var sqrtKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: sqrtVF32AVX2,
+	27: sqrtVF32AVX2NT,
+	28: sqrtVF32AVX512,
+	29: sqrtVF32AVX512NT,
+}
+
+// sqrtKernelsF64 are sqrt's float64 kernels by kernelKey, as Sqrt's switch calls them.
+var sqrtKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: sqrtVF64AVX2,
+	27: sqrtVF64AVX2NT,
+	28: sqrtVF64AVX512,
+	29: sqrtVF64AVX512NT,
 }
 
 // Floor computes the m x n block of kind k of floor with the implementation in
@@ -2998,6 +4291,39 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	floorGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// floorKernel returns the assembly kernel that Floor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](floorKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](floorKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// floorKernelsF32 are floor's float32 kernels by kernelKey, as Floor's switch calls them.
+var floorKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: floorVF32AVX2,
+	27: floorVF32AVX2NT,
+	28: floorVF32AVX512,
+	29: floorVF32AVX512NT,
+}
+
+// floorKernelsF64 are floor's float64 kernels by kernelKey, as Floor's switch calls them.
+var floorKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: floorVF64AVX2,
+	27: floorVF64AVX2NT,
+	28: floorVF64AVX512,
+	29: floorVF64AVX512NT,
+}
+
 // Ceil computes the m x n block of kind k of ceil with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3045,6 +4371,39 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	}
 	ceilGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// ceilKernel returns the assembly kernel that Ceil would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](ceilKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](ceilKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// ceilKernelsF32 are ceil's float32 kernels by kernelKey, as Ceil's switch calls them.
+var ceilKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: ceilVF32AVX2,
+	27: ceilVF32AVX2NT,
+	28: ceilVF32AVX512,
+	29: ceilVF32AVX512NT,
+}
+
+// ceilKernelsF64 are ceil's float64 kernels by kernelKey, as Ceil's switch calls them.
+var ceilKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: ceilVF64AVX2,
+	27: ceilVF64AVX2NT,
+	28: ceilVF64AVX512,
+	29: ceilVF64AVX512NT,
 }
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
@@ -3096,6 +4455,39 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	truncGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// truncKernel returns the assembly kernel that Trunc would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](truncKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](truncKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// truncKernelsF32 are trunc's float32 kernels by kernelKey, as Trunc's switch calls them.
+var truncKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: truncVF32AVX2,
+	27: truncVF32AVX2NT,
+	28: truncVF32AVX512,
+	29: truncVF32AVX512NT,
+}
+
+// truncKernelsF64 are trunc's float64 kernels by kernelKey, as Trunc's switch calls them.
+var truncKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: truncVF64AVX2,
+	27: truncVF64AVX2NT,
+	28: truncVF64AVX512,
+	29: truncVF64AVX512NT,
+}
+
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3145,6 +4537,39 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 	roundevenGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// roundevenKernel returns the assembly kernel that RoundToEven would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](roundevenKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](roundevenKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// roundevenKernelsF32 are roundeven's float32 kernels by kernelKey, as RoundToEven's switch calls them.
+var roundevenKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: roundevenVF32AVX2,
+	27: roundevenVF32AVX2NT,
+	28: roundevenVF32AVX512,
+	29: roundevenVF32AVX512NT,
+}
+
+// roundevenKernelsF64 are roundeven's float64 kernels by kernelKey, as RoundToEven's switch calls them.
+var roundevenKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: roundevenVF64AVX2,
+	27: roundevenVF64AVX2NT,
+	28: roundevenVF64AVX512,
+	29: roundevenVF64AVX512NT,
+}
+
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3192,6 +4617,39 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	}
 	roundGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// roundKernel returns the assembly kernel that Round would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](roundKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](roundKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// roundKernelsF32 are round's float32 kernels by kernelKey, as Round's switch calls them.
+var roundKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: roundVF32AVX2,
+	27: roundVF32AVX2NT,
+	28: roundVF32AVX512,
+	29: roundVF32AVX512NT,
+}
+
+// roundKernelsF64 are round's float64 kernels by kernelKey, as Round's switch calls them.
+var roundKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: roundVF64AVX2,
+	27: roundVF64AVX2NT,
+	28: roundVF64AVX512,
+	29: roundVF64AVX512NT,
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in
@@ -3251,6 +4709,55 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// eqKernel returns the assembly kernel that Eq would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](eqKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](eqKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// eqKernelsF32 are eq's float32 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  eqVVF32AVX2,
+	3:  eqVVF32AVX2,
+	4:  eqVVF32AVX512,
+	5:  eqVVF32AVX512,
+	10: eqVSF32AVX2,
+	11: eqVSF32AVX2,
+	12: eqVSF32AVX512,
+	13: eqVSF32AVX512,
+	18: eqSVF32AVX2,
+	19: eqSVF32AVX2,
+	20: eqSVF32AVX512,
+	21: eqSVF32AVX512,
+}
+
+// eqKernelsF64 are eq's float64 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  eqVVF64AVX2,
+	3:  eqVVF64AVX2,
+	4:  eqVVF64AVX512,
+	5:  eqVVF64AVX512,
+	10: eqVSF64AVX2,
+	11: eqVSF64AVX2,
+	12: eqVSF64AVX512,
+	13: eqVSF64AVX512,
+	18: eqSVF64AVX2,
+	19: eqSVF64AVX2,
+	20: eqSVF64AVX512,
+	21: eqSVF64AVX512,
+}
+
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3306,6 +4813,55 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// neKernel returns the assembly kernel that Ne would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](neKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](neKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// neKernelsF32 are ne's float32 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  neVVF32AVX2,
+	3:  neVVF32AVX2,
+	4:  neVVF32AVX512,
+	5:  neVVF32AVX512,
+	10: neVSF32AVX2,
+	11: neVSF32AVX2,
+	12: neVSF32AVX512,
+	13: neVSF32AVX512,
+	18: neSVF32AVX2,
+	19: neSVF32AVX2,
+	20: neSVF32AVX512,
+	21: neSVF32AVX512,
+}
+
+// neKernelsF64 are ne's float64 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  neVVF64AVX2,
+	3:  neVVF64AVX2,
+	4:  neVVF64AVX512,
+	5:  neVVF64AVX512,
+	10: neVSF64AVX2,
+	11: neVSF64AVX2,
+	12: neVSF64AVX512,
+	13: neVSF64AVX512,
+	18: neSVF64AVX2,
+	19: neSVF64AVX2,
+	20: neSVF64AVX512,
+	21: neSVF64AVX512,
 }
 
 // Lt computes the m x n block of kind k of lt with the implementation in
@@ -3365,6 +4921,55 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// ltKernel returns the assembly kernel that Lt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](ltKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](ltKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// ltKernelsF32 are lt's float32 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  ltVVF32AVX2,
+	3:  ltVVF32AVX2,
+	4:  ltVVF32AVX512,
+	5:  ltVVF32AVX512,
+	10: ltVSF32AVX2,
+	11: ltVSF32AVX2,
+	12: ltVSF32AVX512,
+	13: ltVSF32AVX512,
+	18: ltSVF32AVX2,
+	19: ltSVF32AVX2,
+	20: ltSVF32AVX512,
+	21: ltSVF32AVX512,
+}
+
+// ltKernelsF64 are lt's float64 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  ltVVF64AVX2,
+	3:  ltVVF64AVX2,
+	4:  ltVVF64AVX512,
+	5:  ltVVF64AVX512,
+	10: ltVSF64AVX2,
+	11: ltVSF64AVX2,
+	12: ltVSF64AVX512,
+	13: ltVSF64AVX512,
+	18: ltSVF64AVX2,
+	19: ltSVF64AVX2,
+	20: ltSVF64AVX512,
+	21: ltSVF64AVX512,
+}
+
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3420,6 +5025,55 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// leKernel returns the assembly kernel that Le would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](leKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](leKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// leKernelsF32 are le's float32 kernels by kernelKey, as Le's switch calls them.
+var leKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  leVVF32AVX2,
+	3:  leVVF32AVX2,
+	4:  leVVF32AVX512,
+	5:  leVVF32AVX512,
+	10: leVSF32AVX2,
+	11: leVSF32AVX2,
+	12: leVSF32AVX512,
+	13: leVSF32AVX512,
+	18: leSVF32AVX2,
+	19: leSVF32AVX2,
+	20: leSVF32AVX512,
+	21: leSVF32AVX512,
+}
+
+// leKernelsF64 are le's float64 kernels by kernelKey, as Le's switch calls them.
+var leKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  leVVF64AVX2,
+	3:  leVVF64AVX2,
+	4:  leVVF64AVX512,
+	5:  leVVF64AVX512,
+	10: leVSF64AVX2,
+	11: leVSF64AVX2,
+	12: leVSF64AVX512,
+	13: leVSF64AVX512,
+	18: leSVF64AVX2,
+	19: leSVF64AVX2,
+	20: leSVF64AVX512,
+	21: leSVF64AVX512,
 }
 
 // Gt computes the m x n block of kind k of gt with the implementation in
@@ -3479,6 +5133,55 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// gtKernel returns the assembly kernel that Gt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](gtKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](gtKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// gtKernelsF32 are gt's float32 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  gtVVF32AVX2,
+	3:  gtVVF32AVX2,
+	4:  gtVVF32AVX512,
+	5:  gtVVF32AVX512,
+	10: gtVSF32AVX2,
+	11: gtVSF32AVX2,
+	12: gtVSF32AVX512,
+	13: gtVSF32AVX512,
+	18: gtSVF32AVX2,
+	19: gtSVF32AVX2,
+	20: gtSVF32AVX512,
+	21: gtSVF32AVX512,
+}
+
+// gtKernelsF64 are gt's float64 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  gtVVF64AVX2,
+	3:  gtVVF64AVX2,
+	4:  gtVVF64AVX512,
+	5:  gtVVF64AVX512,
+	10: gtVSF64AVX2,
+	11: gtVSF64AVX2,
+	12: gtVSF64AVX512,
+	13: gtVSF64AVX512,
+	18: gtSVF64AVX2,
+	19: gtSVF64AVX2,
+	20: gtSVF64AVX512,
+	21: gtSVF64AVX512,
+}
+
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3534,6 +5237,55 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// geKernel returns the assembly kernel that Ge would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](geKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](geKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// geKernelsF32 are ge's float32 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  geVVF32AVX2,
+	3:  geVVF32AVX2,
+	4:  geVVF32AVX512,
+	5:  geVVF32AVX512,
+	10: geVSF32AVX2,
+	11: geVSF32AVX2,
+	12: geVSF32AVX512,
+	13: geVSF32AVX512,
+	18: geSVF32AVX2,
+	19: geSVF32AVX2,
+	20: geSVF32AVX512,
+	21: geSVF32AVX512,
+}
+
+// geKernelsF64 are ge's float64 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  geVVF64AVX2,
+	3:  geVVF64AVX2,
+	4:  geVVF64AVX512,
+	5:  geVVF64AVX512,
+	10: geVSF64AVX2,
+	11: geVSF64AVX2,
+	12: geVSF64AVX512,
+	13: geVSF64AVX512,
+	18: geSVF64AVX2,
+	19: geSVF64AVX2,
+	20: geSVF64AVX512,
+	21: geSVF64AVX512,
 }
 
 // FMA computes the m x n block of kind k of fma with the implementation in
@@ -3683,6 +5435,90 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 	fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// fmaKernel returns the assembly kernel that FMA would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](fmaKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](fmaKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// fmaKernelsF32 are fma's float32 kernels by kernelKey, as FMA's switch calls them.
+var fmaKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int){
+	34: fmaVVVF32AVX2,
+	35: fmaVVVF32AVX2NT,
+	36: fmaVVVF32AVX512,
+	37: fmaVVVF32AVX512NT,
+	42: fmaVVSF32AVX2,
+	43: fmaVVSF32AVX2NT,
+	44: fmaVVSF32AVX512,
+	45: fmaVVSF32AVX512NT,
+	50: fmaVSVF32AVX2,
+	51: fmaVSVF32AVX2NT,
+	52: fmaVSVF32AVX512,
+	53: fmaVSVF32AVX512NT,
+	58: fmaSVVF32AVX2,
+	59: fmaSVVF32AVX2NT,
+	60: fmaSVVF32AVX512,
+	61: fmaSVVF32AVX512NT,
+	66: fmaVSSF32AVX2,
+	67: fmaVSSF32AVX2NT,
+	68: fmaVSSF32AVX512,
+	69: fmaVSSF32AVX512NT,
+	74: fmaSVSF32AVX2,
+	75: fmaSVSF32AVX2NT,
+	76: fmaSVSF32AVX512,
+	77: fmaSVSF32AVX512NT,
+	82: fmaSSVF32AVX2,
+	83: fmaSSVF32AVX2NT,
+	84: fmaSSVF32AVX512,
+	85: fmaSSVF32AVX512NT,
+}
+
+// fmaKernelsF64 are fma's float64 kernels by kernelKey, as FMA's switch calls them.
+var fmaKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int){
+	34: fmaVVVF64AVX2,
+	35: fmaVVVF64AVX2NT,
+	36: fmaVVVF64AVX512,
+	37: fmaVVVF64AVX512NT,
+	42: fmaVVSF64AVX2,
+	43: fmaVVSF64AVX2NT,
+	44: fmaVVSF64AVX512,
+	45: fmaVVSF64AVX512NT,
+	50: fmaVSVF64AVX2,
+	51: fmaVSVF64AVX2NT,
+	52: fmaVSVF64AVX512,
+	53: fmaVSVF64AVX512NT,
+	58: fmaSVVF64AVX2,
+	59: fmaSVVF64AVX2NT,
+	60: fmaSVVF64AVX512,
+	61: fmaSVVF64AVX512NT,
+	66: fmaVSSF64AVX2,
+	67: fmaVSSF64AVX2NT,
+	68: fmaVSSF64AVX512,
+	69: fmaVSSF64AVX512NT,
+	74: fmaSVSF64AVX2,
+	75: fmaSVSF64AVX2NT,
+	76: fmaSVSF64AVX512,
+	77: fmaSVSF64AVX512NT,
+	82: fmaSSVF64AVX2,
+	83: fmaSSVF64AVX2NT,
+	84: fmaSSVF64AVX512,
+	85: fmaSSVF64AVX512NT,
+}
+
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3828,6 +5664,87 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// clampKernel returns the assembly kernel that Clamp would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](clampKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](clampKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// clampKernelsF32 are clamp's float32 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int){
+	34: clampVVVF32AVX2,
+	35: clampVVVF32AVX2NT,
+	36: clampVVVF32AVX512,
+	37: clampVVVF32AVX512NT,
+	42: clampVVSF32AVX2,
+	43: clampVVSF32AVX2NT,
+	44: clampVVSF32AVX512,
+	45: clampVVSF32AVX512NT,
+	50: clampVSVF32AVX2,
+	51: clampVSVF32AVX2NT,
+	52: clampVSVF32AVX512,
+	53: clampVSVF32AVX512NT,
+	58: clampSVVF32AVX2,
+	59: clampSVVF32AVX2NT,
+	60: clampSVVF32AVX512,
+	61: clampSVVF32AVX512NT,
+	66: clampVSSF32AVX2,
+	67: clampVSSF32AVX2NT,
+	68: clampVSSF32AVX512,
+	69: clampVSSF32AVX512NT,
+	74: clampSVSF32AVX2,
+	75: clampSVSF32AVX2NT,
+	76: clampSVSF32AVX512,
+	77: clampSVSF32AVX512NT,
+	82: clampSSVF32AVX2,
+	83: clampSSVF32AVX2NT,
+	84: clampSSVF32AVX512,
+	85: clampSSVF32AVX512NT,
+}
+
+// clampKernelsF64 are clamp's float64 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int){
+	34: clampVVVF64AVX2,
+	35: clampVVVF64AVX2NT,
+	36: clampVVVF64AVX512,
+	37: clampVVVF64AVX512NT,
+	42: clampVVSF64AVX2,
+	43: clampVVSF64AVX2NT,
+	44: clampVVSF64AVX512,
+	45: clampVVSF64AVX512NT,
+	50: clampVSVF64AVX2,
+	51: clampVSVF64AVX2NT,
+	52: clampVSVF64AVX512,
+	53: clampVSVF64AVX512NT,
+	58: clampSVVF64AVX2,
+	59: clampSVVF64AVX2NT,
+	60: clampSVVF64AVX512,
+	61: clampSVVF64AVX512NT,
+	66: clampVSSF64AVX2,
+	67: clampVSSF64AVX2NT,
+	68: clampVSSF64AVX512,
+	69: clampVSSF64AVX512NT,
+	74: clampSVSF64AVX2,
+	75: clampSVSF64AVX2NT,
+	76: clampSVSF64AVX512,
+	77: clampSVSF64AVX512NT,
+	82: clampSSVF64AVX2,
+	83: clampSSVF64AVX2NT,
+	84: clampSSVF64AVX512,
+	85: clampSSVF64AVX512NT,
+}
+
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -3967,6 +5884,67 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 }
 
+// shlKernel returns the assembly kernel that Shl would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shlKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](shlKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](shlKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](shlKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](shlKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](shlKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](shlKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](shlKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](shlKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// shlKernelsI8 are shl's int8 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int){
+	10: shlVSI8AVX2,
+	11: shlVSI8AVX2NT,
+	12: shlVSI8AVX512,
+	13: shlVSI8AVX512NT,
+}
+
+// shlKernelsI16 are shl's int16 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int){
+	10: shlVSI16AVX2,
+	11: shlVSI16AVX2NT,
+	12: shlVSI16AVX512,
+	13: shlVSI16AVX512NT,
+}
+
+// shlKernelsI32 are shl's int32 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int){
+	10: shlVSI32AVX2,
+	11: shlVSI32AVX2NT,
+	12: shlVSI32AVX512,
+	13: shlVSI32AVX512NT,
+}
+
+// shlKernelsI64 are shl's int64 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int){
+	10: shlVSI64AVX2,
+	11: shlVSI64AVX2NT,
+	12: shlVSI64AVX512,
+	13: shlVSI64AVX512NT,
+}
+
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -4104,6 +6082,99 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 		return
 	}
 	shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
+}
+
+// shrKernel returns the assembly kernel that Shr would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](shrKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](shrKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](shrKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](shrKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](shrKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](shrKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](shrKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](shrKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// shrKernelsI8 are shr's int8 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int){
+	10: shrVSI8AVX2,
+	11: shrVSI8AVX2NT,
+	12: shrVSI8AVX512,
+	13: shrVSI8AVX512NT,
+}
+
+// shrKernelsI16 are shr's int16 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int){
+	10: shrVSI16AVX2,
+	11: shrVSI16AVX2NT,
+	12: shrVSI16AVX512,
+	13: shrVSI16AVX512NT,
+}
+
+// shrKernelsI32 are shr's int32 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int){
+	10: shrVSI32AVX2,
+	11: shrVSI32AVX2NT,
+	12: shrVSI32AVX512,
+	13: shrVSI32AVX512NT,
+}
+
+// shrKernelsI64 are shr's int64 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int){
+	10: shrVSI64AVX2,
+	11: shrVSI64AVX2NT,
+	12: shrVSI64AVX512,
+	13: shrVSI64AVX512NT,
+}
+
+// shrKernelsU8 are shr's uint8 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int){
+	10: shrVSU8AVX2,
+	11: shrVSU8AVX2NT,
+	12: shrVSU8AVX512,
+	13: shrVSU8AVX512NT,
+}
+
+// shrKernelsU16 are shr's uint16 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int){
+	10: shrVSU16AVX2,
+	11: shrVSU16AVX2NT,
+	12: shrVSU16AVX512,
+	13: shrVSU16AVX512NT,
+}
+
+// shrKernelsU32 are shr's uint32 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int){
+	10: shrVSU32AVX2,
+	11: shrVSU32AVX2NT,
+	12: shrVSU32AVX512,
+	13: shrVSU32AVX512NT,
+}
+
+// shrKernelsU64 are shr's uint64 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int){
+	10: shrVSU64AVX2,
+	11: shrVSU64AVX2NT,
+	12: shrVSU64AVX512,
+	13: shrVSU64AVX512NT,
 }
 
 // Select computes the m x n block of kind k of select with the implementation in
@@ -4249,6 +6320,87 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 		return
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+}
+
+// selectKernel returns the assembly kernel that Select would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](selectKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](selectKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// selectKernelsF32 are select's float32 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int){
+	34: selectVVVF32AVX2,
+	35: selectVVVF32AVX2NT,
+	36: selectVVVF32AVX512,
+	37: selectVVVF32AVX512NT,
+	42: selectVVSF32AVX2,
+	43: selectVVSF32AVX2NT,
+	44: selectVVSF32AVX512,
+	45: selectVVSF32AVX512NT,
+	50: selectVSVF32AVX2,
+	51: selectVSVF32AVX2NT,
+	52: selectVSVF32AVX512,
+	53: selectVSVF32AVX512NT,
+	66: selectVSSF32AVX2,
+	67: selectVSSF32AVX2NT,
+	68: selectVSSF32AVX512,
+	69: selectVSSF32AVX512NT,
+	58: selectSVVF32AVX2,
+	59: selectSVVF32AVX2NT,
+	60: selectSVVF32AVX512,
+	61: selectSVVF32AVX512NT,
+	74: selectSVSF32AVX2,
+	75: selectSVSF32AVX2NT,
+	76: selectSVSF32AVX512,
+	77: selectSVSF32AVX512NT,
+	82: selectSSVF32AVX2,
+	83: selectSSVF32AVX2NT,
+	84: selectSSVF32AVX512,
+	85: selectSSVF32AVX512NT,
+}
+
+// selectKernelsF64 are select's float64 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int){
+	34: selectVVVF64AVX2,
+	35: selectVVVF64AVX2NT,
+	36: selectVVVF64AVX512,
+	37: selectVVVF64AVX512NT,
+	42: selectVVSF64AVX2,
+	43: selectVVSF64AVX2NT,
+	44: selectVVSF64AVX512,
+	45: selectVVSF64AVX512NT,
+	50: selectVSVF64AVX2,
+	51: selectVSVF64AVX2NT,
+	52: selectVSVF64AVX512,
+	53: selectVSVF64AVX512NT,
+	66: selectVSSF64AVX2,
+	67: selectVSSF64AVX2NT,
+	68: selectVSSF64AVX512,
+	69: selectVSSF64AVX512NT,
+	58: selectSVVF64AVX2,
+	59: selectSVVF64AVX2NT,
+	60: selectSVVF64AVX512,
+	61: selectSVVF64AVX512NT,
+	74: selectSVSF64AVX2,
+	75: selectSVSF64AVX2NT,
+	76: selectSVSF64AVX512,
+	77: selectSVSF64AVX512NT,
+	82: selectSSVF64AVX2,
+	83: selectSSVF64AVX2NT,
+	84: selectSSVF64AVX512,
+	85: selectSSVF64AVX512NT,
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

@@ -153,6 +153,99 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// addKernel returns the assembly kernel that Add would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func addKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](addKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](addKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](addKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](addKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](addKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](addKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](addKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](addKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](addKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](addKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// addKernelsF32 are add's float32 kernels by kernelKey, as Add's switch calls them.
+var addKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  addVVF32NEON,
+	7:  addVVF32NEON,
+	14: addVSF32NEON,
+	15: addVSF32NEON,
+	22: addSVF32NEON,
+	23: addSVF32NEON,
+}
+
+// addKernelsF64 are add's float64 kernels by kernelKey, as Add's switch calls them.
+var addKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  addVVF64NEON,
+	7:  addVVF64NEON,
+	14: addVSF64NEON,
+	15: addVSF64NEON,
+	22: addSVF64NEON,
+	23: addSVF64NEON,
+}
+
+// addKernelsI8 are add's int8 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  addVVI8NEON,
+	7:  addVVI8NEON,
+	14: addVSI8NEON,
+	15: addVSI8NEON,
+	22: addSVI8NEON,
+	23: addSVI8NEON,
+}
+
+// addKernelsI16 are add's int16 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  addVVI16NEON,
+	7:  addVVI16NEON,
+	14: addVSI16NEON,
+	15: addVSI16NEON,
+	22: addSVI16NEON,
+	23: addSVI16NEON,
+}
+
+// addKernelsI32 are add's int32 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  addVVI32NEON,
+	7:  addVVI32NEON,
+	14: addVSI32NEON,
+	15: addVSI32NEON,
+	22: addSVI32NEON,
+	23: addSVI32NEON,
+}
+
+// addKernelsI64 are add's int64 kernels by kernelKey, as Add's switch calls them.
+var addKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  addVVI64NEON,
+	7:  addVVI64NEON,
+	14: addVSI64NEON,
+	15: addVSI64NEON,
+	22: addSVI64NEON,
+	23: addSVI64NEON,
+}
+
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -300,6 +393,99 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// subKernel returns the assembly kernel that Sub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func subKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](subKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](subKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](subKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](subKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](subKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](subKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](subKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](subKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](subKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](subKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// subKernelsF32 are sub's float32 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  subVVF32NEON,
+	7:  subVVF32NEON,
+	14: subVSF32NEON,
+	15: subVSF32NEON,
+	22: subSVF32NEON,
+	23: subSVF32NEON,
+}
+
+// subKernelsF64 are sub's float64 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  subVVF64NEON,
+	7:  subVVF64NEON,
+	14: subVSF64NEON,
+	15: subVSF64NEON,
+	22: subSVF64NEON,
+	23: subSVF64NEON,
+}
+
+// subKernelsI8 are sub's int8 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  subVVI8NEON,
+	7:  subVVI8NEON,
+	14: subVSI8NEON,
+	15: subVSI8NEON,
+	22: subSVI8NEON,
+	23: subSVI8NEON,
+}
+
+// subKernelsI16 are sub's int16 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  subVVI16NEON,
+	7:  subVVI16NEON,
+	14: subVSI16NEON,
+	15: subVSI16NEON,
+	22: subSVI16NEON,
+	23: subSVI16NEON,
+}
+
+// subKernelsI32 are sub's int32 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  subVVI32NEON,
+	7:  subVVI32NEON,
+	14: subVSI32NEON,
+	15: subVSI32NEON,
+	22: subSVI32NEON,
+	23: subSVI32NEON,
+}
+
+// subKernelsI64 are sub's int64 kernels by kernelKey, as Sub's switch calls them.
+var subKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  subVVI64NEON,
+	7:  subVVI64NEON,
+	14: subVSI64NEON,
+	15: subVSI64NEON,
+	22: subSVI64NEON,
+	23: subSVI64NEON,
 }
 
 // Mul computes the m x n block of kind k of mul with the implementation in
@@ -451,6 +637,99 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// mulKernel returns the assembly kernel that Mul would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func mulKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](mulKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](mulKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](mulKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](mulKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](mulKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](mulKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](mulKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](mulKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](mulKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](mulKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// mulKernelsF32 are mul's float32 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  mulVVF32NEON,
+	7:  mulVVF32NEON,
+	14: mulVSF32NEON,
+	15: mulVSF32NEON,
+	22: mulSVF32NEON,
+	23: mulSVF32NEON,
+}
+
+// mulKernelsF64 are mul's float64 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  mulVVF64NEON,
+	7:  mulVVF64NEON,
+	14: mulVSF64NEON,
+	15: mulVSF64NEON,
+	22: mulSVF64NEON,
+	23: mulSVF64NEON,
+}
+
+// mulKernelsI8 are mul's int8 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  mulVVI8NEON,
+	7:  mulVVI8NEON,
+	14: mulVSI8NEON,
+	15: mulVSI8NEON,
+	22: mulSVI8NEON,
+	23: mulSVI8NEON,
+}
+
+// mulKernelsI16 are mul's int16 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  mulVVI16NEON,
+	7:  mulVVI16NEON,
+	14: mulVSI16NEON,
+	15: mulVSI16NEON,
+	22: mulSVI16NEON,
+	23: mulSVI16NEON,
+}
+
+// mulKernelsI32 are mul's int32 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  mulVVI32NEON,
+	7:  mulVVI32NEON,
+	14: mulVSI32NEON,
+	15: mulVSI32NEON,
+	22: mulSVI32NEON,
+	23: mulSVI32NEON,
+}
+
+// mulKernelsI64 are mul's int64 kernels by kernelKey, as Mul's switch calls them.
+var mulKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  mulVVI64NEON,
+	7:  mulVVI64NEON,
+	14: mulVSI64NEON,
+	15: mulVSI64NEON,
+	22: mulSVI64NEON,
+	23: mulSVI64NEON,
+}
+
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -494,6 +773,43 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// divKernel returns the assembly kernel that Div would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](divKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](divKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// divKernelsF32 are div's float32 kernels by kernelKey, as Div's switch calls them.
+var divKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  divVVF32NEON,
+	7:  divVVF32NEON,
+	14: divVSF32NEON,
+	15: divVSF32NEON,
+	22: divSVF32NEON,
+	23: divSVF32NEON,
+}
+
+// divKernelsF64 are div's float64 kernels by kernelKey, as Div's switch calls them.
+var divKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  divVVF64NEON,
+	7:  divVVF64NEON,
+	14: divVSF64NEON,
+	15: divVSF64NEON,
+	22: divSVF64NEON,
+	23: divSVF64NEON,
 }
 
 // Min computes the m x n block of kind k of min with the implementation in
@@ -645,6 +961,139 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// minKernel returns the assembly kernel that Min would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func minKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](minKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](minKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](minKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](minKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](minKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](minKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](minKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](minKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](minKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](minKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// minKernelsF32 are min's float32 kernels by kernelKey, as Min's switch calls them.
+var minKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  minVVF32NEON,
+	7:  minVVF32NEON,
+	14: minVSF32NEON,
+	15: minVSF32NEON,
+	22: minSVF32NEON,
+	23: minSVF32NEON,
+}
+
+// minKernelsF64 are min's float64 kernels by kernelKey, as Min's switch calls them.
+var minKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  minVVF64NEON,
+	7:  minVVF64NEON,
+	14: minVSF64NEON,
+	15: minVSF64NEON,
+	22: minSVF64NEON,
+	23: minSVF64NEON,
+}
+
+// minKernelsI8 are min's int8 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  minVVI8NEON,
+	7:  minVVI8NEON,
+	14: minVSI8NEON,
+	15: minVSI8NEON,
+	22: minSVI8NEON,
+	23: minSVI8NEON,
+}
+
+// minKernelsI16 are min's int16 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  minVVI16NEON,
+	7:  minVVI16NEON,
+	14: minVSI16NEON,
+	15: minVSI16NEON,
+	22: minSVI16NEON,
+	23: minSVI16NEON,
+}
+
+// minKernelsI32 are min's int32 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  minVVI32NEON,
+	7:  minVVI32NEON,
+	14: minVSI32NEON,
+	15: minVSI32NEON,
+	22: minSVI32NEON,
+	23: minSVI32NEON,
+}
+
+// minKernelsI64 are min's int64 kernels by kernelKey, as Min's switch calls them.
+var minKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  minVVI64NEON,
+	7:  minVVI64NEON,
+	14: minVSI64NEON,
+	15: minVSI64NEON,
+	22: minSVI64NEON,
+	23: minSVI64NEON,
+}
+
+// minKernelsU8 are min's uint8 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	6:  minVVU8NEON,
+	7:  minVVU8NEON,
+	14: minVSU8NEON,
+	15: minVSU8NEON,
+	22: minSVU8NEON,
+	23: minSVU8NEON,
+}
+
+// minKernelsU16 are min's uint16 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	6:  minVVU16NEON,
+	7:  minVVU16NEON,
+	14: minVSU16NEON,
+	15: minVSU16NEON,
+	22: minSVU16NEON,
+	23: minSVU16NEON,
+}
+
+// minKernelsU32 are min's uint32 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	6:  minVVU32NEON,
+	7:  minVVU32NEON,
+	14: minVSU32NEON,
+	15: minVSU32NEON,
+	22: minSVU32NEON,
+	23: minSVU32NEON,
+}
+
+// minKernelsU64 are min's uint64 kernels by kernelKey, as Min's switch calls them.
+var minKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	6:  minVVU64NEON,
+	7:  minVVU64NEON,
+	14: minVSU64NEON,
+	15: minVSU64NEON,
+	22: minSVU64NEON,
+	23: minSVU64NEON,
+}
+
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -794,6 +1243,139 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// maxKernel returns the assembly kernel that Max would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func maxKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](maxKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](maxKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tInt8:
+		return kernelAt[Kernel3](maxKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](maxKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](maxKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](maxKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](maxKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](maxKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](maxKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](maxKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// maxKernelsF32 are max's float32 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  maxVVF32NEON,
+	7:  maxVVF32NEON,
+	14: maxVSF32NEON,
+	15: maxVSF32NEON,
+	22: maxSVF32NEON,
+	23: maxSVF32NEON,
+}
+
+// maxKernelsF64 are max's float64 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  maxVVF64NEON,
+	7:  maxVVF64NEON,
+	14: maxVSF64NEON,
+	15: maxVSF64NEON,
+	22: maxSVF64NEON,
+	23: maxSVF64NEON,
+}
+
+// maxKernelsI8 are max's int8 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  maxVVI8NEON,
+	7:  maxVVI8NEON,
+	14: maxVSI8NEON,
+	15: maxVSI8NEON,
+	22: maxSVI8NEON,
+	23: maxSVI8NEON,
+}
+
+// maxKernelsI16 are max's int16 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  maxVVI16NEON,
+	7:  maxVVI16NEON,
+	14: maxVSI16NEON,
+	15: maxVSI16NEON,
+	22: maxSVI16NEON,
+	23: maxSVI16NEON,
+}
+
+// maxKernelsI32 are max's int32 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  maxVVI32NEON,
+	7:  maxVVI32NEON,
+	14: maxVSI32NEON,
+	15: maxVSI32NEON,
+	22: maxSVI32NEON,
+	23: maxSVI32NEON,
+}
+
+// maxKernelsI64 are max's int64 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  maxVVI64NEON,
+	7:  maxVVI64NEON,
+	14: maxVSI64NEON,
+	15: maxVSI64NEON,
+	22: maxSVI64NEON,
+	23: maxSVI64NEON,
+}
+
+// maxKernelsU8 are max's uint8 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, b *uint8, ldb int){
+	6:  maxVVU8NEON,
+	7:  maxVVU8NEON,
+	14: maxVSU8NEON,
+	15: maxVSU8NEON,
+	22: maxSVU8NEON,
+	23: maxSVU8NEON,
+}
+
+// maxKernelsU16 are max's uint16 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, b *uint16, ldb int){
+	6:  maxVVU16NEON,
+	7:  maxVVU16NEON,
+	14: maxVSU16NEON,
+	15: maxVSU16NEON,
+	22: maxSVU16NEON,
+	23: maxSVU16NEON,
+}
+
+// maxKernelsU32 are max's uint32 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, b *uint32, ldb int){
+	6:  maxVVU32NEON,
+	7:  maxVVU32NEON,
+	14: maxVSU32NEON,
+	15: maxVSU32NEON,
+	22: maxSVU32NEON,
+	23: maxSVU32NEON,
+}
+
+// maxKernelsU64 are max's uint64 kernels by kernelKey, as Max's switch calls them.
+var maxKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int){
+	6:  maxVVU64NEON,
+	7:  maxVVU64NEON,
+	14: maxVSU64NEON,
+	15: maxVSU64NEON,
+	22: maxSVU64NEON,
+	23: maxSVU64NEON,
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -915,6 +1497,75 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// andKernel returns the assembly kernel that And would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](andKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](andKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](andKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](andKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](andKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](andKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](andKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](andKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// andKernelsI8 are and's int8 kernels by kernelKey, as And's switch calls them.
+var andKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  andVVI8NEON,
+	7:  andVVI8NEON,
+	14: andVSI8NEON,
+	15: andVSI8NEON,
+	22: andSVI8NEON,
+	23: andSVI8NEON,
+}
+
+// andKernelsI16 are and's int16 kernels by kernelKey, as And's switch calls them.
+var andKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  andVVI16NEON,
+	7:  andVVI16NEON,
+	14: andVSI16NEON,
+	15: andVSI16NEON,
+	22: andSVI16NEON,
+	23: andSVI16NEON,
+}
+
+// andKernelsI32 are and's int32 kernels by kernelKey, as And's switch calls them.
+var andKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  andVVI32NEON,
+	7:  andVVI32NEON,
+	14: andVSI32NEON,
+	15: andVSI32NEON,
+	22: andSVI32NEON,
+	23: andSVI32NEON,
+}
+
+// andKernelsI64 are and's int64 kernels by kernelKey, as And's switch calls them.
+var andKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  andVVI64NEON,
+	7:  andVVI64NEON,
+	14: andVSI64NEON,
+	15: andVSI64NEON,
+	22: andSVI64NEON,
+	23: andSVI64NEON,
 }
 
 // Or computes the m x n block of kind k of or with the implementation in
@@ -1040,6 +1691,75 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// orKernel returns the assembly kernel that Or would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func orKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](orKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](orKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](orKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](orKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](orKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](orKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](orKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](orKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// orKernelsI8 are or's int8 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  orVVI8NEON,
+	7:  orVVI8NEON,
+	14: orVSI8NEON,
+	15: orVSI8NEON,
+	22: orSVI8NEON,
+	23: orSVI8NEON,
+}
+
+// orKernelsI16 are or's int16 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  orVVI16NEON,
+	7:  orVVI16NEON,
+	14: orVSI16NEON,
+	15: orVSI16NEON,
+	22: orSVI16NEON,
+	23: orSVI16NEON,
+}
+
+// orKernelsI32 are or's int32 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  orVVI32NEON,
+	7:  orVVI32NEON,
+	14: orVSI32NEON,
+	15: orVSI32NEON,
+	22: orSVI32NEON,
+	23: orSVI32NEON,
+}
+
+// orKernelsI64 are or's int64 kernels by kernelKey, as Or's switch calls them.
+var orKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  orVVI64NEON,
+	7:  orVVI64NEON,
+	14: orVSI64NEON,
+	15: orVSI64NEON,
+	22: orSVI64NEON,
+	23: orSVI64NEON,
+}
+
 // Xor computes the m x n block of kind k of xor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1161,6 +1881,75 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// xorKernel returns the assembly kernel that Xor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func xorKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](xorKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](xorKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](xorKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](xorKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](xorKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](xorKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](xorKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](xorKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// xorKernelsI8 are xor's int8 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  xorVVI8NEON,
+	7:  xorVVI8NEON,
+	14: xorVSI8NEON,
+	15: xorVSI8NEON,
+	22: xorSVI8NEON,
+	23: xorSVI8NEON,
+}
+
+// xorKernelsI16 are xor's int16 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  xorVVI16NEON,
+	7:  xorVVI16NEON,
+	14: xorVSI16NEON,
+	15: xorVSI16NEON,
+	22: xorSVI16NEON,
+	23: xorSVI16NEON,
+}
+
+// xorKernelsI32 are xor's int32 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  xorVVI32NEON,
+	7:  xorVVI32NEON,
+	14: xorVSI32NEON,
+	15: xorVSI32NEON,
+	22: xorSVI32NEON,
+	23: xorSVI32NEON,
+}
+
+// xorKernelsI64 are xor's int64 kernels by kernelKey, as Xor's switch calls them.
+var xorKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  xorVVI64NEON,
+	7:  xorVVI64NEON,
+	14: xorVSI64NEON,
+	15: xorVSI64NEON,
+	22: xorSVI64NEON,
+	23: xorSVI64NEON,
 }
 
 // AndNot computes the m x n block of kind k of andnot with the implementation in
@@ -1286,6 +2075,75 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 	andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// andnotKernel returns the assembly kernel that AndNot would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](andnotKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](andnotKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](andnotKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](andnotKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](andnotKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](andnotKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](andnotKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](andnotKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// andnotKernelsI8 are andnot's int8 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, b *int8, ldb int){
+	6:  andnotVVI8NEON,
+	7:  andnotVVI8NEON,
+	14: andnotVSI8NEON,
+	15: andnotVSI8NEON,
+	22: andnotSVI8NEON,
+	23: andnotSVI8NEON,
+}
+
+// andnotKernelsI16 are andnot's int16 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, b *int16, ldb int){
+	6:  andnotVVI16NEON,
+	7:  andnotVVI16NEON,
+	14: andnotVSI16NEON,
+	15: andnotVSI16NEON,
+	22: andnotSVI16NEON,
+	23: andnotSVI16NEON,
+}
+
+// andnotKernelsI32 are andnot's int32 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, b *int32, ldb int){
+	6:  andnotVVI32NEON,
+	7:  andnotVVI32NEON,
+	14: andnotVSI32NEON,
+	15: andnotVSI32NEON,
+	22: andnotSVI32NEON,
+	23: andnotSVI32NEON,
+}
+
+// andnotKernelsI64 are andnot's int64 kernels by kernelKey, as AndNot's switch calls them.
+var andnotKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int){
+	6:  andnotVVI64NEON,
+	7:  andnotVVI64NEON,
+	14: andnotVSI64NEON,
+	15: andnotVSI64NEON,
+	22: andnotSVI64NEON,
+	23: andnotSVI64NEON,
+}
+
 // Neg computes the m x n block of kind k of neg with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1321,6 +2179,35 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		return
 	}
 	negGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// negKernel returns the assembly kernel that Neg would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](negKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](negKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// negKernelsF32 are neg's float32 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: negVF32NEON,
+	31: negVF32NEON,
+}
+
+// negKernelsF64 are neg's float64 kernels by kernelKey, as Neg's switch calls them.
+var negKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: negVF64NEON,
+	31: negVF64NEON,
 }
 
 // Abs computes the m x n block of kind k of abs with the implementation in
@@ -1360,6 +2247,35 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	absGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// absKernel returns the assembly kernel that Abs would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](absKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](absKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// absKernelsF32 are abs's float32 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: absVF32NEON,
+	31: absVF32NEON,
+}
+
+// absKernelsF64 are abs's float64 kernels by kernelKey, as Abs's switch calls them.
+var absKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: absVF64NEON,
+	31: absVF64NEON,
+}
+
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1395,6 +2311,35 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	}
 	sqrtGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sqrtKernel returns the assembly kernel that Sqrt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](sqrtKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](sqrtKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// sqrtKernelsF32 are sqrt's float32 kernels by kernelKey, as Sqrt's switch calls them.
+var sqrtKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: sqrtVF32NEON,
+	31: sqrtVF32NEON,
+}
+
+// sqrtKernelsF64 are sqrt's float64 kernels by kernelKey, as Sqrt's switch calls them.
+var sqrtKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: sqrtVF64NEON,
+	31: sqrtVF64NEON,
 }
 
 // Floor computes the m x n block of kind k of floor with the implementation in
@@ -1434,6 +2379,35 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	floorGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// floorKernel returns the assembly kernel that Floor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](floorKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](floorKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// floorKernelsF32 are floor's float32 kernels by kernelKey, as Floor's switch calls them.
+var floorKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: floorVF32NEON,
+	31: floorVF32NEON,
+}
+
+// floorKernelsF64 are floor's float64 kernels by kernelKey, as Floor's switch calls them.
+var floorKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: floorVF64NEON,
+	31: floorVF64NEON,
+}
+
 // Ceil computes the m x n block of kind k of ceil with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1469,6 +2443,35 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	}
 	ceilGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// ceilKernel returns the assembly kernel that Ceil would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](ceilKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](ceilKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// ceilKernelsF32 are ceil's float32 kernels by kernelKey, as Ceil's switch calls them.
+var ceilKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: ceilVF32NEON,
+	31: ceilVF32NEON,
+}
+
+// ceilKernelsF64 are ceil's float64 kernels by kernelKey, as Ceil's switch calls them.
+var ceilKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: ceilVF64NEON,
+	31: ceilVF64NEON,
 }
 
 // Trunc computes the m x n block of kind k of trunc with the implementation in
@@ -1508,6 +2511,35 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	truncGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// truncKernel returns the assembly kernel that Trunc would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](truncKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](truncKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// truncKernelsF32 are trunc's float32 kernels by kernelKey, as Trunc's switch calls them.
+var truncKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: truncVF32NEON,
+	31: truncVF32NEON,
+}
+
+// truncKernelsF64 are trunc's float64 kernels by kernelKey, as Trunc's switch calls them.
+var truncKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: truncVF64NEON,
+	31: truncVF64NEON,
+}
+
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1545,6 +2577,35 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 	roundevenGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// roundevenKernel returns the assembly kernel that RoundToEven would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](roundevenKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](roundevenKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// roundevenKernelsF32 are roundeven's float32 kernels by kernelKey, as RoundToEven's switch calls them.
+var roundevenKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: roundevenVF32NEON,
+	31: roundevenVF32NEON,
+}
+
+// roundevenKernelsF64 are roundeven's float64 kernels by kernelKey, as RoundToEven's switch calls them.
+var roundevenKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: roundevenVF64NEON,
+	31: roundevenVF64NEON,
+}
+
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1580,6 +2641,35 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	}
 	roundGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// roundKernel returns the assembly kernel that Round would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](roundKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](roundKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// roundKernelsF32 are round's float32 kernels by kernelKey, as Round's switch calls them.
+var roundKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: roundVF32NEON,
+	31: roundVF32NEON,
+}
+
+// roundKernelsF64 are round's float64 kernels by kernelKey, as Round's switch calls them.
+var roundKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: roundVF64NEON,
+	31: roundVF64NEON,
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in
@@ -1627,6 +2717,43 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// eqKernel returns the assembly kernel that Eq would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](eqKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](eqKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// eqKernelsF32 are eq's float32 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  eqVVF32NEON,
+	7:  eqVVF32NEON,
+	14: eqVSF32NEON,
+	15: eqVSF32NEON,
+	22: eqSVF32NEON,
+	23: eqSVF32NEON,
+}
+
+// eqKernelsF64 are eq's float64 kernels by kernelKey, as Eq's switch calls them.
+var eqKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  eqVVF64NEON,
+	7:  eqVVF64NEON,
+	14: eqVSF64NEON,
+	15: eqVSF64NEON,
+	22: eqSVF64NEON,
+	23: eqSVF64NEON,
+}
+
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1670,6 +2797,43 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// neKernel returns the assembly kernel that Ne would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](neKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](neKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// neKernelsF32 are ne's float32 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  neVVF32NEON,
+	7:  neVVF32NEON,
+	14: neVSF32NEON,
+	15: neVSF32NEON,
+	22: neSVF32NEON,
+	23: neSVF32NEON,
+}
+
+// neKernelsF64 are ne's float64 kernels by kernelKey, as Ne's switch calls them.
+var neKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  neVVF64NEON,
+	7:  neVVF64NEON,
+	14: neVSF64NEON,
+	15: neVSF64NEON,
+	22: neSVF64NEON,
+	23: neSVF64NEON,
 }
 
 // Lt computes the m x n block of kind k of lt with the implementation in
@@ -1717,6 +2881,43 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// ltKernel returns the assembly kernel that Lt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](ltKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](ltKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// ltKernelsF32 are lt's float32 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  ltVVF32NEON,
+	7:  ltVVF32NEON,
+	14: ltVSF32NEON,
+	15: ltVSF32NEON,
+	22: ltSVF32NEON,
+	23: ltSVF32NEON,
+}
+
+// ltKernelsF64 are lt's float64 kernels by kernelKey, as Lt's switch calls them.
+var ltKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  ltVVF64NEON,
+	7:  ltVVF64NEON,
+	14: ltVSF64NEON,
+	15: ltVSF64NEON,
+	22: ltSVF64NEON,
+	23: ltSVF64NEON,
+}
+
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1760,6 +2961,43 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// leKernel returns the assembly kernel that Le would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](leKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](leKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// leKernelsF32 are le's float32 kernels by kernelKey, as Le's switch calls them.
+var leKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  leVVF32NEON,
+	7:  leVVF32NEON,
+	14: leVSF32NEON,
+	15: leVSF32NEON,
+	22: leSVF32NEON,
+	23: leSVF32NEON,
+}
+
+// leKernelsF64 are le's float64 kernels by kernelKey, as Le's switch calls them.
+var leKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  leVVF64NEON,
+	7:  leVVF64NEON,
+	14: leVSF64NEON,
+	15: leVSF64NEON,
+	22: leSVF64NEON,
+	23: leSVF64NEON,
 }
 
 // Gt computes the m x n block of kind k of gt with the implementation in
@@ -1807,6 +3045,43 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// gtKernel returns the assembly kernel that Gt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](gtKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](gtKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// gtKernelsF32 are gt's float32 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  gtVVF32NEON,
+	7:  gtVVF32NEON,
+	14: gtVSF32NEON,
+	15: gtVSF32NEON,
+	22: gtSVF32NEON,
+	23: gtSVF32NEON,
+}
+
+// gtKernelsF64 are gt's float64 kernels by kernelKey, as Gt's switch calls them.
+var gtKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  gtVVF64NEON,
+	7:  gtVVF64NEON,
+	14: gtVSF64NEON,
+	15: gtVSF64NEON,
+	22: gtSVF64NEON,
+	23: gtSVF64NEON,
+}
+
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1850,6 +3125,43 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// geKernel returns the assembly kernel that Ge would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](geKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](geKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// geKernelsF32 are ge's float32 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsF32 = [...]func(m int, n int, dst *bool, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  geVVF32NEON,
+	7:  geVVF32NEON,
+	14: geVSF32NEON,
+	15: geVSF32NEON,
+	22: geSVF32NEON,
+	23: geSVF32NEON,
+}
+
+// geKernelsF64 are ge's float64 kernels by kernelKey, as Ge's switch calls them.
+var geKernelsF64 = [...]func(m int, n int, dst *bool, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  geVVF64NEON,
+	7:  geVVF64NEON,
+	14: geVSF64NEON,
+	15: geVSF64NEON,
+	22: geSVF64NEON,
+	23: geSVF64NEON,
 }
 
 // FMA computes the m x n block of kind k of fma with the implementation in
@@ -1913,6 +3225,59 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 	fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// fmaKernel returns the assembly kernel that FMA would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](fmaKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](fmaKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// fmaKernelsF32 are fma's float32 kernels by kernelKey, as FMA's switch calls them.
+var fmaKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int){
+	38: fmaVVVF32NEON,
+	39: fmaVVVF32NEON,
+	46: fmaVVSF32NEON,
+	47: fmaVVSF32NEON,
+	54: fmaVSVF32NEON,
+	55: fmaVSVF32NEON,
+	62: fmaSVVF32NEON,
+	63: fmaSVVF32NEON,
+	70: fmaVSSF32NEON,
+	71: fmaVSSF32NEON,
+	78: fmaSVSF32NEON,
+	79: fmaSVSF32NEON,
+	86: fmaSSVF32NEON,
+	87: fmaSSVF32NEON,
+}
+
+// fmaKernelsF64 are fma's float64 kernels by kernelKey, as FMA's switch calls them.
+var fmaKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int){
+	38: fmaVVVF64NEON,
+	39: fmaVVVF64NEON,
+	46: fmaVVSF64NEON,
+	47: fmaVVSF64NEON,
+	54: fmaVSVF64NEON,
+	55: fmaVSVF64NEON,
+	62: fmaSVVF64NEON,
+	63: fmaSVVF64NEON,
+	70: fmaVSSF64NEON,
+	71: fmaVSSF64NEON,
+	78: fmaSVSF64NEON,
+	79: fmaSVSF64NEON,
+	86: fmaSSVF64NEON,
+	87: fmaSSVF64NEON,
+}
+
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -1972,6 +3337,59 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+}
+
+// clampKernel returns the assembly kernel that Clamp would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](clampKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](clampKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// clampKernelsF32 are clamp's float32 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int){
+	38: clampVVVF32NEON,
+	39: clampVVVF32NEON,
+	46: clampVVSF32NEON,
+	47: clampVVSF32NEON,
+	54: clampVSVF32NEON,
+	55: clampVSVF32NEON,
+	62: clampSVVF32NEON,
+	63: clampSVVF32NEON,
+	70: clampVSSF32NEON,
+	71: clampVSSF32NEON,
+	78: clampSVSF32NEON,
+	79: clampSVSF32NEON,
+	86: clampSSVF32NEON,
+	87: clampSSVF32NEON,
+}
+
+// clampKernelsF64 are clamp's float64 kernels by kernelKey, as Clamp's switch calls them.
+var clampKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int){
+	38: clampVVVF64NEON,
+	39: clampVVVF64NEON,
+	46: clampVVSF64NEON,
+	47: clampVVSF64NEON,
+	54: clampVSVF64NEON,
+	55: clampVSVF64NEON,
+	62: clampSVVF64NEON,
+	63: clampSVVF64NEON,
+	70: clampVSSF64NEON,
+	71: clampVSSF64NEON,
+	78: clampSVSF64NEON,
+	79: clampSVSF64NEON,
+	86: clampSSVF64NEON,
+	87: clampSSVF64NEON,
 }
 
 // Shl computes the m x n block of kind k of shl with the implementation in
@@ -2065,6 +3483,59 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 }
 
+// shlKernel returns the assembly kernel that Shl would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shlKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](shlKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](shlKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](shlKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](shlKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](shlKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](shlKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](shlKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](shlKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// shlKernelsI8 are shl's int8 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int){
+	14: shlVSI8NEON,
+	15: shlVSI8NEON,
+}
+
+// shlKernelsI16 are shl's int16 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int){
+	14: shlVSI16NEON,
+	15: shlVSI16NEON,
+}
+
+// shlKernelsI32 are shl's int32 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int){
+	14: shlVSI32NEON,
+	15: shlVSI32NEON,
+}
+
+// shlKernelsI64 are shl's int64 kernels by kernelKey, as Shl's switch calls them.
+var shlKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int){
+	14: shlVSI64NEON,
+	15: shlVSI64NEON,
+}
+
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2156,6 +3627,83 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 }
 
+// shrKernel returns the assembly kernel that Shr would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tInt8:
+		return kernelAt[Kernel3](shrKernelsI8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tInt16:
+		return kernelAt[Kernel3](shrKernelsI16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tInt32:
+		return kernelAt[Kernel3](shrKernelsI32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tInt64:
+		return kernelAt[Kernel3](shrKernelsI64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	case tUint8:
+		return kernelAt[Kernel3](shrKernelsU8[:], kernelKey(k, implFor(classMemory, m*n*1*kindArrays[k], stream), stream))
+	case tUint16:
+		return kernelAt[Kernel3](shrKernelsU16[:], kernelKey(k, implFor(classMemory, m*n*2*kindArrays[k], stream), stream))
+	case tUint32:
+		return kernelAt[Kernel3](shrKernelsU32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tUint64:
+		return kernelAt[Kernel3](shrKernelsU64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// shrKernelsI8 are shr's int8 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI8 = [...]func(m int, n int, dst *int8, ldd int, a *int8, lda int, s *uint, lds int){
+	14: shrVSI8NEON,
+	15: shrVSI8NEON,
+}
+
+// shrKernelsI16 are shr's int16 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI16 = [...]func(m int, n int, dst *int16, ldd int, a *int16, lda int, s *uint, lds int){
+	14: shrVSI16NEON,
+	15: shrVSI16NEON,
+}
+
+// shrKernelsI32 are shr's int32 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI32 = [...]func(m int, n int, dst *int32, ldd int, a *int32, lda int, s *uint, lds int){
+	14: shrVSI32NEON,
+	15: shrVSI32NEON,
+}
+
+// shrKernelsI64 are shr's int64 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsI64 = [...]func(m int, n int, dst *int64, ldd int, a *int64, lda int, s *uint, lds int){
+	14: shrVSI64NEON,
+	15: shrVSI64NEON,
+}
+
+// shrKernelsU8 are shr's uint8 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU8 = [...]func(m int, n int, dst *uint8, ldd int, a *uint8, lda int, s *uint, lds int){
+	14: shrVSU8NEON,
+	15: shrVSU8NEON,
+}
+
+// shrKernelsU16 are shr's uint16 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU16 = [...]func(m int, n int, dst *uint16, ldd int, a *uint16, lda int, s *uint, lds int){
+	14: shrVSU16NEON,
+	15: shrVSU16NEON,
+}
+
+// shrKernelsU32 are shr's uint32 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU32 = [...]func(m int, n int, dst *uint32, ldd int, a *uint32, lda int, s *uint, lds int){
+	14: shrVSU32NEON,
+	15: shrVSU32NEON,
+}
+
+// shrKernelsU64 are shr's uint64 kernels by kernelKey, as Shr's switch calls them.
+var shrKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda int, s *uint, lds int){
+	14: shrVSU64NEON,
+	15: shrVSU64NEON,
+}
+
 // Select computes the m x n block of kind k of select with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -2215,6 +3763,59 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 		return
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+}
+
+// selectKernel returns the assembly kernel that Select would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](selectKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](selectKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// selectKernelsF32 are select's float32 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, cond *bool, ldcond int, a *float32, lda int, b *float32, ldb int){
+	38: selectVVVF32NEON,
+	39: selectVVVF32NEON,
+	46: selectVVSF32NEON,
+	47: selectVVSF32NEON,
+	54: selectVSVF32NEON,
+	55: selectVSVF32NEON,
+	70: selectVSSF32NEON,
+	71: selectVSSF32NEON,
+	62: selectSVVF32NEON,
+	63: selectSVVF32NEON,
+	78: selectSVSF32NEON,
+	79: selectSVSF32NEON,
+	86: selectSSVF32NEON,
+	87: selectSSVF32NEON,
+}
+
+// selectKernelsF64 are select's float64 kernels by kernelKey, as Select's switch calls them.
+var selectKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, cond *bool, ldcond int, a *float64, lda int, b *float64, ldb int){
+	38: selectVVVF64NEON,
+	39: selectVVVF64NEON,
+	46: selectVVSF64NEON,
+	47: selectVVSF64NEON,
+	54: selectVSVF64NEON,
+	55: selectVSVF64NEON,
+	70: selectVSSF64NEON,
+	71: selectVSSF64NEON,
+	62: selectSVVF64NEON,
+	63: selectSVVF64NEON,
+	78: selectSVSF64NEON,
+	79: selectSVSF64NEON,
+	86: selectSSVF64NEON,
+	87: selectSSVF64NEON,
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

@@ -30,6 +30,14 @@ func Add[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	addGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// addKernel returns the assembly kernel that Add would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func addKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Sub computes the m x n block of kind k of sub with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -45,6 +53,14 @@ func Sub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	subGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// subKernel returns the assembly kernel that Sub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func subKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // Mul computes the m x n block of kind k of mul with the implementation in
@@ -64,6 +80,14 @@ func Mul[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	mulGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// mulKernel returns the assembly kernel that Mul would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func mulKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Div computes the m x n block of kind k of div with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -79,6 +103,14 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	divGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// divKernel returns the assembly kernel that Div would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // Min computes the m x n block of kind k of min with the implementation in
@@ -98,6 +130,14 @@ func Min[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// minKernel returns the assembly kernel that Min would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func minKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Max computes the m x n block of kind k of max with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -113,6 +153,14 @@ func Max[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// maxKernel returns the assembly kernel that Max would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func maxKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // And computes the m x n block of kind k of and with the implementation in
@@ -132,6 +180,14 @@ func And[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	andGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// andKernel returns the assembly kernel that And would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Or computes the m x n block of kind k of or with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -147,6 +203,14 @@ func Or[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	}
 	orGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// orKernel returns the assembly kernel that Or would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func orKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // Xor computes the m x n block of kind k of xor with the implementation in
@@ -166,6 +230,14 @@ func Xor[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 	xorGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// xorKernel returns the assembly kernel that Xor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func xorKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // AndNot computes the m x n block of kind k of andnot with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -181,6 +253,14 @@ func AndNot[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T
 		return
 	}
 	andnotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// andnotKernel returns the assembly kernel that AndNot would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func andnotKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // Neg computes the m x n block of kind k of neg with the implementation in
@@ -200,6 +280,14 @@ func Neg[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 	negGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// negKernel returns the assembly kernel that Neg would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func negKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
 // Abs computes the m x n block of kind k of abs with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -215,6 +303,14 @@ func Abs[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream boo
 		return
 	}
 	absGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// absKernel returns the assembly kernel that Abs would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func absKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
 }
 
 // Sqrt computes the m x n block of kind k of sqrt with the implementation in
@@ -234,6 +330,14 @@ func Sqrt[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	sqrtGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// sqrtKernel returns the assembly kernel that Sqrt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sqrtKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
 // Floor computes the m x n block of kind k of floor with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -249,6 +353,14 @@ func Floor[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	}
 	floorGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// floorKernel returns the assembly kernel that Floor would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func floorKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
 }
 
 // Ceil computes the m x n block of kind k of ceil with the implementation in
@@ -268,6 +380,14 @@ func Ceil[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	ceilGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// ceilKernel returns the assembly kernel that Ceil would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func ceilKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
 // Trunc computes the m x n block of kind k of trunc with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -283,6 +403,14 @@ func Trunc[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	}
 	truncGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// truncKernel returns the assembly kernel that Trunc would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func truncKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
 }
 
 // RoundToEven computes the m x n block of kind k of roundeven with the implementation in
@@ -302,6 +430,14 @@ func RoundToEven[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 	roundevenGeneric(k, m, n, dst, ldd, a, lda)
 }
 
+// roundevenKernel returns the assembly kernel that RoundToEven would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundevenKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
 // Round computes the m x n block of kind k of round with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -317,6 +453,14 @@ func Round[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	}
 	roundGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// roundKernel returns the assembly kernel that Round would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
 }
 
 // Eq computes the m x n block of kind k of eq with the implementation in
@@ -336,6 +480,14 @@ func Eq[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	eqGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// eqKernel returns the assembly kernel that Eq would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func eqKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Ne computes the m x n block of kind k of ne with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -351,6 +503,14 @@ func Ne[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	neGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// neKernel returns the assembly kernel that Ne would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func neKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // Lt computes the m x n block of kind k of lt with the implementation in
@@ -370,6 +530,14 @@ func Lt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	ltGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// ltKernel returns the assembly kernel that Lt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func ltKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Le computes the m x n block of kind k of le with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -385,6 +553,14 @@ func Le[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	leGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// leKernel returns the assembly kernel that Le would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func leKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // Gt computes the m x n block of kind k of gt with the implementation in
@@ -404,6 +580,14 @@ func Gt[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 	gtGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 }
 
+// gtKernel returns the assembly kernel that Gt would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func gtKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Ge computes the m x n block of kind k of ge with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -419,6 +603,14 @@ func Ge[T Float](k Kind, m, n int, dst []bool, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	geGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// geKernel returns the assembly kernel that Ge would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func geKernel[T Float](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
 }
 
 // FMA computes the m x n block of kind k of fma with the implementation in
@@ -438,6 +630,14 @@ func FMA[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb
 	fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 }
 
+// fmaKernel returns the assembly kernel that FMA would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func fmaKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	return nil
+}
+
 // Clamp computes the m x n block of kind k of clamp with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -453,6 +653,14 @@ func Clamp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, l
 		return
 	}
 	clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+}
+
+// clampKernel returns the assembly kernel that Clamp would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func clampKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	return nil
 }
 
 // Shl computes the m x n block of kind k of shl with the implementation in
@@ -472,6 +680,14 @@ func Shl[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	shlGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 }
 
+// shlKernel returns the assembly kernel that Shl would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shlKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Shr computes the m x n block of kind k of shr with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -489,6 +705,14 @@ func Shr[T Integer](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s []uint
 	shrGeneric(k, m, n, dst, ldd, a, lda, s, lds)
 }
 
+// shrKernel returns the assembly kernel that Shr would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func shrKernel[T Integer](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // Select computes the m x n block of kind k of select with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which
@@ -504,6 +728,14 @@ func Select[T Float](k Kind, m, n int, dst []T, ldd int, cond []bool, ldcond int
 		return
 	}
 	selectGeneric(k, m, n, dst, ldd, cond, ldcond, a, lda, b, ldb)
+}
+
+// selectKernel returns the assembly kernel that Select would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func selectKernel[T Float](k Kind, m, n int, stream bool) Kernel4 {
+	return nil
 }
 
 // Convert computes dst[r*ldd+j] = D(src[r*ldsrc+j]) for r < m, j < n with the

@@ -140,6 +140,26 @@ func BinaryEntry[T Number](op Op) func(k Kind, m, n int, dst []T, ldd int, a []T
 	panic("kernel: invalid " + op.String())
 }
 
+// BinaryKernel returns op's kernel for a call of kind k and m x n elements
+// (see the ops' own resolvers), or nil. An invalid op panics.
+func BinaryKernel[T Number](op Op, k Kind, m, n int, stream bool) Kernel3 {
+	switch op {
+	case OpAdd:
+		return addKernel[T](k, m, n, stream)
+	case OpSub:
+		return subKernel[T](k, m, n, stream)
+	case OpMul:
+		return mulKernel[T](k, m, n, stream)
+	case OpDiv:
+		return divKernel[T](k, m, n, stream)
+	case OpMin:
+		return minKernel[T](k, m, n, stream)
+	case OpMax:
+		return maxKernel[T](k, m, n, stream)
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // Reference computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func Reference[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
@@ -617,6 +637,30 @@ func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a 
 	panic("kernel: invalid " + op.String())
 }
 
+// UnaryKernel returns op's kernel for a call of kind k and m x n elements
+// (see the ops' own resolvers), or nil. An invalid op panics.
+func UnaryKernel[T Float](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
+	switch op {
+	case OpNeg:
+		return negKernel[T](k, m, n, stream)
+	case OpAbs:
+		return absKernel[T](k, m, n, stream)
+	case OpSqrt:
+		return sqrtKernel[T](k, m, n, stream)
+	case OpFloor:
+		return floorKernel[T](k, m, n, stream)
+	case OpCeil:
+		return ceilKernel[T](k, m, n, stream)
+	case OpTrunc:
+		return truncKernel[T](k, m, n, stream)
+	case OpRoundToEven:
+		return roundevenKernel[T](k, m, n, stream)
+	case OpRound:
+		return roundKernel[T](k, m, n, stream)
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // ReferenceUnary computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda int) {
@@ -997,6 +1041,26 @@ func CompareEntry[T Float](op CompareOp) func(k Kind, m, n int, dst []bool, ldd 
 		return Gt[T]
 	case OpGe:
 		return Ge[T]
+	}
+	panic("kernel: invalid " + op.String())
+}
+
+// CompareKernel returns op's kernel for a call of kind k and m x n elements
+// (see the ops' own resolvers), or nil. An invalid op panics.
+func CompareKernel[T Float](op CompareOp, k Kind, m, n int, stream bool) Kernel3 {
+	switch op {
+	case OpEq:
+		return eqKernel[T](k, m, n, stream)
+	case OpNe:
+		return neKernel[T](k, m, n, stream)
+	case OpLt:
+		return ltKernel[T](k, m, n, stream)
+	case OpLe:
+		return leKernel[T](k, m, n, stream)
+	case OpGt:
+		return gtKernel[T](k, m, n, stream)
+	case OpGe:
+		return geKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -1448,6 +1512,18 @@ func TernaryEntry[T Float](op TernaryOp) func(k Kind, m, n int, dst []T, ldd int
 	panic("kernel: invalid " + op.String())
 }
 
+// TernaryKernel returns op's kernel for a call of kind k and m x n elements
+// (see the ops' own resolvers), or nil. An invalid op panics.
+func TernaryKernel[T Float](op TernaryOp, k Kind, m, n int, stream bool) Kernel4 {
+	switch op {
+	case OpFMA:
+		return fmaKernel[T](k, m, n, stream)
+	case OpClamp:
+		return clampKernel[T](k, m, n, stream)
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // ReferenceTernary computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func ReferenceTernary[T Float](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
@@ -1821,6 +1897,16 @@ func SelectionEntry[T Float](op SelectOp) func(k Kind, m, n int, dst []T, ldd in
 	panic("kernel: invalid " + op.String())
 }
 
+// SelectionKernel returns op's kernel for a call of kind k and m x n elements
+// (see the ops' own resolvers), or nil. An invalid op panics.
+func SelectionKernel[T Float](op SelectOp, k Kind, m, n int, stream bool) Kernel4 {
+	switch op {
+	case OpSelect:
+		return selectKernel[T](k, m, n, stream)
+	}
+	panic("kernel: invalid " + op.String())
+}
+
 // ReferenceSelection computes the m x n block of kind k of op with the generic row
 // loops, the reference every implementation must equal bit for bit.
 func ReferenceSelection[T Float](k Kind, op SelectOp, m, n int, dst []T, ldd int, cond []bool, ldcond int, a []T, lda int, b []T, ldb int) {
@@ -2055,6 +2141,22 @@ func BitwiseEntry[T Integer](op BitOp) func(k Kind, m, n int, dst []T, ldd int, 
 		return Xor[T]
 	case OpAndNot:
 		return AndNot[T]
+	}
+	panic("kernel: invalid " + op.String())
+}
+
+// BitwiseKernel returns op's kernel for a call of kind k and m x n elements
+// (see the ops' own resolvers), or nil. An invalid op panics.
+func BitwiseKernel[T Integer](op BitOp, k Kind, m, n int, stream bool) Kernel3 {
+	switch op {
+	case OpAnd:
+		return andKernel[T](k, m, n, stream)
+	case OpOr:
+		return orKernel[T](k, m, n, stream)
+	case OpXor:
+		return xorKernel[T](k, m, n, stream)
+	case OpAndNot:
+		return andnotKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -2382,6 +2484,18 @@ func ShiftEntry[T Integer](op ShiftOp) func(k Kind, m, n int, dst []T, ldd int, 
 		return Shl[T]
 	case OpShr:
 		return Shr[T]
+	}
+	panic("kernel: invalid " + op.String())
+}
+
+// ShiftKernel returns op's kernel for a call of kind k and m x n elements
+// (see the ops' own resolvers), or nil. An invalid op panics.
+func ShiftKernel[T Integer](op ShiftOp, k Kind, m, n int, stream bool) Kernel3 {
+	switch op {
+	case OpShl:
+		return shlKernel[T](k, m, n, stream)
+	case OpShr:
+		return shrKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }

@@ -449,9 +449,6 @@ func goElem(typ string, t registry.Type) string {
 // typeConst is internal/kernel's constant for element type t: "tFloat32".
 func typeConst(t registry.Type) string { return "t" + strings.ToUpper(t.GoName[:1]) + t.GoName[1:] }
 
-// typeConst0 is the value of typeConst(t): its place in registry.Types, from 1.
-func typeConst0(t registry.Type) int { return slices.Index(registry.Types, t) + 1 }
-
 // writeTypes writes types_generated.go: a constant per element type and
 // typeOf, which the compiler folds to one constant per instantiation, so
 // that the switches on it vanish.

@@ -2,6 +2,7 @@ package elem_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -107,6 +108,7 @@ func TestMatrixAt(t *testing.T) {
 }
 
 func TestMatrixMisuse(t *testing.T) {
+	const half = math.MaxInt/2 + 1 // 1 << 62 on 64-bit: 4 * half wraps around to 0
 	d6 := make([]float32, 6)
 	m := elem.Dense(2, 3, d6)
 	for _, c := range []struct {
@@ -140,12 +142,12 @@ func TestMatrixMisuse(t *testing.T) {
 		{"ApplyMatrix: dst overlaps b without being exactly that input", func() {
 			elem.ApplyMatrix(elem.OpAdd, elem.Dense(1, 3, d6[1:4]), elem.Dense(1, 3, make([]float32, 3)), elem.Dense(1, 3, d6[:3]))
 		}},
-		{"m (4611686018427387904 x 3, stride 4) needs more elements of data than an int can count, has 6", func() {
-			elem.AddRow(m, elem.Matrix[float32]{Data: d6, Rows: 1 << 62, Cols: 3, Stride: 4}, []float32{1, 2, 3})
+		{fmt.Sprintf("m (%d x 3, stride 4) needs more elements of data than an int can count, has 6", half), func() {
+			elem.AddRow(m, elem.Matrix[float32]{Data: d6, Rows: half, Cols: 3, Stride: 4}, []float32{1, 2, 3})
 		}},
-		{"Slice: m (8 x 1, stride 4611686018427387905) needs more elements of data than an int can count", func() {
+		{fmt.Sprintf("Slice: m (8 x 1, stride %d) needs more elements of data than an int can count", half+1), func() {
 			// Row 4 starts at 4 * stride, which wraps around to 4.
-			elem.Matrix[float32]{Data: d6, Rows: 8, Cols: 1, Stride: 1<<62 + 1}.Slice(4, 5, 0, 1)
+			elem.Matrix[float32]{Data: d6, Rows: 8, Cols: 1, Stride: half + 1}.Slice(4, 5, 0, 1)
 		}},
 		{"div", func() { elem.ApplyScalar2D(elem.OpDiv, elem.Dense(1, 1, []int8{1}), elem.Dense(1, 1, []int8{1}), 1) }},
 	} {

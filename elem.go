@@ -16,7 +16,7 @@ func ScalarApply[T Number](op Op, dst []T, s T, a []T) {
 		panic(misuseV(op, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.SV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Binary(kernel.SV, kernel.Op(op), 1, n, dst, 0, []T{s}, 0, a, 0, stream)
 		kernel.FenceAfter(stream)
 		return

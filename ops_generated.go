@@ -54,7 +54,7 @@ func Add[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpAdd, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 3)
 		kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -71,7 +71,7 @@ func AddScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpAdd, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -88,7 +88,7 @@ func Sub[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpSub, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 3)
 		kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -105,7 +105,7 @@ func SubScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpSub, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -122,7 +122,7 @@ func ScalarSub[T Number](dst []T, s T, a []T) {
 		panic(misuseV(OpSub, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.SV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -139,7 +139,7 @@ func Mul[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpMul, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 3)
 		kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -156,7 +156,7 @@ func MulScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpMul, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -173,7 +173,7 @@ func Div[T Float](dst []T, a, b []T) {
 		panic(misuseVV(OpDiv, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 3)
 		kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -190,7 +190,7 @@ func DivScalar[T Float](dst []T, a []T, s T) {
 		panic(misuseV(OpDiv, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -207,7 +207,7 @@ func ScalarDiv[T Float](dst []T, s T, a []T) {
 		panic(misuseV(OpDiv, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.SV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -225,7 +225,7 @@ func Min[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpMin, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 3)
 		kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -243,7 +243,7 @@ func MinScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpMin, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -261,7 +261,7 @@ func Max[T Number](dst []T, a, b []T) {
 		panic(misuseVV(OpMax, dst, a, b))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 3)
 		kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -279,7 +279,7 @@ func MaxScalar[T Number](dst []T, a []T, s T) {
 		panic(misuseV(OpMax, dst, a))
 	}
 	if n := len(dst); n > smallN {
-		stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+		stream := kernel.StreamFlat[T](n, 2)
 		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 		return
@@ -301,7 +301,7 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 	switch op {
 	case OpAdd:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 3)
 			kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -312,7 +312,7 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpSub:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 3)
 			kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -323,7 +323,7 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpMul:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 3)
 			kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -334,7 +334,7 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpDiv:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 3)
 			kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -345,7 +345,7 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpMin:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 3)
 			kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -356,7 +356,7 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 	case OpMax:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VV, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 3)
 			kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -379,7 +379,7 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 	switch op {
 	case OpAdd:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 2)
 			kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -390,7 +390,7 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpSub:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 2)
 			kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -401,7 +401,7 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpMul:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 2)
 			kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -412,7 +412,7 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpDiv:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 2)
 			kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -423,7 +423,7 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpMin:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 2)
 			kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 			kernel.FenceAfter(stream)
 			return
@@ -434,7 +434,7 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 	case OpMax:
 		if n := len(dst); n > smallN {
-			stream := kernel.Streaming[T](kernel.VS, 1, n, 0, 0, 0)
+			stream := kernel.StreamFlat[T](n, 2)
 			kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
 			kernel.FenceAfter(stream)
 			return

@@ -206,7 +206,7 @@ var binaryForms = []struct {
 func writeBinaryBody(g *goFile, o registry.Op, f int) {
 	form := binaryForms[f]
 	g.p("if n := len(dst); n > smallN {")
-	g.p("stream := kernel.Streaming[T](kernel.%s, 1, n, 0, 0, 0)", form.kind)
+	g.p("stream := kernel.StreamFlat[T](n, %d)", len(form.kind)+1-strings.Count(form.kind, "S"))
 	g.p("kernel.%s(kernel.%s, 1, n, dst, 0, %s, stream)", entryName(o), form.kind, form.args)
 	g.p("kernel.FenceAfter(stream)")
 	g.p("return")

@@ -61,7 +61,7 @@ func testNamedCalls[T Number](t *testing.T, calls []namedCall, random func(*rand
 	rng := rand.New(rand.NewPCG(9, 10))
 	counts := testkit.ShiftCounts()
 	for _, c := range calls {
-		for _, n := range []int{0, 1, 5, 8, 9, 33, 1000} {
+		for _, n := range []int{0, 1, 2, 4, 5, 8, 9, 33, 1000} {
 			for trial := range 3 {
 				ins := make([]any, len(c.inputs))
 				for i, typ := range c.inputs {
@@ -123,26 +123,36 @@ func requireSameAny[T Number](t *testing.T, want, got any, what string) {
 }
 
 // TestOpValuedCalls checks Apply, ApplyScalar, ScalarApply and the
-// op-valued calls of the other families against the named calls.
+// op-valued calls of the other families against the reference, through the
+// short-slice paths and the kernels.
 func TestOpValuedCalls(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", func(t *testing.T) { testOpValuedCalls[float32](t) })
+		t.Run("float64", func(t *testing.T) { testOpValuedCalls[float64](t) })
+		t.Run("int16", func(t *testing.T) { testOpValuedIntCalls[int16](t) })
+		t.Run("uint64", func(t *testing.T) { testOpValuedIntCalls[uint64](t) })
+	})
+}
+
+func testOpValuedCalls[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, n := range []int{3, 8, 9, 100} {
-		a, b, c := testkit.RandomData[float64](rng, n), testkit.RandomData[float64](rng, n), testkit.RandomData[float64](rng, n)
+	for _, n := range []int{1, 2, 3, 4, 8, 9, 100} {
+		a, b, c := testkit.RandomData[T](rng, n), testkit.RandomData[T](rng, n), testkit.RandomData[T](rng, n)
 		s := a[0]
 		for _, op := range Ops() {
-			want, got := make([]float64, n), make([]float64, n)
+			want, got := make([]T, n), make([]T, n)
 			kernel.Reference(kernel.VV, kernel.Op(op), 1, n, want, 0, a, 0, b, 0)
 			Apply(op, got, a, b)
 			testkit.RequireSameBits(t, want, got, "Apply "+op.String())
-			kernel.Reference(kernel.VS, kernel.Op(op), 1, n, want, 0, a, 0, []float64{s}, 0)
+			kernel.Reference(kernel.VS, kernel.Op(op), 1, n, want, 0, a, 0, []T{s}, 0)
 			ApplyScalar(op, got, a, s)
 			testkit.RequireSameBits(t, want, got, "ApplyScalar "+op.String())
-			kernel.Reference(kernel.SV, kernel.Op(op), 1, n, want, 0, []float64{s}, 0, b, 0)
+			kernel.Reference(kernel.SV, kernel.Op(op), 1, n, want, 0, []T{s}, 0, b, 0)
 			ScalarApply(op, got, s, b)
 			testkit.RequireSameBits(t, want, got, "ScalarApply "+op.String())
 		}
 		for _, op := range UnaryOps() {
-			want, got := make([]float64, n), make([]float64, n)
+			want, got := make([]T, n), make([]T, n)
 			kernel.ReferenceUnary(kernel.V, kernel.UnaryOp(op), 1, n, want, 0, a, 0)
 			ApplyUnary(op, got, a)
 			testkit.RequireSameBits(t, want, got, "ApplyUnary "+op.String())
@@ -152,15 +162,36 @@ func TestOpValuedCalls(t *testing.T) {
 			kernel.ReferenceCompare(kernel.VV, kernel.CompareOp(op), 1, n, want, 0, a, 0, b, 0)
 			Compare(op, got, a, b)
 			require.Equal(t, want, got, "Compare "+op.String())
-			kernel.ReferenceCompare(kernel.VS, kernel.CompareOp(op), 1, n, want, 0, a, 0, []float64{s}, 0)
+			kernel.ReferenceCompare(kernel.VS, kernel.CompareOp(op), 1, n, want, 0, a, 0, []T{s}, 0)
 			CompareScalar(op, got, a, s)
 			require.Equal(t, want, got, "CompareScalar "+op.String())
 		}
 		for _, op := range TernaryOps() {
-			want, got := make([]float64, n), make([]float64, n)
+			want, got := make([]T, n), make([]T, n)
 			kernel.ReferenceTernary(kernel.VVV, kernel.TernaryOp(op), 1, n, want, 0, a, 0, b, 0, c, 0)
 			ApplyTernary(op, got, a, b, c)
 			testkit.RequireSameBits(t, want, got, "ApplyTernary "+op.String())
+		}
+	}
+}
+
+func testOpValuedIntCalls[T Integer](t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{1, 2, 8, 9, 100} {
+		a, b := testkit.RandomInts[T](rng, n), testkit.RandomInts[T](rng, n)
+		for _, op := range BitOps() {
+			want, got := make([]T, n), make([]T, n)
+			kernel.ReferenceBitwise(kernel.VV, kernel.BitOp(op), 1, n, want, 0, a, 0, b, 0)
+			ApplyBitwise(op, got, a, b)
+			require.Equal(t, want, got, "ApplyBitwise "+op.String())
+		}
+		for _, op := range ShiftOps() {
+			for _, s := range testkit.ShiftCounts() {
+				want, got := make([]T, n), make([]T, n)
+				kernel.ReferenceShift(kernel.VS, kernel.ShiftOp(op), 1, n, want, 0, a, 0, []uint{s}, 0)
+				ApplyShift(op, got, a, s)
+				require.Equal(t, want, got, "ApplyShift %s %d", op, s)
+			}
 		}
 	}
 }

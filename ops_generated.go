@@ -53,16 +53,16 @@ func Add[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpAdd, dst, a, b))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 3)
-		kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] + b[i]
+		}
 		return
 	}
-	a, b = a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] + b[i]
-	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Add(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // AddScalar sets dst[i] = a[i] + s.
@@ -70,16 +70,16 @@ func AddScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpAdd, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] + s
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] + s
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Add(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Sub sets dst[i] = a[i] - b[i].
@@ -87,16 +87,16 @@ func Sub[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpSub, dst, a, b))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 3)
-		kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] - b[i]
+		}
 		return
 	}
-	a, b = a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] - b[i]
-	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Sub(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // SubScalar sets dst[i] = a[i] - s.
@@ -104,16 +104,16 @@ func SubScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpSub, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] - s
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] - s
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Sub(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // ScalarSub sets dst[i] = s - a[i].
@@ -121,16 +121,16 @@ func ScalarSub[T Number](dst []T, s T, a []T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpSub, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Sub(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = s - a[i]
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = s - a[i]
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Sub(kernel.SV, 1, len(dst), dst, 0, []T{s}, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Mul sets dst[i] = a[i] * b[i].
@@ -138,16 +138,16 @@ func Mul[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpMul, dst, a, b))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 3)
-		kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] * b[i]
+		}
 		return
 	}
-	a, b = a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] * b[i]
-	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Mul(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // MulScalar sets dst[i] = a[i] * s.
@@ -155,16 +155,16 @@ func MulScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpMul, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] * s
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] * s
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Mul(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Div sets dst[i] = a[i] / b[i].
@@ -172,16 +172,16 @@ func Div[T Float](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpDiv, dst, a, b))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 3)
-		kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallOf[T](smallComputeBytes) {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] / b[i]
+		}
 		return
 	}
-	a, b = a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] / b[i]
-	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Div(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // DivScalar sets dst[i] = a[i] / s.
@@ -189,16 +189,16 @@ func DivScalar[T Float](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpDiv, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallOf[T](smallComputeBytes) {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] / s
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = a[i] / s
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Div(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // ScalarDiv sets dst[i] = s / a[i].
@@ -206,16 +206,16 @@ func ScalarDiv[T Float](dst []T, s T, a []T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpDiv, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Div(kernel.SV, 1, n, dst, 0, []T{s}, 0, a, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallOf[T](smallComputeBytes) {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = s / a[i]
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = s / a[i]
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Div(kernel.SV, 1, len(dst), dst, 0, []T{s}, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Min sets dst[i] = min(a[i], b[i]).
@@ -224,16 +224,16 @@ func Min[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpMin, dst, a, b))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 3)
-		kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = min(a[i], b[i])
+		}
 		return
 	}
-	a, b = a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		dst[i] = min(a[i], b[i])
-	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Min(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // MinScalar sets dst[i] = min(a[i], s).
@@ -242,16 +242,16 @@ func MinScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpMin, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = min(a[i], s)
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = min(a[i], s)
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Min(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Max sets dst[i] = max(a[i], b[i]).
@@ -260,16 +260,16 @@ func Max[T Number](dst []T, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		panic(misuseVV(OpMax, dst, a, b))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 3)
-		kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = max(a[i], b[i])
+		}
 		return
 	}
-	a, b = a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		dst[i] = max(a[i], b[i])
-	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Max(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // MaxScalar sets dst[i] = max(a[i], s).
@@ -278,16 +278,16 @@ func MaxScalar[T Number](dst []T, a []T, s T) {
 	if !fits(dst, a) {
 		panic(misuseV(OpMax, dst, a))
 	}
-	if n := len(dst); n > smallN {
-		stream := kernel.StreamFlat[T](n, 2)
-		kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-		kernel.FenceAfter(stream)
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = max(a[i], s)
+		}
 		return
 	}
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] = max(a[i], s)
-	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Max(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
 }
 
 // Apply sets dst[i] = a[i] op b[i].
@@ -300,71 +300,71 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 	}
 	switch op {
 	case OpAdd:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 3)
-			kernel.Add(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] + b[i]
+			}
 			return
 		}
-		a, b = a[:len(dst)], b[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] + b[i]
-		}
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Add(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpSub:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 3)
-			kernel.Sub(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] - b[i]
+			}
 			return
 		}
-		a, b = a[:len(dst)], b[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] - b[i]
-		}
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Sub(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpMul:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 3)
-			kernel.Mul(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] * b[i]
+			}
 			return
 		}
-		a, b = a[:len(dst)], b[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] * b[i]
-		}
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Mul(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpDiv:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 3)
-			kernel.Div(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallOf[T](smallComputeBytes) {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] / b[i]
+			}
 			return
 		}
-		a, b = a[:len(dst)], b[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] / b[i]
-		}
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Div(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpMin:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 3)
-			kernel.Min(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = min(a[i], b[i])
+			}
 			return
 		}
-		a, b = a[:len(dst)], b[:len(dst)]
-		for i := range dst {
-			dst[i] = min(a[i], b[i])
-		}
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Min(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpMax:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 3)
-			kernel.Max(kernel.VV, 1, n, dst, 0, a, 0, b, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a, b = a[:len(dst)], b[:len(dst)]
+			for i := range dst {
+				dst[i] = max(a[i], b[i])
+			}
 			return
 		}
-		a, b = a[:len(dst)], b[:len(dst)]
-		for i := range dst {
-			dst[i] = max(a[i], b[i])
-		}
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Max(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
 	}
 }
 
@@ -378,71 +378,71 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 	}
 	switch op {
 	case OpAdd:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 2)
-			kernel.Add(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] + s
+			}
 			return
 		}
-		a = a[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] + s
-		}
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Add(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpSub:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 2)
-			kernel.Sub(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] - s
+			}
 			return
 		}
-		a = a[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] - s
-		}
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Sub(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpMul:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 2)
-			kernel.Mul(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] * s
+			}
 			return
 		}
-		a = a[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] * s
-		}
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Mul(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpDiv:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 2)
-			kernel.Div(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallOf[T](smallComputeBytes) {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = a[i] / s
+			}
 			return
 		}
-		a = a[:len(dst)]
-		for i := range dst {
-			dst[i] = a[i] / s
-		}
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Div(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpMin:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 2)
-			kernel.Min(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = min(a[i], s)
+			}
 			return
 		}
-		a = a[:len(dst)]
-		for i := range dst {
-			dst[i] = min(a[i], s)
-		}
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Min(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 	case OpMax:
-		if n := len(dst); n > smallN {
-			stream := kernel.StreamFlat[T](n, 2)
-			kernel.Max(kernel.VS, 1, n, dst, 0, a, 0, []T{s}, 0, stream)
-			kernel.FenceAfter(stream)
+		if len(dst) <= smallN {
+			a = a[:len(dst)]
+			for i := range dst {
+				dst[i] = max(a[i], s)
+			}
 			return
 		}
-		a = a[:len(dst)]
-		for i := range dst {
-			dst[i] = max(a[i], s)
-		}
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Max(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
 	}
 }
 
@@ -479,6 +479,13 @@ func Neg[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Neg", in("dst", dst), in("a", a))
 	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = -a[i]
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Neg(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
 	kernel.FenceAfter(stream)
@@ -489,6 +496,19 @@ func Neg[T Float](dst []T, a []T) {
 func Abs[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Abs", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		if isFloat32[T]() {
+			for i := range dst {
+				dst[i] = T(mathFloat32frombits(mathFloat32bits(float32(a[i])) &^ (1 << 31)))
+			}
+			return
+		}
+		for i := range dst {
+			dst[i] = T(mathAbs(float64(a[i])))
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Abs(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
@@ -501,6 +521,13 @@ func Sqrt[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Sqrt", in("dst", dst), in("a", a))
 	}
+	if len(dst) <= smallOf[T](smallComputeBytes) {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = T(mathSqrt(float64(a[i])))
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Sqrt(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
 	kernel.FenceAfter(stream)
@@ -510,6 +537,13 @@ func Sqrt[T Float](dst []T, a []T) {
 func Floor[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Floor", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = T(mathFloor(float64(a[i])))
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Floor(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
@@ -521,6 +555,13 @@ func Ceil[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Ceil", in("dst", dst), in("a", a))
 	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = T(mathCeil(float64(a[i])))
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Ceil(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
 	kernel.FenceAfter(stream)
@@ -530,6 +571,13 @@ func Ceil[T Float](dst []T, a []T) {
 func Trunc[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Trunc", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = T(mathTrunc(float64(a[i])))
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Trunc(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
@@ -542,6 +590,13 @@ func RoundToEven[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("RoundToEven", in("dst", dst), in("a", a))
 	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = T(mathRoundToEven(float64(a[i])))
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.RoundToEven(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
 	kernel.FenceAfter(stream)
@@ -552,6 +607,13 @@ func RoundToEven[T Float](dst []T, a []T) {
 func Round[T Float](dst []T, a []T) {
 	if !fitsAny(dst, a) {
 		mustFit("Round", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = T(mathRound(float64(a[i])))
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Round(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
@@ -588,6 +650,13 @@ func Eq[T Float](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Eq", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] == b[i]
+		}
+		return
+	}
 	kernel.Eq(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
 }
 
@@ -596,6 +665,13 @@ func Eq[T Float](dst []bool, a []T, b []T) {
 func EqScalar[T Float](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("EqScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] == s
+		}
+		return
 	}
 	kernel.Eq(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
@@ -606,6 +682,13 @@ func Ne[T Float](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Ne", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] != b[i]
+		}
+		return
+	}
 	kernel.Ne(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
 }
 
@@ -614,6 +697,13 @@ func Ne[T Float](dst []bool, a []T, b []T) {
 func NeScalar[T Float](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("NeScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] != s
+		}
+		return
 	}
 	kernel.Ne(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
@@ -624,6 +714,13 @@ func Lt[T Float](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Lt", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] < b[i]
+		}
+		return
+	}
 	kernel.Lt(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
 }
 
@@ -632,6 +729,13 @@ func Lt[T Float](dst []bool, a []T, b []T) {
 func LtScalar[T Float](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("LtScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] < s
+		}
+		return
 	}
 	kernel.Lt(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
@@ -642,6 +746,13 @@ func Le[T Float](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Le", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] <= b[i]
+		}
+		return
+	}
 	kernel.Le(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
 }
 
@@ -650,6 +761,13 @@ func Le[T Float](dst []bool, a []T, b []T) {
 func LeScalar[T Float](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("LeScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] <= s
+		}
+		return
 	}
 	kernel.Le(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
@@ -660,6 +778,13 @@ func Gt[T Float](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Gt", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] > b[i]
+		}
+		return
+	}
 	kernel.Gt(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
 }
 
@@ -668,6 +793,13 @@ func Gt[T Float](dst []bool, a []T, b []T) {
 func GtScalar[T Float](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("GtScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] > s
+		}
+		return
 	}
 	kernel.Gt(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
@@ -678,6 +810,13 @@ func Ge[T Float](dst []bool, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Ge", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] >= b[i]
+		}
+		return
+	}
 	kernel.Ge(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, false)
 }
 
@@ -686,6 +825,13 @@ func Ge[T Float](dst []bool, a []T, b []T) {
 func GeScalar[T Float](dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("GeScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] >= s
+		}
+		return
 	}
 	kernel.Ge(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
@@ -715,6 +861,19 @@ func FMA[T Float](dst []T, a []T, b []T, c []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) || !fitsAny(dst, c) {
 		mustFit("FMA", in("dst", dst), in("a", a), in("b", b), in("c", c))
 	}
+	if len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]()) {
+		a, b, c = a[:len(dst)], b[:len(dst)], c[:len(dst)]
+		if isFloat32[T]() {
+			for i := range dst {
+				dst[i] = T(fma32(float32(a[i]), float32(b[i]), float32(c[i])))
+			}
+			return
+		}
+		for i := range dst {
+			dst[i] = T(mathFMA(float64(a[i]), float64(b[i]), float64(c[i])))
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 4)
 	kernel.FMA(kernel.VVV, 1, len(dst), dst, 0, a, 0, b, 0, c, 0, stream)
 	kernel.FenceAfter(stream)
@@ -725,6 +884,19 @@ func FMA[T Float](dst []T, a []T, b []T, c []T) {
 func MulScalarAdd[T Float](dst []T, a []T, s T, c []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, c) {
 		mustFit("MulScalarAdd", in("dst", dst), in("a", a), in("c", c))
+	}
+	if len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]()) {
+		a, c = a[:len(dst)], c[:len(dst)]
+		if isFloat32[T]() {
+			for i := range dst {
+				dst[i] = T(fma32(float32(a[i]), float32(s), float32(c[i])))
+			}
+			return
+		}
+		for i := range dst {
+			dst[i] = T(mathFMA(float64(a[i]), float64(s), float64(c[i])))
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.FMA(kernel.VSV, 1, len(dst), dst, 0, a, 0, []T{s}, 0, c, 0, stream)
@@ -737,6 +909,19 @@ func MulAddScalar[T Float](dst []T, a []T, b []T, s T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("MulAddScalar", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]()) {
+		a, b = a[:len(dst)], b[:len(dst)]
+		if isFloat32[T]() {
+			for i := range dst {
+				dst[i] = T(fma32(float32(a[i]), float32(b[i]), float32(s)))
+			}
+			return
+		}
+		for i := range dst {
+			dst[i] = T(mathFMA(float64(a[i]), float64(b[i]), float64(s)))
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.FMA(kernel.VVS, 1, len(dst), dst, 0, a, 0, b, 0, []T{s}, 0, stream)
 	kernel.FenceAfter(stream)
@@ -747,6 +932,13 @@ func MulAddScalar[T Float](dst []T, a []T, b []T, s T) {
 func Clamp[T Float](dst []T, a []T, lo T, hi T) {
 	if !fitsAny(dst, a) {
 		mustFit("Clamp", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = min(max(a[i], lo), hi)
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Clamp(kernel.VSS, 1, len(dst), dst, 0, a, 0, []T{lo}, 0, []T{hi}, 0, stream)
@@ -759,6 +951,13 @@ func Select[T Float](dst []T, cond []bool, a []T, b []T) {
 	if !fitsAny(dst, cond) || !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Select", in("dst", dst), in("cond", cond), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = pick(cond[i], a[i], b[i])
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 4)
 	kernel.Select(kernel.VVV, 1, len(dst), dst, 0, cond, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -770,6 +969,13 @@ func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
 	if !fitsAny(dst, cond) || !fitsAny(dst, a) {
 		mustFit("SelectScalar", in("dst", dst), in("cond", cond), in("a", a))
 	}
+	if len(dst) <= smallN {
+		cond, a = cond[:len(dst)], a[:len(dst)]
+		for i := range dst {
+			dst[i] = pick(cond[i], a[i], s)
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Select(kernel.VVS, 1, len(dst), dst, 0, cond, 0, a, 0, []T{s}, 0, stream)
 	kernel.FenceAfter(stream)
@@ -780,6 +986,13 @@ func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
 func ScalarSelect[T Float](dst []T, cond []bool, s T, b []T) {
 	if !fitsAny(dst, cond) || !fitsAny(dst, b) {
 		mustFit("ScalarSelect", in("dst", dst), in("cond", cond), in("b", b))
+	}
+	if len(dst) <= smallN {
+		cond, b = cond[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = pick(cond[i], s, b[i])
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Select(kernel.VSV, 1, len(dst), dst, 0, cond, 0, []T{s}, 0, b, 0, stream)
@@ -812,6 +1025,13 @@ func And[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("And", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] & b[i]
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.And(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -821,6 +1041,13 @@ func And[T Integer](dst []T, a []T, b []T) {
 func AndScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("AndScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] & s
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.And(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
@@ -832,6 +1059,13 @@ func Or[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Or", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] | b[i]
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Or(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -841,6 +1075,13 @@ func Or[T Integer](dst []T, a []T, b []T) {
 func OrScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("OrScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] | s
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Or(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
@@ -852,6 +1093,13 @@ func Xor[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("Xor", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] ^ b[i]
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Xor(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -861,6 +1109,13 @@ func Xor[T Integer](dst []T, a []T, b []T) {
 func XorScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("XorScalar", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] ^ s
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Xor(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
@@ -872,6 +1127,13 @@ func AndNot[T Integer](dst []T, a []T, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit("AndNot", in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		a, b = a[:len(dst)], b[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] &^ b[i]
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.AndNot(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 	kernel.FenceAfter(stream)
@@ -882,6 +1144,13 @@ func AndNotScalar[T Integer](dst []T, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit("AndNotScalar", in("dst", dst), in("a", a))
 	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] &^ s
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.AndNot(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
 	kernel.FenceAfter(stream)
@@ -891,6 +1160,13 @@ func AndNotScalar[T Integer](dst []T, a []T, s T) {
 func ScalarAndNot[T Integer](dst []T, s T, b []T) {
 	if !fitsAny(dst, b) {
 		mustFit("ScalarAndNot", in("dst", dst), in("b", b))
+	}
+	if len(dst) <= smallN {
+		b = b[:len(dst)]
+		for i := range dst {
+			dst[i] = s &^ b[i]
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.AndNot(kernel.SV, 1, len(dst), dst, 0, []T{s}, 0, b, 0, stream)
@@ -922,6 +1198,13 @@ func Shl[T Integer](dst []T, a []T, s uint) {
 	if !fitsAny(dst, a) {
 		mustFit("Shl", in("dst", dst), in("a", a))
 	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] << s
+		}
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Shl(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)
 	kernel.FenceAfter(stream)
@@ -932,6 +1215,13 @@ func Shl[T Integer](dst []T, a []T, s uint) {
 func Shr[T Integer](dst []T, a []T, s uint) {
 	if !fitsAny(dst, a) {
 		mustFit("Shr", in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		a = a[:len(dst)]
+		for i := range dst {
+			dst[i] = a[i] >> s
+		}
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Shr(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)

@@ -4,7 +4,8 @@ import "github.com/simdkit/elem/internal/kernel"
 
 // The op-valued calls of the families beyond the binary ops (Apply,
 // ApplyScalar and ScalarApply are in elem.go): they check as the named calls
-// do and run the same kernels.
+// do and run the same kernels; short slices (see smallN) run the generic
+// row loop of the op, one call with no dispatch.
 
 // ApplyUnary sets dst[i] = op(a[i]).
 func ApplyUnary[T Float](op UnaryOp, dst, a []T) {
@@ -13,6 +14,10 @@ func ApplyUnary[T Float](op UnaryOp, dst, a []T) {
 	}
 	if !fits(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN && (op != OpSqrt || len(dst) <= smallOf[T](smallComputeBytes)) {
+		kernel.UnaryRowV(kernel.UnaryOp(op), dst, a)
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Unary(kernel.V, kernel.UnaryOp(op), 1, len(dst), dst, 0, a, 0, stream)
@@ -27,6 +32,10 @@ func Compare[T Float](op CompareOp, dst []bool, a, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
 	}
+	if len(dst) <= smallN {
+		kernel.CompareRowVV(kernel.CompareOp(op), dst, a, b)
+		return
+	}
 	kernel.Compare(kernel.VV, kernel.CompareOp(op), 1, len(dst), dst, 0, a, 0, b, 0, false)
 }
 
@@ -37,6 +46,10 @@ func CompareScalar[T Float](op CompareOp, dst []bool, a []T, s T) {
 	}
 	if !fitsAny(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		kernel.CompareRowVS(kernel.CompareOp(op), dst, a, s)
+		return
 	}
 	kernel.Compare(kernel.VS, kernel.CompareOp(op), 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
@@ -50,6 +63,10 @@ func ApplyTernary[T Float](op TernaryOp, dst, a, b, c []T) {
 	if !fits(dst, a) || !fits(dst, b) || !fits(dst, c) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b), in("c", c))
 	}
+	if len(dst) <= smallN && (op != OpFMA || len(dst) <= smallNFMA32 || !isFloat32[T]()) {
+		kernel.TernaryRowVVV(kernel.TernaryOp(op), dst, a, b, c)
+		return
+	}
 	stream := kernel.StreamFlat[T](len(dst), 4)
 	kernel.Ternary(kernel.VVV, kernel.TernaryOp(op), 1, len(dst), dst, 0, a, 0, b, 0, c, 0, stream)
 	kernel.FenceAfter(stream)
@@ -62,6 +79,10 @@ func ApplyBitwise[T Integer](op BitOp, dst, a, b []T) {
 	}
 	if !fits(dst, a) || !fits(dst, b) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
+	}
+	if len(dst) <= smallN {
+		kernel.BitwiseRowVV(kernel.BitOp(op), dst, a, b)
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 3)
 	kernel.Bitwise(kernel.VV, kernel.BitOp(op), 1, len(dst), dst, 0, a, 0, b, 0, stream)
@@ -77,6 +98,10 @@ func ApplyShift[T Integer](op ShiftOp, dst, a []T, s uint) {
 	}
 	if !fits(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
+	}
+	if len(dst) <= smallN {
+		kernel.ShiftRowVS(kernel.ShiftOp(op), dst, a, s)
+		return
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Shift(kernel.VS, kernel.ShiftOp(op), 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)

@@ -15,6 +15,9 @@ func Sum[T Number](a []T) T {
 	if len(a) == 0 {
 		return 0
 	}
+	if len(a) <= smallReduce {
+		return kernel.SumResult(shortSum(a, nil), a, nil)
+	}
 	var st [kernel.Lanes]T
 	acc := kernel.SumStart(&st)
 	kernel.Sum(acc, a)
@@ -33,6 +36,9 @@ func Dot[T Number](a, b []T) T {
 	if len(a) == 0 {
 		return 0
 	}
+	if len(a) <= smallReduce {
+		return kernel.SumResult(shortSum(a, b), a, b)
+	}
 	var st [kernel.Lanes]T
 	acc := kernel.SumStart(&st)
 	kernel.Dot(acc, a, b)
@@ -46,6 +52,9 @@ func Dot[T Number](a, b []T) T {
 func SumSq[T Number](a []T) T {
 	if len(a) == 0 {
 		return 0
+	}
+	if len(a) <= smallReduce {
+		return kernel.SumResult(shortSum(a, a), a, nil)
 	}
 	var st [kernel.Lanes]T
 	acc := kernel.SumStart(&st)
@@ -93,6 +102,13 @@ func ArgMax[T Number](a []T) int {
 
 // minOf is Go's min over a: a NaN (any) when a has one.
 func minOf[T Number](a []T) T {
+	if len(a) <= smallReduce { // Go's min is commutative: any order gives these bits
+		m := a[0]
+		for _, x := range a[1:] {
+			m = min(m, x)
+		}
+		return m
+	}
 	var st [kernel.Lanes]T
 	acc := kernel.MinStart(&st)
 	kernel.MinOf(acc, a)
@@ -101,6 +117,13 @@ func minOf[T Number](a []T) T {
 
 // maxOf is Go's max over a: a NaN (any) when a has one.
 func maxOf[T Number](a []T) T {
+	if len(a) <= smallReduce {
+		m := a[0]
+		for _, x := range a[1:] {
+			m = max(m, x)
+		}
+		return m
+	}
 	var st [kernel.Lanes]T
 	acc := kernel.MaxStart(&st)
 	kernel.MaxOf(acc, a)
@@ -122,4 +145,46 @@ func mustNotEmpty(call string, n int) {
 	if n == 0 {
 		panic("elem: " + call + " of an empty slice")
 	}
+}
+
+// smallReduce is the length up to which the reductions run a loop of
+// their own rather than set up accumulators and call a kernel, which costs
+// 30 to 40 ns however short the slice.
+const smallReduce = kernel.Lanes
+
+// shortSum is the canonical sum (see Sum) of the terms of a slice of at
+// most kernel.Lanes elements: a[j], or a[j]*b[j] rounded to T when b is not
+// nil. Each term is then alone in its lane, -0 + term is the term, and the
+// canonical tree over Lanes lanes adds -0 to the first w lanes (w the
+// power of two from 8 that holds the terms) until it is the same tree over
+// those: halving them, lane j + lane j+h, down to the last three levels
+// written out. NaNs are not told apart here: SumResult picks the first NaN
+// of the inputs whenever the sum is one.
+func shortSum[T Number](a, b []T) T {
+	var l [kernel.Lanes]T
+	if b == nil {
+		for j, x := range a {
+			l[j] = x
+		}
+	} else {
+		b = b[:len(a)]
+		for j, x := range a {
+			l[j] = T(x * b[j])
+		}
+	}
+	w := 8
+	for w < len(a) {
+		w *= 2
+	}
+	negZero := kernel.NegZero[T]()
+	for j := len(a); j < w; j++ {
+		l[j] = negZero
+	}
+	for w > 8 {
+		w /= 2
+		for j := range w {
+			l[j] = l[j] + l[j+w]
+		}
+	}
+	return ((l[0] + l[4]) + (l[2] + l[6])) + ((l[1] + l[5]) + (l[3] + l[7]))
 }

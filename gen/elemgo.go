@@ -166,6 +166,7 @@ func writeFormCall(g *goFile, o registry.Op, form registry.Form) {
 	g.doc(fmt.Sprintf("%s sets dst[i] = %s.%s", form.Name, o.FormulaOf(elems...), opDoc(o)))
 	g.p("func %s[T %s](dst []%s, %s) {", form.Name, registry.Constraint(o.Types), f.Out, strings.Join(sig, ", "))
 	g.p("if %s { mustFit(%q, in(\"dst\", dst), %s) }", strings.Join(checks, " || "), form.Name, strings.Join(ins, ", "))
+	writeSmallLoop(g, o, ps, elems)
 	if f.Stream {
 		g.p("stream := kernel.StreamFlat[T](len(dst), %d)", vectors)
 		g.p("kernel.%s(kernel.%s, 1, len(dst), dst, 0, %s, stream)", entryName(o), k.Const(), strings.Join(args, ", "))
@@ -175,6 +176,47 @@ func writeFormCall(g *goFile, o registry.Op, form registry.Form) {
 	}
 	g.p("}")
 	g.p("")
+}
+
+// smallLimit is the condition under which a named call of op o runs its
+// loop inline (see elem.go): up to smallN elements, up to
+// smallComputeBytes for the ops whose scalar form costs its arithmetic unit
+// (a divider, a square root), and smallNFMA32 for the float32 FMA, whose
+// exact rounding is a software routine.
+func smallLimit(o registry.Op) string {
+	switch {
+	case o.Compute:
+		return "len(dst) <= smallOf[T](smallComputeBytes)"
+	case strings.Contains(o.Expr32, "fma32"):
+		return "len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]())"
+	}
+	return "len(dst) <= smallN"
+}
+
+// writeSmallLoop writes a named call's path for short slices: the op's
+// scalar expression (the generic kernels' own) in a loop inline, which
+// costs less than deciding on and calling a kernel.
+func writeSmallLoop(g *goFile, o registry.Op, ps []formParam, elems []string) {
+	g.p("if %s {", smallLimit(o))
+	var vs, cut []string
+	for _, p := range ps {
+		if p.vector { // one bounds check per call, none per element
+			vs, cut = append(vs, p.name), append(cut, p.name+"[:len(dst)]")
+		}
+	}
+	g.p("%s = %s", strings.Join(vs, ", "), strings.Join(cut, ", "))
+	// math.X becomes elem's wrapper mathX (see elem's scalarmath.go).
+	local := strings.NewReplacer("math.", "math")
+	e64, e32 := local.Replace(o.ExprOf(registry.Float64, elems...)), local.Replace(o.ExprOf(registry.Float32, elems...))
+	if e32 != e64 {
+		g.p("if isFloat32[T]() {")
+		g.p("for i := range dst { dst[i] = %s }", e32)
+		g.p("return")
+		g.p("}")
+	}
+	g.p("for i := range dst { dst[i] = %s }", e64)
+	g.p("return")
+	g.p("}")
 }
 
 // opDoc is the sentence after the formula in a named call's doc comment.
@@ -200,19 +242,19 @@ var binaryForms = []struct {
 }
 
 // writeBinaryBody writes what a binary call of form f runs once its
-// arguments are checked: the kernel from smallN + 1 elements on, below
-// that the plain loop inline, which costs less than any call. The named
+// arguments are checked: the plain loop inline for short slices (see
+// smallLimit), which costs less than any call, else the kernel. The named
 // calls and the op-valued ones (Apply, ...) share it.
 func writeBinaryBody(g *goFile, o registry.Op, f int) {
 	form := binaryForms[f]
-	g.p("if n := len(dst); n > smallN {")
-	g.p("stream := kernel.StreamFlat[T](n, %d)", len(form.kind)+1-strings.Count(form.kind, "S"))
-	g.p("kernel.%s(kernel.%s, 1, n, dst, 0, %s, stream)", entryName(o), form.kind, form.args)
-	g.p("kernel.FenceAfter(stream)")
-	g.p("return")
-	g.p("}")
+	g.p("if %s {", smallLimit(o))
 	g.p("%s", form.reslice)
 	g.p("for i := range dst { dst[i] = %s }", o.ExprOf(registry.Float64, form.x, form.y))
+	g.p("return")
+	g.p("}")
+	g.p("stream := kernel.StreamFlat[T](len(dst), %d)", len(form.kind)+1-strings.Count(form.kind, "S"))
+	g.p("kernel.%s(kernel.%s, 1, len(dst), dst, 0, %s, stream)", entryName(o), form.kind, form.args)
+	g.p("kernel.FenceAfter(stream)")
 }
 
 func writeBinaryCalls(g *goFile, o registry.Op) {

@@ -27,14 +27,21 @@ type Span struct {
 // runs of the same byte length n, starting at x and y, are either the same run
 // or share no byte: the fast path of elem's slice calls. It is [Overlap] and
 // [Same] for that one case.
-func SameOrDisjoint(x, y, n uintptr) bool {
+//
+// It and SameOrDisjointRuns are generic only so that they inline where
+// elem's calls are compiled. A generic call such as elem.Add[float32] is
+// compiled in the package that calls it; there the compiler inlines the
+// generic functions of elem's internal packages but calls their plain
+// ones, which spills every live register around the call (elem.Add of 4
+// float32 from another package: 13.1 ns with this a call, 5.3 ns inlined).
+func SameOrDisjoint[P ~uintptr](x, y, n P) bool {
 	d := x - y
 	return d == 0 || d >= n && -d >= n
 }
 
 // SameOrDisjointRuns is SameOrDisjoint for runs of xn and yn bytes, which
 // may differ: the runs of two slices of different element types.
-func SameOrDisjointRuns(x, xn, y, yn uintptr) bool {
+func SameOrDisjointRuns[P ~uintptr](x, xn, y, yn P) bool {
 	return x == y && xn == yn || x+xn <= y || y+yn <= x || xn == 0 || yn == 0
 }
 

@@ -13,7 +13,7 @@ func ptr[E, T any](s []T) *E { return (*E)(unsafe.Pointer(unsafe.SliceData(s))) 
 // implementation and the store mode of a call in one small number, so that
 // one flat switch (a jump table) finds the kernel. The generator computes
 // the same keys for the cases.
-func kernelKey(k Kind, i Impl, stream bool) uint {
+func kernelKey[K ~uint8](k K, i Impl, stream bool) uint {
 	key := uint(k)<<3 | uint(i)<<1
 	if stream {
 		key |= 1

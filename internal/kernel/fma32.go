@@ -61,3 +61,7 @@ func narrow32(x float64) float32 {
 func quiet32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) | 1<<22) }
 
 func isNaN32(x float32) bool { return x != x }
+
+// FMA32 is a*b + c rounded once to float32: the float32 FMA of every
+// implementation, for package elem's loops over short slices.
+func FMA32(a, b, c float32) float32 { return fma32(a, b, c) }

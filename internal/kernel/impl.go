@@ -135,7 +135,14 @@ const (
 // reads and writes bytes bytes (its output and every input row), with
 // streaming stores or not: a load and a compare or two, against what was
 // worked out when the dispatch was chosen.
-func implFor(c opClass, bytes int, stream bool) Impl { return active.Load().pick(c, bytes, stream) }
+//
+// It, pickFor and kernelKey are generic only so that they inline into the
+// entries where those are compiled: in the user's package, which inlines
+// the generic functions of elem's internal packages but calls their plain
+// ones (see alias.SameOrDisjoint).
+func implFor[C ~uint8](c C, bytes int, stream bool) Impl {
+	return pickFor(active.Load(), c, bytes, stream)
+}
 
 // implAmong is implFor for a call whose kernels exist on some
 // implementations only (has: bit i set for Impl i). Where the automatic
@@ -144,7 +151,7 @@ func implFor(c opClass, bytes int, stream bool) Impl { return active.Load().pick
 // implementation stays forced.
 func implAmong(c opClass, bytes int, stream bool, has uint32) Impl {
 	d := active.Load()
-	i := d.pick(c, bytes, stream)
+	i := pickFor(d, c, bytes, stream)
 	switch {
 	case has&(1<<i) != 0 || d.forced:
 		return i
@@ -156,14 +163,14 @@ func implAmong(c opClass, bytes int, stream bool, has uint32) Impl {
 	return i
 }
 
-// pick returns the implementation d gives a call of class c moving bytes
+// pickFor returns the implementation d gives a call of class c moving bytes
 // bytes, with streaming stores or not. A streaming call stands for work
 // larger than the caches whatever its own bytes (a piece of a chunked call,
 // a row of a broadcast plan): it runs fast only where fastStream says so.
 // Deciding by a piece's bytes had run div on Zen 4 with AVX-512 past the
 // 4 MiB where AVX2 overtakes it (-tune -check, float64 vv at 2M elements:
 // 0.634 ns per element against AVX2's 0.543).
-func (d *dispatch) pick(c opClass, bytes int, stream bool) Impl {
+func pickFor[C ~uint8](d *dispatch, c C, bytes int, stream bool) Impl {
 	if stream {
 		if d.fastStream[c] {
 			return d.fast
@@ -226,5 +233,5 @@ func chunkElems[T Number]() int { return chunkBytes / int(unsafe.Sizeof(T(0))) }
 // through arrays arrays (its output and its vector inputs) should write
 // with non-temporal stores.
 func StreamFlat[T Number](n, arrays int) bool {
-	return ShouldStream(n * arrays * int(unsafe.Sizeof(T(0))))
+	return HasStreaming && streams(streaming, n*arrays*int(unsafe.Sizeof(T(0))))
 }

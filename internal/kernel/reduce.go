@@ -15,7 +15,7 @@ import (
 // value's bits (+0 + -0 is +0, -0 + -0 is -0): the state of a sum before
 // its first element. For an integer type it is 0.
 func SumStart[T Number](st *[Lanes]T) []T {
-	return fill(st, T(math.Copysign(0, -1)))
+	return fill(st, NegZero[T]())
 }
 
 // MinStart returns the state of a MinOf before its first element: +Inf,
@@ -23,7 +23,7 @@ func SumStart[T Number](st *[Lanes]T) []T {
 // value.
 func MinStart[T Number](st *[Lanes]T) []T {
 	if isFloat[T]() {
-		return fill(st, T(math.Inf(1)))
+		return fill(st, inf[T](1))
 	}
 	return fill(st, largest[T]())
 }
@@ -32,7 +32,7 @@ func MinStart[T Number](st *[Lanes]T) []T {
 // or an integer type's least value.
 func MaxStart[T Number](st *[Lanes]T) []T {
 	if isFloat[T]() {
-		return fill(st, T(math.Inf(-1)))
+		return fill(st, inf[T](-1))
 	}
 	return fill(st, -largest[T]()-1) // wraps to 0 for an unsigned type
 
@@ -135,4 +135,19 @@ func Quiet[T Number](x T) T {
 		return T(math.Float32frombits(math.Float32bits(float32(x)) | 1<<22))
 	}
 	return T(math.Float64frombits(math.Float64bits(float64(x)) | 1<<51))
+}
+
+// NegZero returns -0 in T, 0 for the integer types: the start of a sum.
+// It and inf use no function of math, which would be a call where the
+// reductions are compiled, in the user's package (see implFor).
+func NegZero[T Number]() T {
+	var zero T
+	return -zero
+}
+
+// inf returns the float infinity of sign's sign in T: the largest float64
+// doubled, rounded to T.
+func inf[T Number](sign float64) T {
+	big := math.MaxFloat64 * sign
+	return T(big * 2)
 }

@@ -217,7 +217,7 @@ func AutoImplFor(compute bool, bytes int, stream bool) Impl {
 	if compute {
 		c = classCompute
 	}
-	return autoDispatch.pick(c, bytes, stream)
+	return pickFor(&autoDispatch, c, bytes, stream)
 }
 
 // Describe says what runs which calls, and from what size calls stream,

@@ -105,8 +105,8 @@ func TestImplForBySize(t *testing.T) {
 	} {
 		require.Equal(t, c.want, implFor(c.class, c.bytes, c.stream), "class %d, %d bytes, stream %v", c.class, c.bytes, c.stream)
 	}
-	require.Equal(t, autoDispatch.pick(classCompute, 100, false), AutoImplFor(true, 100, false))
-	require.Equal(t, autoDispatch.pick(classMemory, 1<<30, true), AutoImplFor(false, 1<<30, true))
+	require.Equal(t, pickFor(&autoDispatch, classCompute, 100, false), AutoImplFor(true, 100, false))
+	require.Equal(t, pickFor(&autoDispatch, classMemory, 1<<30, true), AutoImplFor(false, 1<<30, true))
 }
 
 func TestStreamThreshold(t *testing.T) {

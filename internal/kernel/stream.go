@@ -28,8 +28,12 @@ type StreamPolicy struct {
 
 // Streams reports whether p streams a call that streams through bytes
 // bytes.
-func (p StreamPolicy) Streams(bytes int) bool {
-	return bytes >= p.Min && (bytes < p.Gap[0] || bytes >= p.Gap[1])
+func (p StreamPolicy) Streams(bytes int) bool { return streams(p, bytes) }
+
+// streams is Streams, generic so that StreamFlat inlines it in the user's
+// package, as FenceAfter is (see implFor).
+func streams[B ~int](p StreamPolicy, bytes B) bool {
+	return int(bytes) >= p.Min && (int(bytes) < p.Gap[0] || int(bytes) >= p.Gap[1])
 }
 
 // String describes p: "from 2.5 MiB except 6 MiB to 48 MiB", "from 3 MiB
@@ -142,7 +146,7 @@ func Fence() {
 
 // FenceAfter runs Fence when stream is set: the closing line of a call that
 // may have streamed.
-func FenceAfter(stream bool) {
+func FenceAfter[B ~bool](stream B) {
 	if stream {
 		Fence()
 	}

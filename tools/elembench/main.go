@@ -18,6 +18,7 @@
 //	go run ./cmd/elembench -expr                 # fused expressions (package expr) against op by op and one Add
 //	go run ./cmd/elembench -reduce -types int32,int64,uint8 -sizes 1000,16000   # integer reductions
 //	go run ./cmd/elembench -views                # strided views (a + b.T, a column, a sub-view) against contiguous ops: views: worst view/contiguous = R
+//	go run ./cmd/elembench -small                # short calls (n = 1 to 1000) against the plain loops: small: worst elem/loop at n<=16 = R
 //	go run ./cmd/elembench -impls                # list the implementations and exit
 //	go run ./cmd/elembench -tune                 # crossovers on this machine beside the library's, overrides to paste
 //	go run ./cmd/elembench -tune -check          # the automatic choice against every forced one: tune: worst auto/best = R
@@ -68,6 +69,11 @@ func main() {
 		}
 		return
 	}
+	if cfg.small {
+		fmt.Println()
+		reportSmall(os.Stdout, cfg)
+		return
+	}
 	copies := newCopyRefs(cfg.workers, cfg.minTime, cfg.reps)
 	const memBytes = 64 << 20
 	mem := copies.at(2*memBytes, memBytes/4)
@@ -115,6 +121,7 @@ type config struct {
 	tune      bool // -tune: crossovers of implementations and store modes on this machine
 	check     bool // -tune -check: the automatic choice against every forced one on the bar's calls
 	expr      bool // -expr: the fused expressions against op by op and Add
+	small     bool // -small: the named calls on short slices against the plain loops
 }
 
 func parseFlags(args []string) (config, error) {
@@ -140,6 +147,7 @@ func parseFlags(args []string) (config, error) {
 	tuneFlag := fs.Bool("tune", false, "measure which implementation is fastest at which size, and from which size streaming stores pay, on this machine; print the crossovers beside the library's and the ELEM_IMPL / ELEM_STREAM_MIN lines to paste where they disagree (-reps rounds, -time each)")
 	check := fs.Bool("check", false, "with -tune: time the automatic choice against every forced implementation and store mode for float32 and float64 add, mul, div, max, vv and vs at n = 8 to 16M, ending with the line `tune: worst auto/best = R`")
 	exprFlag := fs.Bool("expr", false, "time the fused expressions of package expr (N, B, A at 16M, 16000 and 1000 elements) against the same ops one at a time and one elem.Add, ending with the line `expr: worst 16M fused/Add = R`")
+	small := fs.Bool("small", false, "time named calls of every family and the reductions at n = 1, 2, 4, 8, 16, 32, 64, 1000 against the plain Go loop each replaces, ending with the line `small: worst elem/loop at n<=16 = R`, instead of the elementwise table")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -161,7 +169,7 @@ func parseFlags(args []string) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg := config{types: split(*types), kinds: split(*kinds), impls: split(*impls), minTime: *minTime, reps: *reps, listImpls: *list,
-		workers: *workers, png: *png, svg: *svg, reduce: *reduce, views: *views, tune: *tuneFlag, check: *check, expr: *exprFlag}
+		workers: *workers, png: *png, svg: *svg, reduce: *reduce, views: *views, tune: *tuneFlag, check: *check, expr: *exprFlag, small: *small}
 	if cfg.workers < -1 {
 		return config{}, fmt.Errorf("bad -workers %d: want 0, N > 0 or -1", cfg.workers)
 	}

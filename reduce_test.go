@@ -310,3 +310,30 @@ func TestReductionsDoNotAllocate(t *testing.T) {
 	})
 	require.Zero(t, allocs)
 }
+
+// TestShortExtremes runs MinOf, MaxOf, ArgMin and ArgMax on every slice of
+// up to four values drawn from the zeros of both signs, ±1, -Inf and two
+// NaNs: the short slices' own loop has to give Go's min and max exactly,
+// signed zeros and the first NaN included.
+func TestShortExtremes(t *testing.T) {
+	nan1, nan2 := math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff8000000000002)
+	values := []float64{math.Copysign(0, -1), 0, -1, 1, math.Inf(-1), nan1, nan2}
+	var each func(a []float64)
+	each = func(a []float64) {
+		if len(a) > 0 {
+			lo, hi := refArg(a, below[float64]), refArg(a, above[float64])
+			what := fmt.Sprint(a)
+			require.Equal(t, lo, ArgMin(a), "ArgMin %s", what)
+			require.Equal(t, hi, ArgMax(a), "ArgMax %s", what)
+			requireBits(t, a[lo], MinOf(a), "MinOf "+what)
+			requireBits(t, a[hi], MaxOf(a), "MaxOf "+what)
+		}
+		if len(a) == 4 {
+			return
+		}
+		for _, v := range values {
+			each(append(a, v))
+		}
+	}
+	each(nil)
+}

@@ -68,21 +68,48 @@ func fill[T Number](st *[Lanes]T, x T) []T {
 // registers.
 func SumTree[T Number](acc []T) T { return sumTree((*[Lanes]T)(acc)) }
 
-// MinTree returns the min of the accumulators of a MinOf (Go's min: a NaN
-// if any is one, -0 below +0; the order does not matter).
-func MinTree[T Number](acc []T) T {
-	m := acc[0]
-	for _, x := range acc[1:] {
-		m = min(m, x)
-	}
-	return m
-}
+// Least returns Go's min over a (at least one element): a NaN if any
+// element is one, -0 below +0. Greatest is Go's max. They combine the
+// accumulators of a MinOf or MaxOf, and run elem's short slices whole, by
+// plain comparisons: the builtins' NaN and signed-zero cases on every
+// element made the combining of 32 float32 accumulators cost 200 ns.
+func Least[T Number](a []T) T { return extreme(a, false) }
 
-// MaxTree returns the max of the accumulators of a MaxOf.
-func MaxTree[T Number](acc []T) T {
-	m := acc[0]
-	for _, x := range acc[1:] {
-		m = max(m, x)
+// Greatest returns Go's max over a (at least one element), +0 above -0;
+// see Least.
+func Greatest[T Number](a []T) T { return extreme(a, true) }
+
+// extreme is Greatest or Least: the scan finds the extreme value and
+// whether a NaN is there; a zero result then takes the sign max (+0 above
+// -0) or min would give it, from a second look at the elements.
+func extreme[T Number](a []T, greatest bool) T {
+	m, nan := a[0], a[0] != a[0]
+	if greatest {
+		for _, x := range a[1:] {
+			if x > m {
+				m = x
+			}
+			nan = nan || x != x
+		}
+	} else {
+		for _, x := range a[1:] {
+			if x < m {
+				m = x
+			}
+			nan = nan || x != x
+		}
+	}
+	switch {
+	case nan:
+		var zero T
+		return zero / zero // a NaN (only float types have one)
+	case m != 0 || !isFloat[T]():
+		return m
+	}
+	for _, x := range a { // the zeros: +0 wins for max, -0 for min
+		if x == 0 && (1/x > 0) == greatest {
+			return x
+		}
 	}
 	return m
 }

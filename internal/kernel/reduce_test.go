@@ -52,9 +52,9 @@ func (r reduction[T]) start(rng *rand.Rand, random bool) []T {
 func (r reduction[T]) result(acc []T) T {
 	switch r.fold {
 	case "min":
-		return kernel.MinTree(acc)
+		return kernel.Least(acc)
 	case "max":
-		return kernel.MaxTree(acc)
+		return kernel.Greatest(acc)
 	}
 	return kernel.SumTree(acc)
 }

@@ -29,6 +29,10 @@ type smallCall struct {
 	make func(n int) (call, loop func())
 }
 
+// shiftCount is the count of the Shl row: a variable, as Shl's is, so that
+// the loop does not get the cheaper shift by a constant.
+var shiftCount uint = 3
+
 // smallData returns three slices of n values of T that no op turns into
 // NaN or Inf, and a mask.
 func smallData[T elem.Number](n int) (a, b, c []T, mask []bool) {

@@ -105,7 +105,6 @@ func (o operand2D) span(m, n int) alias.Span {
 // short for its block, or dst sharing an element with an input without
 // being exactly that input.
 func check2D(m, n int, dst operand2D, ins ...operand2D) string {
-	all := append([]operand2D{dst}, ins...)
 	negative, badInc := dst.ld < 0, false
 	for _, o := range ins {
 		negative = negative || o.ld < 0
@@ -115,7 +114,7 @@ func check2D(m, n int, dst operand2D, ins ...operand2D) string {
 	case m < 0 || n < 0:
 		return fmt.Sprintf("negative size %d x %d", m, n)
 	case negative:
-		return "negative leading stride (" + strides(all, "ld") + ")"
+		return "negative leading stride (" + strides(append([]operand2D{dst}, ins...), "ld") + ")"
 	case badInc:
 		return "inner strides must be 0 or 1 (" + strides(ins, "inc") + ")"
 	case m > 1 && dst.ld < n:
@@ -123,17 +122,38 @@ func check2D(m, n int, dst operand2D, ins ...operand2D) string {
 	case m == 0 || n == 0:
 		return ""
 	}
-	for _, o := range all {
+	if !fitsIn(m, n, dst.ld, dst.inc, dst.length) {
+		return dst.doesNotFit(m, n)
+	}
+	for _, o := range ins {
 		if !fitsIn(m, n, o.ld, o.inc, o.length) {
-			return fmt.Sprintf("%d x %d block with stride %d does not fit in len(%s) = %d", m, n, o.ld, o.name, o.length)
+			return o.doesNotFit(m, n)
 		}
 	}
 	for _, o := range ins {
-		if alias.Conflict(dst.span(m, n), o.span(m, n)) {
+		if dst.mayConflict(o, m, n) && alias.Conflict(dst.span(m, n), o.span(m, n)) {
 			return "dst overlaps " + o.name + " without being exactly that input"
 		}
 	}
 	return ""
+}
+
+// doesNotFit is check2D's message for an operand too short for its block.
+func (o operand2D) doesNotFit(m, n int) string {
+	return fmt.Sprintf("%d x %d block with stride %d does not fit in len(%s) = %d", m, n, o.ld, o.name, o.length)
+}
+
+// mayConflict reports whether the m x n blocks of o and x (which fit in
+// their slices) could conflict: they are not exactly the same block, and
+// their byte ranges meet. Most calls are settled by this without the
+// general analysis of alias.Conflict, which allocates.
+func (o operand2D) mayConflict(x operand2D, m, n int) bool {
+	if o.start == x.start && o.ld == x.ld && o.inc == x.inc && o.elem == x.elem {
+		return false
+	}
+	oe, _ := extent(m, n, o.ld, o.inc)
+	xe, _ := extent(m, n, x.ld, x.inc)
+	return o.start < x.start+uintptr(xe*x.elem) && x.start < o.start+uintptr(oe*o.elem)
 }
 
 // strides lists the leading ("ld") or inner ("inc") strides of os for a

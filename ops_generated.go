@@ -476,7 +476,7 @@ func UnaryOps() []UnaryOp {
 // Neg sets dst[i] = -a[i].
 // A sign flip, as Go's unary minus: -0 for 0 and a NaN keeps its payload.
 func Neg[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Neg", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -494,7 +494,7 @@ func Neg[T Float](dst []T, a []T) {
 // Abs sets dst[i] = math.Abs(a[i]).
 // The sign bit cleared.
 func Abs[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Abs", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -518,7 +518,7 @@ func Abs[T Float](dst []T, a []T) {
 // Sqrt sets dst[i] = math.Sqrt(a[i]).
 // Correctly rounded in T.
 func Sqrt[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Sqrt", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallOf[T](smallComputeBytes) {
@@ -535,7 +535,7 @@ func Sqrt[T Float](dst []T, a []T) {
 
 // Floor sets dst[i] = math.Floor(a[i]).
 func Floor[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Floor", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -552,7 +552,7 @@ func Floor[T Float](dst []T, a []T) {
 
 // Ceil sets dst[i] = math.Ceil(a[i]).
 func Ceil[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Ceil", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -569,7 +569,7 @@ func Ceil[T Float](dst []T, a []T) {
 
 // Trunc sets dst[i] = math.Trunc(a[i]).
 func Trunc[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Trunc", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -587,7 +587,7 @@ func Trunc[T Float](dst []T, a []T) {
 // RoundToEven sets dst[i] = math.RoundToEven(a[i]).
 // To the nearest integer, ties to even.
 func RoundToEven[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("RoundToEven", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -605,7 +605,7 @@ func RoundToEven[T Float](dst []T, a []T) {
 // Round sets dst[i] = math.Round(a[i]).
 // To the nearest integer, ties away from zero.
 func Round[T Float](dst []T, a []T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Round", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -858,7 +858,7 @@ func TernaryOps() []TernaryOp { return []TernaryOp{OpFMA, OpClamp} }
 // FMA sets dst[i] = a[i]*b[i] + c[i].
 // One rounding, as math.FMA; for float32, the correctly rounded float32 result.
 func FMA[T Float](dst []T, a []T, b []T, c []T) {
-	if !fitsAny(dst, a) || !fitsAny(dst, b) || !fitsAny(dst, c) {
+	if !fits(dst, a) || !fits(dst, b) || !fits(dst, c) {
 		mustFit("FMA", in("dst", dst), in("a", a), in("b", b), in("c", c))
 	}
 	if len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]()) {
@@ -882,7 +882,7 @@ func FMA[T Float](dst []T, a []T, b []T, c []T) {
 // MulScalarAdd sets dst[i] = a[i]*s + c[i].
 // One rounding, as math.FMA; for float32, the correctly rounded float32 result.
 func MulScalarAdd[T Float](dst []T, a []T, s T, c []T) {
-	if !fitsAny(dst, a) || !fitsAny(dst, c) {
+	if !fits(dst, a) || !fits(dst, c) {
 		mustFit("MulScalarAdd", in("dst", dst), in("a", a), in("c", c))
 	}
 	if len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]()) {
@@ -906,7 +906,7 @@ func MulScalarAdd[T Float](dst []T, a []T, s T, c []T) {
 // MulAddScalar sets dst[i] = a[i]*b[i] + s.
 // One rounding, as math.FMA; for float32, the correctly rounded float32 result.
 func MulAddScalar[T Float](dst []T, a []T, b []T, s T) {
-	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+	if !fits(dst, a) || !fits(dst, b) {
 		mustFit("MulAddScalar", in("dst", dst), in("a", a), in("b", b))
 	}
 	if len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]()) {
@@ -930,7 +930,7 @@ func MulAddScalar[T Float](dst []T, a []T, b []T, s T) {
 // Clamp sets dst[i] = min(max(a[i], lo), hi).
 // Go's min and max: NaN if any operand is NaN.
 func Clamp[T Float](dst []T, a []T, lo T, hi T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Clamp", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -948,7 +948,7 @@ func Clamp[T Float](dst []T, a []T, lo T, hi T) {
 // Select sets dst[i] = a[i] if cond[i], else b[i].
 // Numpy's where.
 func Select[T Float](dst []T, cond []bool, a []T, b []T) {
-	if !fitsAny(dst, cond) || !fitsAny(dst, a) || !fitsAny(dst, b) {
+	if !fitsAny(dst, cond) || !fits(dst, a) || !fits(dst, b) {
 		mustFit("Select", in("dst", dst), in("cond", cond), in("a", a), in("b", b))
 	}
 	if len(dst) <= smallN {
@@ -966,7 +966,7 @@ func Select[T Float](dst []T, cond []bool, a []T, b []T) {
 // SelectScalar sets dst[i] = a[i] if cond[i], else s.
 // Numpy's where.
 func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
-	if !fitsAny(dst, cond) || !fitsAny(dst, a) {
+	if !fitsAny(dst, cond) || !fits(dst, a) {
 		mustFit("SelectScalar", in("dst", dst), in("cond", cond), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -984,7 +984,7 @@ func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
 // ScalarSelect sets dst[i] = s if cond[i], else b[i].
 // Numpy's where.
 func ScalarSelect[T Float](dst []T, cond []bool, s T, b []T) {
-	if !fitsAny(dst, cond) || !fitsAny(dst, b) {
+	if !fitsAny(dst, cond) || !fits(dst, b) {
 		mustFit("ScalarSelect", in("dst", dst), in("cond", cond), in("b", b))
 	}
 	if len(dst) <= smallN {
@@ -1022,7 +1022,7 @@ func BitOps() []BitOp { return []BitOp{OpAnd, OpOr, OpXor, OpAndNot} }
 
 // And sets dst[i] = a[i] & b[i].
 func And[T Integer](dst []T, a []T, b []T) {
-	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+	if !fits(dst, a) || !fits(dst, b) {
 		mustFit("And", in("dst", dst), in("a", a), in("b", b))
 	}
 	if len(dst) <= smallN {
@@ -1039,7 +1039,7 @@ func And[T Integer](dst []T, a []T, b []T) {
 
 // AndScalar sets dst[i] = a[i] & s.
 func AndScalar[T Integer](dst []T, a []T, s T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("AndScalar", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -1056,7 +1056,7 @@ func AndScalar[T Integer](dst []T, a []T, s T) {
 
 // Or sets dst[i] = a[i] | b[i].
 func Or[T Integer](dst []T, a []T, b []T) {
-	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+	if !fits(dst, a) || !fits(dst, b) {
 		mustFit("Or", in("dst", dst), in("a", a), in("b", b))
 	}
 	if len(dst) <= smallN {
@@ -1073,7 +1073,7 @@ func Or[T Integer](dst []T, a []T, b []T) {
 
 // OrScalar sets dst[i] = a[i] | s.
 func OrScalar[T Integer](dst []T, a []T, s T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("OrScalar", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -1090,7 +1090,7 @@ func OrScalar[T Integer](dst []T, a []T, s T) {
 
 // Xor sets dst[i] = a[i] ^ b[i].
 func Xor[T Integer](dst []T, a []T, b []T) {
-	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+	if !fits(dst, a) || !fits(dst, b) {
 		mustFit("Xor", in("dst", dst), in("a", a), in("b", b))
 	}
 	if len(dst) <= smallN {
@@ -1107,7 +1107,7 @@ func Xor[T Integer](dst []T, a []T, b []T) {
 
 // XorScalar sets dst[i] = a[i] ^ s.
 func XorScalar[T Integer](dst []T, a []T, s T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("XorScalar", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -1124,7 +1124,7 @@ func XorScalar[T Integer](dst []T, a []T, s T) {
 
 // AndNot sets dst[i] = a[i] &^ b[i].
 func AndNot[T Integer](dst []T, a []T, b []T) {
-	if !fitsAny(dst, a) || !fitsAny(dst, b) {
+	if !fits(dst, a) || !fits(dst, b) {
 		mustFit("AndNot", in("dst", dst), in("a", a), in("b", b))
 	}
 	if len(dst) <= smallN {
@@ -1141,7 +1141,7 @@ func AndNot[T Integer](dst []T, a []T, b []T) {
 
 // AndNotScalar sets dst[i] = a[i] &^ s.
 func AndNotScalar[T Integer](dst []T, a []T, s T) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("AndNotScalar", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -1158,7 +1158,7 @@ func AndNotScalar[T Integer](dst []T, a []T, s T) {
 
 // ScalarAndNot sets dst[i] = s &^ b[i].
 func ScalarAndNot[T Integer](dst []T, s T, b []T) {
-	if !fitsAny(dst, b) {
+	if !fits(dst, b) {
 		mustFit("ScalarAndNot", in("dst", dst), in("b", b))
 	}
 	if len(dst) <= smallN {
@@ -1195,7 +1195,7 @@ func ShiftOps() []ShiftOp { return []ShiftOp{OpShl, OpShr} }
 // Shl sets dst[i] = a[i] << s.
 // Go's <<: 0 once s reaches the width.
 func Shl[T Integer](dst []T, a []T, s uint) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Shl", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {
@@ -1213,7 +1213,7 @@ func Shl[T Integer](dst []T, a []T, s uint) {
 // Shr sets dst[i] = a[i] >> s.
 // Go's >>: arithmetic for signed types, logical for unsigned; -1 or 0 once s reaches the width.
 func Shr[T Integer](dst []T, a []T, s uint) {
-	if !fitsAny(dst, a) {
+	if !fits(dst, a) {
 		mustFit("Shr", in("dst", dst), in("a", a))
 	}
 	if len(dst) <= smallN {

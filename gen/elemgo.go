@@ -153,7 +153,11 @@ func writeFormCall(g *goFile, o registry.Op, form registry.Form) {
 		if p.vector {
 			sig = append(sig, fmt.Sprintf("%s []%s", p.name, p.typ))
 			elems = append(elems, p.name+"[i]")
-			checks = append(checks, fmt.Sprintf("!fitsAny(dst, %s)", p.name))
+			check := "fitsAny" // dst and x of different element types
+			if p.typ == f.Out {
+				check = "fits" // one subtraction and two compares
+			}
+			checks = append(checks, fmt.Sprintf("!%s(dst, %s)", check, p.name))
 			ins = append(ins, fmt.Sprintf("in(%q, %s)", p.name, p.name))
 			args = append(args, p.name+", 0")
 			vectors++

@@ -16,12 +16,11 @@ func Sum[T Number](a []T) T {
 		return 0
 	}
 	if len(a) <= smallReduce {
-		return kernel.SumResult(shortSum(a, nil), a, nil)
+		return kernel.SumResult(withZeroSign(shortSum(a, nil), a, nil), a, nil)
 	}
-	var st [kernel.Lanes]T
-	acc := kernel.SumStart(&st)
-	kernel.Sum(acc, a)
-	return kernel.SumResult(kernel.SumTree(acc), a, nil)
+	var acc [kernel.Lanes]T // +0, not the canonical -0: see withZeroSign
+	kernel.Sum(acc[:], a)
+	return kernel.SumResult(withZeroSign(kernel.SumTree(acc[:]), a, nil), a, nil)
 }
 
 // Dot returns the sum of the products a[i]*b[i], each rounded to T (never
@@ -37,12 +36,11 @@ func Dot[T Number](a, b []T) T {
 		return 0
 	}
 	if len(a) <= smallReduce {
-		return kernel.SumResult(shortSum(a, b), a, b)
+		return kernel.SumResult(withZeroSign(shortSum(a, b), a, b), a, b)
 	}
-	var st [kernel.Lanes]T
-	acc := kernel.SumStart(&st)
-	kernel.Dot(acc, a, b)
-	return kernel.SumResult(kernel.SumTree(acc), a, b)
+	var acc [kernel.Lanes]T // +0, not the canonical -0: see withZeroSign
+	kernel.Dot(acc[:], a, b)
+	return kernel.SumResult(withZeroSign(kernel.SumTree(acc[:]), a, b), a, b)
 }
 
 // SumSq returns the sum of the squares a[i]*a[i], each rounded to T, in the
@@ -54,12 +52,11 @@ func SumSq[T Number](a []T) T {
 		return 0
 	}
 	if len(a) <= smallReduce {
-		return kernel.SumResult(shortSum(a, a), a, nil)
+		return kernel.SumResult(withZeroSign(shortSum(a, a), a, a), a, nil)
 	}
-	var st [kernel.Lanes]T
-	acc := kernel.SumStart(&st)
-	kernel.SumSq(acc, a)
-	return kernel.SumResult(kernel.SumTree(acc), a, nil)
+	var acc [kernel.Lanes]T // +0, not the canonical -0: see withZeroSign
+	kernel.SumSq(acc[:], a)
+	return kernel.SumResult(withZeroSign(kernel.SumTree(acc[:]), a, a), a, nil)
 }
 
 // MinOf returns the least element of a by Go's min: -0 is below +0, and if
@@ -149,14 +146,14 @@ const smallReduce = 16
 // (Intel Xeon model 207, float32).
 const smallExtreme = 32
 
-// shortSum is the canonical sum (see Sum) of the terms of a slice of at
-// most 16 elements: a[j], or a[j]*b[j] rounded to T when b is not nil.
-// Each term is then alone in its lane, -0 + term is the term, and the
-// canonical tree adds -0 to each of the first 16 lanes at its first level
-// (lane j + lane j+16), and to each of the first 8 at its second when there
-// are at most 8 terms: what is left is the tree over 16 or 8 lanes, the
-// missing terms -0. NaNs are not told apart here: SumResult picks the
-// first NaN of the inputs whenever the sum is one.
+// shortSum is the sum of the terms of a slice of at most 16 elements (a[j],
+// or a[j]*b[j] rounded to T when b is not nil) in the canonical order, but
+// from +0 (see withZeroSign). Each term is alone in its lane, and the
+// canonical tree adds the empty lanes to each of the first 16 lanes at its
+// first level (lane j + lane j+16), and to each of the first 8 at its
+// second when there are at most 8 terms: what is left is the tree over 16
+// or 8 lanes, the missing terms zeros. NaNs are not told apart here:
+// SumResult picks the first NaN of the inputs whenever the sum is one.
 func shortSum[T Number](a, b []T) T {
 	var l [16]T
 	if b == nil {
@@ -169,18 +166,36 @@ func shortSum[T Number](a, b []T) T {
 			l[j] = T(x * b[j])
 		}
 	}
-	w := 8
 	if len(a) > 8 {
-		w = 16
-	}
-	negZero := kernel.NegZero[T]()
-	for j := len(a); j < w; j++ {
-		l[j] = negZero
-	}
-	if w == 16 {
 		for j := range 8 {
 			l[j] = l[j] + l[j+8]
 		}
 	}
 	return ((l[0] + l[4]) + (l[2] + l[6])) + ((l[1] + l[5]) + (l[3] + l[7]))
+}
+
+// withZeroSign returns s, a sum in the canonical order of the terms of a
+// (a[i], or a[i]*b[i] rounded to T when b is not nil) but from
+// accumulators that started at +0, as the canonical -0 would have given
+// it. Zeroing them costs nothing, where filling them with -0 was a third of
+// a Sum of 64 float32. The two differ only in a lane whose every term is -0
+// (+0 there for -0: a lane holds -0 only then, as x + y is -0 only for
+// -0 + -0), and a tree of sums is -0 only when every lane is -0: s is
+// then +0 for the canonical -0 (or -0 already, from a short tree that met
+// no empty lane), which every term being -0 tells apart. The look at the
+// terms stops at the first that is not -0.
+func withZeroSign[T Number](s T, a, b []T) T {
+	if s != 0 || !isFloat[T]() {
+		return s
+	}
+	for i, x := range a {
+		if b != nil {
+			x = T(x * b[i])
+		}
+		if x != 0 || 1/x > 0 {
+			return s
+		}
+	}
+	var zero T
+	return -zero
 }

@@ -337,3 +337,29 @@ func TestShortExtremes(t *testing.T) {
 	}
 	each(nil)
 }
+
+// TestSumSignOfZero checks the sign of zero sums, which the accumulators'
+// start decides: -0 when every term is -0 (an element, or a product that
+// rounds to -0), +0 as soon as one is not, at every length and position.
+func TestSumSignOfZero(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, n := range []int{1, 2, 8, 9, 16, 17, 32, 33, 100} {
+		for _, plus := range []int{-1, 0, n / 2, n - 1} { // the index of a +0, or none
+			a, tiny, small := make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range a {
+				a[i], tiny[i], small[i] = negZero, -1e-200, 1e-200 // -1e-200 * 1e-200 rounds to -0
+			}
+			if plus >= 0 {
+				a[plus], tiny[plus] = 0, 1e-200
+			}
+			what := fmt.Sprintf("n=%d, +0 at %d", n, plus)
+			requireBits(t, refSum(a, a), Sum(a), "Sum "+what)
+			prods := make([]float64, n)
+			for i := range prods {
+				prods[i] = tiny[i] * small[i]
+			}
+			requireBits(t, refSum(prods, tiny, small), Dot(tiny, small), "Dot "+what)
+			requireBits(t, refSum(make([]float64, n), a), SumSq(a), "SumSq "+what)
+		}
+	}
+}

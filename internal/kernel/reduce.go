@@ -15,7 +15,7 @@ import (
 // value's bits (+0 + -0 is +0, -0 + -0 is -0): the state of a sum before
 // its first element. For an integer type it is 0.
 func SumStart[T Number](st *[Lanes]T) []T {
-	return fill(st, NegZero[T]())
+	return fill(st, negZero[T]())
 }
 
 // MinStart returns the state of a MinOf before its first element: +Inf,
@@ -164,10 +164,10 @@ func Quiet[T Number](x T) T {
 	return T(math.Float64frombits(math.Float64bits(float64(x)) | 1<<51))
 }
 
-// NegZero returns -0 in T, 0 for the integer types: the start of a sum.
+// negZero returns -0 in T, 0 for the integer types: the start of a sum.
 // It and inf use no function of math, which would be a call where the
 // reductions are compiled, in the user's package (see implFor).
-func NegZero[T Number]() T {
+func negZero[T Number]() T {
 	var zero T
 	return -zero
 }

@@ -8,17 +8,17 @@ import (
 
 // The named calls (Add, Neg, Lt, Select, ...) run the op's scalar loop
 // inline up to these lengths (see ops_generated.go): a call into a kernel
-// costs about 10 ns however short the slices (the wrapper, the entry's
+// costs 10 to 25 ns however short the slices (the wrapper, the entry's
 // switch, the assembly call), the loop a nanosecond an element or less.
-// Measured on an Intel Xeon (model 207, AVX-512) and AMD Zen 3/4: the
-// kernel overtakes the loop between 8 and 12 elements of float32 Neg, Add,
-// Lt or Select; at 4 to 8 of float32 and 4 of float64 Div and Sqrt (their
-// scalar forms wait on the divider); and at 2 of the float32 FMA, whose
-// correctly rounded scalar form is a software routine of about 10 ns.
+// Measured on an Intel Xeon (model 207, AVX-512): the kernel overtakes the
+// loop between 8 and 16 elements of float32 Neg, Add, Lt or Select; at 4 to
+// 8 of float32 and 4 of float64 Div and Sqrt (their scalar forms wait on
+// the divider); and at 2 to 3 of the float32 FMA, whose correctly rounded
+// scalar form takes about 5 ns.
 const (
 	smallN            = 8
 	smallComputeBytes = 32
-	smallNFMA32       = 1
+	smallNFMA32       = 2
 )
 
 // smallOf is the number of elements of T in bytes bytes.

@@ -247,12 +247,16 @@ func TestFMA32(t *testing.T) {
 	for i, x := range ops {
 		a[i], b[i], c[i] = x[0], x[1], x[2]
 	}
-	got := make([]float32, len(ops))
-	kernel.ReferenceTernary(kernel.VVV, kernel.OpFMA, 1, len(ops), got, 0, a, 0, b, 0, c, 0)
-	for i, x := range ops {
-		if want := exactFMA32(x); math.Float32bits(want) != math.Float32bits(got[i]) {
-			require.Failf(t, "float32 FMA not correctly rounded", "fma(%g, %g, %g) = %g (%#x), want %g (%#x)",
-				x[0], x[1], x[2], got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
+	for _, hardware := range []bool{true, false} { // math.FMA first, or TwoSum alone
+		was := kernel.SetHardwareFMA(hardware)
+		got := make([]float32, len(ops))
+		kernel.ReferenceTernary(kernel.VVV, kernel.OpFMA, 1, len(ops), got, 0, a, 0, b, 0, c, 0)
+		kernel.SetHardwareFMA(was)
+		for i, x := range ops {
+			if want := exactFMA32(x); math.Float32bits(want) != math.Float32bits(got[i]) {
+				require.Failf(t, "float32 FMA not correctly rounded", "hardware FMA %v: fma(%g, %g, %g) = %g (%#x), want %g (%#x)",
+					hardware, x[0], x[1], x[2], got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
+			}
 		}
 	}
 	t.Logf("%d cases, %d where float32(math.FMA(...)) rounds twice", len(ops), doubleRounded)

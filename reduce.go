@@ -157,9 +157,7 @@ const smallExtreme = 32
 func shortSum[T Number](a, b []T) T {
 	var l [16]T
 	if b == nil {
-		for j, x := range a {
-			l[j] = x
-		}
+		copy(l[:], a)
 	} else {
 		b = b[:len(a)]
 		for j, x := range a {

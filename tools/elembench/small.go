@@ -311,12 +311,12 @@ func smallCalls() []smallCall {
 			d := make([]int32, n)
 			return func() {
 					for range smallInner {
-						elem.Shl(d, a, 3)
+						elem.Shl(d, a, shiftCount)
 					}
 				}, func() {
 					for range smallInner {
 						for i := range d {
-							d[i] = a[i] << 3
+							d[i] = a[i] << shiftCount
 						}
 					}
 				}

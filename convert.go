@@ -13,6 +13,10 @@ func Convert[D, S Number](dst []D, src []S) {
 	if !fitsAny(dst, src) {
 		mustFit("Convert", in("dst", dst), in("src", src))
 	}
+	if len(dst) <= smallN { // the generic row, the kernels' reference (see smallN)
+		kernel.ReferenceConvert(1, len(dst), dst, 0, src, 0)
+		return
+	}
 	stream := kernel.StreamFlat[D](len(dst), 2)
 	kernel.Convert(1, len(dst), dst, 0, src, 0, stream)
 	kernel.FenceAfter(stream)

@@ -49,3 +49,51 @@ func TestConvertRejects(t *testing.T) {
 func asFloat32(s []int32) []float32 {
 	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
+
+// TestConvertShortMatchesLong checks that the short slices' path (the
+// generic row, up to smallN elements) gives the bits the kernels give a
+// longer call, on special values of every kind.
+func TestConvertShortMatchesLong(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		f32 := []float32{float32(math.NaN()), -0.0, float32(math.Inf(-1)), 1e10, -1e10, 255.5, -128.5, 2.5, 3.5, -0.99, 65535.9, float32(math.Copysign(0, -1))}
+		f64 := []float64{math.NaN(), math.Inf(1), 4294967295.9, -1, 1e300, -0.5, 0.5, 2147483648, math.Copysign(0, -1), 3}
+		i32 := []int32{math.MinInt32, math.MaxInt32, 1<<24 + 1, -(1<<24 + 1), 0, -1, 7, 1 << 30, 3, 5}
+		i16 := []int16{-1, 255, 256, math.MinInt16, math.MaxInt16, 0, 128, -129, 9, 1}
+		shortMatchesLong[int8](t, f32)
+		shortMatchesLong[uint32](t, f64)
+		shortMatchesLong[float32](t, i32)
+		shortMatchesLong[float64](t, f32)
+		shortMatchesLong[float32](t, f64)
+		shortMatchesLong[uint8](t, i16)
+	})
+}
+
+func shortMatchesLong[D, S Number](t *testing.T, src []S) {
+	long := make([]S, 64)
+	for i := range long {
+		long[i] = src[i%len(src)]
+	}
+	want := make([]D, len(long))
+	Convert(want, long)
+	for n := 1; n <= smallN; n++ {
+		for off := 0; off+n <= len(src); off++ {
+			got := make([]D, n)
+			Convert(got, long[off:off+n])
+			for i := range got {
+				require.Equal(t, bitsOf(want[off+i]), bitsOf(got[i]), "%T to %T, n=%d: %v", S(0), D(0), n, long[off+i])
+			}
+		}
+	}
+}
+
+func bitsOf[T Number](x T) uint64 {
+	switch unsafe.Sizeof(x) {
+	case 1:
+		return uint64(*(*uint8)(unsafe.Pointer(&x)))
+	case 2:
+		return uint64(*(*uint16)(unsafe.Pointer(&x)))
+	case 4:
+		return uint64(*(*uint32)(unsafe.Pointer(&x)))
+	}
+	return *(*uint64)(unsafe.Pointer(&x))
+}

@@ -128,7 +128,9 @@ func TestSmallPathsCallNothing(t *testing.T) {
 	elem.FMA(a, a, a, a)
 	elem.Clamp(a, a, 0, 1)
 	elem.Select(a, m, a, a)
-	fmt.Println(elem.Sum(a), elem.Dot(a, a), elem.MaxOf(a), m[0])`)
+	w := make([]float64, 100)
+	elem.Convert(w, a)
+	fmt.Println(elem.Sum(a), elem.Dot(a, a), elem.MaxOf(a), m[0], w[0])`)
 	follow := regexp.MustCompile(`^github\.com/simdkit/elem(/internal/kernel\.[A-Z]|\.)[A-Za-z]*\[go\.shape\.`)
 	plain := regexp.MustCompile(`^(math\.|github\.com/simdkit/elem/internal/[^\[]*$)`)
 	allowed := map[string]bool{"github.com/simdkit/elem/internal/kernel.Fence": true, "github.com/simdkit/elem/internal/kernel.fma32": true,
@@ -138,6 +140,7 @@ func TestSmallPathsCallNothing(t *testing.T) {
 	for _, call := range []string{"Add", "AddScalar", "Neg", "Abs", "Sqrt", "Floor", "Lt", "LtScalar", "FMA", "Clamp", "Select", "Sum", "Dot", "MaxOf"} {
 		queue = append(queue, "github.com/simdkit/elem."+call+"[go.shape.float32]")
 	}
+	queue = append(queue, "github.com/simdkit/elem.Convert[go.shape.float64,go.shape.float32]")
 	seen := map[string]bool{}
 	for len(queue) > 0 {
 		fn := queue[0]

@@ -381,6 +381,21 @@ func smallCalls() []smallCall {
 					}
 				}
 		}},
+		{"Convert f64", func(n int) (func(), func()) {
+			a, _, _, _ := smallData[float32](n)
+			d := make([]float64, n)
+			return func() {
+					for range smallInner {
+						elem.Convert(d, a)
+					}
+				}, func() {
+					for range smallInner {
+						for i := range d {
+							d[i] = float64(a[i])
+						}
+					}
+				}
+		}},
 		{"Sum", func(n int) (func(), func()) {
 			a, _, _, _ := smallData[float32](n)
 			return func() {

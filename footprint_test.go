@@ -77,10 +77,10 @@ func goTool(t *testing.T) string {
 }
 
 // buildConsumer builds a program of its own module whose main runs body
-// (with fmt and elem imported) and returns the executable's path: elem's
-// generic calls are compiled in the caller's package, so what a user's
-// program gets shows only in such a build.
-func buildConsumer(t *testing.T, gotool, body string) string {
+// (with fmt, elem and imports imported) and returns the executable's path:
+// elem's generic calls are compiled in the caller's package, so what a
+// user's program gets shows only in such a build.
+func buildConsumer(t *testing.T, gotool, body string, imports ...string) string {
 	t.Helper()
 	root, err := filepath.Abs(".")
 	require.NoError(t, err)
@@ -92,7 +92,11 @@ func buildConsumer(t *testing.T, gotool, body string) string {
 	}
 	write("go.mod", "module consumer\n\ngo 1.26.0\n\nrequire github.com/simdkit/elem v0.0.0\n\nreplace github.com/simdkit/elem => "+root+"\n")
 	write("go.sum", string(sum))
-	write("main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/simdkit/elem\"\n)\n\nfunc main() {\n\t"+body+"\n}\n")
+	imported := ""
+	for _, p := range append([]string{"fmt", "github.com/simdkit/elem"}, imports...) {
+		imported += "\t\"" + p + "\"\n"
+	}
+	write("main.go", "package main\n\nimport (\n"+imported+")\n\nfunc main() {\n\t"+body+"\n}\n")
 	build := exec.Command(gotool, "build", "-mod=mod", "-o", "prog", ".")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOFLAGS=", "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
@@ -168,4 +172,70 @@ func TestSmallPathsCallNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSmallPathsSameBitsInCallersPackage runs, in a program of its own
+// module (where elem's short loops are compiled, and where the compiler
+// might order an operation's operands otherwise than in elem's tests), the
+// named calls on every short length and offset of slices made of NaNs with
+// payloads, signed zeros, infinities and a subnormal, each scalar one of
+// those too, and compares every result's bits with those of the kernels
+// on a long slice of the same values.
+func TestSmallPathsSameBitsInCallersPackage(t *testing.T) {
+	gotool := goTool(t)
+	prog := buildConsumer(t, gotool, `sp := []float32{math.Float32frombits(0x7fc00005), math.Float32frombits(0x7f800011), math.Float32frombits(0xffc00022),
+		0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), 1, -1.5, 1e-45, 3.25}
+	const long = 64
+	mk := func(shift int) []float32 {
+		v := make([]float32, long)
+		for i := range v {
+			v[i] = sp[(i*(shift+1)+shift)%len(sp)]
+		}
+		return v
+	}
+	a, b, c := mk(0), mk(1), mk(2)
+	cond := make([]bool, long)
+	for i := range cond {
+		cond[i] = i%3 == 1
+	}
+	bad := 0
+	check := func(name string, s float32, run func(d, a, b, c []float32, cond []bool, s float32)) {
+		want := make([]float32, long)
+		run(want, a, b, c, cond, s)
+		for n := 1; n <= 8; n++ {
+			for off := 0; off+n <= long; off += 5 {
+				got := make([]float32, n)
+				run(got, a[off:off+n], b[off:off+n], c[off:off+n], cond[off:off+n], s)
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[off+i]) {
+						bad++
+						fmt.Printf("%s s=%#x n=%d: element %d is %#x, the kernels give %#x\n", name, math.Float32bits(s), n, i, math.Float32bits(got[i]), math.Float32bits(want[off+i]))
+					}
+				}
+			}
+		}
+	}
+	for _, s := range sp {
+		check("Add", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Add(d, a, b) })
+		check("AddScalar", s, func(d, a, b, c []float32, m []bool, s float32) { elem.AddScalar(d, a, s) })
+		check("ScalarSub", s, func(d, a, b, c []float32, m []bool, s float32) { elem.ScalarSub(d, s, a) })
+		check("Mul", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Mul(d, a, b) })
+		check("MulScalar", s, func(d, a, b, c []float32, m []bool, s float32) { elem.MulScalar(d, a, s) })
+		check("Div", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Div(d, a, b) })
+		check("Min", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Min(d, a, b) })
+		check("MaxScalar", s, func(d, a, b, c []float32, m []bool, s float32) { elem.MaxScalar(d, a, s) })
+		check("Neg", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Neg(d, a) })
+		check("Abs", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Abs(d, a) })
+		check("Sqrt", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Sqrt(d, a) })
+		check("Round", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Round(d, a) })
+		check("FMA", s, func(d, a, b, c []float32, m []bool, s float32) { elem.FMA(d, a, b, c) })
+		check("MulScalarAdd", s, func(d, a, b, c []float32, m []bool, s float32) { elem.MulScalarAdd(d, a, s, c) })
+		check("Clamp", s, func(d, a, b, c []float32, m []bool, s float32) { elem.Clamp(d, a, s, 2) })
+		check("SelectScalar", s, func(d, a, b, c []float32, m []bool, s float32) { elem.SelectScalar(d, m, a, s) })
+	}
+	if bad > 0 {
+		os.Exit(1)
+	}`, "math", "os")
+	out, err := exec.Command(prog).CombinedOutput()
+	require.NoError(t, err, "%s", out)
 }

@@ -317,7 +317,7 @@ func TestReductionsDoNotAllocate(t *testing.T) {
 // signed zeros and the first NaN included.
 func TestShortExtremes(t *testing.T) {
 	nan1, nan2 := math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff8000000000002)
-	values := []float64{math.Copysign(0, -1), 0, -1, 1, math.Inf(-1), nan1, nan2}
+	values := []float64{math.Copysign(0, -1), 0, -1, 1, math.Inf(-1), math.Inf(1), 5e-324, nan1, nan2}
 	var each func(a []float64)
 	each = func(a []float64) {
 		if len(a) > 0 {
@@ -342,24 +342,50 @@ func TestShortExtremes(t *testing.T) {
 // start decides: -0 when every term is -0 (an element, or a product that
 // rounds to -0), +0 as soon as one is not, at every length and position.
 func TestSumSignOfZero(t *testing.T) {
-	negZero := math.Copysign(0, -1)
+	t.Run("float32", func(t *testing.T) { testSumSignOfZero[float32](t, 1e-30) })
+	t.Run("float64", func(t *testing.T) { testSumSignOfZero[float64](t, 1e-200) })
+}
+
+// testSumSignOfZero runs the check on T, tiny*tiny rounding to 0 in T.
+func testSumSignOfZero[T Float](t *testing.T, tiny T) {
+	negZero := T(math.Copysign(0, -1))
 	for _, n := range []int{1, 2, 8, 9, 16, 17, 32, 33, 100} {
 		for _, plus := range []int{-1, 0, n / 2, n - 1} { // the index of a +0, or none
-			a, tiny, small := make([]float64, n), make([]float64, n), make([]float64, n)
+			a, neg, pos := make([]T, n), make([]T, n), make([]T, n)
 			for i := range a {
-				a[i], tiny[i], small[i] = negZero, -1e-200, 1e-200 // -1e-200 * 1e-200 rounds to -0
+				a[i], neg[i], pos[i] = negZero, -tiny, tiny // -tiny * tiny rounds to -0
 			}
 			if plus >= 0 {
-				a[plus], tiny[plus] = 0, 1e-200
+				a[plus], neg[plus] = 0, tiny
 			}
-			what := fmt.Sprintf("n=%d, +0 at %d", n, plus)
+			what := fmt.Sprintf("%T n=%d, +0 at %d", T(0), n, plus)
 			requireBits(t, refSum(a, a), Sum(a), "Sum "+what)
-			prods := make([]float64, n)
+			prods := make([]T, n)
 			for i := range prods {
-				prods[i] = tiny[i] * small[i]
+				prods[i] = T(neg[i] * pos[i])
 			}
-			requireBits(t, refSum(prods, tiny, small), Dot(tiny, small), "Dot "+what)
-			requireBits(t, refSum(make([]float64, n), a), SumSq(a), "SumSq "+what)
+			requireBits(t, refSum(prods, neg, pos), Dot(neg, pos), "Dot "+what)
+			requireBits(t, refSum(make([]T, n), a), SumSq(a), "SumSq "+what)
 		}
+	}
+}
+
+// TestIntExtremes checks MinOf and MaxOf on integer types against Go's min
+// and max folded over the slice, through the short loop and the kernels.
+func TestIntExtremes(t *testing.T) {
+	t.Run("int8", func(t *testing.T) { testIntExtremes[int8](t) })
+	t.Run("uint64", func(t *testing.T) { testIntExtremes[uint64](t) })
+}
+
+func testIntExtremes[T Integer](t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for n := 1; n <= 70; n++ {
+		a := testkit.RandomInts[T](rng, n)
+		lo, hi := a[0], a[0]
+		for _, x := range a {
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		require.Equal(t, lo, MinOf(a), "MinOf %v", a)
+		require.Equal(t, hi, MaxOf(a), "MaxOf %v", a)
 	}
 }

@@ -13,8 +13,13 @@ func Convert[D, S Number](dst []D, src []S) {
 	if !fitsAny(dst, src) {
 		mustFit("Convert", in("dst", dst), in("src", src))
 	}
-	if len(dst) <= smallN { // the generic row, the kernels' reference (see smallN)
-		kernel.ReferenceConvert(1, len(dst), dst, 0, src, 0)
+	if len(dst) <= smallN && (isFloat[D]() || !isFloat[S]()) { // see smallN
+		// Go's conversion, the kernels' reference, except from floats to
+		// integers, whose saturation the kernels' path has.
+		src = src[:len(dst)]
+		for i := range dst {
+			dst[i] = D(src[i])
+		}
 		return
 	}
 	stream := kernel.StreamFlat[D](len(dst), 2)

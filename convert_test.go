@@ -80,20 +80,8 @@ func shortMatchesLong[D, S Number](t *testing.T, src []S) {
 			got := make([]D, n)
 			Convert(got, long[off:off+n])
 			for i := range got {
-				require.Equal(t, bitsOf(want[off+i]), bitsOf(got[i]), "%T to %T, n=%d: %v", S(0), D(0), n, long[off+i])
+				require.Equal(t, testkit.RawBits(want[off+i]), testkit.RawBits(got[i]), "%T to %T, n=%d: %v", S(0), D(0), n, long[off+i])
 			}
 		}
 	}
-}
-
-func bitsOf[T Number](x T) uint64 {
-	switch unsafe.Sizeof(x) {
-	case 1:
-		return uint64(*(*uint8)(unsafe.Pointer(&x)))
-	case 2:
-		return uint64(*(*uint16)(unsafe.Pointer(&x)))
-	case 4:
-		return uint64(*(*uint32)(unsafe.Pointer(&x)))
-	}
-	return *(*uint64)(unsafe.Pointer(&x))
 }

@@ -75,13 +75,3 @@ func isFloat[T Number]() bool {
 // isFloat32 reports whether T is float32-based; a constant for each
 // instantiation.
 func isFloat32[T Number]() bool { return isFloat[T]() && unsafe.Sizeof(T(0)) == 4 }
-
-// pick is the select operation on one element, as the registry's op
-// expression names it (see internal/kernel), for the loops over short
-// slices.
-func pick[T any](cond bool, a, b T) T {
-	if cond {
-		return a
-	}
-	return b
-}

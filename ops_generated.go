@@ -620,6 +620,16 @@ func Round[T Float](dst []T, a []T) {
 	kernel.FenceAfter(stream)
 }
 
+// shortUnaryOp reports whether an op-valued call of op on n elements of T runs the
+// op's row loop rather than a kernel, as the named calls do.
+func shortUnaryOp[T Number](op UnaryOp, n int) bool {
+	switch op {
+	case OpSqrt:
+		return n <= smallOf[T](smallComputeBytes)
+	}
+	return n <= smallN
+}
+
 // CompareOp is an elementwise comparison, for code that picks it at run time
 // (Compare, CompareScalar). Comparisons follow Go: every comparison with a NaN
 // is false except !=, which is true.
@@ -836,6 +846,12 @@ func GeScalar[T Float](dst []bool, a []T, s T) {
 	kernel.Ge(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, false)
 }
 
+// shortCompareOp reports whether an op-valued call of op on n elements of T runs the
+// op's row loop rather than a kernel, as the named calls do.
+func shortCompareOp[T Number](op CompareOp, n int) bool {
+	return n <= smallN
+}
+
 // TernaryOp is an elementwise operation on three operands, for code that picks
 // the operation at run time (ApplyTernary).
 type TernaryOp uint8
@@ -945,6 +961,16 @@ func Clamp[T Float](dst []T, a []T, lo T, hi T) {
 	kernel.FenceAfter(stream)
 }
 
+// shortTernaryOp reports whether an op-valued call of op on n elements of T runs the
+// op's row loop rather than a kernel, as the named calls do.
+func shortTernaryOp[T Number](op TernaryOp, n int) bool {
+	switch op {
+	case OpFMA:
+		return n <= smallN && (n <= smallNFMA32 || !isFloat32[T]())
+	}
+	return n <= smallN
+}
+
 // Select sets dst[i] = a[i] if cond[i], else b[i].
 // Numpy's where.
 func Select[T Float](dst []T, cond []bool, a []T, b []T) {
@@ -954,7 +980,7 @@ func Select[T Float](dst []T, cond []bool, a []T, b []T) {
 	if len(dst) <= smallN {
 		cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
 		for i := range dst {
-			dst[i] = pick(cond[i], a[i], b[i])
+			dst[i] = kernel.Pick(cond[i], a[i], b[i])
 		}
 		return
 	}
@@ -972,7 +998,7 @@ func SelectScalar[T Float](dst []T, cond []bool, a []T, s T) {
 	if len(dst) <= smallN {
 		cond, a = cond[:len(dst)], a[:len(dst)]
 		for i := range dst {
-			dst[i] = pick(cond[i], a[i], s)
+			dst[i] = kernel.Pick(cond[i], a[i], s)
 		}
 		return
 	}
@@ -990,7 +1016,7 @@ func ScalarSelect[T Float](dst []T, cond []bool, s T, b []T) {
 	if len(dst) <= smallN {
 		cond, b = cond[:len(dst)], b[:len(dst)]
 		for i := range dst {
-			dst[i] = pick(cond[i], s, b[i])
+			dst[i] = kernel.Pick(cond[i], s, b[i])
 		}
 		return
 	}
@@ -1173,6 +1199,12 @@ func ScalarAndNot[T Integer](dst []T, s T, b []T) {
 	kernel.FenceAfter(stream)
 }
 
+// shortBitOp reports whether an op-valued call of op on n elements of T runs the
+// op's row loop rather than a kernel, as the named calls do.
+func shortBitOp[T Number](op BitOp, n int) bool {
+	return n <= smallN
+}
+
 // ShiftOp is a shift of the integer types, for code that picks it at run time
 // (ApplyShift).
 type ShiftOp uint8
@@ -1226,4 +1258,10 @@ func Shr[T Integer](dst []T, a []T, s uint) {
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Shr(kernel.VS, 1, len(dst), dst, 0, a, 0, []uint{s}, 0, stream)
 	kernel.FenceAfter(stream)
+}
+
+// shortShiftOp reports whether an op-valued call of op on n elements of T runs the
+// op's row loop rather than a kernel, as the named calls do.
+func shortShiftOp[T Number](op ShiftOp, n int) bool {
+	return n <= smallN
 }

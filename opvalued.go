@@ -15,7 +15,7 @@ func ApplyUnary[T Float](op UnaryOp, dst, a []T) {
 	if !fits(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
 	}
-	if len(dst) <= smallN && (op != OpSqrt || len(dst) <= smallOf[T](smallComputeBytes)) {
+	if shortUnaryOp[T](op, len(dst)) {
 		kernel.UnaryRowV(kernel.UnaryOp(op), dst, a)
 		return
 	}
@@ -32,7 +32,7 @@ func Compare[T Float](op CompareOp, dst []bool, a, b []T) {
 	if !fitsAny(dst, a) || !fitsAny(dst, b) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
 	}
-	if len(dst) <= smallN {
+	if shortCompareOp[T](op, len(dst)) {
 		kernel.CompareRowVV(kernel.CompareOp(op), dst, a, b)
 		return
 	}
@@ -47,7 +47,7 @@ func CompareScalar[T Float](op CompareOp, dst []bool, a []T, s T) {
 	if !fitsAny(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
 	}
-	if len(dst) <= smallN {
+	if shortCompareOp[T](op, len(dst)) {
 		kernel.CompareRowVS(kernel.CompareOp(op), dst, a, s)
 		return
 	}
@@ -63,7 +63,7 @@ func ApplyTernary[T Float](op TernaryOp, dst, a, b, c []T) {
 	if !fits(dst, a) || !fits(dst, b) || !fits(dst, c) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b), in("c", c))
 	}
-	if len(dst) <= smallN && (op != OpFMA || len(dst) <= smallNFMA32 || !isFloat32[T]()) {
+	if shortTernaryOp[T](op, len(dst)) {
 		kernel.TernaryRowVVV(kernel.TernaryOp(op), dst, a, b, c)
 		return
 	}
@@ -80,7 +80,7 @@ func ApplyBitwise[T Integer](op BitOp, dst, a, b []T) {
 	if !fits(dst, a) || !fits(dst, b) {
 		mustFit(op.String(), in("dst", dst), in("a", a), in("b", b))
 	}
-	if len(dst) <= smallN {
+	if shortBitOp[T](op, len(dst)) {
 		kernel.BitwiseRowVV(kernel.BitOp(op), dst, a, b)
 		return
 	}
@@ -99,7 +99,7 @@ func ApplyShift[T Integer](op ShiftOp, dst, a []T, s uint) {
 	if !fits(dst, a) {
 		mustFit(op.String(), in("dst", dst), in("a", a))
 	}
-	if len(dst) <= smallN {
+	if shortShiftOp[T](op, len(dst)) {
 		kernel.ShiftRowVS(kernel.ShiftOp(op), dst, a, s)
 		return
 	}

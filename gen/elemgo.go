@@ -37,6 +37,8 @@ func writeElemGo(path string) error {
 		}
 		if f == registry.Binary {
 			writeOpValuedCalls(g)
+		} else if f != registry.Selection { // Select has no op-valued call
+			writeShortRun(g, f)
 		}
 	}
 	return g.write()
@@ -182,26 +184,47 @@ func writeFormCall(g *goFile, o registry.Op, form registry.Form) {
 	g.p("")
 }
 
-// smallLimit is the condition under which a named call of op o runs its
-// loop inline (see elem.go): up to smallN elements, up to
-// smallComputeBytes for the ops whose scalar form costs its arithmetic unit
-// (a divider, a square root), and smallNFMA32 for the float32 FMA, whose
-// exact rounding is a software routine.
-func smallLimit(o registry.Op) string {
+// smallLimit is the condition under which a call of op o on n elements
+// (a Go expression) runs its loop over short slices (see elem.go): up to
+// smallN elements, up to smallComputeBytes for the ops whose scalar form
+// costs its arithmetic unit (a divider, a square root), and smallNFMA32
+// for the float32 FMA, whose exact rounding is a software routine.
+func smallLimit(o registry.Op, n string) string {
 	switch {
 	case o.Compute:
-		return "len(dst) <= smallOf[T](smallComputeBytes)"
+		return n + " <= smallOf[T](smallComputeBytes)"
 	case strings.Contains(o.Expr32, "fma32"):
-		return "len(dst) <= smallN && (len(dst) <= smallNFMA32 || !isFloat32[T]())"
+		return fmt.Sprintf("%s <= smallN && (%s <= smallNFMA32 || !isFloat32[T]())", n, n)
 	}
-	return "len(dst) <= smallN"
+	return n + " <= smallN"
+}
+
+// writeShortRun writes shortX (X a family's op type), which tells the
+// family's op-valued calls (ApplyUnary, Compare, ...) whether a call of op
+// on n elements runs the op's row loop: the named calls' smallLimit.
+func writeShortRun(g *goFile, f *registry.Family) {
+	name := "short" + f.OpType
+	g.doc(fmt.Sprintf("%s reports whether an op-valued call of op on n elements of T runs the\nop's row loop rather than a kernel, as the named calls do.", name))
+	g.p("func %s[T Number](op %s, n int) bool {", name, f.OpType)
+	var cases []string
+	for _, o := range registry.OpsOf(f) {
+		if limit := smallLimit(o, "n"); limit != "n <= smallN" {
+			cases = append(cases, fmt.Sprintf("case %s:\nreturn %s", o.Const(), limit))
+		}
+	}
+	if len(cases) > 0 {
+		g.p("switch op {\n%s\n}", strings.Join(cases, "\n"))
+	}
+	g.p("return n <= smallN")
+	g.p("}")
+	g.p("")
 }
 
 // writeSmallLoop writes a named call's path for short slices: the op's
 // scalar expression (the generic kernels' own) in a loop inline, which
 // costs less than deciding on and calling a kernel.
 func writeSmallLoop(g *goFile, o registry.Op, ps []formParam, elems []string) {
-	g.p("if %s {", smallLimit(o))
+	g.p("if %s {", smallLimit(o, "len(dst)"))
 	var vs, cut []string
 	for _, p := range ps {
 		if p.vector { // one bounds check per call, none per element
@@ -209,8 +232,9 @@ func writeSmallLoop(g *goFile, o registry.Op, ps []formParam, elems []string) {
 		}
 	}
 	g.p("%s = %s", strings.Join(vs, ", "), strings.Join(cut, ", "))
-	// math.X becomes elem's wrapper mathX (see elem's scalarmath.go).
-	local := strings.NewReplacer("math.", "math")
+	// math.X becomes elem's wrapper mathX (see elem's scalarmath.go), and
+	// the kernels' Pick is package kernel's.
+	local := strings.NewReplacer("math.", "math", "Pick(", "kernel.Pick(")
 	e64, e32 := local.Replace(o.ExprOf(registry.Float64, elems...)), local.Replace(o.ExprOf(registry.Float32, elems...))
 	if e32 != e64 {
 		g.p("if isFloat32[T]() {")
@@ -251,7 +275,7 @@ var binaryForms = []struct {
 // calls and the op-valued ones (Apply, ...) share it.
 func writeBinaryBody(g *goFile, o registry.Op, f int) {
 	form := binaryForms[f]
-	g.p("if %s {", smallLimit(o))
+	g.p("if %s {", smallLimit(o, "len(dst)"))
 	g.p("%s", form.reslice)
 	g.p("for i := range dst { dst[i] = %s }", o.ExprOf(registry.Float64, form.x, form.y))
 	g.p("return")

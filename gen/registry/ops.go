@@ -218,7 +218,7 @@ var Ops = []Op{
 	{Name: "shr", Family: Shift, Types: Ints, Expr: "{a} >> {s}", Named: "Shr",
 		Doc: "Go's >>: arithmetic for signed types, logical for unsigned; -1 or 0 once s reaches the width"},
 
-	{Name: "select", Formula: "{a} if {cond}, else {b}", Family: Selection, Types: Floats, Expr: "pick({cond}, {a}, {b})", Named: "Select",
+	{Name: "select", Formula: "{a} if {cond}, else {b}", Family: Selection, Types: Floats, Expr: "Pick({cond}, {a}, {b})", Named: "Select",
 		Doc: "Numpy's where",
 		Forms: []Form{{Name: "Select", Kind: "vvv"}, {Name: "SelectScalar", Kind: "vvs"},
 			{Name: "ScalarSelect", Kind: "vsv", Params: []string{"cond", "s", "b"}}}},

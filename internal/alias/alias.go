@@ -33,7 +33,8 @@ type Span struct {
 // compiled in the package that calls it; there the compiler inlines the
 // generic functions of elem's internal packages but calls their plain
 // ones, which spills every live register around the call (elem.Add of 4
-// float32 from another package: 13.1 ns with this a call, 5.3 ns inlined).
+// float32 from another module, -pgo=off: 12.9-14.8 ns with the helpers
+// calls, 6.4-7.8 ns inlined).
 func SameOrDisjoint[P ~uintptr](x, y, n P) bool {
 	d := x - y
 	return d == 0 || d >= n && -d >= n

@@ -1992,7 +1992,7 @@ func SelectionRowSSV[T Float](op SelectOp, d []T, cond *bool, a T, b []T) {
 func selectVVV[T Float](d []T, cond []bool, a []T, b []T) {
 	cond, a, b = cond[:len(d)], a[:len(d)], b[:len(d)]
 	for j := range d {
-		d[j] = pick(cond[j], a[j], b[j])
+		d[j] = Pick(cond[j], a[j], b[j])
 	}
 }
 
@@ -2000,7 +2000,7 @@ func selectVVV[T Float](d []T, cond []bool, a []T, b []T) {
 func selectVVS[T Float](d []T, cond []bool, a []T, b T) {
 	cond, a = cond[:len(d)], a[:len(d)]
 	for j := range d {
-		d[j] = pick(cond[j], a[j], b)
+		d[j] = Pick(cond[j], a[j], b)
 	}
 }
 
@@ -2008,7 +2008,7 @@ func selectVVS[T Float](d []T, cond []bool, a []T, b T) {
 func selectVSV[T Float](d []T, cond []bool, a T, b []T) {
 	cond, b = cond[:len(d)], b[:len(d)]
 	for j := range d {
-		d[j] = pick(cond[j], a, b[j])
+		d[j] = Pick(cond[j], a, b[j])
 	}
 }
 
@@ -2016,7 +2016,7 @@ func selectVSV[T Float](d []T, cond []bool, a T, b []T) {
 func selectVSS[T Float](d []T, cond []bool, a T, b T) {
 	cond = cond[:len(d)]
 	for j := range d {
-		d[j] = pick(cond[j], a, b)
+		d[j] = Pick(cond[j], a, b)
 	}
 }
 
@@ -2024,7 +2024,7 @@ func selectVSS[T Float](d []T, cond []bool, a T, b T) {
 func selectSVV[T Float](d []T, cond *bool, a []T, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
-		d[j] = pick(*cond, a[j], b[j])
+		d[j] = Pick(*cond, a[j], b[j])
 	}
 }
 
@@ -2032,7 +2032,7 @@ func selectSVV[T Float](d []T, cond *bool, a []T, b []T) {
 func selectSVS[T Float](d []T, cond *bool, a []T, b T) {
 	a = a[:len(d)]
 	for j := range d {
-		d[j] = pick(*cond, a[j], b)
+		d[j] = Pick(*cond, a[j], b)
 	}
 }
 
@@ -2040,7 +2040,7 @@ func selectSVS[T Float](d []T, cond *bool, a []T, b T) {
 func selectSSV[T Float](d []T, cond *bool, a T, b []T) {
 	b = b[:len(d)]
 	for j := range d {
-		d[j] = pick(*cond, a, b[j])
+		d[j] = Pick(*cond, a, b[j])
 	}
 }
 

@@ -460,6 +460,8 @@ const (
 	OpTrunc                      // math.Trunc(a)
 	OpRoundToEven                // math.RoundToEven(a): to the nearest integer, ties to even
 	OpRound                      // math.Round(a): to the nearest integer, ties away from zero
+	OpExp                        // e**a: within 1 ulp; +Inf above the overflow threshold, +0 below the underflow one, subnormal between
+	OpLog                        // log(a): the natural logarithm, within 1 ulp; -Inf for ±0, NaN below 0, exact for subnormal a
 )
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
@@ -470,7 +472,7 @@ func (op UnaryOp) Valid() bool { return op < UnaryOp(kernel.NumUnaryOps) }
 
 // UnaryOps returns every unary operation in order.
 func UnaryOps() []UnaryOp {
-	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound}
+	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog}
 }
 
 // Neg sets dst[i] = -a[i].
@@ -620,12 +622,38 @@ func Round[T Float](dst []T, a []T) {
 	kernel.FenceAfter(stream)
 }
 
+// Exp sets dst[i] = e**a[i].
+// Within 1 ulp; +Inf above the overflow threshold, +0 below the underflow one, subnormal between.
+func Exp[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Exp", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Exp(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Log sets dst[i] = log(a[i]).
+// The natural logarithm, within 1 ulp; -Inf for ±0, NaN below 0, exact for subnormal a.
+func Log[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Log", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Log(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // shortUnaryOp reports whether an op-valued call of op on n elements of T runs the
 // op's row loop rather than a kernel, as the named calls do.
 func shortUnaryOp[T Number](op UnaryOp, n int) bool {
 	switch op {
 	case OpSqrt:
 		return n <= smallOf[T](smallComputeBytes)
+	case OpExp:
+		return false
+	case OpLog:
+		return false
 	}
 	return n <= smallN
 }

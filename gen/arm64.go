@@ -171,6 +171,8 @@ var neonEmitters = map[string]neonEmitter{
 	"fma":    neonFMA,
 	"clamp":  neonClamp,
 	"select": neonSelect,
+	"exp": neonMath("exp"),
+	"log": neonMath("log"),
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the
@@ -242,6 +244,7 @@ func generateARM64(dir string, f *registry.Family) error {
 	p.Raw("//go:build !purego")
 	p.Blank()
 	p.Include("textflag.h")
+	neonMathTables(p, f)
 
 	var stubs bytes.Buffer
 	stubs.WriteString(arm64Header + "\n\n//go:build !purego\n\npackage kernel\n")

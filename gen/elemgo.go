@@ -191,6 +191,8 @@ func writeFormCall(g *goFile, o registry.Op, form registry.Form) {
 // for the float32 FMA, whose exact rounding is a software routine.
 func smallLimit(o registry.Op, n string) string {
 	switch {
+	case o.Math: // a routine per element: a kernel is faster from one vector on
+		return "false"
 	case o.Compute:
 		return n + " <= smallOf[T](smallComputeBytes)"
 	case strings.Contains(o.Expr32, "fma32"):
@@ -224,6 +226,9 @@ func writeShortRun(g *goFile, f *registry.Family) {
 // scalar expression (the generic kernels' own) in a loop inline, which
 // costs less than deciding on and calling a kernel.
 func writeSmallLoop(g *goFile, o registry.Op, ps []formParam, elems []string) {
+	if o.Math {
+		return
+	}
 	g.p("if %s {", smallLimit(o, "len(dst)"))
 	var vs, cut []string
 	for _, p := range ps {
@@ -275,11 +280,13 @@ var binaryForms = []struct {
 // calls and the op-valued ones (Apply, ...) share it.
 func writeBinaryBody(g *goFile, o registry.Op, f int) {
 	form := binaryForms[f]
-	g.p("if %s {", smallLimit(o, "len(dst)"))
-	g.p("%s", form.reslice)
-	g.p("for i := range dst { dst[i] = %s }", o.ExprOf(registry.Float64, form.x, form.y))
-	g.p("return")
-	g.p("}")
+	if !o.Math {
+		g.p("if %s {", smallLimit(o, "len(dst)"))
+		g.p("%s", form.reslice)
+		g.p("for i := range dst { dst[i] = %s }", o.ExprOf(registry.Float64, form.x, form.y))
+		g.p("return")
+		g.p("}")
+	}
 	g.p("stream := kernel.StreamFlat[T](len(dst), %d)", len(form.kind)+1-strings.Count(form.kind, "S"))
 	g.p("kernel.%s(kernel.%s, 1, len(dst), dst, 0, %s, stream)", entryName(o), form.kind, form.args)
 	g.p("kernel.FenceAfter(stream)")

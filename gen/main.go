@@ -30,6 +30,7 @@ func main() {
 	}
 	steps := []func() error{
 		func() error { return writeKernelGo(kernelDir) },
+		func() error { return writeMathGo(kernelDir) },
 		func() error { return writeImpls(kernelDir) },
 		func() error { return writeTypes(kernelDir) },
 		func() error { return writeElemGo("ops_generated.go") },

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -209,7 +210,7 @@ func (k *x86Kernel) generate() {
 	k.j, k.cnt = k.GP64(), k.GP64()
 	exact := !k.stream && k.op.Family.Stream // rows of exactly q vectors, as in column broadcasts
 	if exact {
-		for q := 1; q <= k.isa.unroll; q++ {
+		for q := 1; q <= k.unroll(); q++ {
 			k.CMPQ(n, U32(uint32(q*k.lanes)))
 			k.JE(LabelRef(fmt.Sprintf("%s_exact%d", k.name, q)))
 		}
@@ -222,7 +223,7 @@ func (k *x86Kernel) generate() {
 	if k.stream {
 		k.head(k.name + "_head")
 	}
-	for _, step := range []int{k.isa.unroll, 1} {
+	for _, step := range slices.Compact([]int{k.unroll(), 1}) {
 		loop, next := fmt.Sprintf("%s_loop%d", k.name, step), fmt.Sprintf("%s_after%d", k.name, step)
 		k.Label(loop)
 		k.CMPQ(k.cnt, U32(uint32(step*k.lanes)))
@@ -237,7 +238,7 @@ func (k *x86Kernel) generate() {
 	k.nextRow(rows, row)
 	end := k.name + "_end"
 	if exact {
-		for q := 1; q <= k.isa.unroll; q++ {
+		for q := 1; q <= k.unroll(); q++ {
 			k.JMP(LabelRef(end))
 			label := fmt.Sprintf("%s_exact%d", k.name, q)
 			k.Label(label)
@@ -251,6 +252,17 @@ func (k *x86Kernel) generate() {
 	k.Label(done)
 	k.VZEROUPPER()
 	k.RET()
+}
+
+// unroll is the number of vectors per main-loop iteration: the level's,
+// or for a math op, whose long dependency chains give the core enough
+// independent work per vector, the emitter's (the registers would not
+// hold four of its computations).
+func (k *x86Kernel) unroll() int {
+	if k.em.unroll != nil {
+		return k.em.unroll(k.isa)
+	}
+	return k.isa.unroll
 }
 
 // elemOf resolves an operand type of the registry: "T" (or a conversion's
@@ -355,8 +367,16 @@ func (k *x86Kernel) sources(disp, lanes int, load func(o *x86Operand, w int, m M
 func (k *x86Kernel) full(count int, nt bool) {
 	w := k.isa.Vector
 	results := make([]Op, count)
-	for i := range results {
-		results[i] = k.em.compute(k, k.sources(i*k.lanes, k.lanes, nil), w)
+	if k.em.computeAll != nil {
+		srcs := make([][]x86Src, count)
+		for i := range srcs {
+			srcs[i] = k.sources(i*k.lanes, k.lanes, nil)
+		}
+		results = k.em.computeAll(k, srcs, w)
+	} else {
+		for i := range results {
+			results[i] = k.em.compute(k, k.sources(i*k.lanes, k.lanes, nil), w)
+		}
 	}
 	for i, r := range results {
 		if nt {

@@ -33,6 +33,12 @@ type x86Emitter struct {
 	// memory operand when it is a full-width vector input (folding its load
 	// into the instruction), or 0 for none.
 	memInput int
+	// unroll, if set, gives the vectors per loop iteration on a level in
+	// place of the level's own.
+	unroll func(isa x86ISA) int
+	// computeAll, if set, computes several vectors at once (as compute
+	// does one), so that it may interleave their instructions.
+	computeAll func(k *x86Kernel, ins [][]x86Src, w int) []Op
 }
 
 // x86Emitters maps every op of the registry to its amd64 sequence; the
@@ -109,6 +115,8 @@ var x86Emitters = map[string]x86Emitter{
 			return r
 		}},
 	"select": {consts: zeroConsts, compute: (*x86Kernel).selectLanes},
+	"exp": x86Math("exp"),
+	"log": x86Math("log"),
 }
 
 // pick returns the float32 or float64 form of an instruction.

@@ -508,6 +508,30 @@ func (p *Program) vecList(mnemonic string, base Reg, arr Arrangement, regs []VRe
 	}
 }
 
+// MOVDAddr puts the address of byte off of the file's static symbol sym
+// into d: MOVD $sym<>+8(SB), R20.
+func (p *Program) MOVDAddr(sym string, off int, d Reg) {
+	if p.ok(checkIdent("symbol", sym)) && p.ok(d.check()) {
+		p.inst("MOVD", fmt.Sprintf("$%s<>+%d(SB)", sym, off), d.String())
+	}
+}
+
+// StaticData defines the file's read-only static symbol sym: each value of
+// vals, size bytes each (4 or 8).
+func (p *Program) StaticData(sym string, size int, vals []uint64) {
+	if !p.ok(checkIdent("symbol", sym)) {
+		return
+	}
+	if size != 4 && size != 8 {
+		p.fail(fmt.Errorf("asm: %s: data of %d bytes", sym, size))
+		return
+	}
+	for i, v := range vals {
+		p.emit(fmt.Sprintf("DATA %s<>+%d(SB)/%d, $%#x", sym, i*size, size, v))
+	}
+	p.emit(fmt.Sprintf("GLOBL %s<>(SB), RODATA|NOPTR, $%d", sym, size*len(vals)))
+}
+
 // VLD1R loads one element from base and replicates it into every lane of d:
 // VLD1R (R7), [V31.S4].
 func (p *Program) VLD1R(base Reg, arr Arrangement, d VReg) {
@@ -645,6 +669,7 @@ const (
 	Bit                    // insert the bits of n into d where m is one
 	Bif                    // insert the bits of n into d where m is zero
 	Fmla                   // d += n * m on floating-point lanes, rounded once
+	Fmls                   // d -= n * m on floating-point lanes, rounded once
 	Add                    // d = n + m on integer lanes
 	Sub                    // d = n - m on integer lanes
 	And                    // d = n & m
@@ -671,6 +696,7 @@ var vecOpInfo = [...]struct {
 	Bit:   {"VBIT", byteArrangements},
 	Bif:   {"VBIF", byteArrangements},
 	Fmla:  {"VFMLA", floatArrangements},
+	Fmls:  {"VFMLS", floatArrangements},
 	Add:   {"VADD", allArrangements},
 	Sub:   {"VSUB", allArrangements},
 	And:   {"VAND", byteArrangements},

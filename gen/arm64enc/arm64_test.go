@@ -102,6 +102,8 @@ var goForms = []form{
 	{"VFMLA_S4", func(p *Program) { p.Vec(Fmla, S4, V8, V4, V0) }, "\tVFMLA\tV0.S4, V4.S4, V8.S4", "fmla v8.4s, v4.4s, v0.4s"},
 	{"VFMLA_S2", func(p *Program) { p.Vec(Fmla, S2, V12, V0, V30) }, "\tVFMLA\tV30.S2, V0.S2, V12.S2", "fmla v12.2s, v0.2s, v30.2s"},
 	{"VFMLA_D2", func(p *Program) { p.Vec(Fmla, D2, V31, V1, V2) }, "\tVFMLA\tV2.D2, V1.D2, V31.D2", "fmla v31.2d, v1.2d, v2.2d"},
+	{"VFMLS_S4", func(p *Program) { p.Vec(Fmls, S4, V8, V4, V0) }, "\tVFMLS\tV0.S4, V4.S4, V8.S4", "fmls v8.4s, v4.4s, v0.4s"},
+	{"VFMLS_D2", func(p *Program) { p.Vec(Fmls, D2, V31, V1, V2) }, "\tVFMLS\tV2.D2, V1.D2, V31.D2", "fmls v31.2d, v1.2d, v2.2d"},
 	{"VUSHR_B16", func(p *Program) { p.VUSHR(B16, V12, V12, 7) }, "\tVUSHR\t$7, V12.B16, V12.B16", "ushr v12.16b, v12.16b, #7"},
 	{"VUSHR_D2", func(p *Program) { p.VUSHR(D2, V1, V2, 64) }, "\tVUSHR\t$64, V2.D2, V1.D2", "ushr v1.2d, v2.2d, #64"},
 	{"VSHL_D2", func(p *Program) { p.VSHL(D2, V12, V12, 32) }, "\tVSHL\t$32, V12.D2, V12.D2", "shl v12.2d, v12.2d, #32"},

@@ -154,6 +154,9 @@ type Op struct {
 	// the first operand (ScalarSub). For the commutative ops it would differ
 	// from the other order only in NaN payloads, so ScalarApply covers them.
 	ScalarFirst bool
+	// Math marks an op computed by a MathProgram (see vmath.go): a long
+	// routine per element, so that even short slices run its kernels.
+	Math bool
 	// SignBlind marks an integer op whose bits on an unsigned type are its
 	// bits on the signed type of the same size (two's complement: +, -, *,
 	// the bitwise ops, <<): the unsigned types run the signed type's
@@ -197,6 +200,8 @@ var Ops = []Op{
 		Doc: "to the nearest integer, ties to even"},
 	{Name: "round", Formula: "math.Round({a})", Family: Unary, Types: Floats, Expr: "{T}(math.Round(float64({a})))", Named: "Round",
 		Doc: "to the nearest integer, ties away from zero"},
+	mathOp("exp", "Exp", "e**{a}", "within 1 ulp; +Inf above the overflow threshold, +0 below the underflow one, subnormal between"),
+	mathOp("log", "Log", "log({a})", "the natural logarithm, within 1 ulp; -Inf for ±0, NaN below 0, exact for subnormal a"),
 
 	{Name: "eq", Family: Compare, Types: Floats, Expr: "{a} == {b}", Named: "Eq", Doc: "false when either is NaN"},
 	{Name: "ne", Family: Compare, Types: Floats, Expr: "{a} != {b}", Named: "Ne", Doc: "true when either is NaN"},

@@ -4652,6 +4652,180 @@ var roundKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 	29: roundVF64AVX512NT,
 }
 
+// Exp computes the m x n block of kind k of exp with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		expChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			pdst, pa := ptr[float32](dst), ptr[float32](a)
+			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			case 26:
+				expVF32AVX2(m, n, pdst, ldd, pa, lda)
+			case 27:
+				expVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+			case 28:
+				expVF32AVX512(m, n, pdst, ldd, pa, lda)
+			case 29:
+				expVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+			default:
+				expGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		case tFloat64:
+			pdst, pa := ptr[float64](dst), ptr[float64](a)
+			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			case 26:
+				expVF64AVX2(m, n, pdst, ldd, pa, lda)
+			case 27:
+				expVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+			case 28:
+				expVF64AVX512(m, n, pdst, ldd, pa, lda)
+			case 29:
+				expVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+			default:
+				expGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		}
+	}
+	expGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// expKernel returns the assembly kernel that Exp would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func expKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](expKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](expKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// expKernelsF32 are exp's float32 kernels by kernelKey, as Exp's switch calls them.
+var expKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: expVF32AVX2,
+	27: expVF32AVX2NT,
+	28: expVF32AVX512,
+	29: expVF32AVX512NT,
+}
+
+// expKernelsF64 are exp's float64 kernels by kernelKey, as Exp's switch calls them.
+var expKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: expVF64AVX2,
+	27: expVF64AVX2NT,
+	28: expVF64AVX512,
+	29: expVF64AVX512NT,
+}
+
+// Log computes the m x n block of kind k of log with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		logChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			pdst, pa := ptr[float32](dst), ptr[float32](a)
+			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			case 26:
+				logVF32AVX2(m, n, pdst, ldd, pa, lda)
+			case 27:
+				logVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+			case 28:
+				logVF32AVX512(m, n, pdst, ldd, pa, lda)
+			case 29:
+				logVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+			default:
+				logGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		case tFloat64:
+			pdst, pa := ptr[float64](dst), ptr[float64](a)
+			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			case 26:
+				logVF64AVX2(m, n, pdst, ldd, pa, lda)
+			case 27:
+				logVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+			case 28:
+				logVF64AVX512(m, n, pdst, ldd, pa, lda)
+			case 29:
+				logVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+			default:
+				logGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		}
+	}
+	logGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// logKernel returns the assembly kernel that Log would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](logKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](logKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// logKernelsF32 are log's float32 kernels by kernelKey, as Log's switch calls them.
+var logKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: logVF32AVX2,
+	27: logVF32AVX2NT,
+	28: logVF32AVX512,
+	29: logVF32AVX512NT,
+}
+
+// logKernelsF64 are log's float64 kernels by kernelKey, as Log's switch calls them.
+var logKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: logVF64AVX2,
+	27: logVF64AVX2NT,
+	28: logVF64AVX512,
+	29: logVF64AVX512NT,
+}
+
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

@@ -463,6 +463,56 @@ func roundKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
+// Exp computes the m x n block of kind k of exp with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Exp[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		expChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	expGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// expKernel returns the assembly kernel that Exp would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func expKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Log computes the m x n block of kind k of log with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		logChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	logGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// logKernel returns the assembly kernel that Log would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

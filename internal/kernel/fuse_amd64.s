@@ -288,12 +288,12 @@ fuseF32AVX2_chunk:
 
 fuseF32AVX2_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x00000102
-	JAE     fuseF32AVX2_keys258
-	CMPQ    R8, $0x00000031
-	JAE     fuseF32AVX2_keys49
-	CMPQ    R8, $0x0000001a
-	JAE     fuseF32AVX2_keys26
+	CMPQ    R8, $0x00000100
+	JAE     fuseF32AVX2_keys256
+	CMPQ    R8, $0x00000032
+	JAE     fuseF32AVX2_keys50
+	CMPQ    R8, $0x0000001b
+	JAE     fuseF32AVX2_keys27
 	CMPQ    R8, $0x00000011
 	JAE     fuseF32AVX2_keys17
 	CMPQ    R8, $0x0000000a
@@ -319,19 +319,19 @@ fuseF32AVX2_keys16:
 	JMP fuseF32AVX2_op16
 
 fuseF32AVX2_keys17:
-	CMPQ R8, $0x00000013
-	JAE  fuseF32AVX2_keys19
+	CMPQ R8, $0x00000018
+	JAE  fuseF32AVX2_keys24
 	CMPQ R8, $0x00000012
 	JAE  fuseF32AVX2_keys18
 	JMP  fuseF32AVX2_op17
 
 fuseF32AVX2_keys18:
-	JMP fuseF32AVX2_op18
+	CMPQ R8, $0x00000013
+	JAE  fuseF32AVX2_keys19
+	JMP  fuseF32AVX2_op18
 
 fuseF32AVX2_keys19:
-	CMPQ R8, $0x00000018
-	JAE  fuseF32AVX2_keys24
-	JMP  fuseF32AVX2_op19
+	JMP fuseF32AVX2_op19
 
 fuseF32AVX2_keys24:
 	CMPQ R8, $0x00000019
@@ -339,24 +339,24 @@ fuseF32AVX2_keys24:
 	JMP  fuseF32AVX2_op24
 
 fuseF32AVX2_keys25:
-	JMP fuseF32AVX2_op25
+	CMPQ R8, $0x0000001a
+	JAE  fuseF32AVX2_keys26
+	JMP  fuseF32AVX2_op25
 
 fuseF32AVX2_keys26:
-	CMPQ R8, $0x00000023
-	JAE  fuseF32AVX2_keys35
-	CMPQ R8, $0x00000020
-	JAE  fuseF32AVX2_keys32
-	CMPQ R8, $0x0000001b
-	JAE  fuseF32AVX2_keys27
-	JMP  fuseF32AVX2_op26
+	JMP fuseF32AVX2_op26
 
 fuseF32AVX2_keys27:
-	JMP fuseF32AVX2_op27
-
-fuseF32AVX2_keys32:
+	CMPQ R8, $0x00000028
+	JAE  fuseF32AVX2_keys40
 	CMPQ R8, $0x00000021
 	JAE  fuseF32AVX2_keys33
-	JMP  fuseF32AVX2_op32
+	CMPQ R8, $0x00000020
+	JAE  fuseF32AVX2_keys32
+	JMP  fuseF32AVX2_op27
+
+fuseF32AVX2_keys32:
+	JMP fuseF32AVX2_op32
 
 fuseF32AVX2_keys33:
 	CMPQ R8, $0x00000022
@@ -364,27 +364,27 @@ fuseF32AVX2_keys33:
 	JMP  fuseF32AVX2_op33
 
 fuseF32AVX2_keys34:
-	JMP fuseF32AVX2_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF32AVX2_keys35
+	JMP  fuseF32AVX2_op34
 
 fuseF32AVX2_keys35:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF32AVX2_keys42
-	CMPQ R8, $0x00000028
-	JAE  fuseF32AVX2_keys40
-	JMP  fuseF32AVX2_op35
+	JMP fuseF32AVX2_op35
 
 fuseF32AVX2_keys40:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX2_keys43
 	CMPQ R8, $0x00000029
 	JAE  fuseF32AVX2_keys41
 	JMP  fuseF32AVX2_op40
 
 fuseF32AVX2_keys41:
-	JMP fuseF32AVX2_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX2_keys42
+	JMP  fuseF32AVX2_op41
 
 fuseF32AVX2_keys42:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF32AVX2_keys43
-	JMP  fuseF32AVX2_op42
+	JMP fuseF32AVX2_op42
 
 fuseF32AVX2_keys43:
 	CMPQ R8, $0x00000030
@@ -392,26 +392,26 @@ fuseF32AVX2_keys43:
 	JMP  fuseF32AVX2_op43
 
 fuseF32AVX2_keys48:
-	JMP fuseF32AVX2_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF32AVX2_keys49
+	JMP  fuseF32AVX2_op48
 
 fuseF32AVX2_keys49:
-	CMPQ R8, $0x00000099
-	JAE  fuseF32AVX2_keys153
-	CMPQ R8, $0x00000088
-	JAE  fuseF32AVX2_keys136
-	CMPQ R8, $0x00000033
-	JAE  fuseF32AVX2_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF32AVX2_keys50
-	JMP  fuseF32AVX2_op49
+	JMP fuseF32AVX2_op49
 
 fuseF32AVX2_keys50:
-	JMP fuseF32AVX2_op50
-
-fuseF32AVX2_keys51:
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX2_keys161
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX2_keys137
 	CMPQ R8, $0x00000080
 	JAE  fuseF32AVX2_keys128
-	JMP  fuseF32AVX2_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX2_keys51
+	JMP  fuseF32AVX2_op50
+
+fuseF32AVX2_keys51:
+	JMP fuseF32AVX2_op51
 
 fuseF32AVX2_keys128:
 	CMPQ R8, $0x00000081
@@ -419,17 +419,19 @@ fuseF32AVX2_keys128:
 	JMP  fuseF32AVX2_op128
 
 fuseF32AVX2_keys129:
-	JMP fuseF32AVX2_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX2_keys136
+	JMP  fuseF32AVX2_op129
 
 fuseF32AVX2_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF32AVX2_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF32AVX2_keys137
-	JMP  fuseF32AVX2_op136
+	JMP fuseF32AVX2_op136
 
 fuseF32AVX2_keys137:
-	JMP fuseF32AVX2_op137
+	CMPQ R8, $0x00000098
+	JAE  fuseF32AVX2_keys152
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX2_keys144
+	JMP  fuseF32AVX2_op137
 
 fuseF32AVX2_keys144:
 	CMPQ R8, $0x00000091
@@ -437,18 +439,14 @@ fuseF32AVX2_keys144:
 	JMP  fuseF32AVX2_op144
 
 fuseF32AVX2_keys145:
-	CMPQ R8, $0x00000098
-	JAE  fuseF32AVX2_keys152
-	JMP  fuseF32AVX2_op145
+	JMP fuseF32AVX2_op145
 
 fuseF32AVX2_keys152:
-	JMP fuseF32AVX2_op152
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX2_keys153
+	JMP  fuseF32AVX2_op152
 
 fuseF32AVX2_keys153:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF32AVX2_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF32AVX2_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF32AVX2_keys160
 	JMP  fuseF32AVX2_op153
@@ -457,39 +455,67 @@ fuseF32AVX2_keys160:
 	JMP fuseF32AVX2_op160
 
 fuseF32AVX2_keys161:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF32AVX2_keys184
+	CMPQ R8, $0x000000a9
+	JAE  fuseF32AVX2_keys169
 	CMPQ R8, $0x000000a8
 	JAE  fuseF32AVX2_keys168
 	JMP  fuseF32AVX2_op161
 
 fuseF32AVX2_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF32AVX2_keys169
-	JMP  fuseF32AVX2_op168
+	JMP fuseF32AVX2_op168
 
 fuseF32AVX2_keys169:
-	JMP fuseF32AVX2_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF32AVX2_keys176
+	JMP  fuseF32AVX2_op169
 
 fuseF32AVX2_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF32AVX2_keys185
 	CMPQ R8, $0x000000b1
 	JAE  fuseF32AVX2_keys177
 	JMP  fuseF32AVX2_op176
 
 fuseF32AVX2_keys177:
-	CMPQ R8, $0x000000b8
-	JAE  fuseF32AVX2_keys184
-	JMP  fuseF32AVX2_op177
+	JMP fuseF32AVX2_op177
 
 fuseF32AVX2_keys184:
-	JMP fuseF32AVX2_op184
+	CMPQ R8, $0x000000c1
+	JAE  fuseF32AVX2_keys193
+	CMPQ R8, $0x000000b9
+	JAE  fuseF32AVX2_keys185
+	JMP  fuseF32AVX2_op184
 
 fuseF32AVX2_keys185:
-	CMPQ R8, $0x00000100
-	JAE  fuseF32AVX2_keys256
+	CMPQ R8, $0x000000c0
+	JAE  fuseF32AVX2_keys192
 	JMP  fuseF32AVX2_op185
 
+fuseF32AVX2_keys192:
+	JMP fuseF32AVX2_op192
+
+fuseF32AVX2_keys193:
+	CMPQ R8, $0x000000c8
+	JAE  fuseF32AVX2_keys200
+	JMP  fuseF32AVX2_op193
+
+fuseF32AVX2_keys200:
+	CMPQ R8, $0x000000c9
+	JAE  fuseF32AVX2_keys201
+	JMP  fuseF32AVX2_op200
+
+fuseF32AVX2_keys201:
+	JMP fuseF32AVX2_op201
+
 fuseF32AVX2_keys256:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF32AVX2_keys394
+	CMPQ R8, $0x0000010b
+	JAE  fuseF32AVX2_keys267
+	CMPQ R8, $0x00000105
+	JAE  fuseF32AVX2_keys261
+	CMPQ R8, $0x00000102
+	JAE  fuseF32AVX2_keys258
 	CMPQ R8, $0x00000101
 	JAE  fuseF32AVX2_keys257
 	JMP  fuseF32AVX2_op256
@@ -498,43 +524,37 @@ fuseF32AVX2_keys257:
 	JMP fuseF32AVX2_op257
 
 fuseF32AVX2_keys258:
-	CMPQ R8, $0x0000018b
-	JAE  fuseF32AVX2_keys395
-	CMPQ R8, $0x0000010c
-	JAE  fuseF32AVX2_keys268
-	CMPQ R8, $0x00000107
-	JAE  fuseF32AVX2_keys263
-	CMPQ R8, $0x00000104
-	JAE  fuseF32AVX2_keys260
 	CMPQ R8, $0x00000103
 	JAE  fuseF32AVX2_keys259
 	JMP  fuseF32AVX2_op258
 
 fuseF32AVX2_keys259:
-	JMP fuseF32AVX2_op259
+	CMPQ R8, $0x00000104
+	JAE  fuseF32AVX2_keys260
+	JMP  fuseF32AVX2_op259
 
 fuseF32AVX2_keys260:
-	CMPQ R8, $0x00000105
-	JAE  fuseF32AVX2_keys261
-	JMP  fuseF32AVX2_op260
+	JMP fuseF32AVX2_op260
 
 fuseF32AVX2_keys261:
+	CMPQ R8, $0x00000108
+	JAE  fuseF32AVX2_keys264
 	CMPQ R8, $0x00000106
 	JAE  fuseF32AVX2_keys262
 	JMP  fuseF32AVX2_op261
 
 fuseF32AVX2_keys262:
-	JMP fuseF32AVX2_op262
+	CMPQ R8, $0x00000107
+	JAE  fuseF32AVX2_keys263
+	JMP  fuseF32AVX2_op262
 
 fuseF32AVX2_keys263:
-	CMPQ R8, $0x00000109
-	JAE  fuseF32AVX2_keys265
-	CMPQ R8, $0x00000108
-	JAE  fuseF32AVX2_keys264
-	JMP  fuseF32AVX2_op263
+	JMP fuseF32AVX2_op263
 
 fuseF32AVX2_keys264:
-	JMP fuseF32AVX2_op264
+	CMPQ R8, $0x00000109
+	JAE  fuseF32AVX2_keys265
+	JMP  fuseF32AVX2_op264
 
 fuseF32AVX2_keys265:
 	CMPQ R8, $0x0000010a
@@ -542,24 +562,24 @@ fuseF32AVX2_keys265:
 	JMP  fuseF32AVX2_op265
 
 fuseF32AVX2_keys266:
-	CMPQ R8, $0x0000010b
-	JAE  fuseF32AVX2_keys267
-	JMP  fuseF32AVX2_op266
+	JMP fuseF32AVX2_op266
 
 fuseF32AVX2_keys267:
-	JMP fuseF32AVX2_op267
-
-fuseF32AVX2_keys268:
-	CMPQ R8, $0x00000181
-	JAE  fuseF32AVX2_keys385
-	CMPQ R8, $0x0000010e
-	JAE  fuseF32AVX2_keys270
+	CMPQ R8, $0x00000180
+	JAE  fuseF32AVX2_keys384
 	CMPQ R8, $0x0000010d
 	JAE  fuseF32AVX2_keys269
-	JMP  fuseF32AVX2_op268
+	CMPQ R8, $0x0000010c
+	JAE  fuseF32AVX2_keys268
+	JMP  fuseF32AVX2_op267
+
+fuseF32AVX2_keys268:
+	JMP fuseF32AVX2_op268
 
 fuseF32AVX2_keys269:
-	JMP fuseF32AVX2_op269
+	CMPQ R8, $0x0000010e
+	JAE  fuseF32AVX2_keys270
+	JMP  fuseF32AVX2_op269
 
 fuseF32AVX2_keys270:
 	CMPQ R8, $0x0000010f
@@ -567,27 +587,27 @@ fuseF32AVX2_keys270:
 	JMP  fuseF32AVX2_op270
 
 fuseF32AVX2_keys271:
-	CMPQ R8, $0x00000180
-	JAE  fuseF32AVX2_keys384
-	JMP  fuseF32AVX2_op271
+	JMP fuseF32AVX2_op271
 
 fuseF32AVX2_keys384:
-	JMP fuseF32AVX2_op384
+	CMPQ R8, $0x00000183
+	JAE  fuseF32AVX2_keys387
+	CMPQ R8, $0x00000181
+	JAE  fuseF32AVX2_keys385
+	JMP  fuseF32AVX2_op384
 
 fuseF32AVX2_keys385:
-	CMPQ R8, $0x00000188
-	JAE  fuseF32AVX2_keys392
 	CMPQ R8, $0x00000182
 	JAE  fuseF32AVX2_keys386
 	JMP  fuseF32AVX2_op385
 
 fuseF32AVX2_keys386:
-	CMPQ R8, $0x00000183
-	JAE  fuseF32AVX2_keys387
-	JMP  fuseF32AVX2_op386
+	JMP fuseF32AVX2_op386
 
 fuseF32AVX2_keys387:
-	JMP fuseF32AVX2_op387
+	CMPQ R8, $0x00000188
+	JAE  fuseF32AVX2_keys392
+	JMP  fuseF32AVX2_op387
 
 fuseF32AVX2_keys392:
 	CMPQ R8, $0x00000189
@@ -595,26 +615,26 @@ fuseF32AVX2_keys392:
 	JMP  fuseF32AVX2_op392
 
 fuseF32AVX2_keys393:
-	CMPQ R8, $0x0000018a
-	JAE  fuseF32AVX2_keys394
-	JMP  fuseF32AVX2_op393
+	JMP fuseF32AVX2_op393
 
 fuseF32AVX2_keys394:
-	JMP fuseF32AVX2_op394
-
-fuseF32AVX2_keys395:
 	CMPQ R8, $0x000001a1
 	JAE  fuseF32AVX2_keys417
-	CMPQ R8, $0x00000198
-	JAE  fuseF32AVX2_keys408
-	CMPQ R8, $0x00000191
-	JAE  fuseF32AVX2_keys401
+	CMPQ R8, $0x00000193
+	JAE  fuseF32AVX2_keys403
 	CMPQ R8, $0x00000190
 	JAE  fuseF32AVX2_keys400
-	JMP  fuseF32AVX2_op395
+	CMPQ R8, $0x0000018b
+	JAE  fuseF32AVX2_keys395
+	JMP  fuseF32AVX2_op394
+
+fuseF32AVX2_keys395:
+	JMP fuseF32AVX2_op395
 
 fuseF32AVX2_keys400:
-	JMP fuseF32AVX2_op400
+	CMPQ R8, $0x00000191
+	JAE  fuseF32AVX2_keys401
+	JMP  fuseF32AVX2_op400
 
 fuseF32AVX2_keys401:
 	CMPQ R8, $0x00000192
@@ -622,16 +642,16 @@ fuseF32AVX2_keys401:
 	JMP  fuseF32AVX2_op401
 
 fuseF32AVX2_keys402:
-	CMPQ R8, $0x00000193
-	JAE  fuseF32AVX2_keys403
-	JMP  fuseF32AVX2_op402
+	JMP fuseF32AVX2_op402
 
 fuseF32AVX2_keys403:
-	JMP fuseF32AVX2_op403
-
-fuseF32AVX2_keys408:
 	CMPQ R8, $0x0000019a
 	JAE  fuseF32AVX2_keys410
+	CMPQ R8, $0x00000198
+	JAE  fuseF32AVX2_keys408
+	JMP  fuseF32AVX2_op403
+
+fuseF32AVX2_keys408:
 	CMPQ R8, $0x00000199
 	JAE  fuseF32AVX2_keys409
 	JMP  fuseF32AVX2_op408
@@ -4362,6 +4382,2226 @@ fuseF32AVX2_op185nt:
 	DECQ      R8
 	JNZ       fuseF32AVX2_op185nt
 	JMP       fuseF32AVX2_next
+
+fuseF32AVX2_op192:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op192nt
+
+fuseF32AVX2_op192loop:
+	VMOVUPS      (R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op192loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op192notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op192notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 96(R9)
+
+fuseF32AVX2_op192notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op192nt:
+	VMOVUPS      (R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVNTPS     Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVNTPS     Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVNTPS     Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVNTPS     Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op192nt
+	JMP          fuseF32AVX2_next
+
+fuseF32AVX2_op193:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op193nt
+
+fuseF32AVX2_op193loop:
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, (R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, 32(R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, 64(R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF32AVX2_op193loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op193notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op193notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, (R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, 32(R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, 64(R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 96(R9)
+
+fuseF32AVX2_op193notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op193nt:
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVNTPS     Y3, (R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVNTPS     Y3, 32(R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVNTPS     Y3, 64(R9)
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVNTPS     Y3, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF32AVX2_op193nt
+	JMP          fuseF32AVX2_next
+
+fuseF32AVX2_op200:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op200nt
+
+fuseF32AVX2_op200loop:
+	VMOVUPS     (R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, (R9)
+	VMOVUPS     32(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, 32(R9)
+	VMOVUPS     64(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, 64(R9)
+	VMOVUPS     96(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op200loop
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op200notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op200notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     (R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, (R9)
+	VMOVUPS     32(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, 32(R9)
+	VMOVUPS     64(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, 64(R9)
+	VMOVUPS     96(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, 96(R9)
+
+fuseF32AVX2_op200notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op200nt:
+	VMOVUPS     (R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVNTPS    Y0, (R9)
+	VMOVUPS     32(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVNTPS    Y0, 32(R9)
+	VMOVUPS     64(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVNTPS    Y0, 64(R9)
+	VMOVUPS     96(R10), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVNTPS    Y0, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF32AVX2_op200nt
+	JMP         fuseF32AVX2_next
+
+fuseF32AVX2_op201:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op201nt
+
+fuseF32AVX2_op201loop:
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVUPS     Y3, (R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVUPS     Y3, 32(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVUPS     Y3, 64(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVUPS     Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF32AVX2_op201loop
+	CMPQ        SI, DI
+	JNE         fuseF32AVX2_op201notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX2_op201notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVUPS     Y3, (R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVUPS     Y3, 32(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVUPS     Y3, 64(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, 96(R9)
+
+fuseF32AVX2_op201notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op201nt:
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVNTPS    Y3, (R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVNTPS    Y3, 32(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVNTPS    Y3, 64(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y3
+	VBLENDVPS   Y1, Y3, Y2, Y3
+	VMOVNTPS    Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF32AVX2_op201nt
+	JMP         fuseF32AVX2_next
 
 fuseF32AVX2_op256:
 	MOVBQZX 3(CX), R8
@@ -9365,6 +11605,322 @@ fuseF32AVX2_done:
 	VZEROUPPER
 	RET
 
+DATA exp32consts<>+0(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+8(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+16(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+24(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+32(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+40(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+48(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+56(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+64(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+72(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+80(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+88(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+96(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+104(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+112(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+120(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+128(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+136(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+144(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+152(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+160(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+168(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+176(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+184(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+192(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+200(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+208(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+216(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+224(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+232(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+240(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+248(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+256(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+264(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+272(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+280(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+288(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+296(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+304(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+312(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+320(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+328(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+336(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+344(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+352(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+360(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+368(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+376(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+384(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+392(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+400(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+408(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+416(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+424(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+432(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+440(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+448(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+456(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+464(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+472(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+480(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+488(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+496(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+504(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+512(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+520(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+528(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+536(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+544(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+552(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+560(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+568(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+576(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+584(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+592(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+600(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+608(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+616(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+624(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+632(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+640(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+648(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+656(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+664(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+672(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+680(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+688(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+696(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+704(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+712(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+720(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+728(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+736(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+744(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+752(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+760(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+768(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+776(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+784(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+792(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+800(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+808(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+816(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+824(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+832(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+840(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+848(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+856(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+864(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+872(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+880(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+888(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+896(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+904(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+912(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+920(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+928(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+936(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+944(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+952(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+960(SB)/8, $0x0000000100000001
+DATA exp32consts<>+968(SB)/8, $0x0000000100000001
+DATA exp32consts<>+976(SB)/8, $0x0000000100000001
+DATA exp32consts<>+984(SB)/8, $0x0000000100000001
+DATA exp32consts<>+992(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1000(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1008(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1016(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1024(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1032(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1040(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1048(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1056(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1064(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1072(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1080(SB)/8, $0x0040000000400000
+GLOBL exp32consts<>(SB), RODATA|NOPTR, $1088
+
+DATA log32consts<>+0(SB)/8, $0x0080000000800000
+DATA log32consts<>+8(SB)/8, $0x0080000000800000
+DATA log32consts<>+16(SB)/8, $0x0080000000800000
+DATA log32consts<>+24(SB)/8, $0x0080000000800000
+DATA log32consts<>+32(SB)/8, $0x0080000000800000
+DATA log32consts<>+40(SB)/8, $0x0080000000800000
+DATA log32consts<>+48(SB)/8, $0x0080000000800000
+DATA log32consts<>+56(SB)/8, $0x0080000000800000
+DATA log32consts<>+64(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+72(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+80(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+88(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+96(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+104(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+112(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+120(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+128(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+136(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+144(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+152(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+160(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+168(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+176(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+184(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+192(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+200(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+208(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+216(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+224(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+232(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+240(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+248(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+256(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+264(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+272(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+280(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+288(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+296(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+304(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+312(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+320(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+328(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+336(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+344(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+352(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+360(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+368(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+376(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+384(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+392(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+400(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+408(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+416(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+424(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+432(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+440(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+448(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+456(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+464(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+472(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+480(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+488(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+496(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+504(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+512(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+520(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+528(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+536(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+544(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+552(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+560(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+568(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+576(SB)/8, $0x4000000040000000
+DATA log32consts<>+584(SB)/8, $0x4000000040000000
+DATA log32consts<>+592(SB)/8, $0x4000000040000000
+DATA log32consts<>+600(SB)/8, $0x4000000040000000
+DATA log32consts<>+608(SB)/8, $0x4000000040000000
+DATA log32consts<>+616(SB)/8, $0x4000000040000000
+DATA log32consts<>+624(SB)/8, $0x4000000040000000
+DATA log32consts<>+632(SB)/8, $0x4000000040000000
+DATA log32consts<>+640(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+648(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+656(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+664(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+672(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+680(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+688(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+696(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+704(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+712(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+720(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+728(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+736(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+744(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+752(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+760(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+768(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+776(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+784(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+792(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+800(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+808(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+816(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+824(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+832(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+840(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+848(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+856(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+864(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+872(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+880(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+888(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+896(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+904(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+912(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+920(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+928(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+936(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+944(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+952(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+960(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+968(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+976(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+984(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+992(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1000(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1008(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1016(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1024(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1032(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1040(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1048(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1056(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1064(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1072(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1080(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1088(SB)/8, $0x0000000000000000
+DATA log32consts<>+1096(SB)/8, $0x0000000000000000
+DATA log32consts<>+1104(SB)/8, $0x0000000000000000
+DATA log32consts<>+1112(SB)/8, $0x0000000000000000
+DATA log32consts<>+1120(SB)/8, $0x0000000000000000
+DATA log32consts<>+1128(SB)/8, $0x0000000000000000
+DATA log32consts<>+1136(SB)/8, $0x0000000000000000
+DATA log32consts<>+1144(SB)/8, $0x0000000000000000
+DATA log32consts<>+1152(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1160(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1168(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1176(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1184(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1192(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1200(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1208(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1216(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1224(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1232(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1240(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1248(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1256(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1264(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1272(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1280(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1288(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1296(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1304(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1312(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1320(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1328(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1336(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1344(SB)/8, $0x0040000000400000
+DATA log32consts<>+1352(SB)/8, $0x0040000000400000
+DATA log32consts<>+1360(SB)/8, $0x0040000000400000
+DATA log32consts<>+1368(SB)/8, $0x0040000000400000
+DATA log32consts<>+1376(SB)/8, $0x0040000000400000
+DATA log32consts<>+1384(SB)/8, $0x0040000000400000
+DATA log32consts<>+1392(SB)/8, $0x0040000000400000
+DATA log32consts<>+1400(SB)/8, $0x0040000000400000
+GLOBL log32consts<>(SB), RODATA|NOPTR, $1408
+
 // func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·fuseF32AVX512(SB), NOSPLIT, $0-64
@@ -9391,12 +11947,12 @@ fuseF32AVX512_chunk:
 
 fuseF32AVX512_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x00000102
-	JAE     fuseF32AVX512_keys258
-	CMPQ    R8, $0x00000031
-	JAE     fuseF32AVX512_keys49
-	CMPQ    R8, $0x0000001a
-	JAE     fuseF32AVX512_keys26
+	CMPQ    R8, $0x00000100
+	JAE     fuseF32AVX512_keys256
+	CMPQ    R8, $0x00000032
+	JAE     fuseF32AVX512_keys50
+	CMPQ    R8, $0x0000001b
+	JAE     fuseF32AVX512_keys27
 	CMPQ    R8, $0x00000011
 	JAE     fuseF32AVX512_keys17
 	CMPQ    R8, $0x0000000a
@@ -9422,19 +11978,19 @@ fuseF32AVX512_keys16:
 	JMP fuseF32AVX512_op16
 
 fuseF32AVX512_keys17:
-	CMPQ R8, $0x00000013
-	JAE  fuseF32AVX512_keys19
+	CMPQ R8, $0x00000018
+	JAE  fuseF32AVX512_keys24
 	CMPQ R8, $0x00000012
 	JAE  fuseF32AVX512_keys18
 	JMP  fuseF32AVX512_op17
 
 fuseF32AVX512_keys18:
-	JMP fuseF32AVX512_op18
+	CMPQ R8, $0x00000013
+	JAE  fuseF32AVX512_keys19
+	JMP  fuseF32AVX512_op18
 
 fuseF32AVX512_keys19:
-	CMPQ R8, $0x00000018
-	JAE  fuseF32AVX512_keys24
-	JMP  fuseF32AVX512_op19
+	JMP fuseF32AVX512_op19
 
 fuseF32AVX512_keys24:
 	CMPQ R8, $0x00000019
@@ -9442,24 +11998,24 @@ fuseF32AVX512_keys24:
 	JMP  fuseF32AVX512_op24
 
 fuseF32AVX512_keys25:
-	JMP fuseF32AVX512_op25
+	CMPQ R8, $0x0000001a
+	JAE  fuseF32AVX512_keys26
+	JMP  fuseF32AVX512_op25
 
 fuseF32AVX512_keys26:
-	CMPQ R8, $0x00000023
-	JAE  fuseF32AVX512_keys35
-	CMPQ R8, $0x00000020
-	JAE  fuseF32AVX512_keys32
-	CMPQ R8, $0x0000001b
-	JAE  fuseF32AVX512_keys27
-	JMP  fuseF32AVX512_op26
+	JMP fuseF32AVX512_op26
 
 fuseF32AVX512_keys27:
-	JMP fuseF32AVX512_op27
-
-fuseF32AVX512_keys32:
+	CMPQ R8, $0x00000028
+	JAE  fuseF32AVX512_keys40
 	CMPQ R8, $0x00000021
 	JAE  fuseF32AVX512_keys33
-	JMP  fuseF32AVX512_op32
+	CMPQ R8, $0x00000020
+	JAE  fuseF32AVX512_keys32
+	JMP  fuseF32AVX512_op27
+
+fuseF32AVX512_keys32:
+	JMP fuseF32AVX512_op32
 
 fuseF32AVX512_keys33:
 	CMPQ R8, $0x00000022
@@ -9467,27 +12023,27 @@ fuseF32AVX512_keys33:
 	JMP  fuseF32AVX512_op33
 
 fuseF32AVX512_keys34:
-	JMP fuseF32AVX512_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF32AVX512_keys35
+	JMP  fuseF32AVX512_op34
 
 fuseF32AVX512_keys35:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF32AVX512_keys42
-	CMPQ R8, $0x00000028
-	JAE  fuseF32AVX512_keys40
-	JMP  fuseF32AVX512_op35
+	JMP fuseF32AVX512_op35
 
 fuseF32AVX512_keys40:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX512_keys43
 	CMPQ R8, $0x00000029
 	JAE  fuseF32AVX512_keys41
 	JMP  fuseF32AVX512_op40
 
 fuseF32AVX512_keys41:
-	JMP fuseF32AVX512_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX512_keys42
+	JMP  fuseF32AVX512_op41
 
 fuseF32AVX512_keys42:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF32AVX512_keys43
-	JMP  fuseF32AVX512_op42
+	JMP fuseF32AVX512_op42
 
 fuseF32AVX512_keys43:
 	CMPQ R8, $0x00000030
@@ -9495,26 +12051,26 @@ fuseF32AVX512_keys43:
 	JMP  fuseF32AVX512_op43
 
 fuseF32AVX512_keys48:
-	JMP fuseF32AVX512_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF32AVX512_keys49
+	JMP  fuseF32AVX512_op48
 
 fuseF32AVX512_keys49:
-	CMPQ R8, $0x00000099
-	JAE  fuseF32AVX512_keys153
-	CMPQ R8, $0x00000088
-	JAE  fuseF32AVX512_keys136
-	CMPQ R8, $0x00000033
-	JAE  fuseF32AVX512_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF32AVX512_keys50
-	JMP  fuseF32AVX512_op49
+	JMP fuseF32AVX512_op49
 
 fuseF32AVX512_keys50:
-	JMP fuseF32AVX512_op50
-
-fuseF32AVX512_keys51:
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX512_keys161
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX512_keys137
 	CMPQ R8, $0x00000080
 	JAE  fuseF32AVX512_keys128
-	JMP  fuseF32AVX512_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX512_keys51
+	JMP  fuseF32AVX512_op50
+
+fuseF32AVX512_keys51:
+	JMP fuseF32AVX512_op51
 
 fuseF32AVX512_keys128:
 	CMPQ R8, $0x00000081
@@ -9522,17 +12078,19 @@ fuseF32AVX512_keys128:
 	JMP  fuseF32AVX512_op128
 
 fuseF32AVX512_keys129:
-	JMP fuseF32AVX512_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX512_keys136
+	JMP  fuseF32AVX512_op129
 
 fuseF32AVX512_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF32AVX512_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF32AVX512_keys137
-	JMP  fuseF32AVX512_op136
+	JMP fuseF32AVX512_op136
 
 fuseF32AVX512_keys137:
-	JMP fuseF32AVX512_op137
+	CMPQ R8, $0x00000098
+	JAE  fuseF32AVX512_keys152
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX512_keys144
+	JMP  fuseF32AVX512_op137
 
 fuseF32AVX512_keys144:
 	CMPQ R8, $0x00000091
@@ -9540,18 +12098,14 @@ fuseF32AVX512_keys144:
 	JMP  fuseF32AVX512_op144
 
 fuseF32AVX512_keys145:
-	CMPQ R8, $0x00000098
-	JAE  fuseF32AVX512_keys152
-	JMP  fuseF32AVX512_op145
+	JMP fuseF32AVX512_op145
 
 fuseF32AVX512_keys152:
-	JMP fuseF32AVX512_op152
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX512_keys153
+	JMP  fuseF32AVX512_op152
 
 fuseF32AVX512_keys153:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF32AVX512_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF32AVX512_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF32AVX512_keys160
 	JMP  fuseF32AVX512_op153
@@ -9560,39 +12114,67 @@ fuseF32AVX512_keys160:
 	JMP fuseF32AVX512_op160
 
 fuseF32AVX512_keys161:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF32AVX512_keys184
+	CMPQ R8, $0x000000a9
+	JAE  fuseF32AVX512_keys169
 	CMPQ R8, $0x000000a8
 	JAE  fuseF32AVX512_keys168
 	JMP  fuseF32AVX512_op161
 
 fuseF32AVX512_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF32AVX512_keys169
-	JMP  fuseF32AVX512_op168
+	JMP fuseF32AVX512_op168
 
 fuseF32AVX512_keys169:
-	JMP fuseF32AVX512_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF32AVX512_keys176
+	JMP  fuseF32AVX512_op169
 
 fuseF32AVX512_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF32AVX512_keys185
 	CMPQ R8, $0x000000b1
 	JAE  fuseF32AVX512_keys177
 	JMP  fuseF32AVX512_op176
 
 fuseF32AVX512_keys177:
-	CMPQ R8, $0x000000b8
-	JAE  fuseF32AVX512_keys184
-	JMP  fuseF32AVX512_op177
+	JMP fuseF32AVX512_op177
 
 fuseF32AVX512_keys184:
-	JMP fuseF32AVX512_op184
+	CMPQ R8, $0x000000c1
+	JAE  fuseF32AVX512_keys193
+	CMPQ R8, $0x000000b9
+	JAE  fuseF32AVX512_keys185
+	JMP  fuseF32AVX512_op184
 
 fuseF32AVX512_keys185:
-	CMPQ R8, $0x00000100
-	JAE  fuseF32AVX512_keys256
+	CMPQ R8, $0x000000c0
+	JAE  fuseF32AVX512_keys192
 	JMP  fuseF32AVX512_op185
 
+fuseF32AVX512_keys192:
+	JMP fuseF32AVX512_op192
+
+fuseF32AVX512_keys193:
+	CMPQ R8, $0x000000c8
+	JAE  fuseF32AVX512_keys200
+	JMP  fuseF32AVX512_op193
+
+fuseF32AVX512_keys200:
+	CMPQ R8, $0x000000c9
+	JAE  fuseF32AVX512_keys201
+	JMP  fuseF32AVX512_op200
+
+fuseF32AVX512_keys201:
+	JMP fuseF32AVX512_op201
+
 fuseF32AVX512_keys256:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF32AVX512_keys394
+	CMPQ R8, $0x0000010b
+	JAE  fuseF32AVX512_keys267
+	CMPQ R8, $0x00000105
+	JAE  fuseF32AVX512_keys261
+	CMPQ R8, $0x00000102
+	JAE  fuseF32AVX512_keys258
 	CMPQ R8, $0x00000101
 	JAE  fuseF32AVX512_keys257
 	JMP  fuseF32AVX512_op256
@@ -9601,43 +12183,37 @@ fuseF32AVX512_keys257:
 	JMP fuseF32AVX512_op257
 
 fuseF32AVX512_keys258:
-	CMPQ R8, $0x0000018b
-	JAE  fuseF32AVX512_keys395
-	CMPQ R8, $0x0000010c
-	JAE  fuseF32AVX512_keys268
-	CMPQ R8, $0x00000107
-	JAE  fuseF32AVX512_keys263
-	CMPQ R8, $0x00000104
-	JAE  fuseF32AVX512_keys260
 	CMPQ R8, $0x00000103
 	JAE  fuseF32AVX512_keys259
 	JMP  fuseF32AVX512_op258
 
 fuseF32AVX512_keys259:
-	JMP fuseF32AVX512_op259
+	CMPQ R8, $0x00000104
+	JAE  fuseF32AVX512_keys260
+	JMP  fuseF32AVX512_op259
 
 fuseF32AVX512_keys260:
-	CMPQ R8, $0x00000105
-	JAE  fuseF32AVX512_keys261
-	JMP  fuseF32AVX512_op260
+	JMP fuseF32AVX512_op260
 
 fuseF32AVX512_keys261:
+	CMPQ R8, $0x00000108
+	JAE  fuseF32AVX512_keys264
 	CMPQ R8, $0x00000106
 	JAE  fuseF32AVX512_keys262
 	JMP  fuseF32AVX512_op261
 
 fuseF32AVX512_keys262:
-	JMP fuseF32AVX512_op262
+	CMPQ R8, $0x00000107
+	JAE  fuseF32AVX512_keys263
+	JMP  fuseF32AVX512_op262
 
 fuseF32AVX512_keys263:
-	CMPQ R8, $0x00000109
-	JAE  fuseF32AVX512_keys265
-	CMPQ R8, $0x00000108
-	JAE  fuseF32AVX512_keys264
-	JMP  fuseF32AVX512_op263
+	JMP fuseF32AVX512_op263
 
 fuseF32AVX512_keys264:
-	JMP fuseF32AVX512_op264
+	CMPQ R8, $0x00000109
+	JAE  fuseF32AVX512_keys265
+	JMP  fuseF32AVX512_op264
 
 fuseF32AVX512_keys265:
 	CMPQ R8, $0x0000010a
@@ -9645,24 +12221,24 @@ fuseF32AVX512_keys265:
 	JMP  fuseF32AVX512_op265
 
 fuseF32AVX512_keys266:
-	CMPQ R8, $0x0000010b
-	JAE  fuseF32AVX512_keys267
-	JMP  fuseF32AVX512_op266
+	JMP fuseF32AVX512_op266
 
 fuseF32AVX512_keys267:
-	JMP fuseF32AVX512_op267
-
-fuseF32AVX512_keys268:
-	CMPQ R8, $0x00000181
-	JAE  fuseF32AVX512_keys385
-	CMPQ R8, $0x0000010e
-	JAE  fuseF32AVX512_keys270
+	CMPQ R8, $0x00000180
+	JAE  fuseF32AVX512_keys384
 	CMPQ R8, $0x0000010d
 	JAE  fuseF32AVX512_keys269
-	JMP  fuseF32AVX512_op268
+	CMPQ R8, $0x0000010c
+	JAE  fuseF32AVX512_keys268
+	JMP  fuseF32AVX512_op267
+
+fuseF32AVX512_keys268:
+	JMP fuseF32AVX512_op268
 
 fuseF32AVX512_keys269:
-	JMP fuseF32AVX512_op269
+	CMPQ R8, $0x0000010e
+	JAE  fuseF32AVX512_keys270
+	JMP  fuseF32AVX512_op269
 
 fuseF32AVX512_keys270:
 	CMPQ R8, $0x0000010f
@@ -9670,27 +12246,27 @@ fuseF32AVX512_keys270:
 	JMP  fuseF32AVX512_op270
 
 fuseF32AVX512_keys271:
-	CMPQ R8, $0x00000180
-	JAE  fuseF32AVX512_keys384
-	JMP  fuseF32AVX512_op271
+	JMP fuseF32AVX512_op271
 
 fuseF32AVX512_keys384:
-	JMP fuseF32AVX512_op384
+	CMPQ R8, $0x00000183
+	JAE  fuseF32AVX512_keys387
+	CMPQ R8, $0x00000181
+	JAE  fuseF32AVX512_keys385
+	JMP  fuseF32AVX512_op384
 
 fuseF32AVX512_keys385:
-	CMPQ R8, $0x00000188
-	JAE  fuseF32AVX512_keys392
 	CMPQ R8, $0x00000182
 	JAE  fuseF32AVX512_keys386
 	JMP  fuseF32AVX512_op385
 
 fuseF32AVX512_keys386:
-	CMPQ R8, $0x00000183
-	JAE  fuseF32AVX512_keys387
-	JMP  fuseF32AVX512_op386
+	JMP fuseF32AVX512_op386
 
 fuseF32AVX512_keys387:
-	JMP fuseF32AVX512_op387
+	CMPQ R8, $0x00000188
+	JAE  fuseF32AVX512_keys392
+	JMP  fuseF32AVX512_op387
 
 fuseF32AVX512_keys392:
 	CMPQ R8, $0x00000189
@@ -9698,26 +12274,26 @@ fuseF32AVX512_keys392:
 	JMP  fuseF32AVX512_op392
 
 fuseF32AVX512_keys393:
-	CMPQ R8, $0x0000018a
-	JAE  fuseF32AVX512_keys394
-	JMP  fuseF32AVX512_op393
+	JMP fuseF32AVX512_op393
 
 fuseF32AVX512_keys394:
-	JMP fuseF32AVX512_op394
-
-fuseF32AVX512_keys395:
 	CMPQ R8, $0x000001a1
 	JAE  fuseF32AVX512_keys417
-	CMPQ R8, $0x00000198
-	JAE  fuseF32AVX512_keys408
-	CMPQ R8, $0x00000191
-	JAE  fuseF32AVX512_keys401
+	CMPQ R8, $0x00000193
+	JAE  fuseF32AVX512_keys403
 	CMPQ R8, $0x00000190
 	JAE  fuseF32AVX512_keys400
-	JMP  fuseF32AVX512_op395
+	CMPQ R8, $0x0000018b
+	JAE  fuseF32AVX512_keys395
+	JMP  fuseF32AVX512_op394
+
+fuseF32AVX512_keys395:
+	JMP fuseF32AVX512_op395
 
 fuseF32AVX512_keys400:
-	JMP fuseF32AVX512_op400
+	CMPQ R8, $0x00000191
+	JAE  fuseF32AVX512_keys401
+	JMP  fuseF32AVX512_op400
 
 fuseF32AVX512_keys401:
 	CMPQ R8, $0x00000192
@@ -9725,16 +12301,16 @@ fuseF32AVX512_keys401:
 	JMP  fuseF32AVX512_op401
 
 fuseF32AVX512_keys402:
-	CMPQ R8, $0x00000193
-	JAE  fuseF32AVX512_keys403
-	JMP  fuseF32AVX512_op402
+	JMP fuseF32AVX512_op402
 
 fuseF32AVX512_keys403:
-	JMP fuseF32AVX512_op403
-
-fuseF32AVX512_keys408:
 	CMPQ R8, $0x0000019a
 	JAE  fuseF32AVX512_keys410
+	CMPQ R8, $0x00000198
+	JAE  fuseF32AVX512_keys408
+	JMP  fuseF32AVX512_op403
+
+fuseF32AVX512_keys408:
 	CMPQ R8, $0x00000199
 	JAE  fuseF32AVX512_keys409
 	JMP  fuseF32AVX512_op408
@@ -13464,6 +16040,2274 @@ fuseF32AVX512_op185nt:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF32AVX512_op185nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op192:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op192nt
+
+fuseF32AVX512_op192loop:
+	VMOVUPS      (R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, (R9)
+	VMOVUPS      64(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op192loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op192notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op192notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, (R9)
+	VMOVUPS      64(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, 192(R9)
+
+fuseF32AVX512_op192notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op192nt:
+	VMOVUPS      (R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVNTPS     Z5, (R9)
+	VMOVUPS      64(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVNTPS     Z5, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVNTPS     Z5, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVNTPS     Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op192nt
+	JMP          fuseF32AVX512_next
+
+fuseF32AVX512_op193:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op193nt
+
+fuseF32AVX512_op193loop:
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVUPS      Z5, (R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVUPS      Z5, 64(R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVUPS      Z5, 128(R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVUPS      Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF32AVX512_op193loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op193notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op193notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVUPS      Z5, (R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVUPS      Z5, 64(R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVUPS      Z5, 128(R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VMOVUPS      Z5, 192(R9)
+
+fuseF32AVX512_op193notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op193nt:
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVNTPS     Z5, (R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVNTPS     Z5, 64(R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVNTPS     Z5, 128(R9)
+	VMAXPS       exp32consts<>+0(SB), Z0, Z5
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VSUBPS       exp32consts<>+192(SB), Z6, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z8
+	VSUBPS       Z8, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z9
+	VFMADD213PS  exp32consts<>+448(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z7
+	VMULPS       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PS  Z8, Z5, Z10
+	VFMADD231PS  Z9, Z7, Z10
+	VADDPS       exp32consts<>+832(SB), Z8, Z5
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z5, Z7, Z7
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSRLD       $0x01, Z6, Z7
+	VPSUBD       exp32consts<>+960(SB), Z7, Z8
+	VPSLLD       $0x17, Z8, Z8
+	VPSUBD       Z7, Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSLLD       $0x17, Z6, Z6
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z6, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z6
+	VBLENDMPS    Z6, Z5, K1, Z5
+	VMOVNTPS     Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF32AVX512_op193nt
+	JMP          fuseF32AVX512_next
+
+fuseF32AVX512_op200:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op200nt
+
+fuseF32AVX512_op200loop:
+	VMOVUPS     (R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op200loop
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op200notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op200notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPS     (R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, (R9)
+	VMOVUPS     64(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, 64(R9)
+	VMOVUPS     128(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, 128(R9)
+	VMOVUPS     192(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, 192(R9)
+
+fuseF32AVX512_op200notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op200nt:
+	VMOVUPS     (R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVNTPS    Z6, (R9)
+	VMOVUPS     64(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVNTPS    Z6, 64(R9)
+	VMOVUPS     128(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVNTPS    Z6, 128(R9)
+	VMOVUPS     192(R10), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVNTPS    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF32AVX512_op200nt
+	JMP         fuseF32AVX512_next
+
+fuseF32AVX512_op201:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op201nt
+
+fuseF32AVX512_op201loop:
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVUPS     Z6, (R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVUPS     Z6, 64(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVUPS     Z6, 128(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVUPS     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op201loop
+	CMPQ        SI, DI
+	JNE         fuseF32AVX512_op201notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF32AVX512_op201notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVUPS     Z6, (R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVUPS     Z6, 64(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVUPS     Z6, 128(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z6, K1, Z6
+	VMOVUPS     Z6, 192(R9)
+
+fuseF32AVX512_op201notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op201nt:
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVNTPS    Z6, (R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVNTPS    Z6, 64(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVNTPS    Z6, 128(R9)
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VPADDD      log32consts<>+192(SB), Z6, Z6
+	VPSRLD      $0x17, Z6, Z5
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K1, Z7
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z6, Z6
+	VPADDD      log32consts<>+512(SB), Z6, Z6
+	VSUBPS      log32consts<>+128(SB), Z6, Z6
+	VADDPS      log32consts<>+576(SB), Z6, Z7
+	VDIVPS      Z7, Z6, Z7
+	VMULPS      Z7, Z7, Z8
+	VMULPS      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log32consts<>+640(SB), Z11
+	VFMADD213PS log32consts<>+704(SB), Z11, Z10
+	VMULPS      Z10, Z9, Z10
+	VMOVUPS     log32consts<>+768(SB), Z11
+	VFMADD213PS log32consts<>+832(SB), Z11, Z9
+	VMULPS      Z9, Z8, Z8
+	VADDPS      Z10, Z8, Z8
+	VMULPS      log32consts<>+896(SB), Z6, Z9
+	VMULPS      Z6, Z9, Z9
+	VADDPS      Z8, Z9, Z8
+	VMULPS      log32consts<>+960(SB), Z5, Z10
+	VFMADD231PS Z8, Z7, Z10
+	VSUBPS      Z10, Z9, Z9
+	VSUBPS      Z9, Z6, Z6
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z6
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z6, K1, Z6
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z6, K1, Z6
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z5
+	VBLENDMPS   Z5, Z6, K1, Z6
+	VMOVNTPS    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF32AVX512_op201nt
 	JMP         fuseF32AVX512_next
 
 fuseF32AVX512_op256:
@@ -18470,12 +23314,12 @@ fuseF64AVX2_chunk:
 
 fuseF64AVX2_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x00000102
-	JAE     fuseF64AVX2_keys258
-	CMPQ    R8, $0x00000031
-	JAE     fuseF64AVX2_keys49
-	CMPQ    R8, $0x0000001a
-	JAE     fuseF64AVX2_keys26
+	CMPQ    R8, $0x00000100
+	JAE     fuseF64AVX2_keys256
+	CMPQ    R8, $0x00000032
+	JAE     fuseF64AVX2_keys50
+	CMPQ    R8, $0x0000001b
+	JAE     fuseF64AVX2_keys27
 	CMPQ    R8, $0x00000011
 	JAE     fuseF64AVX2_keys17
 	CMPQ    R8, $0x0000000a
@@ -18501,19 +23345,19 @@ fuseF64AVX2_keys16:
 	JMP fuseF64AVX2_op16
 
 fuseF64AVX2_keys17:
-	CMPQ R8, $0x00000013
-	JAE  fuseF64AVX2_keys19
+	CMPQ R8, $0x00000018
+	JAE  fuseF64AVX2_keys24
 	CMPQ R8, $0x00000012
 	JAE  fuseF64AVX2_keys18
 	JMP  fuseF64AVX2_op17
 
 fuseF64AVX2_keys18:
-	JMP fuseF64AVX2_op18
+	CMPQ R8, $0x00000013
+	JAE  fuseF64AVX2_keys19
+	JMP  fuseF64AVX2_op18
 
 fuseF64AVX2_keys19:
-	CMPQ R8, $0x00000018
-	JAE  fuseF64AVX2_keys24
-	JMP  fuseF64AVX2_op19
+	JMP fuseF64AVX2_op19
 
 fuseF64AVX2_keys24:
 	CMPQ R8, $0x00000019
@@ -18521,24 +23365,24 @@ fuseF64AVX2_keys24:
 	JMP  fuseF64AVX2_op24
 
 fuseF64AVX2_keys25:
-	JMP fuseF64AVX2_op25
+	CMPQ R8, $0x0000001a
+	JAE  fuseF64AVX2_keys26
+	JMP  fuseF64AVX2_op25
 
 fuseF64AVX2_keys26:
-	CMPQ R8, $0x00000023
-	JAE  fuseF64AVX2_keys35
-	CMPQ R8, $0x00000020
-	JAE  fuseF64AVX2_keys32
-	CMPQ R8, $0x0000001b
-	JAE  fuseF64AVX2_keys27
-	JMP  fuseF64AVX2_op26
+	JMP fuseF64AVX2_op26
 
 fuseF64AVX2_keys27:
-	JMP fuseF64AVX2_op27
-
-fuseF64AVX2_keys32:
+	CMPQ R8, $0x00000028
+	JAE  fuseF64AVX2_keys40
 	CMPQ R8, $0x00000021
 	JAE  fuseF64AVX2_keys33
-	JMP  fuseF64AVX2_op32
+	CMPQ R8, $0x00000020
+	JAE  fuseF64AVX2_keys32
+	JMP  fuseF64AVX2_op27
+
+fuseF64AVX2_keys32:
+	JMP fuseF64AVX2_op32
 
 fuseF64AVX2_keys33:
 	CMPQ R8, $0x00000022
@@ -18546,27 +23390,27 @@ fuseF64AVX2_keys33:
 	JMP  fuseF64AVX2_op33
 
 fuseF64AVX2_keys34:
-	JMP fuseF64AVX2_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF64AVX2_keys35
+	JMP  fuseF64AVX2_op34
 
 fuseF64AVX2_keys35:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF64AVX2_keys42
-	CMPQ R8, $0x00000028
-	JAE  fuseF64AVX2_keys40
-	JMP  fuseF64AVX2_op35
+	JMP fuseF64AVX2_op35
 
 fuseF64AVX2_keys40:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX2_keys43
 	CMPQ R8, $0x00000029
 	JAE  fuseF64AVX2_keys41
 	JMP  fuseF64AVX2_op40
 
 fuseF64AVX2_keys41:
-	JMP fuseF64AVX2_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX2_keys42
+	JMP  fuseF64AVX2_op41
 
 fuseF64AVX2_keys42:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF64AVX2_keys43
-	JMP  fuseF64AVX2_op42
+	JMP fuseF64AVX2_op42
 
 fuseF64AVX2_keys43:
 	CMPQ R8, $0x00000030
@@ -18574,26 +23418,26 @@ fuseF64AVX2_keys43:
 	JMP  fuseF64AVX2_op43
 
 fuseF64AVX2_keys48:
-	JMP fuseF64AVX2_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF64AVX2_keys49
+	JMP  fuseF64AVX2_op48
 
 fuseF64AVX2_keys49:
-	CMPQ R8, $0x00000099
-	JAE  fuseF64AVX2_keys153
-	CMPQ R8, $0x00000088
-	JAE  fuseF64AVX2_keys136
-	CMPQ R8, $0x00000033
-	JAE  fuseF64AVX2_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF64AVX2_keys50
-	JMP  fuseF64AVX2_op49
+	JMP fuseF64AVX2_op49
 
 fuseF64AVX2_keys50:
-	JMP fuseF64AVX2_op50
-
-fuseF64AVX2_keys51:
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX2_keys161
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX2_keys137
 	CMPQ R8, $0x00000080
 	JAE  fuseF64AVX2_keys128
-	JMP  fuseF64AVX2_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX2_keys51
+	JMP  fuseF64AVX2_op50
+
+fuseF64AVX2_keys51:
+	JMP fuseF64AVX2_op51
 
 fuseF64AVX2_keys128:
 	CMPQ R8, $0x00000081
@@ -18601,17 +23445,19 @@ fuseF64AVX2_keys128:
 	JMP  fuseF64AVX2_op128
 
 fuseF64AVX2_keys129:
-	JMP fuseF64AVX2_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX2_keys136
+	JMP  fuseF64AVX2_op129
 
 fuseF64AVX2_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF64AVX2_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF64AVX2_keys137
-	JMP  fuseF64AVX2_op136
+	JMP fuseF64AVX2_op136
 
 fuseF64AVX2_keys137:
-	JMP fuseF64AVX2_op137
+	CMPQ R8, $0x00000098
+	JAE  fuseF64AVX2_keys152
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX2_keys144
+	JMP  fuseF64AVX2_op137
 
 fuseF64AVX2_keys144:
 	CMPQ R8, $0x00000091
@@ -18619,18 +23465,14 @@ fuseF64AVX2_keys144:
 	JMP  fuseF64AVX2_op144
 
 fuseF64AVX2_keys145:
-	CMPQ R8, $0x00000098
-	JAE  fuseF64AVX2_keys152
-	JMP  fuseF64AVX2_op145
+	JMP fuseF64AVX2_op145
 
 fuseF64AVX2_keys152:
-	JMP fuseF64AVX2_op152
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX2_keys153
+	JMP  fuseF64AVX2_op152
 
 fuseF64AVX2_keys153:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF64AVX2_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF64AVX2_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF64AVX2_keys160
 	JMP  fuseF64AVX2_op153
@@ -18639,39 +23481,67 @@ fuseF64AVX2_keys160:
 	JMP fuseF64AVX2_op160
 
 fuseF64AVX2_keys161:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF64AVX2_keys184
+	CMPQ R8, $0x000000a9
+	JAE  fuseF64AVX2_keys169
 	CMPQ R8, $0x000000a8
 	JAE  fuseF64AVX2_keys168
 	JMP  fuseF64AVX2_op161
 
 fuseF64AVX2_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF64AVX2_keys169
-	JMP  fuseF64AVX2_op168
+	JMP fuseF64AVX2_op168
 
 fuseF64AVX2_keys169:
-	JMP fuseF64AVX2_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF64AVX2_keys176
+	JMP  fuseF64AVX2_op169
 
 fuseF64AVX2_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF64AVX2_keys185
 	CMPQ R8, $0x000000b1
 	JAE  fuseF64AVX2_keys177
 	JMP  fuseF64AVX2_op176
 
 fuseF64AVX2_keys177:
-	CMPQ R8, $0x000000b8
-	JAE  fuseF64AVX2_keys184
-	JMP  fuseF64AVX2_op177
+	JMP fuseF64AVX2_op177
 
 fuseF64AVX2_keys184:
-	JMP fuseF64AVX2_op184
+	CMPQ R8, $0x000000c1
+	JAE  fuseF64AVX2_keys193
+	CMPQ R8, $0x000000b9
+	JAE  fuseF64AVX2_keys185
+	JMP  fuseF64AVX2_op184
 
 fuseF64AVX2_keys185:
-	CMPQ R8, $0x00000100
-	JAE  fuseF64AVX2_keys256
+	CMPQ R8, $0x000000c0
+	JAE  fuseF64AVX2_keys192
 	JMP  fuseF64AVX2_op185
 
+fuseF64AVX2_keys192:
+	JMP fuseF64AVX2_op192
+
+fuseF64AVX2_keys193:
+	CMPQ R8, $0x000000c8
+	JAE  fuseF64AVX2_keys200
+	JMP  fuseF64AVX2_op193
+
+fuseF64AVX2_keys200:
+	CMPQ R8, $0x000000c9
+	JAE  fuseF64AVX2_keys201
+	JMP  fuseF64AVX2_op200
+
+fuseF64AVX2_keys201:
+	JMP fuseF64AVX2_op201
+
 fuseF64AVX2_keys256:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF64AVX2_keys394
+	CMPQ R8, $0x0000010b
+	JAE  fuseF64AVX2_keys267
+	CMPQ R8, $0x00000105
+	JAE  fuseF64AVX2_keys261
+	CMPQ R8, $0x00000102
+	JAE  fuseF64AVX2_keys258
 	CMPQ R8, $0x00000101
 	JAE  fuseF64AVX2_keys257
 	JMP  fuseF64AVX2_op256
@@ -18680,43 +23550,37 @@ fuseF64AVX2_keys257:
 	JMP fuseF64AVX2_op257
 
 fuseF64AVX2_keys258:
-	CMPQ R8, $0x0000018b
-	JAE  fuseF64AVX2_keys395
-	CMPQ R8, $0x0000010c
-	JAE  fuseF64AVX2_keys268
-	CMPQ R8, $0x00000107
-	JAE  fuseF64AVX2_keys263
-	CMPQ R8, $0x00000104
-	JAE  fuseF64AVX2_keys260
 	CMPQ R8, $0x00000103
 	JAE  fuseF64AVX2_keys259
 	JMP  fuseF64AVX2_op258
 
 fuseF64AVX2_keys259:
-	JMP fuseF64AVX2_op259
+	CMPQ R8, $0x00000104
+	JAE  fuseF64AVX2_keys260
+	JMP  fuseF64AVX2_op259
 
 fuseF64AVX2_keys260:
-	CMPQ R8, $0x00000105
-	JAE  fuseF64AVX2_keys261
-	JMP  fuseF64AVX2_op260
+	JMP fuseF64AVX2_op260
 
 fuseF64AVX2_keys261:
+	CMPQ R8, $0x00000108
+	JAE  fuseF64AVX2_keys264
 	CMPQ R8, $0x00000106
 	JAE  fuseF64AVX2_keys262
 	JMP  fuseF64AVX2_op261
 
 fuseF64AVX2_keys262:
-	JMP fuseF64AVX2_op262
+	CMPQ R8, $0x00000107
+	JAE  fuseF64AVX2_keys263
+	JMP  fuseF64AVX2_op262
 
 fuseF64AVX2_keys263:
-	CMPQ R8, $0x00000109
-	JAE  fuseF64AVX2_keys265
-	CMPQ R8, $0x00000108
-	JAE  fuseF64AVX2_keys264
-	JMP  fuseF64AVX2_op263
+	JMP fuseF64AVX2_op263
 
 fuseF64AVX2_keys264:
-	JMP fuseF64AVX2_op264
+	CMPQ R8, $0x00000109
+	JAE  fuseF64AVX2_keys265
+	JMP  fuseF64AVX2_op264
 
 fuseF64AVX2_keys265:
 	CMPQ R8, $0x0000010a
@@ -18724,24 +23588,24 @@ fuseF64AVX2_keys265:
 	JMP  fuseF64AVX2_op265
 
 fuseF64AVX2_keys266:
-	CMPQ R8, $0x0000010b
-	JAE  fuseF64AVX2_keys267
-	JMP  fuseF64AVX2_op266
+	JMP fuseF64AVX2_op266
 
 fuseF64AVX2_keys267:
-	JMP fuseF64AVX2_op267
-
-fuseF64AVX2_keys268:
-	CMPQ R8, $0x00000181
-	JAE  fuseF64AVX2_keys385
-	CMPQ R8, $0x0000010e
-	JAE  fuseF64AVX2_keys270
+	CMPQ R8, $0x00000180
+	JAE  fuseF64AVX2_keys384
 	CMPQ R8, $0x0000010d
 	JAE  fuseF64AVX2_keys269
-	JMP  fuseF64AVX2_op268
+	CMPQ R8, $0x0000010c
+	JAE  fuseF64AVX2_keys268
+	JMP  fuseF64AVX2_op267
+
+fuseF64AVX2_keys268:
+	JMP fuseF64AVX2_op268
 
 fuseF64AVX2_keys269:
-	JMP fuseF64AVX2_op269
+	CMPQ R8, $0x0000010e
+	JAE  fuseF64AVX2_keys270
+	JMP  fuseF64AVX2_op269
 
 fuseF64AVX2_keys270:
 	CMPQ R8, $0x0000010f
@@ -18749,27 +23613,27 @@ fuseF64AVX2_keys270:
 	JMP  fuseF64AVX2_op270
 
 fuseF64AVX2_keys271:
-	CMPQ R8, $0x00000180
-	JAE  fuseF64AVX2_keys384
-	JMP  fuseF64AVX2_op271
+	JMP fuseF64AVX2_op271
 
 fuseF64AVX2_keys384:
-	JMP fuseF64AVX2_op384
+	CMPQ R8, $0x00000183
+	JAE  fuseF64AVX2_keys387
+	CMPQ R8, $0x00000181
+	JAE  fuseF64AVX2_keys385
+	JMP  fuseF64AVX2_op384
 
 fuseF64AVX2_keys385:
-	CMPQ R8, $0x00000188
-	JAE  fuseF64AVX2_keys392
 	CMPQ R8, $0x00000182
 	JAE  fuseF64AVX2_keys386
 	JMP  fuseF64AVX2_op385
 
 fuseF64AVX2_keys386:
-	CMPQ R8, $0x00000183
-	JAE  fuseF64AVX2_keys387
-	JMP  fuseF64AVX2_op386
+	JMP fuseF64AVX2_op386
 
 fuseF64AVX2_keys387:
-	JMP fuseF64AVX2_op387
+	CMPQ R8, $0x00000188
+	JAE  fuseF64AVX2_keys392
+	JMP  fuseF64AVX2_op387
 
 fuseF64AVX2_keys392:
 	CMPQ R8, $0x00000189
@@ -18777,26 +23641,26 @@ fuseF64AVX2_keys392:
 	JMP  fuseF64AVX2_op392
 
 fuseF64AVX2_keys393:
-	CMPQ R8, $0x0000018a
-	JAE  fuseF64AVX2_keys394
-	JMP  fuseF64AVX2_op393
+	JMP fuseF64AVX2_op393
 
 fuseF64AVX2_keys394:
-	JMP fuseF64AVX2_op394
-
-fuseF64AVX2_keys395:
 	CMPQ R8, $0x000001a1
 	JAE  fuseF64AVX2_keys417
-	CMPQ R8, $0x00000198
-	JAE  fuseF64AVX2_keys408
-	CMPQ R8, $0x00000191
-	JAE  fuseF64AVX2_keys401
+	CMPQ R8, $0x00000193
+	JAE  fuseF64AVX2_keys403
 	CMPQ R8, $0x00000190
 	JAE  fuseF64AVX2_keys400
-	JMP  fuseF64AVX2_op395
+	CMPQ R8, $0x0000018b
+	JAE  fuseF64AVX2_keys395
+	JMP  fuseF64AVX2_op394
+
+fuseF64AVX2_keys395:
+	JMP fuseF64AVX2_op395
 
 fuseF64AVX2_keys400:
-	JMP fuseF64AVX2_op400
+	CMPQ R8, $0x00000191
+	JAE  fuseF64AVX2_keys401
+	JMP  fuseF64AVX2_op400
 
 fuseF64AVX2_keys401:
 	CMPQ R8, $0x00000192
@@ -18804,16 +23668,16 @@ fuseF64AVX2_keys401:
 	JMP  fuseF64AVX2_op401
 
 fuseF64AVX2_keys402:
-	CMPQ R8, $0x00000193
-	JAE  fuseF64AVX2_keys403
-	JMP  fuseF64AVX2_op402
+	JMP fuseF64AVX2_op402
 
 fuseF64AVX2_keys403:
-	JMP fuseF64AVX2_op403
-
-fuseF64AVX2_keys408:
 	CMPQ R8, $0x0000019a
 	JAE  fuseF64AVX2_keys410
+	CMPQ R8, $0x00000198
+	JAE  fuseF64AVX2_keys408
+	JMP  fuseF64AVX2_op403
+
+fuseF64AVX2_keys408:
 	CMPQ R8, $0x00000199
 	JAE  fuseF64AVX2_keys409
 	JMP  fuseF64AVX2_op408
@@ -22592,6 +27456,2442 @@ fuseF64AVX2_op185nt:
 	DECQ      R8
 	JNZ       fuseF64AVX2_op185nt
 	JMP       fuseF64AVX2_next
+
+fuseF64AVX2_op192:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op192nt
+
+fuseF64AVX2_op192loop:
+	VMOVUPD      (R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op192loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op192notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op192notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, 96(R9)
+
+fuseF64AVX2_op192notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op192nt:
+	VMOVUPD      (R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op192nt
+	JMP          fuseF64AVX2_next
+
+fuseF64AVX2_op193:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op193nt
+
+fuseF64AVX2_op193loop:
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, (R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, 32(R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, 64(R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF64AVX2_op193loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op193notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op193notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, (R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, 32(R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, 64(R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, 96(R9)
+
+fuseF64AVX2_op193notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op193nt:
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVNTPD     Y3, (R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVNTPD     Y3, 32(R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVNTPD     Y3, 64(R9)
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVNTPD     Y3, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF64AVX2_op193nt
+	JMP          fuseF64AVX2_next
+
+fuseF64AVX2_op200:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op200nt
+
+fuseF64AVX2_op200loop:
+	VMOVUPD     (R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, (R9)
+	VMOVUPD     32(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, 32(R9)
+	VMOVUPD     64(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, 64(R9)
+	VMOVUPD     96(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op200loop
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op200notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op200notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPD     (R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, (R9)
+	VMOVUPD     32(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, 32(R9)
+	VMOVUPD     64(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, 64(R9)
+	VMOVUPD     96(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, 96(R9)
+
+fuseF64AVX2_op200notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op200nt:
+	VMOVUPD     (R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVNTPD    Y0, (R9)
+	VMOVUPD     32(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVNTPD    Y0, 32(R9)
+	VMOVUPD     64(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVNTPD    Y0, 64(R9)
+	VMOVUPD     96(R10), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVNTPD    Y0, 96(R9)
+	ADDQ        $0x00000080, R9
+	ADDQ        $0x00000080, R10
+	DECQ        R8
+	JNZ         fuseF64AVX2_op200nt
+	JMP         fuseF64AVX2_next
+
+fuseF64AVX2_op201:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op201nt
+
+fuseF64AVX2_op201loop:
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVUPD     Y3, (R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVUPD     Y3, 32(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVUPD     Y3, 64(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVUPD     Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF64AVX2_op201loop
+	CMPQ        SI, DI
+	JNE         fuseF64AVX2_op201notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX2_op201notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVUPD     Y3, (R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVUPD     Y3, 32(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVUPD     Y3, 64(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, 96(R9)
+
+fuseF64AVX2_op201notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op201nt:
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVNTPD    Y3, (R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVNTPD    Y3, 32(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVNTPD    Y3, 64(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y3
+	VBLENDVPD   Y1, Y3, Y2, Y3
+	VMOVNTPD    Y3, 96(R9)
+	ADDQ        $0x00000080, R9
+	DECQ        R8
+	JNZ         fuseF64AVX2_op201nt
+	JMP         fuseF64AVX2_next
 
 fuseF64AVX2_op256:
 	MOVBQZX 3(CX), R8
@@ -27595,6 +34895,386 @@ fuseF64AVX2_done:
 	VZEROUPPER
 	RET
 
+DATA exp64consts<>+0(SB)/8, $0xc087500000000000
+DATA exp64consts<>+8(SB)/8, $0xc087500000000000
+DATA exp64consts<>+16(SB)/8, $0xc087500000000000
+DATA exp64consts<>+24(SB)/8, $0xc087500000000000
+DATA exp64consts<>+32(SB)/8, $0xc087500000000000
+DATA exp64consts<>+40(SB)/8, $0xc087500000000000
+DATA exp64consts<>+48(SB)/8, $0xc087500000000000
+DATA exp64consts<>+56(SB)/8, $0xc087500000000000
+DATA exp64consts<>+64(SB)/8, $0x4086300000000000
+DATA exp64consts<>+72(SB)/8, $0x4086300000000000
+DATA exp64consts<>+80(SB)/8, $0x4086300000000000
+DATA exp64consts<>+88(SB)/8, $0x4086300000000000
+DATA exp64consts<>+96(SB)/8, $0x4086300000000000
+DATA exp64consts<>+104(SB)/8, $0x4086300000000000
+DATA exp64consts<>+112(SB)/8, $0x4086300000000000
+DATA exp64consts<>+120(SB)/8, $0x4086300000000000
+DATA exp64consts<>+128(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+136(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+144(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+152(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+160(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+168(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+176(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+184(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+192(SB)/8, $0x4338000000000000
+DATA exp64consts<>+200(SB)/8, $0x4338000000000000
+DATA exp64consts<>+208(SB)/8, $0x4338000000000000
+DATA exp64consts<>+216(SB)/8, $0x4338000000000000
+DATA exp64consts<>+224(SB)/8, $0x4338000000000000
+DATA exp64consts<>+232(SB)/8, $0x4338000000000000
+DATA exp64consts<>+240(SB)/8, $0x4338000000000000
+DATA exp64consts<>+248(SB)/8, $0x4338000000000000
+DATA exp64consts<>+256(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+264(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+272(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+280(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+288(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+296(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+304(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+312(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+320(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+328(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+336(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+344(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+352(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+360(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+368(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+376(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+384(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+392(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+400(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+408(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+416(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+424(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+432(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+440(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+448(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+456(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+464(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+472(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+480(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+488(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+496(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+504(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+512(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+520(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+528(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+536(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+544(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+552(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+560(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+568(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+576(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+584(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+592(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+600(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+608(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+616(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+624(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+632(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+640(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+648(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+656(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+664(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+672(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+680(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+688(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+696(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+704(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+712(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+720(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+728(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+736(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+744(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+752(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+760(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+768(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+776(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+784(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+792(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+800(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+808(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+816(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+824(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+832(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+840(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+848(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+856(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+864(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+872(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+880(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+888(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+896(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+904(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+912(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+920(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+928(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+936(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+944(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+952(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+960(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+968(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+976(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+984(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+992(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1000(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1008(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1016(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1024(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1032(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1040(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1048(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1056(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1064(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1072(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1080(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1088(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1096(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1104(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1112(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1120(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1128(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1136(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1144(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1152(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1160(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1168(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1176(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1184(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1192(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1200(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1208(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1216(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1224(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1232(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1240(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1248(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1256(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1264(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1272(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1280(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1288(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1296(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1304(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1312(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1320(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1328(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1336(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1344(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1352(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1360(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1368(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1376(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1384(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1392(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1400(SB)/8, $0x0008000000000000
+GLOBL exp64consts<>(SB), RODATA|NOPTR, $1408
+
+DATA log64consts<>+0(SB)/8, $0x0010000000000000
+DATA log64consts<>+8(SB)/8, $0x0010000000000000
+DATA log64consts<>+16(SB)/8, $0x0010000000000000
+DATA log64consts<>+24(SB)/8, $0x0010000000000000
+DATA log64consts<>+32(SB)/8, $0x0010000000000000
+DATA log64consts<>+40(SB)/8, $0x0010000000000000
+DATA log64consts<>+48(SB)/8, $0x0010000000000000
+DATA log64consts<>+56(SB)/8, $0x0010000000000000
+DATA log64consts<>+64(SB)/8, $0x4350000000000000
+DATA log64consts<>+72(SB)/8, $0x4350000000000000
+DATA log64consts<>+80(SB)/8, $0x4350000000000000
+DATA log64consts<>+88(SB)/8, $0x4350000000000000
+DATA log64consts<>+96(SB)/8, $0x4350000000000000
+DATA log64consts<>+104(SB)/8, $0x4350000000000000
+DATA log64consts<>+112(SB)/8, $0x4350000000000000
+DATA log64consts<>+120(SB)/8, $0x4350000000000000
+DATA log64consts<>+128(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+136(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+144(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+152(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+160(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+168(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+176(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+184(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+192(SB)/8, $0x00095f619980c433
+DATA log64consts<>+200(SB)/8, $0x00095f619980c433
+DATA log64consts<>+208(SB)/8, $0x00095f619980c433
+DATA log64consts<>+216(SB)/8, $0x00095f619980c433
+DATA log64consts<>+224(SB)/8, $0x00095f619980c433
+DATA log64consts<>+232(SB)/8, $0x00095f619980c433
+DATA log64consts<>+240(SB)/8, $0x00095f619980c433
+DATA log64consts<>+248(SB)/8, $0x00095f619980c433
+DATA log64consts<>+256(SB)/8, $0x4330000000000000
+DATA log64consts<>+264(SB)/8, $0x4330000000000000
+DATA log64consts<>+272(SB)/8, $0x4330000000000000
+DATA log64consts<>+280(SB)/8, $0x4330000000000000
+DATA log64consts<>+288(SB)/8, $0x4330000000000000
+DATA log64consts<>+296(SB)/8, $0x4330000000000000
+DATA log64consts<>+304(SB)/8, $0x4330000000000000
+DATA log64consts<>+312(SB)/8, $0x4330000000000000
+DATA log64consts<>+320(SB)/8, $0x4330000000000435
+DATA log64consts<>+328(SB)/8, $0x4330000000000435
+DATA log64consts<>+336(SB)/8, $0x4330000000000435
+DATA log64consts<>+344(SB)/8, $0x4330000000000435
+DATA log64consts<>+352(SB)/8, $0x4330000000000435
+DATA log64consts<>+360(SB)/8, $0x4330000000000435
+DATA log64consts<>+368(SB)/8, $0x4330000000000435
+DATA log64consts<>+376(SB)/8, $0x4330000000000435
+DATA log64consts<>+384(SB)/8, $0x43300000000003ff
+DATA log64consts<>+392(SB)/8, $0x43300000000003ff
+DATA log64consts<>+400(SB)/8, $0x43300000000003ff
+DATA log64consts<>+408(SB)/8, $0x43300000000003ff
+DATA log64consts<>+416(SB)/8, $0x43300000000003ff
+DATA log64consts<>+424(SB)/8, $0x43300000000003ff
+DATA log64consts<>+432(SB)/8, $0x43300000000003ff
+DATA log64consts<>+440(SB)/8, $0x43300000000003ff
+DATA log64consts<>+448(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+456(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+464(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+472(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+480(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+488(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+496(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+504(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+512(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+520(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+528(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+536(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+544(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+552(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+560(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+568(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+576(SB)/8, $0x4000000000000000
+DATA log64consts<>+584(SB)/8, $0x4000000000000000
+DATA log64consts<>+592(SB)/8, $0x4000000000000000
+DATA log64consts<>+600(SB)/8, $0x4000000000000000
+DATA log64consts<>+608(SB)/8, $0x4000000000000000
+DATA log64consts<>+616(SB)/8, $0x4000000000000000
+DATA log64consts<>+624(SB)/8, $0x4000000000000000
+DATA log64consts<>+632(SB)/8, $0x4000000000000000
+DATA log64consts<>+640(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+648(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+656(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+664(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+672(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+680(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+688(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+696(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+704(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+712(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+720(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+728(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+736(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+744(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+752(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+760(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+768(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+776(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+784(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+792(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+800(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+808(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+816(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+824(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+832(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+840(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+848(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+856(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+864(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+872(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+880(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+888(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+896(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+904(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+912(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+920(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+928(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+936(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+944(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+952(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+960(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+968(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+976(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+984(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+992(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1000(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1008(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1016(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1024(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1032(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1040(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1048(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1056(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1064(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1072(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1080(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1088(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1096(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1104(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1112(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1120(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1128(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1136(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1144(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1152(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1160(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1168(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1176(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1184(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1192(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1200(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1208(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1216(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1224(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1232(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1240(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1248(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1256(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1264(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1272(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1280(SB)/8, $0x0000000000000000
+DATA log64consts<>+1288(SB)/8, $0x0000000000000000
+DATA log64consts<>+1296(SB)/8, $0x0000000000000000
+DATA log64consts<>+1304(SB)/8, $0x0000000000000000
+DATA log64consts<>+1312(SB)/8, $0x0000000000000000
+DATA log64consts<>+1320(SB)/8, $0x0000000000000000
+DATA log64consts<>+1328(SB)/8, $0x0000000000000000
+DATA log64consts<>+1336(SB)/8, $0x0000000000000000
+DATA log64consts<>+1344(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1352(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1360(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1368(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1376(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1384(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1392(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1400(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1408(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1416(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1424(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1432(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1440(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1448(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1456(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1464(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1472(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1480(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1488(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1496(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1504(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1512(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1520(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1528(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1536(SB)/8, $0x0008000000000000
+DATA log64consts<>+1544(SB)/8, $0x0008000000000000
+DATA log64consts<>+1552(SB)/8, $0x0008000000000000
+DATA log64consts<>+1560(SB)/8, $0x0008000000000000
+DATA log64consts<>+1568(SB)/8, $0x0008000000000000
+DATA log64consts<>+1576(SB)/8, $0x0008000000000000
+DATA log64consts<>+1584(SB)/8, $0x0008000000000000
+DATA log64consts<>+1592(SB)/8, $0x0008000000000000
+GLOBL log64consts<>(SB), RODATA|NOPTR, $1600
+
 // func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·fuseF64AVX512(SB), NOSPLIT, $0-64
@@ -27621,12 +35301,12 @@ fuseF64AVX512_chunk:
 
 fuseF64AVX512_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x00000102
-	JAE     fuseF64AVX512_keys258
-	CMPQ    R8, $0x00000031
-	JAE     fuseF64AVX512_keys49
-	CMPQ    R8, $0x0000001a
-	JAE     fuseF64AVX512_keys26
+	CMPQ    R8, $0x00000100
+	JAE     fuseF64AVX512_keys256
+	CMPQ    R8, $0x00000032
+	JAE     fuseF64AVX512_keys50
+	CMPQ    R8, $0x0000001b
+	JAE     fuseF64AVX512_keys27
 	CMPQ    R8, $0x00000011
 	JAE     fuseF64AVX512_keys17
 	CMPQ    R8, $0x0000000a
@@ -27652,19 +35332,19 @@ fuseF64AVX512_keys16:
 	JMP fuseF64AVX512_op16
 
 fuseF64AVX512_keys17:
-	CMPQ R8, $0x00000013
-	JAE  fuseF64AVX512_keys19
+	CMPQ R8, $0x00000018
+	JAE  fuseF64AVX512_keys24
 	CMPQ R8, $0x00000012
 	JAE  fuseF64AVX512_keys18
 	JMP  fuseF64AVX512_op17
 
 fuseF64AVX512_keys18:
-	JMP fuseF64AVX512_op18
+	CMPQ R8, $0x00000013
+	JAE  fuseF64AVX512_keys19
+	JMP  fuseF64AVX512_op18
 
 fuseF64AVX512_keys19:
-	CMPQ R8, $0x00000018
-	JAE  fuseF64AVX512_keys24
-	JMP  fuseF64AVX512_op19
+	JMP fuseF64AVX512_op19
 
 fuseF64AVX512_keys24:
 	CMPQ R8, $0x00000019
@@ -27672,24 +35352,24 @@ fuseF64AVX512_keys24:
 	JMP  fuseF64AVX512_op24
 
 fuseF64AVX512_keys25:
-	JMP fuseF64AVX512_op25
+	CMPQ R8, $0x0000001a
+	JAE  fuseF64AVX512_keys26
+	JMP  fuseF64AVX512_op25
 
 fuseF64AVX512_keys26:
-	CMPQ R8, $0x00000023
-	JAE  fuseF64AVX512_keys35
-	CMPQ R8, $0x00000020
-	JAE  fuseF64AVX512_keys32
-	CMPQ R8, $0x0000001b
-	JAE  fuseF64AVX512_keys27
-	JMP  fuseF64AVX512_op26
+	JMP fuseF64AVX512_op26
 
 fuseF64AVX512_keys27:
-	JMP fuseF64AVX512_op27
-
-fuseF64AVX512_keys32:
+	CMPQ R8, $0x00000028
+	JAE  fuseF64AVX512_keys40
 	CMPQ R8, $0x00000021
 	JAE  fuseF64AVX512_keys33
-	JMP  fuseF64AVX512_op32
+	CMPQ R8, $0x00000020
+	JAE  fuseF64AVX512_keys32
+	JMP  fuseF64AVX512_op27
+
+fuseF64AVX512_keys32:
+	JMP fuseF64AVX512_op32
 
 fuseF64AVX512_keys33:
 	CMPQ R8, $0x00000022
@@ -27697,27 +35377,27 @@ fuseF64AVX512_keys33:
 	JMP  fuseF64AVX512_op33
 
 fuseF64AVX512_keys34:
-	JMP fuseF64AVX512_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF64AVX512_keys35
+	JMP  fuseF64AVX512_op34
 
 fuseF64AVX512_keys35:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF64AVX512_keys42
-	CMPQ R8, $0x00000028
-	JAE  fuseF64AVX512_keys40
-	JMP  fuseF64AVX512_op35
+	JMP fuseF64AVX512_op35
 
 fuseF64AVX512_keys40:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX512_keys43
 	CMPQ R8, $0x00000029
 	JAE  fuseF64AVX512_keys41
 	JMP  fuseF64AVX512_op40
 
 fuseF64AVX512_keys41:
-	JMP fuseF64AVX512_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX512_keys42
+	JMP  fuseF64AVX512_op41
 
 fuseF64AVX512_keys42:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF64AVX512_keys43
-	JMP  fuseF64AVX512_op42
+	JMP fuseF64AVX512_op42
 
 fuseF64AVX512_keys43:
 	CMPQ R8, $0x00000030
@@ -27725,26 +35405,26 @@ fuseF64AVX512_keys43:
 	JMP  fuseF64AVX512_op43
 
 fuseF64AVX512_keys48:
-	JMP fuseF64AVX512_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF64AVX512_keys49
+	JMP  fuseF64AVX512_op48
 
 fuseF64AVX512_keys49:
-	CMPQ R8, $0x00000099
-	JAE  fuseF64AVX512_keys153
-	CMPQ R8, $0x00000088
-	JAE  fuseF64AVX512_keys136
-	CMPQ R8, $0x00000033
-	JAE  fuseF64AVX512_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF64AVX512_keys50
-	JMP  fuseF64AVX512_op49
+	JMP fuseF64AVX512_op49
 
 fuseF64AVX512_keys50:
-	JMP fuseF64AVX512_op50
-
-fuseF64AVX512_keys51:
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX512_keys161
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX512_keys137
 	CMPQ R8, $0x00000080
 	JAE  fuseF64AVX512_keys128
-	JMP  fuseF64AVX512_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX512_keys51
+	JMP  fuseF64AVX512_op50
+
+fuseF64AVX512_keys51:
+	JMP fuseF64AVX512_op51
 
 fuseF64AVX512_keys128:
 	CMPQ R8, $0x00000081
@@ -27752,17 +35432,19 @@ fuseF64AVX512_keys128:
 	JMP  fuseF64AVX512_op128
 
 fuseF64AVX512_keys129:
-	JMP fuseF64AVX512_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX512_keys136
+	JMP  fuseF64AVX512_op129
 
 fuseF64AVX512_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF64AVX512_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF64AVX512_keys137
-	JMP  fuseF64AVX512_op136
+	JMP fuseF64AVX512_op136
 
 fuseF64AVX512_keys137:
-	JMP fuseF64AVX512_op137
+	CMPQ R8, $0x00000098
+	JAE  fuseF64AVX512_keys152
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX512_keys144
+	JMP  fuseF64AVX512_op137
 
 fuseF64AVX512_keys144:
 	CMPQ R8, $0x00000091
@@ -27770,18 +35452,14 @@ fuseF64AVX512_keys144:
 	JMP  fuseF64AVX512_op144
 
 fuseF64AVX512_keys145:
-	CMPQ R8, $0x00000098
-	JAE  fuseF64AVX512_keys152
-	JMP  fuseF64AVX512_op145
+	JMP fuseF64AVX512_op145
 
 fuseF64AVX512_keys152:
-	JMP fuseF64AVX512_op152
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX512_keys153
+	JMP  fuseF64AVX512_op152
 
 fuseF64AVX512_keys153:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF64AVX512_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF64AVX512_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF64AVX512_keys160
 	JMP  fuseF64AVX512_op153
@@ -27790,39 +35468,67 @@ fuseF64AVX512_keys160:
 	JMP fuseF64AVX512_op160
 
 fuseF64AVX512_keys161:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF64AVX512_keys184
+	CMPQ R8, $0x000000a9
+	JAE  fuseF64AVX512_keys169
 	CMPQ R8, $0x000000a8
 	JAE  fuseF64AVX512_keys168
 	JMP  fuseF64AVX512_op161
 
 fuseF64AVX512_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF64AVX512_keys169
-	JMP  fuseF64AVX512_op168
+	JMP fuseF64AVX512_op168
 
 fuseF64AVX512_keys169:
-	JMP fuseF64AVX512_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF64AVX512_keys176
+	JMP  fuseF64AVX512_op169
 
 fuseF64AVX512_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF64AVX512_keys185
 	CMPQ R8, $0x000000b1
 	JAE  fuseF64AVX512_keys177
 	JMP  fuseF64AVX512_op176
 
 fuseF64AVX512_keys177:
-	CMPQ R8, $0x000000b8
-	JAE  fuseF64AVX512_keys184
-	JMP  fuseF64AVX512_op177
+	JMP fuseF64AVX512_op177
 
 fuseF64AVX512_keys184:
-	JMP fuseF64AVX512_op184
+	CMPQ R8, $0x000000c1
+	JAE  fuseF64AVX512_keys193
+	CMPQ R8, $0x000000b9
+	JAE  fuseF64AVX512_keys185
+	JMP  fuseF64AVX512_op184
 
 fuseF64AVX512_keys185:
-	CMPQ R8, $0x00000100
-	JAE  fuseF64AVX512_keys256
+	CMPQ R8, $0x000000c0
+	JAE  fuseF64AVX512_keys192
 	JMP  fuseF64AVX512_op185
 
+fuseF64AVX512_keys192:
+	JMP fuseF64AVX512_op192
+
+fuseF64AVX512_keys193:
+	CMPQ R8, $0x000000c8
+	JAE  fuseF64AVX512_keys200
+	JMP  fuseF64AVX512_op193
+
+fuseF64AVX512_keys200:
+	CMPQ R8, $0x000000c9
+	JAE  fuseF64AVX512_keys201
+	JMP  fuseF64AVX512_op200
+
+fuseF64AVX512_keys201:
+	JMP fuseF64AVX512_op201
+
 fuseF64AVX512_keys256:
+	CMPQ R8, $0x0000018a
+	JAE  fuseF64AVX512_keys394
+	CMPQ R8, $0x0000010b
+	JAE  fuseF64AVX512_keys267
+	CMPQ R8, $0x00000105
+	JAE  fuseF64AVX512_keys261
+	CMPQ R8, $0x00000102
+	JAE  fuseF64AVX512_keys258
 	CMPQ R8, $0x00000101
 	JAE  fuseF64AVX512_keys257
 	JMP  fuseF64AVX512_op256
@@ -27831,43 +35537,37 @@ fuseF64AVX512_keys257:
 	JMP fuseF64AVX512_op257
 
 fuseF64AVX512_keys258:
-	CMPQ R8, $0x0000018b
-	JAE  fuseF64AVX512_keys395
-	CMPQ R8, $0x0000010c
-	JAE  fuseF64AVX512_keys268
-	CMPQ R8, $0x00000107
-	JAE  fuseF64AVX512_keys263
-	CMPQ R8, $0x00000104
-	JAE  fuseF64AVX512_keys260
 	CMPQ R8, $0x00000103
 	JAE  fuseF64AVX512_keys259
 	JMP  fuseF64AVX512_op258
 
 fuseF64AVX512_keys259:
-	JMP fuseF64AVX512_op259
+	CMPQ R8, $0x00000104
+	JAE  fuseF64AVX512_keys260
+	JMP  fuseF64AVX512_op259
 
 fuseF64AVX512_keys260:
-	CMPQ R8, $0x00000105
-	JAE  fuseF64AVX512_keys261
-	JMP  fuseF64AVX512_op260
+	JMP fuseF64AVX512_op260
 
 fuseF64AVX512_keys261:
+	CMPQ R8, $0x00000108
+	JAE  fuseF64AVX512_keys264
 	CMPQ R8, $0x00000106
 	JAE  fuseF64AVX512_keys262
 	JMP  fuseF64AVX512_op261
 
 fuseF64AVX512_keys262:
-	JMP fuseF64AVX512_op262
+	CMPQ R8, $0x00000107
+	JAE  fuseF64AVX512_keys263
+	JMP  fuseF64AVX512_op262
 
 fuseF64AVX512_keys263:
-	CMPQ R8, $0x00000109
-	JAE  fuseF64AVX512_keys265
-	CMPQ R8, $0x00000108
-	JAE  fuseF64AVX512_keys264
-	JMP  fuseF64AVX512_op263
+	JMP fuseF64AVX512_op263
 
 fuseF64AVX512_keys264:
-	JMP fuseF64AVX512_op264
+	CMPQ R8, $0x00000109
+	JAE  fuseF64AVX512_keys265
+	JMP  fuseF64AVX512_op264
 
 fuseF64AVX512_keys265:
 	CMPQ R8, $0x0000010a
@@ -27875,24 +35575,24 @@ fuseF64AVX512_keys265:
 	JMP  fuseF64AVX512_op265
 
 fuseF64AVX512_keys266:
-	CMPQ R8, $0x0000010b
-	JAE  fuseF64AVX512_keys267
-	JMP  fuseF64AVX512_op266
+	JMP fuseF64AVX512_op266
 
 fuseF64AVX512_keys267:
-	JMP fuseF64AVX512_op267
-
-fuseF64AVX512_keys268:
-	CMPQ R8, $0x00000181
-	JAE  fuseF64AVX512_keys385
-	CMPQ R8, $0x0000010e
-	JAE  fuseF64AVX512_keys270
+	CMPQ R8, $0x00000180
+	JAE  fuseF64AVX512_keys384
 	CMPQ R8, $0x0000010d
 	JAE  fuseF64AVX512_keys269
-	JMP  fuseF64AVX512_op268
+	CMPQ R8, $0x0000010c
+	JAE  fuseF64AVX512_keys268
+	JMP  fuseF64AVX512_op267
+
+fuseF64AVX512_keys268:
+	JMP fuseF64AVX512_op268
 
 fuseF64AVX512_keys269:
-	JMP fuseF64AVX512_op269
+	CMPQ R8, $0x0000010e
+	JAE  fuseF64AVX512_keys270
+	JMP  fuseF64AVX512_op269
 
 fuseF64AVX512_keys270:
 	CMPQ R8, $0x0000010f
@@ -27900,27 +35600,27 @@ fuseF64AVX512_keys270:
 	JMP  fuseF64AVX512_op270
 
 fuseF64AVX512_keys271:
-	CMPQ R8, $0x00000180
-	JAE  fuseF64AVX512_keys384
-	JMP  fuseF64AVX512_op271
+	JMP fuseF64AVX512_op271
 
 fuseF64AVX512_keys384:
-	JMP fuseF64AVX512_op384
+	CMPQ R8, $0x00000183
+	JAE  fuseF64AVX512_keys387
+	CMPQ R8, $0x00000181
+	JAE  fuseF64AVX512_keys385
+	JMP  fuseF64AVX512_op384
 
 fuseF64AVX512_keys385:
-	CMPQ R8, $0x00000188
-	JAE  fuseF64AVX512_keys392
 	CMPQ R8, $0x00000182
 	JAE  fuseF64AVX512_keys386
 	JMP  fuseF64AVX512_op385
 
 fuseF64AVX512_keys386:
-	CMPQ R8, $0x00000183
-	JAE  fuseF64AVX512_keys387
-	JMP  fuseF64AVX512_op386
+	JMP fuseF64AVX512_op386
 
 fuseF64AVX512_keys387:
-	JMP fuseF64AVX512_op387
+	CMPQ R8, $0x00000188
+	JAE  fuseF64AVX512_keys392
+	JMP  fuseF64AVX512_op387
 
 fuseF64AVX512_keys392:
 	CMPQ R8, $0x00000189
@@ -27928,26 +35628,26 @@ fuseF64AVX512_keys392:
 	JMP  fuseF64AVX512_op392
 
 fuseF64AVX512_keys393:
-	CMPQ R8, $0x0000018a
-	JAE  fuseF64AVX512_keys394
-	JMP  fuseF64AVX512_op393
+	JMP fuseF64AVX512_op393
 
 fuseF64AVX512_keys394:
-	JMP fuseF64AVX512_op394
-
-fuseF64AVX512_keys395:
 	CMPQ R8, $0x000001a1
 	JAE  fuseF64AVX512_keys417
-	CMPQ R8, $0x00000198
-	JAE  fuseF64AVX512_keys408
-	CMPQ R8, $0x00000191
-	JAE  fuseF64AVX512_keys401
+	CMPQ R8, $0x00000193
+	JAE  fuseF64AVX512_keys403
 	CMPQ R8, $0x00000190
 	JAE  fuseF64AVX512_keys400
-	JMP  fuseF64AVX512_op395
+	CMPQ R8, $0x0000018b
+	JAE  fuseF64AVX512_keys395
+	JMP  fuseF64AVX512_op394
+
+fuseF64AVX512_keys395:
+	JMP fuseF64AVX512_op395
 
 fuseF64AVX512_keys400:
-	JMP fuseF64AVX512_op400
+	CMPQ R8, $0x00000191
+	JAE  fuseF64AVX512_keys401
+	JMP  fuseF64AVX512_op400
 
 fuseF64AVX512_keys401:
 	CMPQ R8, $0x00000192
@@ -27955,16 +35655,16 @@ fuseF64AVX512_keys401:
 	JMP  fuseF64AVX512_op401
 
 fuseF64AVX512_keys402:
-	CMPQ R8, $0x00000193
-	JAE  fuseF64AVX512_keys403
-	JMP  fuseF64AVX512_op402
+	JMP fuseF64AVX512_op402
 
 fuseF64AVX512_keys403:
-	JMP fuseF64AVX512_op403
-
-fuseF64AVX512_keys408:
 	CMPQ R8, $0x0000019a
 	JAE  fuseF64AVX512_keys410
+	CMPQ R8, $0x00000198
+	JAE  fuseF64AVX512_keys408
+	JMP  fuseF64AVX512_op403
+
+fuseF64AVX512_keys408:
 	CMPQ R8, $0x00000199
 	JAE  fuseF64AVX512_keys409
 	JMP  fuseF64AVX512_op408
@@ -31742,6 +39442,2490 @@ fuseF64AVX512_op185nt:
 	ADDQ        $0x00000100, R9
 	DECQ        R8
 	JNZ         fuseF64AVX512_op185nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op192:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op192nt
+
+fuseF64AVX512_op192loop:
+	VMOVUPD      (R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, (R9)
+	VMOVUPD      64(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op192loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op192notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op192notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, (R9)
+	VMOVUPD      64(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, 192(R9)
+
+fuseF64AVX512_op192notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op192nt:
+	VMOVUPD      (R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVNTPD     Z5, (R9)
+	VMOVUPD      64(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVNTPD     Z5, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVNTPD     Z5, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVNTPD     Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op192nt
+	JMP          fuseF64AVX512_next
+
+fuseF64AVX512_op193:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op193nt
+
+fuseF64AVX512_op193loop:
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVUPD      Z5, (R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVUPD      Z5, 64(R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVUPD      Z5, 128(R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVUPD      Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF64AVX512_op193loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op193notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op193notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVUPD      Z5, (R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVUPD      Z5, 64(R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVUPD      Z5, 128(R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VMOVUPD      Z5, 192(R9)
+
+fuseF64AVX512_op193notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op193nt:
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVNTPD     Z5, (R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVNTPD     Z5, 64(R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVNTPD     Z5, 128(R9)
+	VMAXPD       exp64consts<>+0(SB), Z0, Z5
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z5, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VSUBPD       exp64consts<>+192(SB), Z6, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z5
+	VMOVUPS      Z5, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z8
+	VSUBPD       Z8, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z5
+	VMOVUPS      Z8, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z9
+	VFMADD213PD  exp64consts<>+448(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z7
+	VMULPD       Z8, Z8, Z9
+	VMOVUPS      Z5, Z10
+	VFMADD231PD  Z8, Z5, Z10
+	VFMADD231PD  Z9, Z7, Z10
+	VADDPD       exp64consts<>+1152(SB), Z8, Z5
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z5, Z7, Z7
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSRLQ       $0x01, Z6, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z8
+	VPSLLQ       $0x34, Z8, Z8
+	VPSUBQ       Z7, Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSLLQ       $0x34, Z6, Z6
+	VMULPD       Z8, Z5, Z5
+	VMULPD       Z6, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z6
+	VBLENDMPD    Z6, Z5, K1, Z5
+	VMOVNTPD     Z5, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF64AVX512_op193nt
+	JMP          fuseF64AVX512_next
+
+fuseF64AVX512_op200:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op200nt
+
+fuseF64AVX512_op200loop:
+	VMOVUPD     (R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op200loop
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op200notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op200notail
+	MOVBQZX     3(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R9
+	MOVBQZX     4(CX), R11
+	SHLQ        $0x05, R11
+	MOVQ        16(AX)(R11*1), R11
+	ANDQ        R8, R11
+	ADDQ        R11, R10
+	VMOVUPD     (R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, (R9)
+	VMOVUPD     64(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, 64(R9)
+	VMOVUPD     128(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, 128(R9)
+	VMOVUPD     192(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, 192(R9)
+
+fuseF64AVX512_op200notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op200nt:
+	VMOVUPD     (R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVNTPD    Z6, (R9)
+	VMOVUPD     64(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVNTPD    Z6, 64(R9)
+	VMOVUPD     128(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVNTPD    Z6, 128(R9)
+	VMOVUPD     192(R10), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVNTPD    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, R10
+	DECQ        R8
+	JNZ         fuseF64AVX512_op200nt
+	JMP         fuseF64AVX512_next
+
+fuseF64AVX512_op201:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op201nt
+
+fuseF64AVX512_op201loop:
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVUPD     Z6, (R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVUPD     Z6, 64(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVUPD     Z6, 128(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVUPD     Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op201loop
+	CMPQ        SI, DI
+	JNE         fuseF64AVX512_op201notail
+	MOVQ        tail+56(FP), R8
+	TESTQ       R8, R8
+	JZ          fuseF64AVX512_op201notail
+	MOVBQZX     3(CX), R10
+	SHLQ        $0x05, R10
+	MOVQ        16(AX)(R10*1), R10
+	ANDQ        R8, R10
+	ADDQ        R10, R9
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVUPD     Z6, (R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVUPD     Z6, 64(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVUPD     Z6, 128(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z6, K1, Z6
+	VMOVUPD     Z6, 192(R9)
+
+fuseF64AVX512_op201notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op201nt:
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVNTPD    Z6, (R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVNTPD    Z6, 64(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVNTPD    Z6, 128(R9)
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z5
+	VMOVUPS     Z0, Z6
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VPADDQ      log64consts<>+192(SB), Z6, Z6
+	VPSRLQ      $0x34, Z6, Z5
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K1, Z7
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z6, Z6
+	VPADDQ      log64consts<>+512(SB), Z6, Z6
+	VSUBPD      log64consts<>+128(SB), Z6, Z6
+	VADDPD      log64consts<>+576(SB), Z6, Z7
+	VDIVPD      Z7, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMULPD      Z8, Z8, Z9
+	VMOVUPS     Z9, Z10
+	VMOVUPS     log64consts<>+640(SB), Z11
+	VFMADD213PD log64consts<>+704(SB), Z11, Z10
+	VFMADD213PD log64consts<>+768(SB), Z9, Z10
+	VMULPD      Z10, Z9, Z10
+	VMOVUPS     Z9, Z11
+	VMOVUPS     log64consts<>+832(SB), Z12
+	VFMADD213PD log64consts<>+896(SB), Z12, Z11
+	VFMADD213PD log64consts<>+960(SB), Z9, Z11
+	VFMADD213PD log64consts<>+1024(SB), Z9, Z11
+	VMULPD      Z11, Z8, Z8
+	VADDPD      Z10, Z8, Z8
+	VMULPD      log64consts<>+1088(SB), Z6, Z9
+	VMULPD      Z6, Z9, Z9
+	VADDPD      Z8, Z9, Z8
+	VMULPD      log64consts<>+1152(SB), Z5, Z10
+	VFMADD231PD Z8, Z7, Z10
+	VSUBPD      Z10, Z9, Z9
+	VSUBPD      Z9, Z6, Z6
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z6
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z6, K1, Z6
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z6, K1, Z6
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z5
+	VBLENDMPD   Z5, Z6, K1, Z6
+	VMOVNTPD    Z6, 192(R9)
+	ADDQ        $0x00000100, R9
+	DECQ        R8
+	JNZ         fuseF64AVX512_op201nt
 	JMP         fuseF64AVX512_next
 
 fuseF64AVX512_op256:

@@ -16,4 +16,4 @@ var implNames = [numImpls]string{"generic", "avx2", "avx512", "neon"}
 
 // computeOps names the ops of classCompute, whose speed is their arithmetic
 // unit's rather than the memory traffic's, for descriptions of the dispatch.
-var computeOps = []string{"div", "sqrt"}
+var computeOps = []string{"div", "sqrt", "exp", "log"}

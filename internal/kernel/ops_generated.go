@@ -566,18 +566,20 @@ type UnaryOp uint8
 
 // The unary operations, numbered as in package elem.
 const (
-	OpNeg         UnaryOp = 0 // -a
-	OpAbs         UnaryOp = 1 // math.Abs(a)
-	OpSqrt        UnaryOp = 2 // math.Sqrt(a)
-	OpFloor       UnaryOp = 3 // math.Floor(a)
-	OpCeil        UnaryOp = 4 // math.Ceil(a)
-	OpTrunc       UnaryOp = 5 // math.Trunc(a)
-	OpRoundToEven UnaryOp = 6 // math.RoundToEven(a)
-	OpRound       UnaryOp = 7 // math.Round(a)
-	NumUnaryOps   UnaryOp = 8 // the number of unary operations
+	OpNeg         UnaryOp = 0  // -a
+	OpAbs         UnaryOp = 1  // math.Abs(a)
+	OpSqrt        UnaryOp = 2  // math.Sqrt(a)
+	OpFloor       UnaryOp = 3  // math.Floor(a)
+	OpCeil        UnaryOp = 4  // math.Ceil(a)
+	OpTrunc       UnaryOp = 5  // math.Trunc(a)
+	OpRoundToEven UnaryOp = 6  // math.RoundToEven(a)
+	OpRound       UnaryOp = 7  // math.Round(a)
+	OpExp         UnaryOp = 8  // e**a
+	OpLog         UnaryOp = 9  // log(a)
+	NumUnaryOps   UnaryOp = 10 // the number of unary operations
 )
 
-var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round"}
+var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log"}
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
 func (op UnaryOp) String() string {
@@ -607,6 +609,10 @@ func Unary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda i
 		RoundToEven(k, m, n, dst, ldd, a, lda, stream)
 	case OpRound:
 		Round(k, m, n, dst, ldd, a, lda, stream)
+	case OpExp:
+		Exp(k, m, n, dst, ldd, a, lda, stream)
+	case OpLog:
+		Log(k, m, n, dst, ldd, a, lda, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -633,6 +639,10 @@ func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a 
 		return RoundToEven[T]
 	case OpRound:
 		return Round[T]
+	case OpExp:
+		return Exp[T]
+	case OpLog:
+		return Log[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -657,6 +667,10 @@ func UnaryKernel[T Float](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
 		return roundevenKernel[T](k, m, n, stream)
 	case OpRound:
 		return roundKernel[T](k, m, n, stream)
+	case OpExp:
+		return expKernel[T](k, m, n, stream)
+	case OpLog:
+		return logKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -681,6 +695,10 @@ func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a [
 		roundevenGeneric(k, m, n, dst, ldd, a, lda)
 	case OpRound:
 		roundGeneric(k, m, n, dst, ldd, a, lda)
+	case OpExp:
+		expGeneric(k, m, n, dst, ldd, a, lda)
+	case OpLog:
+		logGeneric(k, m, n, dst, ldd, a, lda)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -705,6 +723,10 @@ func UnaryRowV[T Float](op UnaryOp, d []T, a []T) {
 		roundevenV(d, a)
 	case OpRound:
 		roundV(d, a)
+	case OpExp:
+		expV(d, a)
+	case OpLog:
+		logV(d, a)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -968,6 +990,82 @@ func roundChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, s
 		}
 		for col := 0; col < n; col += limit {
 			Round(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func expV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(exp32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(exp64(float64(a[j])))
+	}
+}
+
+func expGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			expV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func expChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Exp(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Exp(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func logV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(log32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(log64(float64(a[j])))
+	}
+}
+
+func logGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			logV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func logChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Log(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Log(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
 		}
 	}
 }

@@ -84,6 +84,26 @@ func roundVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func roundVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// expVF32AVX2 computes dst[r*ldd+j] = e**a[r*lda+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func expVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// expVF32AVX2NT is expVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func expVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// logVF32AVX2 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func logVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// logVF32AVX2NT is logVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func logVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64AVX2 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -163,6 +183,26 @@ func roundVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func roundVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// expVF64AVX2 computes dst[r*ldd+j] = e**a[r*lda+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func expVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// expVF64AVX2NT is expVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func expVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// logVF64AVX2 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func logVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// logVF64AVX2NT is logVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func logVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // negVF32AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
 //
@@ -244,6 +284,26 @@ func roundVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func roundVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// expVF32AVX512 computes dst[r*ldd+j] = e**a[r*lda+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func expVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// expVF32AVX512NT is expVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func expVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// logVF32AVX512 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func logVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// logVF32AVX512NT is logVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func logVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -323,3 +383,23 @@ func roundVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func roundVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// expVF64AVX512 computes dst[r*ldd+j] = e**a[r*lda+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func expVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// expVF64AVX512NT is expVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func expVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// logVF64AVX512 computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func logVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// logVF64AVX512NT is logVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func logVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)

@@ -2420,6 +2420,1652 @@ roundVF32AVX2NT_done:
 	VZEROUPPER
 	RET
 
+// func expVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expVF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF32AVX2_done
+	TESTQ CX, CX
+	JLE   expVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000008
+	JE    expVF32AVX2_exact1
+
+expVF32AVX2_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+expVF32AVX2_loop1:
+	CMPQ         R9, $0x00000008
+	JB           expVF32AVX2_after1
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, (DX)(R8*4)
+	ADDQ         $0x00000008, R8
+	SUBQ         $0x00000008, R9
+	JMP          expVF32AVX2_loop1
+
+expVF32AVX2_after1:
+	CMPQ         R9, $0x00000004
+	JB           expVF32AVX2_tail4
+	VMOVUPS      (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVUPS      X0, (DX)(R8*4)
+	ADDQ         $0x00000004, R8
+	SUBQ         $0x00000004, R9
+
+expVF32AVX2_tail4:
+	CMPQ         R9, $0x00000002
+	JB           expVF32AVX2_tail2
+	VMOVQ        (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R8*4)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+expVF32AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           expVF32AVX2_tail1
+	VMOVSS       (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R8*4)
+	ADDQ         $0x00000001, R8
+	SUBQ         $0x00000001, R9
+
+expVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF32AVX2_row
+	JMP  expVF32AVX2_end
+
+expVF32AVX2_exact1:
+	XORQ         R8, R8
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, (DX)(R8*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF32AVX2_exact1
+
+expVF32AVX2_end:
+expVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA exp32consts<>+0(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+8(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+16(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+24(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+32(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+40(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+48(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+56(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+64(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+72(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+80(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+88(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+96(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+104(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+112(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+120(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+128(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+136(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+144(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+152(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+160(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+168(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+176(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+184(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA exp32consts<>+192(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+200(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+208(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+216(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+224(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+232(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+240(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+248(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+256(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+264(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+272(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+280(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+288(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+296(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+304(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+312(SB)/8, $0x3f3172003f317200
+DATA exp32consts<>+320(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+328(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+336(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+344(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+352(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+360(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+368(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+376(SB)/8, $0x35bfbe8e35bfbe8e
+DATA exp32consts<>+384(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+392(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+400(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+408(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+416(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+424(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+432(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+440(SB)/8, $0x37d00d0137d00d01
+DATA exp32consts<>+448(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+456(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+464(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+472(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+480(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+488(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+496(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+504(SB)/8, $0x39500d0139500d01
+DATA exp32consts<>+512(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+520(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+528(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+536(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+544(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+552(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+560(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+568(SB)/8, $0x3ab60b613ab60b61
+DATA exp32consts<>+576(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+584(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+592(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+600(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+608(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+616(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+624(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+632(SB)/8, $0x3c0888893c088889
+DATA exp32consts<>+640(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+648(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+656(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+664(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+672(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+680(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+688(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+696(SB)/8, $0x3d2aaaab3d2aaaab
+DATA exp32consts<>+704(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+712(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+720(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+728(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+736(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+744(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+752(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+760(SB)/8, $0x3e2aaaab3e2aaaab
+DATA exp32consts<>+768(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+776(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+784(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+792(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+800(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+808(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+816(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+824(SB)/8, $0x3f0000003f000000
+DATA exp32consts<>+832(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+840(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+848(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+856(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+864(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+872(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+880(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+888(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+896(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+904(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+912(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+920(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+928(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+936(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+944(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+952(SB)/8, $0x4b3fff004b3fff00
+DATA exp32consts<>+960(SB)/8, $0x0000000100000001
+DATA exp32consts<>+968(SB)/8, $0x0000000100000001
+DATA exp32consts<>+976(SB)/8, $0x0000000100000001
+DATA exp32consts<>+984(SB)/8, $0x0000000100000001
+DATA exp32consts<>+992(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1000(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1008(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1016(SB)/8, $0x0000000100000001
+DATA exp32consts<>+1024(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1032(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1040(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1048(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1056(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1064(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1072(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1080(SB)/8, $0x0040000000400000
+GLOBL exp32consts<>(SB), RODATA|NOPTR, $1088
+
+// func expVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·expVF32AVX2NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   expVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+
+expVF32AVX2NT_row:
+	XORQ         R8, R8
+	MOVQ         CX, R9
+	MOVQ         DX, R10
+	NEGQ         R10
+	ANDQ         $0x0000001f, R10
+	SHRQ         $0x02, R10
+	CMPQ         R10, R9
+	CMOVQGT      R9, R10
+	MOVQ         R9, R11
+	SUBQ         R10, R11
+	MOVQ         R10, R9
+	CMPQ         R9, $0x00000004
+	JB           expVF32AVX2NT_head4
+	VMOVUPS      (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVUPS      X0, (DX)(R8*4)
+	ADDQ         $0x00000004, R8
+	SUBQ         $0x00000004, R9
+
+expVF32AVX2NT_head4:
+	CMPQ         R9, $0x00000002
+	JB           expVF32AVX2NT_head2
+	VMOVQ        (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R8*4)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+expVF32AVX2NT_head2:
+	CMPQ         R9, $0x00000001
+	JB           expVF32AVX2NT_head1
+	VMOVSS       (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R8*4)
+	ADDQ         $0x00000001, R8
+	SUBQ         $0x00000001, R9
+
+expVF32AVX2NT_head1:
+	MOVQ R11, R9
+
+expVF32AVX2NT_loop1:
+	CMPQ         R9, $0x00000008
+	JB           expVF32AVX2NT_after1
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y1
+	VMINPS       exp32consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp32consts<>+128(SB), Y3
+	VFMADD213PS  exp32consts<>+192(SB), Y3, Y2
+	VSUBPS       exp32consts<>+192(SB), Y2, Y3
+	VFNMADD231PS exp32consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y4
+	VSUBPS       Y4, Y1, Y1
+	VFNMADD231PS exp32consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp32consts<>+384(SB), Y5
+	VFMADD213PS  exp32consts<>+448(SB), Y5, Y3
+	VFMADD213PS  exp32consts<>+512(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+576(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+640(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+704(SB), Y4, Y3
+	VFMADD213PS  exp32consts<>+768(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PS  Y4, Y1, Y6
+	VFMADD231PS  Y5, Y3, Y6
+	VADDPS       exp32consts<>+832(SB), Y4, Y1
+	VMOVUPS      exp32consts<>+832(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y3, Y1, Y1
+	VPSUBD       exp32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       exp32consts<>+960(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       exp32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVNTPS     Y0, (DX)(R8*4)
+	ADDQ         $0x00000008, R8
+	SUBQ         $0x00000008, R9
+	JMP          expVF32AVX2NT_loop1
+
+expVF32AVX2NT_after1:
+	CMPQ         R9, $0x00000004
+	JB           expVF32AVX2NT_tail4
+	VMOVUPS      (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVUPS      X0, (DX)(R8*4)
+	ADDQ         $0x00000004, R8
+	SUBQ         $0x00000004, R9
+
+expVF32AVX2NT_tail4:
+	CMPQ         R9, $0x00000002
+	JB           expVF32AVX2NT_tail2
+	VMOVQ        (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R8*4)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+expVF32AVX2NT_tail2:
+	CMPQ         R9, $0x00000001
+	JB           expVF32AVX2NT_tail1
+	VMOVSS       (SI)(R8*4), X0
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMINPS       exp32consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp32consts<>+128(SB), X3
+	VFMADD213PS  exp32consts<>+192(SB), X3, X2
+	VSUBPS       exp32consts<>+192(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PS exp32consts<>+320(SB), X3, X4
+	VSUBPS       X4, X1, X1
+	VFNMADD231PS exp32consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp32consts<>+384(SB), X5
+	VFMADD213PS  exp32consts<>+448(SB), X5, X3
+	VFMADD213PS  exp32consts<>+512(SB), X4, X3
+	VFMADD213PS  exp32consts<>+576(SB), X4, X3
+	VFMADD213PS  exp32consts<>+640(SB), X4, X3
+	VFMADD213PS  exp32consts<>+704(SB), X4, X3
+	VFMADD213PS  exp32consts<>+768(SB), X4, X3
+	VMULPS       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PS  X4, X1, X6
+	VFMADD231PS  X5, X3, X6
+	VADDPS       exp32consts<>+832(SB), X4, X1
+	VMOVUPS      exp32consts<>+832(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X4, X3, X3
+	VADDPS       X6, X3, X3
+	VADDPS       X3, X1, X1
+	VPSUBD       exp32consts<>+896(SB), X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       exp32consts<>+960(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       exp32consts<>+960(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X4, X1, X1
+	VMULPS       X2, X1, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         exp32consts<>+1024(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R8*4)
+	ADDQ         $0x00000001, R8
+	SUBQ         $0x00000001, R9
+
+expVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF32AVX2NT_row
+
+expVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func logVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·logVF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF32AVX2_done
+	TESTQ CX, CX
+	JLE   logVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000008
+	JE    logVF32AVX2_exact1
+
+logVF32AVX2_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+logVF32AVX2_loop1:
+	CMPQ        R9, $0x00000008
+	JB          logVF32AVX2_after1
+	VMOVUPS     (SI)(R8*4), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, (DX)(R8*4)
+	ADDQ        $0x00000008, R8
+	SUBQ        $0x00000008, R9
+	JMP         logVF32AVX2_loop1
+
+logVF32AVX2_after1:
+	CMPQ        R9, $0x00000004
+	JB          logVF32AVX2_tail4
+	VMOVUPS     (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVUPS     X0, (DX)(R8*4)
+	ADDQ        $0x00000004, R8
+	SUBQ        $0x00000004, R9
+
+logVF32AVX2_tail4:
+	CMPQ        R9, $0x00000002
+	JB          logVF32AVX2_tail2
+	VMOVQ       (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVQ       X0, (DX)(R8*4)
+	ADDQ        $0x00000002, R8
+	SUBQ        $0x00000002, R9
+
+logVF32AVX2_tail2:
+	CMPQ        R9, $0x00000001
+	JB          logVF32AVX2_tail1
+	VMOVSS      (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVSS      X0, (DX)(R8*4)
+	ADDQ        $0x00000001, R8
+	SUBQ        $0x00000001, R9
+
+logVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF32AVX2_row
+	JMP  logVF32AVX2_end
+
+logVF32AVX2_exact1:
+	XORQ        R8, R8
+	VMOVUPS     (SI)(R8*4), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVUPS     Y0, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         logVF32AVX2_exact1
+
+logVF32AVX2_end:
+logVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA log32consts<>+0(SB)/8, $0x0080000000800000
+DATA log32consts<>+8(SB)/8, $0x0080000000800000
+DATA log32consts<>+16(SB)/8, $0x0080000000800000
+DATA log32consts<>+24(SB)/8, $0x0080000000800000
+DATA log32consts<>+32(SB)/8, $0x0080000000800000
+DATA log32consts<>+40(SB)/8, $0x0080000000800000
+DATA log32consts<>+48(SB)/8, $0x0080000000800000
+DATA log32consts<>+56(SB)/8, $0x0080000000800000
+DATA log32consts<>+64(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+72(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+80(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+88(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+96(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+104(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+112(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+120(SB)/8, $0x4c0000004c000000
+DATA log32consts<>+128(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+136(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+144(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+152(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+160(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+168(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+176(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+184(SB)/8, $0x3f8000003f800000
+DATA log32consts<>+192(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+200(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+208(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+216(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+224(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+232(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+240(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+248(SB)/8, $0x004afb0d004afb0d
+DATA log32consts<>+256(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+264(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+272(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+280(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+288(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+296(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+304(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+312(SB)/8, $0x4b0000004b000000
+DATA log32consts<>+320(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+328(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+336(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+344(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+352(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+360(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+368(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+376(SB)/8, $0x4b0000984b000098
+DATA log32consts<>+384(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+392(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+400(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+408(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+416(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+424(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+432(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+440(SB)/8, $0x4b00007f4b00007f
+DATA log32consts<>+448(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+456(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+464(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+472(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+480(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+488(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+496(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+504(SB)/8, $0x007fffff007fffff
+DATA log32consts<>+512(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+520(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+528(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+536(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+544(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+552(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+560(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+568(SB)/8, $0x3f3504f33f3504f3
+DATA log32consts<>+576(SB)/8, $0x4000000040000000
+DATA log32consts<>+584(SB)/8, $0x4000000040000000
+DATA log32consts<>+592(SB)/8, $0x4000000040000000
+DATA log32consts<>+600(SB)/8, $0x4000000040000000
+DATA log32consts<>+608(SB)/8, $0x4000000040000000
+DATA log32consts<>+616(SB)/8, $0x4000000040000000
+DATA log32consts<>+624(SB)/8, $0x4000000040000000
+DATA log32consts<>+632(SB)/8, $0x4000000040000000
+DATA log32consts<>+640(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+648(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+656(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+664(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+672(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+680(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+688(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+696(SB)/8, $0x3e789e263e789e26
+DATA log32consts<>+704(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+712(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+720(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+728(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+736(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+744(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+752(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+760(SB)/8, $0x3eccce133eccce13
+DATA log32consts<>+768(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+776(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+784(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+792(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+800(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+808(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+816(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+824(SB)/8, $0x3e91e9ee3e91e9ee
+DATA log32consts<>+832(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+840(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+848(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+856(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+864(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+872(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+880(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+888(SB)/8, $0x3f2aaaaa3f2aaaaa
+DATA log32consts<>+896(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+904(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+912(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+920(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+928(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+936(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+944(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+952(SB)/8, $0x3f0000003f000000
+DATA log32consts<>+960(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+968(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+976(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+984(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+992(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1000(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1008(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1016(SB)/8, $0x3717f7d13717f7d1
+DATA log32consts<>+1024(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1032(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1040(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1048(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1056(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1064(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1072(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1080(SB)/8, $0x3f3171803f317180
+DATA log32consts<>+1088(SB)/8, $0x0000000000000000
+DATA log32consts<>+1096(SB)/8, $0x0000000000000000
+DATA log32consts<>+1104(SB)/8, $0x0000000000000000
+DATA log32consts<>+1112(SB)/8, $0x0000000000000000
+DATA log32consts<>+1120(SB)/8, $0x0000000000000000
+DATA log32consts<>+1128(SB)/8, $0x0000000000000000
+DATA log32consts<>+1136(SB)/8, $0x0000000000000000
+DATA log32consts<>+1144(SB)/8, $0x0000000000000000
+DATA log32consts<>+1152(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1160(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1168(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1176(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1184(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1192(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1200(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1208(SB)/8, $0xff800000ff800000
+DATA log32consts<>+1216(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1224(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1232(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1240(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1248(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1256(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1264(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1272(SB)/8, $0x7fc000007fc00000
+DATA log32consts<>+1280(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1288(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1296(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1304(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1312(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1320(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1328(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1336(SB)/8, $0x7f8000007f800000
+DATA log32consts<>+1344(SB)/8, $0x0040000000400000
+DATA log32consts<>+1352(SB)/8, $0x0040000000400000
+DATA log32consts<>+1360(SB)/8, $0x0040000000400000
+DATA log32consts<>+1368(SB)/8, $0x0040000000400000
+DATA log32consts<>+1376(SB)/8, $0x0040000000400000
+DATA log32consts<>+1384(SB)/8, $0x0040000000400000
+DATA log32consts<>+1392(SB)/8, $0x0040000000400000
+DATA log32consts<>+1400(SB)/8, $0x0040000000400000
+GLOBL log32consts<>(SB), RODATA|NOPTR, $1408
+
+// func logVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·logVF32AVX2NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   logVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+
+logVF32AVX2NT_row:
+	XORQ        R8, R8
+	MOVQ        CX, R9
+	MOVQ        DX, R10
+	NEGQ        R10
+	ANDQ        $0x0000001f, R10
+	SHRQ        $0x02, R10
+	CMPQ        R10, R9
+	CMOVQGT     R9, R10
+	MOVQ        R9, R11
+	SUBQ        R10, R11
+	MOVQ        R10, R9
+	CMPQ        R9, $0x00000004
+	JB          logVF32AVX2NT_head4
+	VMOVUPS     (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVUPS     X0, (DX)(R8*4)
+	ADDQ        $0x00000004, R8
+	SUBQ        $0x00000004, R9
+
+logVF32AVX2NT_head4:
+	CMPQ        R9, $0x00000002
+	JB          logVF32AVX2NT_head2
+	VMOVQ       (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVQ       X0, (DX)(R8*4)
+	ADDQ        $0x00000002, R8
+	SUBQ        $0x00000002, R9
+
+logVF32AVX2NT_head2:
+	CMPQ        R9, $0x00000001
+	JB          logVF32AVX2NT_head1
+	VMOVSS      (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVSS      X0, (DX)(R8*4)
+	ADDQ        $0x00000001, R8
+	SUBQ        $0x00000001, R9
+
+logVF32AVX2NT_head1:
+	MOVQ R11, R9
+
+logVF32AVX2NT_loop1:
+	CMPQ        R9, $0x00000008
+	JB          logVF32AVX2NT_after1
+	VMOVUPS     (SI)(R8*4), Y0
+	VCMPPS      $0x11, log32consts<>+0(SB), Y0, Y1
+	VMULPS      log32consts<>+64(SB), Y0, Y2
+	VBLENDVPS   Y1, Y2, Y0, Y2
+	VPADDD      log32consts<>+192(SB), Y2, Y2
+	VPSRLD      $0x17, Y2, Y3
+	VPOR        log32consts<>+256(SB), Y3, Y3
+	VMOVUPS     log32consts<>+384(SB), Y4
+	VBLENDVPS   Y1, log32consts<>+320(SB), Y4, Y1
+	VSUBPS      Y1, Y3, Y3
+	VPAND       log32consts<>+448(SB), Y2, Y2
+	VPADDD      log32consts<>+512(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VADDPS      log32consts<>+576(SB), Y2, Y1
+	VDIVPS      Y1, Y2, Y1
+	VMULPS      Y1, Y1, Y4
+	VMULPS      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log32consts<>+640(SB), Y7
+	VFMADD213PS log32consts<>+704(SB), Y7, Y6
+	VMULPS      Y6, Y5, Y6
+	VMOVUPS     log32consts<>+768(SB), Y7
+	VFMADD213PS log32consts<>+832(SB), Y7, Y5
+	VMULPS      Y5, Y4, Y4
+	VADDPS      Y6, Y4, Y4
+	VMULPS      log32consts<>+896(SB), Y2, Y5
+	VMULPS      Y2, Y5, Y5
+	VADDPS      Y4, Y5, Y4
+	VMULPS      log32consts<>+960(SB), Y3, Y6
+	VFMADD231PS Y4, Y1, Y6
+	VSUBPS      Y6, Y5, Y5
+	VSUBPS      Y5, Y2, Y2
+	VFMADD231PS log32consts<>+1024(SB), Y3, Y2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1152(SB), Y2, Y2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1216(SB), Y2, Y2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Y0, Y1
+	VBLENDVPS   Y1, log32consts<>+1280(SB), Y2, Y2
+	VCMPPS      $0x03, Y0, Y0, Y1
+	VPOR        log32consts<>+1344(SB), Y0, Y0
+	VBLENDVPS   Y1, Y0, Y2, Y0
+	VMOVNTPS    Y0, (DX)(R8*4)
+	ADDQ        $0x00000008, R8
+	SUBQ        $0x00000008, R9
+	JMP         logVF32AVX2NT_loop1
+
+logVF32AVX2NT_after1:
+	CMPQ        R9, $0x00000004
+	JB          logVF32AVX2NT_tail4
+	VMOVUPS     (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVUPS     X0, (DX)(R8*4)
+	ADDQ        $0x00000004, R8
+	SUBQ        $0x00000004, R9
+
+logVF32AVX2NT_tail4:
+	CMPQ        R9, $0x00000002
+	JB          logVF32AVX2NT_tail2
+	VMOVQ       (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVQ       X0, (DX)(R8*4)
+	ADDQ        $0x00000002, R8
+	SUBQ        $0x00000002, R9
+
+logVF32AVX2NT_tail2:
+	CMPQ        R9, $0x00000001
+	JB          logVF32AVX2NT_tail1
+	VMOVSS      (SI)(R8*4), X0
+	VCMPPS      $0x11, log32consts<>+0(SB), X0, X1
+	VMULPS      log32consts<>+64(SB), X0, X2
+	VBLENDVPS   X1, X2, X0, X2
+	VPADDD      log32consts<>+192(SB), X2, X2
+	VPSRLD      $0x17, X2, X3
+	VPOR        log32consts<>+256(SB), X3, X3
+	VMOVUPS     log32consts<>+384(SB), X4
+	VBLENDVPS   X1, log32consts<>+320(SB), X4, X1
+	VSUBPS      X1, X3, X3
+	VPAND       log32consts<>+448(SB), X2, X2
+	VPADDD      log32consts<>+512(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VADDPS      log32consts<>+576(SB), X2, X1
+	VDIVPS      X1, X2, X1
+	VMULPS      X1, X1, X4
+	VMULPS      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log32consts<>+640(SB), X7
+	VFMADD213PS log32consts<>+704(SB), X7, X6
+	VMULPS      X6, X5, X6
+	VMOVUPS     log32consts<>+768(SB), X7
+	VFMADD213PS log32consts<>+832(SB), X7, X5
+	VMULPS      X5, X4, X4
+	VADDPS      X6, X4, X4
+	VMULPS      log32consts<>+896(SB), X2, X5
+	VMULPS      X2, X5, X5
+	VADDPS      X4, X5, X4
+	VMULPS      log32consts<>+960(SB), X3, X6
+	VFMADD231PS X4, X1, X6
+	VSUBPS      X6, X5, X5
+	VSUBPS      X5, X2, X2
+	VFMADD231PS log32consts<>+1024(SB), X3, X2
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1152(SB), X2, X2
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1216(SB), X2, X2
+	VCMPPS      $0x00, log32consts<>+1280(SB), X0, X1
+	VBLENDVPS   X1, log32consts<>+1280(SB), X2, X2
+	VCMPPS      $0x03, X0, X0, X1
+	VPOR        log32consts<>+1344(SB), X0, X0
+	VBLENDVPS   X1, X0, X2, X0
+	VMOVSS      X0, (DX)(R8*4)
+	ADDQ        $0x00000001, R8
+	SUBQ        $0x00000001, R9
+
+logVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF32AVX2NT_row
+
+logVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
 // func negVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2
 TEXT ·negVF64AVX2(SB), NOSPLIT, $0-48
@@ -4584,6 +6230,1503 @@ roundVF64AVX2NT_done:
 	VZEROUPPER
 	RET
 
+// func expVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expVF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF64AVX2_done
+	TESTQ CX, CX
+	JLE   expVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000004
+	JE    expVF64AVX2_exact1
+
+expVF64AVX2_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+expVF64AVX2_loop1:
+	CMPQ         R9, $0x00000004
+	JB           expVF64AVX2_after1
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, (DX)(R8*8)
+	ADDQ         $0x00000004, R8
+	SUBQ         $0x00000004, R9
+	JMP          expVF64AVX2_loop1
+
+expVF64AVX2_after1:
+	CMPQ         R9, $0x00000002
+	JB           expVF64AVX2_tail2
+	VMOVUPD      (SI)(R8*8), X0
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMINPD       exp64consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp64consts<>+128(SB), X3
+	VFMADD213PD  exp64consts<>+192(SB), X3, X2
+	VSUBPD       exp64consts<>+192(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PD exp64consts<>+320(SB), X3, X4
+	VSUBPD       X4, X1, X1
+	VFNMADD231PD exp64consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp64consts<>+384(SB), X5
+	VFMADD213PD  exp64consts<>+448(SB), X5, X3
+	VFMADD213PD  exp64consts<>+512(SB), X4, X3
+	VFMADD213PD  exp64consts<>+576(SB), X4, X3
+	VFMADD213PD  exp64consts<>+640(SB), X4, X3
+	VFMADD213PD  exp64consts<>+704(SB), X4, X3
+	VFMADD213PD  exp64consts<>+768(SB), X4, X3
+	VFMADD213PD  exp64consts<>+832(SB), X4, X3
+	VFMADD213PD  exp64consts<>+896(SB), X4, X3
+	VFMADD213PD  exp64consts<>+960(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1024(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1088(SB), X4, X3
+	VMULPD       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PD  X4, X1, X6
+	VFMADD231PD  X5, X3, X6
+	VADDPD       exp64consts<>+1152(SB), X4, X1
+	VMOVUPS      exp64consts<>+1152(SB), X3
+	VSUBPD       X1, X3, X3
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X3, X3
+	VADDPD       X3, X1, X1
+	VPSUBQ       exp64consts<>+1216(SB), X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       exp64consts<>+1280(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       exp64consts<>+1280(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VMULPD       X4, X1, X1
+	VMULPD       X2, X1, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         exp64consts<>+1344(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVUPD      X0, (DX)(R8*8)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+expVF64AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           expVF64AVX2_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMINPD       exp64consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp64consts<>+128(SB), X3
+	VFMADD213PD  exp64consts<>+192(SB), X3, X2
+	VSUBPD       exp64consts<>+192(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PD exp64consts<>+320(SB), X3, X4
+	VSUBPD       X4, X1, X1
+	VFNMADD231PD exp64consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp64consts<>+384(SB), X5
+	VFMADD213PD  exp64consts<>+448(SB), X5, X3
+	VFMADD213PD  exp64consts<>+512(SB), X4, X3
+	VFMADD213PD  exp64consts<>+576(SB), X4, X3
+	VFMADD213PD  exp64consts<>+640(SB), X4, X3
+	VFMADD213PD  exp64consts<>+704(SB), X4, X3
+	VFMADD213PD  exp64consts<>+768(SB), X4, X3
+	VFMADD213PD  exp64consts<>+832(SB), X4, X3
+	VFMADD213PD  exp64consts<>+896(SB), X4, X3
+	VFMADD213PD  exp64consts<>+960(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1024(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1088(SB), X4, X3
+	VMULPD       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PD  X4, X1, X6
+	VFMADD231PD  X5, X3, X6
+	VADDPD       exp64consts<>+1152(SB), X4, X1
+	VMOVUPS      exp64consts<>+1152(SB), X3
+	VSUBPD       X1, X3, X3
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X3, X3
+	VADDPD       X3, X1, X1
+	VPSUBQ       exp64consts<>+1216(SB), X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       exp64consts<>+1280(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       exp64consts<>+1280(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VMULPD       X4, X1, X1
+	VMULPD       X2, X1, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         exp64consts<>+1344(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R8*8)
+	ADDQ         $0x00000001, R8
+	SUBQ         $0x00000001, R9
+
+expVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF64AVX2_row
+	JMP  expVF64AVX2_end
+
+expVF64AVX2_exact1:
+	XORQ         R8, R8
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, (DX)(R8*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF64AVX2_exact1
+
+expVF64AVX2_end:
+expVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA exp64consts<>+0(SB)/8, $0xc087500000000000
+DATA exp64consts<>+8(SB)/8, $0xc087500000000000
+DATA exp64consts<>+16(SB)/8, $0xc087500000000000
+DATA exp64consts<>+24(SB)/8, $0xc087500000000000
+DATA exp64consts<>+32(SB)/8, $0xc087500000000000
+DATA exp64consts<>+40(SB)/8, $0xc087500000000000
+DATA exp64consts<>+48(SB)/8, $0xc087500000000000
+DATA exp64consts<>+56(SB)/8, $0xc087500000000000
+DATA exp64consts<>+64(SB)/8, $0x4086300000000000
+DATA exp64consts<>+72(SB)/8, $0x4086300000000000
+DATA exp64consts<>+80(SB)/8, $0x4086300000000000
+DATA exp64consts<>+88(SB)/8, $0x4086300000000000
+DATA exp64consts<>+96(SB)/8, $0x4086300000000000
+DATA exp64consts<>+104(SB)/8, $0x4086300000000000
+DATA exp64consts<>+112(SB)/8, $0x4086300000000000
+DATA exp64consts<>+120(SB)/8, $0x4086300000000000
+DATA exp64consts<>+128(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+136(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+144(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+152(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+160(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+168(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+176(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+184(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+192(SB)/8, $0x4338000000000000
+DATA exp64consts<>+200(SB)/8, $0x4338000000000000
+DATA exp64consts<>+208(SB)/8, $0x4338000000000000
+DATA exp64consts<>+216(SB)/8, $0x4338000000000000
+DATA exp64consts<>+224(SB)/8, $0x4338000000000000
+DATA exp64consts<>+232(SB)/8, $0x4338000000000000
+DATA exp64consts<>+240(SB)/8, $0x4338000000000000
+DATA exp64consts<>+248(SB)/8, $0x4338000000000000
+DATA exp64consts<>+256(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+264(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+272(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+280(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+288(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+296(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+304(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+312(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+320(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+328(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+336(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+344(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+352(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+360(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+368(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+376(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+384(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+392(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+400(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+408(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+416(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+424(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+432(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+440(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+448(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+456(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+464(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+472(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+480(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+488(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+496(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+504(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+512(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+520(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+528(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+536(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+544(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+552(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+560(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+568(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+576(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+584(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+592(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+600(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+608(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+616(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+624(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+632(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+640(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+648(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+656(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+664(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+672(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+680(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+688(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+696(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+704(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+712(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+720(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+728(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+736(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+744(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+752(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+760(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+768(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+776(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+784(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+792(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+800(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+808(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+816(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+824(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+832(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+840(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+848(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+856(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+864(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+872(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+880(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+888(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+896(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+904(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+912(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+920(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+928(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+936(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+944(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+952(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+960(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+968(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+976(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+984(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+992(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1000(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1008(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1016(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+1024(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1032(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1040(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1048(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1056(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1064(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1072(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1080(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+1088(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1096(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1104(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1112(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1120(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1128(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1136(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1144(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+1152(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1160(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1168(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1176(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1184(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1192(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1200(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1208(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1216(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1224(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1232(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1240(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1248(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1256(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1264(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1272(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+1280(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1288(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1296(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1304(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1312(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1320(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1328(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1336(SB)/8, $0x0000000000000001
+DATA exp64consts<>+1344(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1352(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1360(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1368(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1376(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1384(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1392(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1400(SB)/8, $0x0008000000000000
+GLOBL exp64consts<>(SB), RODATA|NOPTR, $1408
+
+// func expVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·expVF64AVX2NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   expVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+
+expVF64AVX2NT_row:
+	XORQ         R8, R8
+	MOVQ         CX, R9
+	MOVQ         DX, R10
+	NEGQ         R10
+	ANDQ         $0x0000001f, R10
+	SHRQ         $0x03, R10
+	CMPQ         R10, R9
+	CMOVQGT      R9, R10
+	MOVQ         R9, R11
+	SUBQ         R10, R11
+	MOVQ         R10, R9
+	CMPQ         R9, $0x00000002
+	JB           expVF64AVX2NT_head2
+	VMOVUPD      (SI)(R8*8), X0
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMINPD       exp64consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp64consts<>+128(SB), X3
+	VFMADD213PD  exp64consts<>+192(SB), X3, X2
+	VSUBPD       exp64consts<>+192(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PD exp64consts<>+320(SB), X3, X4
+	VSUBPD       X4, X1, X1
+	VFNMADD231PD exp64consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp64consts<>+384(SB), X5
+	VFMADD213PD  exp64consts<>+448(SB), X5, X3
+	VFMADD213PD  exp64consts<>+512(SB), X4, X3
+	VFMADD213PD  exp64consts<>+576(SB), X4, X3
+	VFMADD213PD  exp64consts<>+640(SB), X4, X3
+	VFMADD213PD  exp64consts<>+704(SB), X4, X3
+	VFMADD213PD  exp64consts<>+768(SB), X4, X3
+	VFMADD213PD  exp64consts<>+832(SB), X4, X3
+	VFMADD213PD  exp64consts<>+896(SB), X4, X3
+	VFMADD213PD  exp64consts<>+960(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1024(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1088(SB), X4, X3
+	VMULPD       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PD  X4, X1, X6
+	VFMADD231PD  X5, X3, X6
+	VADDPD       exp64consts<>+1152(SB), X4, X1
+	VMOVUPS      exp64consts<>+1152(SB), X3
+	VSUBPD       X1, X3, X3
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X3, X3
+	VADDPD       X3, X1, X1
+	VPSUBQ       exp64consts<>+1216(SB), X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       exp64consts<>+1280(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       exp64consts<>+1280(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VMULPD       X4, X1, X1
+	VMULPD       X2, X1, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         exp64consts<>+1344(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVUPD      X0, (DX)(R8*8)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+expVF64AVX2NT_head2:
+	CMPQ         R9, $0x00000001
+	JB           expVF64AVX2NT_head1
+	VMOVQ        (SI)(R8*8), X0
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMINPD       exp64consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp64consts<>+128(SB), X3
+	VFMADD213PD  exp64consts<>+192(SB), X3, X2
+	VSUBPD       exp64consts<>+192(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PD exp64consts<>+320(SB), X3, X4
+	VSUBPD       X4, X1, X1
+	VFNMADD231PD exp64consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp64consts<>+384(SB), X5
+	VFMADD213PD  exp64consts<>+448(SB), X5, X3
+	VFMADD213PD  exp64consts<>+512(SB), X4, X3
+	VFMADD213PD  exp64consts<>+576(SB), X4, X3
+	VFMADD213PD  exp64consts<>+640(SB), X4, X3
+	VFMADD213PD  exp64consts<>+704(SB), X4, X3
+	VFMADD213PD  exp64consts<>+768(SB), X4, X3
+	VFMADD213PD  exp64consts<>+832(SB), X4, X3
+	VFMADD213PD  exp64consts<>+896(SB), X4, X3
+	VFMADD213PD  exp64consts<>+960(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1024(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1088(SB), X4, X3
+	VMULPD       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PD  X4, X1, X6
+	VFMADD231PD  X5, X3, X6
+	VADDPD       exp64consts<>+1152(SB), X4, X1
+	VMOVUPS      exp64consts<>+1152(SB), X3
+	VSUBPD       X1, X3, X3
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X3, X3
+	VADDPD       X3, X1, X1
+	VPSUBQ       exp64consts<>+1216(SB), X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       exp64consts<>+1280(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       exp64consts<>+1280(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VMULPD       X4, X1, X1
+	VMULPD       X2, X1, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         exp64consts<>+1344(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R8*8)
+	ADDQ         $0x00000001, R8
+	SUBQ         $0x00000001, R9
+
+expVF64AVX2NT_head1:
+	MOVQ R11, R9
+
+expVF64AVX2NT_loop1:
+	CMPQ         R9, $0x00000004
+	JB           expVF64AVX2NT_after1
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y1
+	VMINPD       exp64consts<>+64(SB), Y1, Y1
+	VMOVUPS      Y1, Y2
+	VMOVUPS      exp64consts<>+128(SB), Y3
+	VFMADD213PD  exp64consts<>+192(SB), Y3, Y2
+	VSUBPD       exp64consts<>+192(SB), Y2, Y3
+	VFNMADD231PD exp64consts<>+256(SB), Y3, Y1
+	VMOVUPS      Y1, Y4
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y4
+	VSUBPD       Y4, Y1, Y1
+	VFNMADD231PD exp64consts<>+320(SB), Y3, Y1
+	VMOVUPS      Y4, Y3
+	VMOVUPS      exp64consts<>+384(SB), Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+832(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+896(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+960(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  exp64consts<>+1088(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	VMOVUPS      Y1, Y6
+	VFMADD231PD  Y4, Y1, Y6
+	VFMADD231PD  Y5, Y3, Y6
+	VADDPD       exp64consts<>+1152(SB), Y4, Y1
+	VMOVUPS      exp64consts<>+1152(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VPSUBQ       exp64consts<>+1216(SB), Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       exp64consts<>+1280(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       exp64consts<>+1280(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y1, Y1
+	VMULPD       Y2, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, (DX)(R8*8)
+	ADDQ         $0x00000004, R8
+	SUBQ         $0x00000004, R9
+	JMP          expVF64AVX2NT_loop1
+
+expVF64AVX2NT_after1:
+	CMPQ         R9, $0x00000002
+	JB           expVF64AVX2NT_tail2
+	VMOVUPD      (SI)(R8*8), X0
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMINPD       exp64consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp64consts<>+128(SB), X3
+	VFMADD213PD  exp64consts<>+192(SB), X3, X2
+	VSUBPD       exp64consts<>+192(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PD exp64consts<>+320(SB), X3, X4
+	VSUBPD       X4, X1, X1
+	VFNMADD231PD exp64consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp64consts<>+384(SB), X5
+	VFMADD213PD  exp64consts<>+448(SB), X5, X3
+	VFMADD213PD  exp64consts<>+512(SB), X4, X3
+	VFMADD213PD  exp64consts<>+576(SB), X4, X3
+	VFMADD213PD  exp64consts<>+640(SB), X4, X3
+	VFMADD213PD  exp64consts<>+704(SB), X4, X3
+	VFMADD213PD  exp64consts<>+768(SB), X4, X3
+	VFMADD213PD  exp64consts<>+832(SB), X4, X3
+	VFMADD213PD  exp64consts<>+896(SB), X4, X3
+	VFMADD213PD  exp64consts<>+960(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1024(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1088(SB), X4, X3
+	VMULPD       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PD  X4, X1, X6
+	VFMADD231PD  X5, X3, X6
+	VADDPD       exp64consts<>+1152(SB), X4, X1
+	VMOVUPS      exp64consts<>+1152(SB), X3
+	VSUBPD       X1, X3, X3
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X3, X3
+	VADDPD       X3, X1, X1
+	VPSUBQ       exp64consts<>+1216(SB), X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       exp64consts<>+1280(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       exp64consts<>+1280(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VMULPD       X4, X1, X1
+	VMULPD       X2, X1, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         exp64consts<>+1344(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVUPD      X0, (DX)(R8*8)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+expVF64AVX2NT_tail2:
+	CMPQ         R9, $0x00000001
+	JB           expVF64AVX2NT_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMINPD       exp64consts<>+64(SB), X1, X1
+	VMOVUPS      X1, X2
+	VMOVUPS      exp64consts<>+128(SB), X3
+	VFMADD213PD  exp64consts<>+192(SB), X3, X2
+	VSUBPD       exp64consts<>+192(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VMOVUPS      X1, X4
+	VFNMADD231PD exp64consts<>+320(SB), X3, X4
+	VSUBPD       X4, X1, X1
+	VFNMADD231PD exp64consts<>+320(SB), X3, X1
+	VMOVUPS      X4, X3
+	VMOVUPS      exp64consts<>+384(SB), X5
+	VFMADD213PD  exp64consts<>+448(SB), X5, X3
+	VFMADD213PD  exp64consts<>+512(SB), X4, X3
+	VFMADD213PD  exp64consts<>+576(SB), X4, X3
+	VFMADD213PD  exp64consts<>+640(SB), X4, X3
+	VFMADD213PD  exp64consts<>+704(SB), X4, X3
+	VFMADD213PD  exp64consts<>+768(SB), X4, X3
+	VFMADD213PD  exp64consts<>+832(SB), X4, X3
+	VFMADD213PD  exp64consts<>+896(SB), X4, X3
+	VFMADD213PD  exp64consts<>+960(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1024(SB), X4, X3
+	VFMADD213PD  exp64consts<>+1088(SB), X4, X3
+	VMULPD       X4, X4, X5
+	VMOVUPS      X1, X6
+	VFMADD231PD  X4, X1, X6
+	VFMADD231PD  X5, X3, X6
+	VADDPD       exp64consts<>+1152(SB), X4, X1
+	VMOVUPS      exp64consts<>+1152(SB), X3
+	VSUBPD       X1, X3, X3
+	VADDPD       X4, X3, X3
+	VADDPD       X6, X3, X3
+	VADDPD       X3, X1, X1
+	VPSUBQ       exp64consts<>+1216(SB), X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       exp64consts<>+1280(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       exp64consts<>+1280(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VMULPD       X4, X1, X1
+	VMULPD       X2, X1, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         exp64consts<>+1344(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R8*8)
+	ADDQ         $0x00000001, R8
+	SUBQ         $0x00000001, R9
+
+expVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF64AVX2NT_row
+
+expVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func logVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·logVF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF64AVX2_done
+	TESTQ CX, CX
+	JLE   logVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000004
+	JE    logVF64AVX2_exact1
+
+logVF64AVX2_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+logVF64AVX2_loop1:
+	CMPQ        R9, $0x00000004
+	JB          logVF64AVX2_after1
+	VMOVUPD     (SI)(R8*8), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, (DX)(R8*8)
+	ADDQ        $0x00000004, R8
+	SUBQ        $0x00000004, R9
+	JMP         logVF64AVX2_loop1
+
+logVF64AVX2_after1:
+	CMPQ        R9, $0x00000002
+	JB          logVF64AVX2_tail2
+	VMOVUPD     (SI)(R8*8), X0
+	VCMPPD      $0x11, log64consts<>+0(SB), X0, X1
+	VMULPD      log64consts<>+64(SB), X0, X2
+	VBLENDVPD   X1, X2, X0, X2
+	VPADDQ      log64consts<>+192(SB), X2, X2
+	VPSRLQ      $0x34, X2, X3
+	VPOR        log64consts<>+256(SB), X3, X3
+	VMOVUPS     log64consts<>+384(SB), X4
+	VBLENDVPD   X1, log64consts<>+320(SB), X4, X1
+	VSUBPD      X1, X3, X3
+	VPAND       log64consts<>+448(SB), X2, X2
+	VPADDQ      log64consts<>+512(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VADDPD      log64consts<>+576(SB), X2, X1
+	VDIVPD      X1, X2, X1
+	VMULPD      X1, X1, X4
+	VMULPD      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log64consts<>+640(SB), X7
+	VFMADD213PD log64consts<>+704(SB), X7, X6
+	VFMADD213PD log64consts<>+768(SB), X5, X6
+	VMULPD      X6, X5, X6
+	VMOVUPS     X5, X7
+	VMOVUPS     log64consts<>+832(SB), X8
+	VFMADD213PD log64consts<>+896(SB), X8, X7
+	VFMADD213PD log64consts<>+960(SB), X5, X7
+	VFMADD213PD log64consts<>+1024(SB), X5, X7
+	VMULPD      X7, X4, X4
+	VADDPD      X6, X4, X4
+	VMULPD      log64consts<>+1088(SB), X2, X5
+	VMULPD      X2, X5, X5
+	VADDPD      X4, X5, X4
+	VMULPD      log64consts<>+1152(SB), X3, X6
+	VFMADD231PD X4, X1, X6
+	VSUBPD      X6, X5, X5
+	VSUBPD      X5, X2, X2
+	VFMADD231PD log64consts<>+1216(SB), X3, X2
+	VCMPPD      $0x00, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1344(SB), X2, X2
+	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1408(SB), X2, X2
+	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1472(SB), X2, X2
+	VCMPPD      $0x03, X0, X0, X1
+	VPOR        log64consts<>+1536(SB), X0, X0
+	VBLENDVPD   X1, X0, X2, X0
+	VMOVUPD     X0, (DX)(R8*8)
+	ADDQ        $0x00000002, R8
+	SUBQ        $0x00000002, R9
+
+logVF64AVX2_tail2:
+	CMPQ        R9, $0x00000001
+	JB          logVF64AVX2_tail1
+	VMOVQ       (SI)(R8*8), X0
+	VCMPPD      $0x11, log64consts<>+0(SB), X0, X1
+	VMULPD      log64consts<>+64(SB), X0, X2
+	VBLENDVPD   X1, X2, X0, X2
+	VPADDQ      log64consts<>+192(SB), X2, X2
+	VPSRLQ      $0x34, X2, X3
+	VPOR        log64consts<>+256(SB), X3, X3
+	VMOVUPS     log64consts<>+384(SB), X4
+	VBLENDVPD   X1, log64consts<>+320(SB), X4, X1
+	VSUBPD      X1, X3, X3
+	VPAND       log64consts<>+448(SB), X2, X2
+	VPADDQ      log64consts<>+512(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VADDPD      log64consts<>+576(SB), X2, X1
+	VDIVPD      X1, X2, X1
+	VMULPD      X1, X1, X4
+	VMULPD      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log64consts<>+640(SB), X7
+	VFMADD213PD log64consts<>+704(SB), X7, X6
+	VFMADD213PD log64consts<>+768(SB), X5, X6
+	VMULPD      X6, X5, X6
+	VMOVUPS     X5, X7
+	VMOVUPS     log64consts<>+832(SB), X8
+	VFMADD213PD log64consts<>+896(SB), X8, X7
+	VFMADD213PD log64consts<>+960(SB), X5, X7
+	VFMADD213PD log64consts<>+1024(SB), X5, X7
+	VMULPD      X7, X4, X4
+	VADDPD      X6, X4, X4
+	VMULPD      log64consts<>+1088(SB), X2, X5
+	VMULPD      X2, X5, X5
+	VADDPD      X4, X5, X4
+	VMULPD      log64consts<>+1152(SB), X3, X6
+	VFMADD231PD X4, X1, X6
+	VSUBPD      X6, X5, X5
+	VSUBPD      X5, X2, X2
+	VFMADD231PD log64consts<>+1216(SB), X3, X2
+	VCMPPD      $0x00, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1344(SB), X2, X2
+	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1408(SB), X2, X2
+	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1472(SB), X2, X2
+	VCMPPD      $0x03, X0, X0, X1
+	VPOR        log64consts<>+1536(SB), X0, X0
+	VBLENDVPD   X1, X0, X2, X0
+	VMOVQ       X0, (DX)(R8*8)
+	ADDQ        $0x00000001, R8
+	SUBQ        $0x00000001, R9
+
+logVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF64AVX2_row
+	JMP  logVF64AVX2_end
+
+logVF64AVX2_exact1:
+	XORQ        R8, R8
+	VMOVUPD     (SI)(R8*8), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVUPD     Y0, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         logVF64AVX2_exact1
+
+logVF64AVX2_end:
+logVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA log64consts<>+0(SB)/8, $0x0010000000000000
+DATA log64consts<>+8(SB)/8, $0x0010000000000000
+DATA log64consts<>+16(SB)/8, $0x0010000000000000
+DATA log64consts<>+24(SB)/8, $0x0010000000000000
+DATA log64consts<>+32(SB)/8, $0x0010000000000000
+DATA log64consts<>+40(SB)/8, $0x0010000000000000
+DATA log64consts<>+48(SB)/8, $0x0010000000000000
+DATA log64consts<>+56(SB)/8, $0x0010000000000000
+DATA log64consts<>+64(SB)/8, $0x4350000000000000
+DATA log64consts<>+72(SB)/8, $0x4350000000000000
+DATA log64consts<>+80(SB)/8, $0x4350000000000000
+DATA log64consts<>+88(SB)/8, $0x4350000000000000
+DATA log64consts<>+96(SB)/8, $0x4350000000000000
+DATA log64consts<>+104(SB)/8, $0x4350000000000000
+DATA log64consts<>+112(SB)/8, $0x4350000000000000
+DATA log64consts<>+120(SB)/8, $0x4350000000000000
+DATA log64consts<>+128(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+136(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+144(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+152(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+160(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+168(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+176(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+184(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+192(SB)/8, $0x00095f619980c433
+DATA log64consts<>+200(SB)/8, $0x00095f619980c433
+DATA log64consts<>+208(SB)/8, $0x00095f619980c433
+DATA log64consts<>+216(SB)/8, $0x00095f619980c433
+DATA log64consts<>+224(SB)/8, $0x00095f619980c433
+DATA log64consts<>+232(SB)/8, $0x00095f619980c433
+DATA log64consts<>+240(SB)/8, $0x00095f619980c433
+DATA log64consts<>+248(SB)/8, $0x00095f619980c433
+DATA log64consts<>+256(SB)/8, $0x4330000000000000
+DATA log64consts<>+264(SB)/8, $0x4330000000000000
+DATA log64consts<>+272(SB)/8, $0x4330000000000000
+DATA log64consts<>+280(SB)/8, $0x4330000000000000
+DATA log64consts<>+288(SB)/8, $0x4330000000000000
+DATA log64consts<>+296(SB)/8, $0x4330000000000000
+DATA log64consts<>+304(SB)/8, $0x4330000000000000
+DATA log64consts<>+312(SB)/8, $0x4330000000000000
+DATA log64consts<>+320(SB)/8, $0x4330000000000435
+DATA log64consts<>+328(SB)/8, $0x4330000000000435
+DATA log64consts<>+336(SB)/8, $0x4330000000000435
+DATA log64consts<>+344(SB)/8, $0x4330000000000435
+DATA log64consts<>+352(SB)/8, $0x4330000000000435
+DATA log64consts<>+360(SB)/8, $0x4330000000000435
+DATA log64consts<>+368(SB)/8, $0x4330000000000435
+DATA log64consts<>+376(SB)/8, $0x4330000000000435
+DATA log64consts<>+384(SB)/8, $0x43300000000003ff
+DATA log64consts<>+392(SB)/8, $0x43300000000003ff
+DATA log64consts<>+400(SB)/8, $0x43300000000003ff
+DATA log64consts<>+408(SB)/8, $0x43300000000003ff
+DATA log64consts<>+416(SB)/8, $0x43300000000003ff
+DATA log64consts<>+424(SB)/8, $0x43300000000003ff
+DATA log64consts<>+432(SB)/8, $0x43300000000003ff
+DATA log64consts<>+440(SB)/8, $0x43300000000003ff
+DATA log64consts<>+448(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+456(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+464(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+472(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+480(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+488(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+496(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+504(SB)/8, $0x000fffffffffffff
+DATA log64consts<>+512(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+520(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+528(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+536(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+544(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+552(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+560(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+568(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+576(SB)/8, $0x4000000000000000
+DATA log64consts<>+584(SB)/8, $0x4000000000000000
+DATA log64consts<>+592(SB)/8, $0x4000000000000000
+DATA log64consts<>+600(SB)/8, $0x4000000000000000
+DATA log64consts<>+608(SB)/8, $0x4000000000000000
+DATA log64consts<>+616(SB)/8, $0x4000000000000000
+DATA log64consts<>+624(SB)/8, $0x4000000000000000
+DATA log64consts<>+632(SB)/8, $0x4000000000000000
+DATA log64consts<>+640(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+648(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+656(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+664(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+672(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+680(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+688(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+696(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+704(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+712(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+720(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+728(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+736(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+744(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+752(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+760(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+768(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+776(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+784(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+792(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+800(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+808(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+816(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+824(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+832(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+840(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+848(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+856(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+864(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+872(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+880(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+888(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+896(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+904(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+912(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+920(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+928(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+936(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+944(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+952(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+960(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+968(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+976(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+984(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+992(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1000(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1008(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1016(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+1024(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1032(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1040(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1048(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1056(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1064(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1072(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1080(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+1088(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1096(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1104(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1112(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1120(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1128(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1136(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1144(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+1152(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1160(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1168(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1176(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1184(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1192(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1200(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1208(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+1216(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1224(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1232(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1240(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1248(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1256(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1264(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1272(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+1280(SB)/8, $0x0000000000000000
+DATA log64consts<>+1288(SB)/8, $0x0000000000000000
+DATA log64consts<>+1296(SB)/8, $0x0000000000000000
+DATA log64consts<>+1304(SB)/8, $0x0000000000000000
+DATA log64consts<>+1312(SB)/8, $0x0000000000000000
+DATA log64consts<>+1320(SB)/8, $0x0000000000000000
+DATA log64consts<>+1328(SB)/8, $0x0000000000000000
+DATA log64consts<>+1336(SB)/8, $0x0000000000000000
+DATA log64consts<>+1344(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1352(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1360(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1368(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1376(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1384(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1392(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1400(SB)/8, $0xfff0000000000000
+DATA log64consts<>+1408(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1416(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1424(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1432(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1440(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1448(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1456(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1464(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+1472(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1480(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1488(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1496(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1504(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1512(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1520(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1528(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+1536(SB)/8, $0x0008000000000000
+DATA log64consts<>+1544(SB)/8, $0x0008000000000000
+DATA log64consts<>+1552(SB)/8, $0x0008000000000000
+DATA log64consts<>+1560(SB)/8, $0x0008000000000000
+DATA log64consts<>+1568(SB)/8, $0x0008000000000000
+DATA log64consts<>+1576(SB)/8, $0x0008000000000000
+DATA log64consts<>+1584(SB)/8, $0x0008000000000000
+DATA log64consts<>+1592(SB)/8, $0x0008000000000000
+GLOBL log64consts<>(SB), RODATA|NOPTR, $1600
+
+// func logVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·logVF64AVX2NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   logVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+
+logVF64AVX2NT_row:
+	XORQ        R8, R8
+	MOVQ        CX, R9
+	MOVQ        DX, R10
+	NEGQ        R10
+	ANDQ        $0x0000001f, R10
+	SHRQ        $0x03, R10
+	CMPQ        R10, R9
+	CMOVQGT     R9, R10
+	MOVQ        R9, R11
+	SUBQ        R10, R11
+	MOVQ        R10, R9
+	CMPQ        R9, $0x00000002
+	JB          logVF64AVX2NT_head2
+	VMOVUPD     (SI)(R8*8), X0
+	VCMPPD      $0x11, log64consts<>+0(SB), X0, X1
+	VMULPD      log64consts<>+64(SB), X0, X2
+	VBLENDVPD   X1, X2, X0, X2
+	VPADDQ      log64consts<>+192(SB), X2, X2
+	VPSRLQ      $0x34, X2, X3
+	VPOR        log64consts<>+256(SB), X3, X3
+	VMOVUPS     log64consts<>+384(SB), X4
+	VBLENDVPD   X1, log64consts<>+320(SB), X4, X1
+	VSUBPD      X1, X3, X3
+	VPAND       log64consts<>+448(SB), X2, X2
+	VPADDQ      log64consts<>+512(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VADDPD      log64consts<>+576(SB), X2, X1
+	VDIVPD      X1, X2, X1
+	VMULPD      X1, X1, X4
+	VMULPD      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log64consts<>+640(SB), X7
+	VFMADD213PD log64consts<>+704(SB), X7, X6
+	VFMADD213PD log64consts<>+768(SB), X5, X6
+	VMULPD      X6, X5, X6
+	VMOVUPS     X5, X7
+	VMOVUPS     log64consts<>+832(SB), X8
+	VFMADD213PD log64consts<>+896(SB), X8, X7
+	VFMADD213PD log64consts<>+960(SB), X5, X7
+	VFMADD213PD log64consts<>+1024(SB), X5, X7
+	VMULPD      X7, X4, X4
+	VADDPD      X6, X4, X4
+	VMULPD      log64consts<>+1088(SB), X2, X5
+	VMULPD      X2, X5, X5
+	VADDPD      X4, X5, X4
+	VMULPD      log64consts<>+1152(SB), X3, X6
+	VFMADD231PD X4, X1, X6
+	VSUBPD      X6, X5, X5
+	VSUBPD      X5, X2, X2
+	VFMADD231PD log64consts<>+1216(SB), X3, X2
+	VCMPPD      $0x00, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1344(SB), X2, X2
+	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1408(SB), X2, X2
+	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1472(SB), X2, X2
+	VCMPPD      $0x03, X0, X0, X1
+	VPOR        log64consts<>+1536(SB), X0, X0
+	VBLENDVPD   X1, X0, X2, X0
+	VMOVUPD     X0, (DX)(R8*8)
+	ADDQ        $0x00000002, R8
+	SUBQ        $0x00000002, R9
+
+logVF64AVX2NT_head2:
+	CMPQ        R9, $0x00000001
+	JB          logVF64AVX2NT_head1
+	VMOVQ       (SI)(R8*8), X0
+	VCMPPD      $0x11, log64consts<>+0(SB), X0, X1
+	VMULPD      log64consts<>+64(SB), X0, X2
+	VBLENDVPD   X1, X2, X0, X2
+	VPADDQ      log64consts<>+192(SB), X2, X2
+	VPSRLQ      $0x34, X2, X3
+	VPOR        log64consts<>+256(SB), X3, X3
+	VMOVUPS     log64consts<>+384(SB), X4
+	VBLENDVPD   X1, log64consts<>+320(SB), X4, X1
+	VSUBPD      X1, X3, X3
+	VPAND       log64consts<>+448(SB), X2, X2
+	VPADDQ      log64consts<>+512(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VADDPD      log64consts<>+576(SB), X2, X1
+	VDIVPD      X1, X2, X1
+	VMULPD      X1, X1, X4
+	VMULPD      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log64consts<>+640(SB), X7
+	VFMADD213PD log64consts<>+704(SB), X7, X6
+	VFMADD213PD log64consts<>+768(SB), X5, X6
+	VMULPD      X6, X5, X6
+	VMOVUPS     X5, X7
+	VMOVUPS     log64consts<>+832(SB), X8
+	VFMADD213PD log64consts<>+896(SB), X8, X7
+	VFMADD213PD log64consts<>+960(SB), X5, X7
+	VFMADD213PD log64consts<>+1024(SB), X5, X7
+	VMULPD      X7, X4, X4
+	VADDPD      X6, X4, X4
+	VMULPD      log64consts<>+1088(SB), X2, X5
+	VMULPD      X2, X5, X5
+	VADDPD      X4, X5, X4
+	VMULPD      log64consts<>+1152(SB), X3, X6
+	VFMADD231PD X4, X1, X6
+	VSUBPD      X6, X5, X5
+	VSUBPD      X5, X2, X2
+	VFMADD231PD log64consts<>+1216(SB), X3, X2
+	VCMPPD      $0x00, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1344(SB), X2, X2
+	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1408(SB), X2, X2
+	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1472(SB), X2, X2
+	VCMPPD      $0x03, X0, X0, X1
+	VPOR        log64consts<>+1536(SB), X0, X0
+	VBLENDVPD   X1, X0, X2, X0
+	VMOVQ       X0, (DX)(R8*8)
+	ADDQ        $0x00000001, R8
+	SUBQ        $0x00000001, R9
+
+logVF64AVX2NT_head1:
+	MOVQ R11, R9
+
+logVF64AVX2NT_loop1:
+	CMPQ        R9, $0x00000004
+	JB          logVF64AVX2NT_after1
+	VMOVUPD     (SI)(R8*8), Y0
+	VCMPPD      $0x11, log64consts<>+0(SB), Y0, Y1
+	VMULPD      log64consts<>+64(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VPADDQ      log64consts<>+192(SB), Y2, Y2
+	VPSRLQ      $0x34, Y2, Y3
+	VPOR        log64consts<>+256(SB), Y3, Y3
+	VMOVUPS     log64consts<>+384(SB), Y4
+	VBLENDVPD   Y1, log64consts<>+320(SB), Y4, Y1
+	VSUBPD      Y1, Y3, Y3
+	VPAND       log64consts<>+448(SB), Y2, Y2
+	VPADDQ      log64consts<>+512(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VADDPD      log64consts<>+576(SB), Y2, Y1
+	VDIVPD      Y1, Y2, Y1
+	VMULPD      Y1, Y1, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPS     Y5, Y6
+	VMOVUPS     log64consts<>+640(SB), Y7
+	VFMADD213PD log64consts<>+704(SB), Y7, Y6
+	VFMADD213PD log64consts<>+768(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y6
+	VMOVUPS     Y5, Y7
+	VMOVUPS     log64consts<>+832(SB), Y8
+	VFMADD213PD log64consts<>+896(SB), Y8, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VMULPD      Y7, Y4, Y4
+	VADDPD      Y6, Y4, Y4
+	VMULPD      log64consts<>+1088(SB), Y2, Y5
+	VMULPD      Y2, Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      log64consts<>+1152(SB), Y3, Y6
+	VFMADD231PD Y4, Y1, Y6
+	VSUBPD      Y6, Y5, Y5
+	VSUBPD      Y5, Y2, Y2
+	VFMADD231PD log64consts<>+1216(SB), Y3, Y2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1344(SB), Y2, Y2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1408(SB), Y2, Y2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Y0, Y1
+	VBLENDVPD   Y1, log64consts<>+1472(SB), Y2, Y2
+	VCMPPD      $0x03, Y0, Y0, Y1
+	VPOR        log64consts<>+1536(SB), Y0, Y0
+	VBLENDVPD   Y1, Y0, Y2, Y0
+	VMOVNTPD    Y0, (DX)(R8*8)
+	ADDQ        $0x00000004, R8
+	SUBQ        $0x00000004, R9
+	JMP         logVF64AVX2NT_loop1
+
+logVF64AVX2NT_after1:
+	CMPQ        R9, $0x00000002
+	JB          logVF64AVX2NT_tail2
+	VMOVUPD     (SI)(R8*8), X0
+	VCMPPD      $0x11, log64consts<>+0(SB), X0, X1
+	VMULPD      log64consts<>+64(SB), X0, X2
+	VBLENDVPD   X1, X2, X0, X2
+	VPADDQ      log64consts<>+192(SB), X2, X2
+	VPSRLQ      $0x34, X2, X3
+	VPOR        log64consts<>+256(SB), X3, X3
+	VMOVUPS     log64consts<>+384(SB), X4
+	VBLENDVPD   X1, log64consts<>+320(SB), X4, X1
+	VSUBPD      X1, X3, X3
+	VPAND       log64consts<>+448(SB), X2, X2
+	VPADDQ      log64consts<>+512(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VADDPD      log64consts<>+576(SB), X2, X1
+	VDIVPD      X1, X2, X1
+	VMULPD      X1, X1, X4
+	VMULPD      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log64consts<>+640(SB), X7
+	VFMADD213PD log64consts<>+704(SB), X7, X6
+	VFMADD213PD log64consts<>+768(SB), X5, X6
+	VMULPD      X6, X5, X6
+	VMOVUPS     X5, X7
+	VMOVUPS     log64consts<>+832(SB), X8
+	VFMADD213PD log64consts<>+896(SB), X8, X7
+	VFMADD213PD log64consts<>+960(SB), X5, X7
+	VFMADD213PD log64consts<>+1024(SB), X5, X7
+	VMULPD      X7, X4, X4
+	VADDPD      X6, X4, X4
+	VMULPD      log64consts<>+1088(SB), X2, X5
+	VMULPD      X2, X5, X5
+	VADDPD      X4, X5, X4
+	VMULPD      log64consts<>+1152(SB), X3, X6
+	VFMADD231PD X4, X1, X6
+	VSUBPD      X6, X5, X5
+	VSUBPD      X5, X2, X2
+	VFMADD231PD log64consts<>+1216(SB), X3, X2
+	VCMPPD      $0x00, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1344(SB), X2, X2
+	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1408(SB), X2, X2
+	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1472(SB), X2, X2
+	VCMPPD      $0x03, X0, X0, X1
+	VPOR        log64consts<>+1536(SB), X0, X0
+	VBLENDVPD   X1, X0, X2, X0
+	VMOVUPD     X0, (DX)(R8*8)
+	ADDQ        $0x00000002, R8
+	SUBQ        $0x00000002, R9
+
+logVF64AVX2NT_tail2:
+	CMPQ        R9, $0x00000001
+	JB          logVF64AVX2NT_tail1
+	VMOVQ       (SI)(R8*8), X0
+	VCMPPD      $0x11, log64consts<>+0(SB), X0, X1
+	VMULPD      log64consts<>+64(SB), X0, X2
+	VBLENDVPD   X1, X2, X0, X2
+	VPADDQ      log64consts<>+192(SB), X2, X2
+	VPSRLQ      $0x34, X2, X3
+	VPOR        log64consts<>+256(SB), X3, X3
+	VMOVUPS     log64consts<>+384(SB), X4
+	VBLENDVPD   X1, log64consts<>+320(SB), X4, X1
+	VSUBPD      X1, X3, X3
+	VPAND       log64consts<>+448(SB), X2, X2
+	VPADDQ      log64consts<>+512(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VADDPD      log64consts<>+576(SB), X2, X1
+	VDIVPD      X1, X2, X1
+	VMULPD      X1, X1, X4
+	VMULPD      X4, X4, X5
+	VMOVUPS     X5, X6
+	VMOVUPS     log64consts<>+640(SB), X7
+	VFMADD213PD log64consts<>+704(SB), X7, X6
+	VFMADD213PD log64consts<>+768(SB), X5, X6
+	VMULPD      X6, X5, X6
+	VMOVUPS     X5, X7
+	VMOVUPS     log64consts<>+832(SB), X8
+	VFMADD213PD log64consts<>+896(SB), X8, X7
+	VFMADD213PD log64consts<>+960(SB), X5, X7
+	VFMADD213PD log64consts<>+1024(SB), X5, X7
+	VMULPD      X7, X4, X4
+	VADDPD      X6, X4, X4
+	VMULPD      log64consts<>+1088(SB), X2, X5
+	VMULPD      X2, X5, X5
+	VADDPD      X4, X5, X4
+	VMULPD      log64consts<>+1152(SB), X3, X6
+	VFMADD231PD X4, X1, X6
+	VSUBPD      X6, X5, X5
+	VSUBPD      X5, X2, X2
+	VFMADD231PD log64consts<>+1216(SB), X3, X2
+	VCMPPD      $0x00, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1344(SB), X2, X2
+	VCMPPD      $0x11, log64consts<>+1280(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1408(SB), X2, X2
+	VCMPPD      $0x00, log64consts<>+1472(SB), X0, X1
+	VBLENDVPD   X1, log64consts<>+1472(SB), X2, X2
+	VCMPPD      $0x03, X0, X0, X1
+	VPOR        log64consts<>+1536(SB), X0, X0
+	VBLENDVPD   X1, X0, X2, X0
+	VMOVQ       X0, (DX)(R8*8)
+	ADDQ        $0x00000001, R8
+	SUBQ        $0x00000001, R9
+
+logVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF64AVX2NT_row
+
+logVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
 // func negVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·negVF32AVX512(SB), NOSPLIT, $0-48
@@ -6480,6 +9623,1571 @@ roundVF32AVX512NT_tail_done:
 	JNZ  roundVF32AVX512NT_row
 
 roundVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func expVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expVF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF32AVX512_done
+	TESTQ CX, CX
+	JLE   expVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000010
+	JE    expVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    expVF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    expVF32AVX512_exact3
+
+expVF32AVX512_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+expVF32AVX512_loop3:
+	CMPQ         R9, $0x00000030
+	JB           expVF32AVX512_after3
+	VMOVUPS      (SI)(R8*4), Z0
+	VMOVUPS      64(SI)(R8*4), Z1
+	VMOVUPS      128(SI)(R8*4), Z2
+	VMAXPS       exp32consts<>+0(SB), Z0, Z3
+	VMAXPS       exp32consts<>+0(SB), Z1, Z4
+	VMAXPS       exp32consts<>+0(SB), Z2, Z5
+	VMINPS       exp32consts<>+64(SB), Z3, Z3
+	VMINPS       exp32consts<>+64(SB), Z4, Z4
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z3, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VMOVUPS      Z4, Z7
+	VMOVUPS      exp32consts<>+128(SB), Z8
+	VFMADD213PS  exp32consts<>+192(SB), Z8, Z7
+	VMOVUPS      Z5, Z8
+	VMOVUPS      exp32consts<>+128(SB), Z9
+	VFMADD213PS  exp32consts<>+192(SB), Z9, Z8
+	VSUBPS       exp32consts<>+192(SB), Z6, Z9
+	VSUBPS       exp32consts<>+192(SB), Z7, Z10
+	VSUBPS       exp32consts<>+192(SB), Z8, Z11
+	VFNMADD231PS exp32consts<>+256(SB), Z9, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z10, Z4
+	VFNMADD231PS exp32consts<>+256(SB), Z11, Z5
+	VMOVUPS      Z3, Z12
+	VFNMADD231PS exp32consts<>+320(SB), Z9, Z12
+	VMOVUPS      Z4, Z13
+	VFNMADD231PS exp32consts<>+320(SB), Z10, Z13
+	VMOVUPS      Z5, Z14
+	VFNMADD231PS exp32consts<>+320(SB), Z11, Z14
+	VSUBPS       Z12, Z3, Z3
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z14, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z9, Z3
+	VFNMADD231PS exp32consts<>+320(SB), Z10, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z11, Z5
+	VMOVUPS      Z12, Z9
+	VMOVUPS      exp32consts<>+384(SB), Z10
+	VFMADD213PS  exp32consts<>+448(SB), Z10, Z9
+	VMOVUPS      Z13, Z10
+	VMOVUPS      exp32consts<>+384(SB), Z11
+	VFMADD213PS  exp32consts<>+448(SB), Z11, Z10
+	VMOVUPS      Z14, Z11
+	VMOVUPS      exp32consts<>+384(SB), Z15
+	VFMADD213PS  exp32consts<>+448(SB), Z15, Z11
+	VFMADD213PS  exp32consts<>+512(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+512(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+512(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+576(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+576(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+576(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+640(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+640(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+640(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+704(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+704(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+704(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+768(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+768(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+768(SB), Z14, Z11
+	VMULPS       Z12, Z12, Z15
+	VMULPS       Z13, Z13, Z16
+	VMULPS       Z14, Z14, Z17
+	VMOVUPS      Z3, Z18
+	VFMADD231PS  Z12, Z3, Z18
+	VMOVUPS      Z4, Z3
+	VFMADD231PS  Z13, Z4, Z3
+	VMOVUPS      Z5, Z4
+	VFMADD231PS  Z14, Z5, Z4
+	VFMADD231PS  Z15, Z9, Z18
+	VFMADD231PS  Z16, Z10, Z3
+	VFMADD231PS  Z17, Z11, Z4
+	VADDPS       exp32consts<>+832(SB), Z12, Z5
+	VADDPS       exp32consts<>+832(SB), Z13, Z9
+	VADDPS       exp32consts<>+832(SB), Z14, Z10
+	VMOVUPS      exp32consts<>+832(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      exp32consts<>+832(SB), Z15
+	VSUBPS       Z9, Z15, Z15
+	VMOVUPS      exp32consts<>+832(SB), Z16
+	VSUBPS       Z10, Z16, Z16
+	VADDPS       Z12, Z11, Z11
+	VADDPS       Z13, Z15, Z15
+	VADDPS       Z14, Z16, Z16
+	VADDPS       Z18, Z11, Z11
+	VADDPS       Z3, Z15, Z15
+	VADDPS       Z4, Z16, Z16
+	VADDPS       Z11, Z5, Z5
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSUBD       exp32consts<>+896(SB), Z7, Z7
+	VPSUBD       exp32consts<>+896(SB), Z8, Z8
+	VPSRLD       $0x01, Z6, Z3
+	VPSRLD       $0x01, Z7, Z4
+	VPSRLD       $0x01, Z8, Z11
+	VPSUBD       exp32consts<>+960(SB), Z3, Z12
+	VPSUBD       exp32consts<>+960(SB), Z4, Z13
+	VPSUBD       exp32consts<>+960(SB), Z11, Z14
+	VPSLLD       $0x17, Z12, Z12
+	VPSLLD       $0x17, Z13, Z13
+	VPSLLD       $0x17, Z14, Z14
+	VPSUBD       Z3, Z6, Z6
+	VPSUBD       Z4, Z7, Z7
+	VPSUBD       Z11, Z8, Z8
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z7, Z7
+	VPSUBD       exp32consts<>+960(SB), Z8, Z8
+	VPSLLD       $0x17, Z6, Z6
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VMULPS       Z12, Z5, Z5
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z7, Z9, Z9
+	VMULPS       Z8, Z10, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z1, Z1, K2
+	VCMPPS       $0x03, Z2, Z2, K3
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VPORD        exp32consts<>+1024(SB), Z1, Z1
+	VPORD        exp32consts<>+1024(SB), Z2, Z2
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VBLENDMPS    Z1, Z9, K2, Z9
+	VBLENDMPS    Z2, Z10, K3, Z10
+	VMOVUPS      Z5, (DX)(R8*4)
+	VMOVUPS      Z9, 64(DX)(R8*4)
+	VMOVUPS      Z10, 128(DX)(R8*4)
+	ADDQ         $0x00000030, R8
+	SUBQ         $0x00000030, R9
+	JMP          expVF32AVX512_loop3
+
+expVF32AVX512_after3:
+expVF32AVX512_loop1:
+	CMPQ         R9, $0x00000010
+	JB           expVF32AVX512_after1
+	VMOVUPS      (SI)(R8*4), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z1
+	VMINPS       exp32consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp32consts<>+128(SB), Z3
+	VFMADD213PS  exp32consts<>+192(SB), Z3, Z2
+	VSUBPS       exp32consts<>+192(SB), Z2, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z4
+	VSUBPS       Z4, Z1, Z1
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp32consts<>+384(SB), Z5
+	VFMADD213PS  exp32consts<>+448(SB), Z5, Z3
+	VFMADD213PS  exp32consts<>+512(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+576(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+640(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+704(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+768(SB), Z4, Z3
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z5, Z3, Z6
+	VADDPS       exp32consts<>+832(SB), Z4, Z1
+	VMOVUPS      exp32consts<>+832(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VPSUBD       exp32consts<>+896(SB), Z2, Z2
+	VPSRLD       $0x01, Z2, Z3
+	VPSUBD       exp32consts<>+960(SB), Z3, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VPSUBD       Z3, Z2, Z2
+	VPSUBD       exp32consts<>+960(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z2, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVUPS      Z1, (DX)(R8*4)
+	ADDQ         $0x00000010, R8
+	SUBQ         $0x00000010, R9
+	JMP          expVF32AVX512_loop1
+
+expVF32AVX512_after1:
+	TESTQ        R9, R9
+	JZ           expVF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R10
+	KMOVQ        (R10)(R9*8), K1
+	VMOVUPS.Z    (SI)(R8*4), K1, Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z1
+	VMINPS       exp32consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp32consts<>+128(SB), Z3
+	VFMADD213PS  exp32consts<>+192(SB), Z3, Z2
+	VSUBPS       exp32consts<>+192(SB), Z2, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z4
+	VSUBPS       Z4, Z1, Z1
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp32consts<>+384(SB), Z5
+	VFMADD213PS  exp32consts<>+448(SB), Z5, Z3
+	VFMADD213PS  exp32consts<>+512(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+576(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+640(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+704(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+768(SB), Z4, Z3
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z5, Z3, Z6
+	VADDPS       exp32consts<>+832(SB), Z4, Z1
+	VMOVUPS      exp32consts<>+832(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VPSUBD       exp32consts<>+896(SB), Z2, Z2
+	VPSRLD       $0x01, Z2, Z3
+	VPSUBD       exp32consts<>+960(SB), Z3, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VPSUBD       Z3, Z2, Z2
+	VPSUBD       exp32consts<>+960(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z2, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVUPS      Z1, K1, (DX)(R8*4)
+	ADDQ         R9, R8
+
+expVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF32AVX512_row
+	JMP  expVF32AVX512_end
+
+expVF32AVX512_exact1:
+	XORQ         R8, R8
+	VMOVUPS      (SI)(R8*4), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z1
+	VMINPS       exp32consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp32consts<>+128(SB), Z3
+	VFMADD213PS  exp32consts<>+192(SB), Z3, Z2
+	VSUBPS       exp32consts<>+192(SB), Z2, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z4
+	VSUBPS       Z4, Z1, Z1
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp32consts<>+384(SB), Z5
+	VFMADD213PS  exp32consts<>+448(SB), Z5, Z3
+	VFMADD213PS  exp32consts<>+512(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+576(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+640(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+704(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+768(SB), Z4, Z3
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z5, Z3, Z6
+	VADDPS       exp32consts<>+832(SB), Z4, Z1
+	VMOVUPS      exp32consts<>+832(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VPSUBD       exp32consts<>+896(SB), Z2, Z2
+	VPSRLD       $0x01, Z2, Z3
+	VPSUBD       exp32consts<>+960(SB), Z3, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VPSUBD       Z3, Z2, Z2
+	VPSUBD       exp32consts<>+960(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z2, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVUPS      Z1, (DX)(R8*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF32AVX512_exact1
+	JMP          expVF32AVX512_end
+
+expVF32AVX512_exact2:
+	XORQ         R8, R8
+	VMOVUPS      (SI)(R8*4), Z0
+	VMOVUPS      64(SI)(R8*4), Z1
+	VMAXPS       exp32consts<>+0(SB), Z0, Z2
+	VMAXPS       exp32consts<>+0(SB), Z1, Z3
+	VMINPS       exp32consts<>+64(SB), Z2, Z2
+	VMINPS       exp32consts<>+64(SB), Z3, Z3
+	VMOVUPS      Z2, Z4
+	VMOVUPS      exp32consts<>+128(SB), Z5
+	VFMADD213PS  exp32consts<>+192(SB), Z5, Z4
+	VMOVUPS      Z3, Z5
+	VMOVUPS      exp32consts<>+128(SB), Z6
+	VFMADD213PS  exp32consts<>+192(SB), Z6, Z5
+	VSUBPS       exp32consts<>+192(SB), Z4, Z6
+	VSUBPS       exp32consts<>+192(SB), Z5, Z7
+	VFNMADD231PS exp32consts<>+256(SB), Z6, Z2
+	VFNMADD231PS exp32consts<>+256(SB), Z7, Z3
+	VMOVUPS      Z2, Z8
+	VFNMADD231PS exp32consts<>+320(SB), Z6, Z8
+	VMOVUPS      Z3, Z9
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z9
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z9, Z3, Z3
+	VFNMADD231PS exp32consts<>+320(SB), Z6, Z2
+	VFNMADD231PS exp32consts<>+320(SB), Z7, Z3
+	VMOVUPS      Z8, Z6
+	VMOVUPS      exp32consts<>+384(SB), Z7
+	VFMADD213PS  exp32consts<>+448(SB), Z7, Z6
+	VMOVUPS      Z9, Z7
+	VMOVUPS      exp32consts<>+384(SB), Z10
+	VFMADD213PS  exp32consts<>+448(SB), Z10, Z7
+	VFMADD213PS  exp32consts<>+512(SB), Z8, Z6
+	VFMADD213PS  exp32consts<>+512(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+576(SB), Z8, Z6
+	VFMADD213PS  exp32consts<>+576(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+640(SB), Z8, Z6
+	VFMADD213PS  exp32consts<>+640(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+704(SB), Z8, Z6
+	VFMADD213PS  exp32consts<>+704(SB), Z9, Z7
+	VFMADD213PS  exp32consts<>+768(SB), Z8, Z6
+	VFMADD213PS  exp32consts<>+768(SB), Z9, Z7
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z11
+	VMOVUPS      Z2, Z12
+	VFMADD231PS  Z8, Z2, Z12
+	VMOVUPS      Z3, Z2
+	VFMADD231PS  Z9, Z3, Z2
+	VFMADD231PS  Z10, Z6, Z12
+	VFMADD231PS  Z11, Z7, Z2
+	VADDPS       exp32consts<>+832(SB), Z8, Z3
+	VADDPS       exp32consts<>+832(SB), Z9, Z6
+	VMOVUPS      exp32consts<>+832(SB), Z7
+	VSUBPS       Z3, Z7, Z7
+	VMOVUPS      exp32consts<>+832(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z8, Z7, Z7
+	VADDPS       Z9, Z10, Z10
+	VADDPS       Z12, Z7, Z7
+	VADDPS       Z2, Z10, Z10
+	VADDPS       Z7, Z3, Z3
+	VADDPS       Z10, Z6, Z6
+	VPSUBD       exp32consts<>+896(SB), Z4, Z4
+	VPSUBD       exp32consts<>+896(SB), Z5, Z5
+	VPSRLD       $0x01, Z4, Z2
+	VPSRLD       $0x01, Z5, Z7
+	VPSUBD       exp32consts<>+960(SB), Z2, Z8
+	VPSUBD       exp32consts<>+960(SB), Z7, Z9
+	VPSLLD       $0x17, Z8, Z8
+	VPSLLD       $0x17, Z9, Z9
+	VPSUBD       Z2, Z4, Z4
+	VPSUBD       Z7, Z5, Z5
+	VPSUBD       exp32consts<>+960(SB), Z4, Z4
+	VPSUBD       exp32consts<>+960(SB), Z5, Z5
+	VPSLLD       $0x17, Z4, Z4
+	VPSLLD       $0x17, Z5, Z5
+	VMULPS       Z8, Z3, Z3
+	VMULPS       Z9, Z6, Z6
+	VMULPS       Z4, Z3, Z3
+	VMULPS       Z5, Z6, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VPORD        exp32consts<>+1024(SB), Z1, Z1
+	VBLENDMPS    Z0, Z3, K1, Z3
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VMOVUPS      Z3, (DX)(R8*4)
+	VMOVUPS      Z6, 64(DX)(R8*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF32AVX512_exact2
+	JMP          expVF32AVX512_end
+
+expVF32AVX512_exact3:
+	XORQ         R8, R8
+	VMOVUPS      (SI)(R8*4), Z0
+	VMOVUPS      64(SI)(R8*4), Z1
+	VMOVUPS      128(SI)(R8*4), Z2
+	VMAXPS       exp32consts<>+0(SB), Z0, Z3
+	VMAXPS       exp32consts<>+0(SB), Z1, Z4
+	VMAXPS       exp32consts<>+0(SB), Z2, Z5
+	VMINPS       exp32consts<>+64(SB), Z3, Z3
+	VMINPS       exp32consts<>+64(SB), Z4, Z4
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z3, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VMOVUPS      Z4, Z7
+	VMOVUPS      exp32consts<>+128(SB), Z8
+	VFMADD213PS  exp32consts<>+192(SB), Z8, Z7
+	VMOVUPS      Z5, Z8
+	VMOVUPS      exp32consts<>+128(SB), Z9
+	VFMADD213PS  exp32consts<>+192(SB), Z9, Z8
+	VSUBPS       exp32consts<>+192(SB), Z6, Z9
+	VSUBPS       exp32consts<>+192(SB), Z7, Z10
+	VSUBPS       exp32consts<>+192(SB), Z8, Z11
+	VFNMADD231PS exp32consts<>+256(SB), Z9, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z10, Z4
+	VFNMADD231PS exp32consts<>+256(SB), Z11, Z5
+	VMOVUPS      Z3, Z12
+	VFNMADD231PS exp32consts<>+320(SB), Z9, Z12
+	VMOVUPS      Z4, Z13
+	VFNMADD231PS exp32consts<>+320(SB), Z10, Z13
+	VMOVUPS      Z5, Z14
+	VFNMADD231PS exp32consts<>+320(SB), Z11, Z14
+	VSUBPS       Z12, Z3, Z3
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z14, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z9, Z3
+	VFNMADD231PS exp32consts<>+320(SB), Z10, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z11, Z5
+	VMOVUPS      Z12, Z9
+	VMOVUPS      exp32consts<>+384(SB), Z10
+	VFMADD213PS  exp32consts<>+448(SB), Z10, Z9
+	VMOVUPS      Z13, Z10
+	VMOVUPS      exp32consts<>+384(SB), Z11
+	VFMADD213PS  exp32consts<>+448(SB), Z11, Z10
+	VMOVUPS      Z14, Z11
+	VMOVUPS      exp32consts<>+384(SB), Z15
+	VFMADD213PS  exp32consts<>+448(SB), Z15, Z11
+	VFMADD213PS  exp32consts<>+512(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+512(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+512(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+576(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+576(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+576(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+640(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+640(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+640(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+704(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+704(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+704(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+768(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+768(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+768(SB), Z14, Z11
+	VMULPS       Z12, Z12, Z15
+	VMULPS       Z13, Z13, Z16
+	VMULPS       Z14, Z14, Z17
+	VMOVUPS      Z3, Z18
+	VFMADD231PS  Z12, Z3, Z18
+	VMOVUPS      Z4, Z3
+	VFMADD231PS  Z13, Z4, Z3
+	VMOVUPS      Z5, Z4
+	VFMADD231PS  Z14, Z5, Z4
+	VFMADD231PS  Z15, Z9, Z18
+	VFMADD231PS  Z16, Z10, Z3
+	VFMADD231PS  Z17, Z11, Z4
+	VADDPS       exp32consts<>+832(SB), Z12, Z5
+	VADDPS       exp32consts<>+832(SB), Z13, Z9
+	VADDPS       exp32consts<>+832(SB), Z14, Z10
+	VMOVUPS      exp32consts<>+832(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      exp32consts<>+832(SB), Z15
+	VSUBPS       Z9, Z15, Z15
+	VMOVUPS      exp32consts<>+832(SB), Z16
+	VSUBPS       Z10, Z16, Z16
+	VADDPS       Z12, Z11, Z11
+	VADDPS       Z13, Z15, Z15
+	VADDPS       Z14, Z16, Z16
+	VADDPS       Z18, Z11, Z11
+	VADDPS       Z3, Z15, Z15
+	VADDPS       Z4, Z16, Z16
+	VADDPS       Z11, Z5, Z5
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSUBD       exp32consts<>+896(SB), Z7, Z7
+	VPSUBD       exp32consts<>+896(SB), Z8, Z8
+	VPSRLD       $0x01, Z6, Z3
+	VPSRLD       $0x01, Z7, Z4
+	VPSRLD       $0x01, Z8, Z11
+	VPSUBD       exp32consts<>+960(SB), Z3, Z12
+	VPSUBD       exp32consts<>+960(SB), Z4, Z13
+	VPSUBD       exp32consts<>+960(SB), Z11, Z14
+	VPSLLD       $0x17, Z12, Z12
+	VPSLLD       $0x17, Z13, Z13
+	VPSLLD       $0x17, Z14, Z14
+	VPSUBD       Z3, Z6, Z6
+	VPSUBD       Z4, Z7, Z7
+	VPSUBD       Z11, Z8, Z8
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z7, Z7
+	VPSUBD       exp32consts<>+960(SB), Z8, Z8
+	VPSLLD       $0x17, Z6, Z6
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VMULPS       Z12, Z5, Z5
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z7, Z9, Z9
+	VMULPS       Z8, Z10, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z1, Z1, K2
+	VCMPPS       $0x03, Z2, Z2, K3
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VPORD        exp32consts<>+1024(SB), Z1, Z1
+	VPORD        exp32consts<>+1024(SB), Z2, Z2
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VBLENDMPS    Z1, Z9, K2, Z9
+	VBLENDMPS    Z2, Z10, K3, Z10
+	VMOVUPS      Z5, (DX)(R8*4)
+	VMOVUPS      Z9, 64(DX)(R8*4)
+	VMOVUPS      Z10, 128(DX)(R8*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF32AVX512_exact3
+
+expVF32AVX512_end:
+expVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·expVF32AVX512NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   expVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+
+expVF32AVX512NT_row:
+	XORQ         R8, R8
+	MOVQ         CX, R9
+	MOVQ         DX, R10
+	NEGQ         R10
+	ANDQ         $0x0000003f, R10
+	SHRQ         $0x02, R10
+	CMPQ         R10, R9
+	CMOVQGT      R9, R10
+	MOVQ         R9, R11
+	SUBQ         R10, R11
+	MOVQ         R10, R9
+	TESTQ        R9, R9
+	JZ           expVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R10
+	KMOVQ        (R10)(R9*8), K1
+	VMOVUPS.Z    (SI)(R8*4), K1, Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z1
+	VMINPS       exp32consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp32consts<>+128(SB), Z3
+	VFMADD213PS  exp32consts<>+192(SB), Z3, Z2
+	VSUBPS       exp32consts<>+192(SB), Z2, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z4
+	VSUBPS       Z4, Z1, Z1
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp32consts<>+384(SB), Z5
+	VFMADD213PS  exp32consts<>+448(SB), Z5, Z3
+	VFMADD213PS  exp32consts<>+512(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+576(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+640(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+704(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+768(SB), Z4, Z3
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z5, Z3, Z6
+	VADDPS       exp32consts<>+832(SB), Z4, Z1
+	VMOVUPS      exp32consts<>+832(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VPSUBD       exp32consts<>+896(SB), Z2, Z2
+	VPSRLD       $0x01, Z2, Z3
+	VPSUBD       exp32consts<>+960(SB), Z3, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VPSUBD       Z3, Z2, Z2
+	VPSUBD       exp32consts<>+960(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z2, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVUPS      Z1, K1, (DX)(R8*4)
+	ADDQ         R9, R8
+
+expVF32AVX512NT_head_done:
+	MOVQ R11, R9
+
+expVF32AVX512NT_loop3:
+	CMPQ         R9, $0x00000030
+	JB           expVF32AVX512NT_after3
+	VMOVUPS      (SI)(R8*4), Z0
+	VMOVUPS      64(SI)(R8*4), Z1
+	VMOVUPS      128(SI)(R8*4), Z2
+	VMAXPS       exp32consts<>+0(SB), Z0, Z3
+	VMAXPS       exp32consts<>+0(SB), Z1, Z4
+	VMAXPS       exp32consts<>+0(SB), Z2, Z5
+	VMINPS       exp32consts<>+64(SB), Z3, Z3
+	VMINPS       exp32consts<>+64(SB), Z4, Z4
+	VMINPS       exp32consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z3, Z6
+	VMOVUPS      exp32consts<>+128(SB), Z7
+	VFMADD213PS  exp32consts<>+192(SB), Z7, Z6
+	VMOVUPS      Z4, Z7
+	VMOVUPS      exp32consts<>+128(SB), Z8
+	VFMADD213PS  exp32consts<>+192(SB), Z8, Z7
+	VMOVUPS      Z5, Z8
+	VMOVUPS      exp32consts<>+128(SB), Z9
+	VFMADD213PS  exp32consts<>+192(SB), Z9, Z8
+	VSUBPS       exp32consts<>+192(SB), Z6, Z9
+	VSUBPS       exp32consts<>+192(SB), Z7, Z10
+	VSUBPS       exp32consts<>+192(SB), Z8, Z11
+	VFNMADD231PS exp32consts<>+256(SB), Z9, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z10, Z4
+	VFNMADD231PS exp32consts<>+256(SB), Z11, Z5
+	VMOVUPS      Z3, Z12
+	VFNMADD231PS exp32consts<>+320(SB), Z9, Z12
+	VMOVUPS      Z4, Z13
+	VFNMADD231PS exp32consts<>+320(SB), Z10, Z13
+	VMOVUPS      Z5, Z14
+	VFNMADD231PS exp32consts<>+320(SB), Z11, Z14
+	VSUBPS       Z12, Z3, Z3
+	VSUBPS       Z13, Z4, Z4
+	VSUBPS       Z14, Z5, Z5
+	VFNMADD231PS exp32consts<>+320(SB), Z9, Z3
+	VFNMADD231PS exp32consts<>+320(SB), Z10, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z11, Z5
+	VMOVUPS      Z12, Z9
+	VMOVUPS      exp32consts<>+384(SB), Z10
+	VFMADD213PS  exp32consts<>+448(SB), Z10, Z9
+	VMOVUPS      Z13, Z10
+	VMOVUPS      exp32consts<>+384(SB), Z11
+	VFMADD213PS  exp32consts<>+448(SB), Z11, Z10
+	VMOVUPS      Z14, Z11
+	VMOVUPS      exp32consts<>+384(SB), Z15
+	VFMADD213PS  exp32consts<>+448(SB), Z15, Z11
+	VFMADD213PS  exp32consts<>+512(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+512(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+512(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+576(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+576(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+576(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+640(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+640(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+640(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+704(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+704(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+704(SB), Z14, Z11
+	VFMADD213PS  exp32consts<>+768(SB), Z12, Z9
+	VFMADD213PS  exp32consts<>+768(SB), Z13, Z10
+	VFMADD213PS  exp32consts<>+768(SB), Z14, Z11
+	VMULPS       Z12, Z12, Z15
+	VMULPS       Z13, Z13, Z16
+	VMULPS       Z14, Z14, Z17
+	VMOVUPS      Z3, Z18
+	VFMADD231PS  Z12, Z3, Z18
+	VMOVUPS      Z4, Z3
+	VFMADD231PS  Z13, Z4, Z3
+	VMOVUPS      Z5, Z4
+	VFMADD231PS  Z14, Z5, Z4
+	VFMADD231PS  Z15, Z9, Z18
+	VFMADD231PS  Z16, Z10, Z3
+	VFMADD231PS  Z17, Z11, Z4
+	VADDPS       exp32consts<>+832(SB), Z12, Z5
+	VADDPS       exp32consts<>+832(SB), Z13, Z9
+	VADDPS       exp32consts<>+832(SB), Z14, Z10
+	VMOVUPS      exp32consts<>+832(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      exp32consts<>+832(SB), Z15
+	VSUBPS       Z9, Z15, Z15
+	VMOVUPS      exp32consts<>+832(SB), Z16
+	VSUBPS       Z10, Z16, Z16
+	VADDPS       Z12, Z11, Z11
+	VADDPS       Z13, Z15, Z15
+	VADDPS       Z14, Z16, Z16
+	VADDPS       Z18, Z11, Z11
+	VADDPS       Z3, Z15, Z15
+	VADDPS       Z4, Z16, Z16
+	VADDPS       Z11, Z5, Z5
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VPSUBD       exp32consts<>+896(SB), Z6, Z6
+	VPSUBD       exp32consts<>+896(SB), Z7, Z7
+	VPSUBD       exp32consts<>+896(SB), Z8, Z8
+	VPSRLD       $0x01, Z6, Z3
+	VPSRLD       $0x01, Z7, Z4
+	VPSRLD       $0x01, Z8, Z11
+	VPSUBD       exp32consts<>+960(SB), Z3, Z12
+	VPSUBD       exp32consts<>+960(SB), Z4, Z13
+	VPSUBD       exp32consts<>+960(SB), Z11, Z14
+	VPSLLD       $0x17, Z12, Z12
+	VPSLLD       $0x17, Z13, Z13
+	VPSLLD       $0x17, Z14, Z14
+	VPSUBD       Z3, Z6, Z6
+	VPSUBD       Z4, Z7, Z7
+	VPSUBD       Z11, Z8, Z8
+	VPSUBD       exp32consts<>+960(SB), Z6, Z6
+	VPSUBD       exp32consts<>+960(SB), Z7, Z7
+	VPSUBD       exp32consts<>+960(SB), Z8, Z8
+	VPSLLD       $0x17, Z6, Z6
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VMULPS       Z12, Z5, Z5
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z7, Z9, Z9
+	VMULPS       Z8, Z10, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z1, Z1, K2
+	VCMPPS       $0x03, Z2, Z2, K3
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VPORD        exp32consts<>+1024(SB), Z1, Z1
+	VPORD        exp32consts<>+1024(SB), Z2, Z2
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VBLENDMPS    Z1, Z9, K2, Z9
+	VBLENDMPS    Z2, Z10, K3, Z10
+	VMOVNTPS     Z5, (DX)(R8*4)
+	VMOVNTPS     Z9, 64(DX)(R8*4)
+	VMOVNTPS     Z10, 128(DX)(R8*4)
+	ADDQ         $0x00000030, R8
+	SUBQ         $0x00000030, R9
+	JMP          expVF32AVX512NT_loop3
+
+expVF32AVX512NT_after3:
+expVF32AVX512NT_loop1:
+	CMPQ         R9, $0x00000010
+	JB           expVF32AVX512NT_after1
+	VMOVUPS      (SI)(R8*4), Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z1
+	VMINPS       exp32consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp32consts<>+128(SB), Z3
+	VFMADD213PS  exp32consts<>+192(SB), Z3, Z2
+	VSUBPS       exp32consts<>+192(SB), Z2, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z4
+	VSUBPS       Z4, Z1, Z1
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp32consts<>+384(SB), Z5
+	VFMADD213PS  exp32consts<>+448(SB), Z5, Z3
+	VFMADD213PS  exp32consts<>+512(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+576(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+640(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+704(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+768(SB), Z4, Z3
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z5, Z3, Z6
+	VADDPS       exp32consts<>+832(SB), Z4, Z1
+	VMOVUPS      exp32consts<>+832(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VPSUBD       exp32consts<>+896(SB), Z2, Z2
+	VPSRLD       $0x01, Z2, Z3
+	VPSUBD       exp32consts<>+960(SB), Z3, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VPSUBD       Z3, Z2, Z2
+	VPSUBD       exp32consts<>+960(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z2, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVNTPS     Z1, (DX)(R8*4)
+	ADDQ         $0x00000010, R8
+	SUBQ         $0x00000010, R9
+	JMP          expVF32AVX512NT_loop1
+
+expVF32AVX512NT_after1:
+	TESTQ        R9, R9
+	JZ           expVF32AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R10
+	KMOVQ        (R10)(R9*8), K1
+	VMOVUPS.Z    (SI)(R8*4), K1, Z0
+	VMAXPS       exp32consts<>+0(SB), Z0, Z1
+	VMINPS       exp32consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp32consts<>+128(SB), Z3
+	VFMADD213PS  exp32consts<>+192(SB), Z3, Z2
+	VSUBPS       exp32consts<>+192(SB), Z2, Z3
+	VFNMADD231PS exp32consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z4
+	VSUBPS       Z4, Z1, Z1
+	VFNMADD231PS exp32consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp32consts<>+384(SB), Z5
+	VFMADD213PS  exp32consts<>+448(SB), Z5, Z3
+	VFMADD213PS  exp32consts<>+512(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+576(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+640(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+704(SB), Z4, Z3
+	VFMADD213PS  exp32consts<>+768(SB), Z4, Z3
+	VMULPS       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PS  Z4, Z1, Z6
+	VFMADD231PS  Z5, Z3, Z6
+	VADDPS       exp32consts<>+832(SB), Z4, Z1
+	VMOVUPS      exp32consts<>+832(SB), Z3
+	VSUBPS       Z1, Z3, Z3
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z6, Z3, Z3
+	VADDPS       Z3, Z1, Z1
+	VPSUBD       exp32consts<>+896(SB), Z2, Z2
+	VPSRLD       $0x01, Z2, Z3
+	VPSUBD       exp32consts<>+960(SB), Z3, Z4
+	VPSLLD       $0x17, Z4, Z4
+	VPSUBD       Z3, Z2, Z2
+	VPSUBD       exp32consts<>+960(SB), Z2, Z2
+	VPSLLD       $0x17, Z2, Z2
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z2, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        exp32consts<>+1024(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVUPS      Z1, K1, (DX)(R8*4)
+	ADDQ         R9, R8
+
+expVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF32AVX512NT_row
+
+expVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func logVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·logVF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF32AVX512_done
+	TESTQ CX, CX
+	JLE   logVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	CMPQ  CX, $0x00000010
+	JE    logVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    logVF32AVX512_exact2
+
+logVF32AVX512_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+logVF32AVX512_loop2:
+	CMPQ        R9, $0x00000020
+	JB          logVF32AVX512_after2
+	VMOVUPS     (SI)(R8*4), Z0
+	VMOVUPS     64(SI)(R8*4), Z1
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VCMPPS      $0x11, log32consts<>+0(SB), Z1, K2
+	VMULPS      log32consts<>+64(SB), Z0, Z2
+	VMULPS      log32consts<>+64(SB), Z1, Z3
+	VMOVUPS     Z0, Z4
+	VBLENDMPS   Z2, Z4, K1, Z4
+	VMOVUPS     Z1, Z2
+	VBLENDMPS   Z3, Z2, K2, Z2
+	VPADDD      log32consts<>+192(SB), Z4, Z4
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z4, Z3
+	VPSRLD      $0x17, Z2, Z5
+	VPORD       log32consts<>+256(SB), Z3, Z3
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z6
+	VMOVUPS     Z6, Z6
+	VBLENDMPS   log32consts<>+320(SB), Z6, K1, Z6
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K2, Z7
+	VSUBPS      Z6, Z3, Z3
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z4, Z4
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z4, Z4
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z4, Z4
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z4, Z6
+	VADDPS      log32consts<>+576(SB), Z2, Z7
+	VDIVPS      Z6, Z4, Z6
+	VDIVPS      Z7, Z2, Z7
+	VMULPS      Z6, Z6, Z8
+	VMULPS      Z7, Z7, Z9
+	VMULPS      Z8, Z8, Z10
+	VMULPS      Z9, Z9, Z11
+	VMOVUPS     Z10, Z12
+	VMOVUPS     log32consts<>+640(SB), Z13
+	VFMADD213PS log32consts<>+704(SB), Z13, Z12
+	VMOVUPS     Z11, Z13
+	VMOVUPS     log32consts<>+640(SB), Z14
+	VFMADD213PS log32consts<>+704(SB), Z14, Z13
+	VMULPS      Z12, Z10, Z12
+	VMULPS      Z13, Z11, Z13
+	VMOVUPS     log32consts<>+768(SB), Z14
+	VFMADD213PS log32consts<>+832(SB), Z14, Z10
+	VMOVUPS     log32consts<>+768(SB), Z14
+	VFMADD213PS log32consts<>+832(SB), Z14, Z11
+	VMULPS      Z10, Z8, Z8
+	VMULPS      Z11, Z9, Z9
+	VADDPS      Z12, Z8, Z8
+	VADDPS      Z13, Z9, Z9
+	VMULPS      log32consts<>+896(SB), Z4, Z10
+	VMULPS      log32consts<>+896(SB), Z2, Z11
+	VMULPS      Z4, Z10, Z10
+	VMULPS      Z2, Z11, Z11
+	VADDPS      Z8, Z10, Z8
+	VADDPS      Z9, Z11, Z9
+	VMULPS      log32consts<>+960(SB), Z3, Z12
+	VMULPS      log32consts<>+960(SB), Z5, Z13
+	VFMADD231PS Z8, Z6, Z12
+	VFMADD231PS Z9, Z7, Z13
+	VSUBPS      Z12, Z10, Z10
+	VSUBPS      Z13, Z11, Z11
+	VSUBPS      Z10, Z4, Z4
+	VSUBPS      Z11, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z3, Z4
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1152(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K2, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1216(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K2, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1280(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K2, Z2
+	VCMPPS      $0x03, Z0, Z0, K1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VPORD       log32consts<>+1344(SB), Z1, Z1
+	VBLENDMPS   Z0, Z4, K1, Z4
+	VBLENDMPS   Z1, Z2, K2, Z2
+	VMOVUPS     Z4, (DX)(R8*4)
+	VMOVUPS     Z2, 64(DX)(R8*4)
+	ADDQ        $0x00000020, R8
+	SUBQ        $0x00000020, R9
+	JMP         logVF32AVX512_loop2
+
+logVF32AVX512_after2:
+logVF32AVX512_loop1:
+	CMPQ        R9, $0x00000010
+	JB          logVF32AVX512_after1
+	VMOVUPS     (SI)(R8*4), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPS   Z1, Z2, K1, Z2
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z2, Z1
+	VPORD       log32consts<>+256(SB), Z1, Z1
+	VMOVUPS     log32consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPS   log32consts<>+320(SB), Z3, K1, Z3
+	VSUBPS      Z3, Z1, Z1
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z2, Z3
+	VDIVPS      Z3, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log32consts<>+640(SB), Z7
+	VFMADD213PS log32consts<>+704(SB), Z7, Z6
+	VMULPS      Z6, Z5, Z6
+	VMOVUPS     log32consts<>+768(SB), Z7
+	VFMADD213PS log32consts<>+832(SB), Z7, Z5
+	VMULPS      Z5, Z4, Z4
+	VADDPS      Z6, Z4, Z4
+	VMULPS      log32consts<>+896(SB), Z2, Z5
+	VMULPS      Z2, Z5, Z5
+	VADDPS      Z4, Z5, Z4
+	VMULPS      log32consts<>+960(SB), Z1, Z6
+	VFMADD231PS Z4, Z3, Z6
+	VSUBPS      Z6, Z5, Z5
+	VSUBPS      Z5, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z1, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K1, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K1, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K1, Z2
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z2, K1, Z2
+	VMOVUPS     Z2, (DX)(R8*4)
+	ADDQ        $0x00000010, R8
+	SUBQ        $0x00000010, R9
+	JMP         logVF32AVX512_loop1
+
+logVF32AVX512_after1:
+	TESTQ       R9, R9
+	JZ          logVF32AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R10
+	KMOVQ       (R10)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K2
+	VMULPS      log32consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPS   Z1, Z2, K2, Z2
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z2, Z1
+	VPORD       log32consts<>+256(SB), Z1, Z1
+	VMOVUPS     log32consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPS   log32consts<>+320(SB), Z3, K2, Z3
+	VSUBPS      Z3, Z1, Z1
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z2, Z3
+	VDIVPS      Z3, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log32consts<>+640(SB), Z7
+	VFMADD213PS log32consts<>+704(SB), Z7, Z6
+	VMULPS      Z6, Z5, Z6
+	VMOVUPS     log32consts<>+768(SB), Z7
+	VFMADD213PS log32consts<>+832(SB), Z7, Z5
+	VMULPS      Z5, Z4, Z4
+	VADDPS      Z6, Z4, Z4
+	VMULPS      log32consts<>+896(SB), Z2, Z5
+	VMULPS      Z2, Z5, Z5
+	VADDPS      Z4, Z5, Z4
+	VMULPS      log32consts<>+960(SB), Z1, Z6
+	VFMADD231PS Z4, Z3, Z6
+	VSUBPS      Z6, Z5, Z5
+	VSUBPS      Z5, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z1, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K2, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K2, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z2, K2, Z2
+	VMOVUPS     Z2, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+logVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF32AVX512_row
+	JMP  logVF32AVX512_end
+
+logVF32AVX512_exact1:
+	XORQ        R8, R8
+	VMOVUPS     (SI)(R8*4), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPS   Z1, Z2, K1, Z2
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z2, Z1
+	VPORD       log32consts<>+256(SB), Z1, Z1
+	VMOVUPS     log32consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPS   log32consts<>+320(SB), Z3, K1, Z3
+	VSUBPS      Z3, Z1, Z1
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z2, Z3
+	VDIVPS      Z3, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log32consts<>+640(SB), Z7
+	VFMADD213PS log32consts<>+704(SB), Z7, Z6
+	VMULPS      Z6, Z5, Z6
+	VMOVUPS     log32consts<>+768(SB), Z7
+	VFMADD213PS log32consts<>+832(SB), Z7, Z5
+	VMULPS      Z5, Z4, Z4
+	VADDPS      Z6, Z4, Z4
+	VMULPS      log32consts<>+896(SB), Z2, Z5
+	VMULPS      Z2, Z5, Z5
+	VADDPS      Z4, Z5, Z4
+	VMULPS      log32consts<>+960(SB), Z1, Z6
+	VFMADD231PS Z4, Z3, Z6
+	VSUBPS      Z6, Z5, Z5
+	VSUBPS      Z5, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z1, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K1, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K1, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K1, Z2
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z2, K1, Z2
+	VMOVUPS     Z2, (DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         logVF32AVX512_exact1
+	JMP         logVF32AVX512_end
+
+logVF32AVX512_exact2:
+	XORQ        R8, R8
+	VMOVUPS     (SI)(R8*4), Z0
+	VMOVUPS     64(SI)(R8*4), Z1
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VCMPPS      $0x11, log32consts<>+0(SB), Z1, K2
+	VMULPS      log32consts<>+64(SB), Z0, Z2
+	VMULPS      log32consts<>+64(SB), Z1, Z3
+	VMOVUPS     Z0, Z4
+	VBLENDMPS   Z2, Z4, K1, Z4
+	VMOVUPS     Z1, Z2
+	VBLENDMPS   Z3, Z2, K2, Z2
+	VPADDD      log32consts<>+192(SB), Z4, Z4
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z4, Z3
+	VPSRLD      $0x17, Z2, Z5
+	VPORD       log32consts<>+256(SB), Z3, Z3
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z6
+	VMOVUPS     Z6, Z6
+	VBLENDMPS   log32consts<>+320(SB), Z6, K1, Z6
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K2, Z7
+	VSUBPS      Z6, Z3, Z3
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z4, Z4
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z4, Z4
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z4, Z4
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z4, Z6
+	VADDPS      log32consts<>+576(SB), Z2, Z7
+	VDIVPS      Z6, Z4, Z6
+	VDIVPS      Z7, Z2, Z7
+	VMULPS      Z6, Z6, Z8
+	VMULPS      Z7, Z7, Z9
+	VMULPS      Z8, Z8, Z10
+	VMULPS      Z9, Z9, Z11
+	VMOVUPS     Z10, Z12
+	VMOVUPS     log32consts<>+640(SB), Z13
+	VFMADD213PS log32consts<>+704(SB), Z13, Z12
+	VMOVUPS     Z11, Z13
+	VMOVUPS     log32consts<>+640(SB), Z14
+	VFMADD213PS log32consts<>+704(SB), Z14, Z13
+	VMULPS      Z12, Z10, Z12
+	VMULPS      Z13, Z11, Z13
+	VMOVUPS     log32consts<>+768(SB), Z14
+	VFMADD213PS log32consts<>+832(SB), Z14, Z10
+	VMOVUPS     log32consts<>+768(SB), Z14
+	VFMADD213PS log32consts<>+832(SB), Z14, Z11
+	VMULPS      Z10, Z8, Z8
+	VMULPS      Z11, Z9, Z9
+	VADDPS      Z12, Z8, Z8
+	VADDPS      Z13, Z9, Z9
+	VMULPS      log32consts<>+896(SB), Z4, Z10
+	VMULPS      log32consts<>+896(SB), Z2, Z11
+	VMULPS      Z4, Z10, Z10
+	VMULPS      Z2, Z11, Z11
+	VADDPS      Z8, Z10, Z8
+	VADDPS      Z9, Z11, Z9
+	VMULPS      log32consts<>+960(SB), Z3, Z12
+	VMULPS      log32consts<>+960(SB), Z5, Z13
+	VFMADD231PS Z8, Z6, Z12
+	VFMADD231PS Z9, Z7, Z13
+	VSUBPS      Z12, Z10, Z10
+	VSUBPS      Z13, Z11, Z11
+	VSUBPS      Z10, Z4, Z4
+	VSUBPS      Z11, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z3, Z4
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1152(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K2, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1216(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K2, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1280(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K2, Z2
+	VCMPPS      $0x03, Z0, Z0, K1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VPORD       log32consts<>+1344(SB), Z1, Z1
+	VBLENDMPS   Z0, Z4, K1, Z4
+	VBLENDMPS   Z1, Z2, K2, Z2
+	VMOVUPS     Z4, (DX)(R8*4)
+	VMOVUPS     Z2, 64(DX)(R8*4)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         logVF32AVX512_exact2
+
+logVF32AVX512_end:
+logVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func logVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·logVF32AVX512NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   logVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+
+logVF32AVX512NT_row:
+	XORQ        R8, R8
+	MOVQ        CX, R9
+	MOVQ        DX, R10
+	NEGQ        R10
+	ANDQ        $0x0000003f, R10
+	SHRQ        $0x02, R10
+	CMPQ        R10, R9
+	CMOVQGT     R9, R10
+	MOVQ        R9, R11
+	SUBQ        R10, R11
+	MOVQ        R10, R9
+	TESTQ       R9, R9
+	JZ          logVF32AVX512NT_head_done
+	LEAQ        tailmask<>+0(SB), R10
+	KMOVQ       (R10)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K2
+	VMULPS      log32consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPS   Z1, Z2, K2, Z2
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z2, Z1
+	VPORD       log32consts<>+256(SB), Z1, Z1
+	VMOVUPS     log32consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPS   log32consts<>+320(SB), Z3, K2, Z3
+	VSUBPS      Z3, Z1, Z1
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z2, Z3
+	VDIVPS      Z3, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log32consts<>+640(SB), Z7
+	VFMADD213PS log32consts<>+704(SB), Z7, Z6
+	VMULPS      Z6, Z5, Z6
+	VMOVUPS     log32consts<>+768(SB), Z7
+	VFMADD213PS log32consts<>+832(SB), Z7, Z5
+	VMULPS      Z5, Z4, Z4
+	VADDPS      Z6, Z4, Z4
+	VMULPS      log32consts<>+896(SB), Z2, Z5
+	VMULPS      Z2, Z5, Z5
+	VADDPS      Z4, Z5, Z4
+	VMULPS      log32consts<>+960(SB), Z1, Z6
+	VFMADD231PS Z4, Z3, Z6
+	VSUBPS      Z6, Z5, Z5
+	VSUBPS      Z5, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z1, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K2, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K2, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z2, K2, Z2
+	VMOVUPS     Z2, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+logVF32AVX512NT_head_done:
+	MOVQ R11, R9
+
+logVF32AVX512NT_loop2:
+	CMPQ        R9, $0x00000020
+	JB          logVF32AVX512NT_after2
+	VMOVUPS     (SI)(R8*4), Z0
+	VMOVUPS     64(SI)(R8*4), Z1
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VCMPPS      $0x11, log32consts<>+0(SB), Z1, K2
+	VMULPS      log32consts<>+64(SB), Z0, Z2
+	VMULPS      log32consts<>+64(SB), Z1, Z3
+	VMOVUPS     Z0, Z4
+	VBLENDMPS   Z2, Z4, K1, Z4
+	VMOVUPS     Z1, Z2
+	VBLENDMPS   Z3, Z2, K2, Z2
+	VPADDD      log32consts<>+192(SB), Z4, Z4
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z4, Z3
+	VPSRLD      $0x17, Z2, Z5
+	VPORD       log32consts<>+256(SB), Z3, Z3
+	VPORD       log32consts<>+256(SB), Z5, Z5
+	VMOVUPS     log32consts<>+384(SB), Z6
+	VMOVUPS     Z6, Z6
+	VBLENDMPS   log32consts<>+320(SB), Z6, K1, Z6
+	VMOVUPS     log32consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPS   log32consts<>+320(SB), Z7, K2, Z7
+	VSUBPS      Z6, Z3, Z3
+	VSUBPS      Z7, Z5, Z5
+	VPANDD      log32consts<>+448(SB), Z4, Z4
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z4, Z4
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z4, Z4
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z4, Z6
+	VADDPS      log32consts<>+576(SB), Z2, Z7
+	VDIVPS      Z6, Z4, Z6
+	VDIVPS      Z7, Z2, Z7
+	VMULPS      Z6, Z6, Z8
+	VMULPS      Z7, Z7, Z9
+	VMULPS      Z8, Z8, Z10
+	VMULPS      Z9, Z9, Z11
+	VMOVUPS     Z10, Z12
+	VMOVUPS     log32consts<>+640(SB), Z13
+	VFMADD213PS log32consts<>+704(SB), Z13, Z12
+	VMOVUPS     Z11, Z13
+	VMOVUPS     log32consts<>+640(SB), Z14
+	VFMADD213PS log32consts<>+704(SB), Z14, Z13
+	VMULPS      Z12, Z10, Z12
+	VMULPS      Z13, Z11, Z13
+	VMOVUPS     log32consts<>+768(SB), Z14
+	VFMADD213PS log32consts<>+832(SB), Z14, Z10
+	VMOVUPS     log32consts<>+768(SB), Z14
+	VFMADD213PS log32consts<>+832(SB), Z14, Z11
+	VMULPS      Z10, Z8, Z8
+	VMULPS      Z11, Z9, Z9
+	VADDPS      Z12, Z8, Z8
+	VADDPS      Z13, Z9, Z9
+	VMULPS      log32consts<>+896(SB), Z4, Z10
+	VMULPS      log32consts<>+896(SB), Z2, Z11
+	VMULPS      Z4, Z10, Z10
+	VMULPS      Z2, Z11, Z11
+	VADDPS      Z8, Z10, Z8
+	VADDPS      Z9, Z11, Z9
+	VMULPS      log32consts<>+960(SB), Z3, Z12
+	VMULPS      log32consts<>+960(SB), Z5, Z13
+	VFMADD231PS Z8, Z6, Z12
+	VFMADD231PS Z9, Z7, Z13
+	VSUBPS      Z12, Z10, Z10
+	VSUBPS      Z13, Z11, Z11
+	VSUBPS      Z10, Z4, Z4
+	VSUBPS      Z11, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z3, Z4
+	VFMADD231PS log32consts<>+1024(SB), Z5, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1152(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K2, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1216(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K2, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z1, K2
+	VBLENDMPS   log32consts<>+1280(SB), Z4, K1, Z4
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K2, Z2
+	VCMPPS      $0x03, Z0, Z0, K1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VPORD       log32consts<>+1344(SB), Z1, Z1
+	VBLENDMPS   Z0, Z4, K1, Z4
+	VBLENDMPS   Z1, Z2, K2, Z2
+	VMOVNTPS    Z4, (DX)(R8*4)
+	VMOVNTPS    Z2, 64(DX)(R8*4)
+	ADDQ        $0x00000020, R8
+	SUBQ        $0x00000020, R9
+	JMP         logVF32AVX512NT_loop2
+
+logVF32AVX512NT_after2:
+logVF32AVX512NT_loop1:
+	CMPQ        R9, $0x00000010
+	JB          logVF32AVX512NT_after1
+	VMOVUPS     (SI)(R8*4), Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K1
+	VMULPS      log32consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPS   Z1, Z2, K1, Z2
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z2, Z1
+	VPORD       log32consts<>+256(SB), Z1, Z1
+	VMOVUPS     log32consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPS   log32consts<>+320(SB), Z3, K1, Z3
+	VSUBPS      Z3, Z1, Z1
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z2, Z3
+	VDIVPS      Z3, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log32consts<>+640(SB), Z7
+	VFMADD213PS log32consts<>+704(SB), Z7, Z6
+	VMULPS      Z6, Z5, Z6
+	VMOVUPS     log32consts<>+768(SB), Z7
+	VFMADD213PS log32consts<>+832(SB), Z7, Z5
+	VMULPS      Z5, Z4, Z4
+	VADDPS      Z6, Z4, Z4
+	VMULPS      log32consts<>+896(SB), Z2, Z5
+	VMULPS      Z2, Z5, Z5
+	VADDPS      Z4, Z5, Z4
+	VMULPS      log32consts<>+960(SB), Z1, Z6
+	VFMADD231PS Z4, Z3, Z6
+	VSUBPS      Z6, Z5, Z5
+	VSUBPS      Z5, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z1, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K1, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K1, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K1
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K1, Z2
+	VCMPPS      $0x03, Z0, Z0, K1
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z2, K1, Z2
+	VMOVNTPS    Z2, (DX)(R8*4)
+	ADDQ        $0x00000010, R8
+	SUBQ        $0x00000010, R9
+	JMP         logVF32AVX512NT_loop1
+
+logVF32AVX512NT_after1:
+	TESTQ       R9, R9
+	JZ          logVF32AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R10
+	KMOVQ       (R10)(R9*8), K1
+	VMOVUPS.Z   (SI)(R8*4), K1, Z0
+	VCMPPS      $0x11, log32consts<>+0(SB), Z0, K2
+	VMULPS      log32consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPS   Z1, Z2, K2, Z2
+	VPADDD      log32consts<>+192(SB), Z2, Z2
+	VPSRLD      $0x17, Z2, Z1
+	VPORD       log32consts<>+256(SB), Z1, Z1
+	VMOVUPS     log32consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPS   log32consts<>+320(SB), Z3, K2, Z3
+	VSUBPS      Z3, Z1, Z1
+	VPANDD      log32consts<>+448(SB), Z2, Z2
+	VPADDD      log32consts<>+512(SB), Z2, Z2
+	VSUBPS      log32consts<>+128(SB), Z2, Z2
+	VADDPS      log32consts<>+576(SB), Z2, Z3
+	VDIVPS      Z3, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log32consts<>+640(SB), Z7
+	VFMADD213PS log32consts<>+704(SB), Z7, Z6
+	VMULPS      Z6, Z5, Z6
+	VMOVUPS     log32consts<>+768(SB), Z7
+	VFMADD213PS log32consts<>+832(SB), Z7, Z5
+	VMULPS      Z5, Z4, Z4
+	VADDPS      Z6, Z4, Z4
+	VMULPS      log32consts<>+896(SB), Z2, Z5
+	VMULPS      Z2, Z5, Z5
+	VADDPS      Z4, Z5, Z4
+	VMULPS      log32consts<>+960(SB), Z1, Z6
+	VFMADD231PS Z4, Z3, Z6
+	VSUBPS      Z6, Z5, Z5
+	VSUBPS      Z5, Z2, Z2
+	VFMADD231PS log32consts<>+1024(SB), Z1, Z2
+	VCMPPS      $0x00, log32consts<>+1088(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1152(SB), Z2, K2, Z2
+	VCMPPS      $0x11, log32consts<>+1088(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1216(SB), Z2, K2, Z2
+	VCMPPS      $0x00, log32consts<>+1280(SB), Z0, K2
+	VBLENDMPS   log32consts<>+1280(SB), Z2, K2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VPORD       log32consts<>+1344(SB), Z0, Z0
+	VBLENDMPS   Z0, Z2, K2, Z2
+	VMOVUPS     Z2, K1, (DX)(R8*4)
+	ADDQ        R9, R8
+
+logVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF32AVX512NT_row
+
+logVF32AVX512NT_done:
 	VZEROUPPER
 	RET
 
@@ -8425,5 +13133,1703 @@ roundVF64AVX512NT_tail_done:
 	JNZ  roundVF64AVX512NT_row
 
 roundVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func expVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expVF64AVX512(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF64AVX512_done
+	TESTQ CX, CX
+	JLE   expVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000008
+	JE    expVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    expVF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    expVF64AVX512_exact3
+
+expVF64AVX512_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+expVF64AVX512_loop3:
+	CMPQ         R9, $0x00000018
+	JB           expVF64AVX512_after3
+	VMOVUPD      (SI)(R8*8), Z0
+	VMOVUPD      64(SI)(R8*8), Z1
+	VMOVUPD      128(SI)(R8*8), Z2
+	VMAXPD       exp64consts<>+0(SB), Z0, Z3
+	VMAXPD       exp64consts<>+0(SB), Z1, Z4
+	VMAXPD       exp64consts<>+0(SB), Z2, Z5
+	VMINPD       exp64consts<>+64(SB), Z3, Z3
+	VMINPD       exp64consts<>+64(SB), Z4, Z4
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z3, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VMOVUPS      Z4, Z7
+	VMOVUPS      exp64consts<>+128(SB), Z8
+	VFMADD213PD  exp64consts<>+192(SB), Z8, Z7
+	VMOVUPS      Z5, Z8
+	VMOVUPS      exp64consts<>+128(SB), Z9
+	VFMADD213PD  exp64consts<>+192(SB), Z9, Z8
+	VSUBPD       exp64consts<>+192(SB), Z6, Z9
+	VSUBPD       exp64consts<>+192(SB), Z7, Z10
+	VSUBPD       exp64consts<>+192(SB), Z8, Z11
+	VFNMADD231PD exp64consts<>+256(SB), Z9, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z10, Z4
+	VFNMADD231PD exp64consts<>+256(SB), Z11, Z5
+	VMOVUPS      Z3, Z12
+	VFNMADD231PD exp64consts<>+320(SB), Z9, Z12
+	VMOVUPS      Z4, Z13
+	VFNMADD231PD exp64consts<>+320(SB), Z10, Z13
+	VMOVUPS      Z5, Z14
+	VFNMADD231PD exp64consts<>+320(SB), Z11, Z14
+	VSUBPD       Z12, Z3, Z3
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z14, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z9, Z3
+	VFNMADD231PD exp64consts<>+320(SB), Z10, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z11, Z5
+	VMOVUPS      Z12, Z9
+	VMOVUPS      exp64consts<>+384(SB), Z10
+	VFMADD213PD  exp64consts<>+448(SB), Z10, Z9
+	VMOVUPS      Z13, Z10
+	VMOVUPS      exp64consts<>+384(SB), Z11
+	VFMADD213PD  exp64consts<>+448(SB), Z11, Z10
+	VMOVUPS      Z14, Z11
+	VMOVUPS      exp64consts<>+384(SB), Z15
+	VFMADD213PD  exp64consts<>+448(SB), Z15, Z11
+	VFMADD213PD  exp64consts<>+512(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+512(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+512(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+576(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+576(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+576(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+640(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+640(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+640(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+704(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+704(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+704(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+768(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+768(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+768(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+832(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+832(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+832(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+896(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+896(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+896(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+960(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+960(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+960(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+1024(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+1024(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+1024(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+1088(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+1088(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+1088(SB), Z14, Z11
+	VMULPD       Z12, Z12, Z15
+	VMULPD       Z13, Z13, Z16
+	VMULPD       Z14, Z14, Z17
+	VMOVUPS      Z3, Z18
+	VFMADD231PD  Z12, Z3, Z18
+	VMOVUPS      Z4, Z3
+	VFMADD231PD  Z13, Z4, Z3
+	VMOVUPS      Z5, Z4
+	VFMADD231PD  Z14, Z5, Z4
+	VFMADD231PD  Z15, Z9, Z18
+	VFMADD231PD  Z16, Z10, Z3
+	VFMADD231PD  Z17, Z11, Z4
+	VADDPD       exp64consts<>+1152(SB), Z12, Z5
+	VADDPD       exp64consts<>+1152(SB), Z13, Z9
+	VADDPD       exp64consts<>+1152(SB), Z14, Z10
+	VMOVUPS      exp64consts<>+1152(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      exp64consts<>+1152(SB), Z15
+	VSUBPD       Z9, Z15, Z15
+	VMOVUPS      exp64consts<>+1152(SB), Z16
+	VSUBPD       Z10, Z16, Z16
+	VADDPD       Z12, Z11, Z11
+	VADDPD       Z13, Z15, Z15
+	VADDPD       Z14, Z16, Z16
+	VADDPD       Z18, Z11, Z11
+	VADDPD       Z3, Z15, Z15
+	VADDPD       Z4, Z16, Z16
+	VADDPD       Z11, Z5, Z5
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSUBQ       exp64consts<>+1216(SB), Z7, Z7
+	VPSUBQ       exp64consts<>+1216(SB), Z8, Z8
+	VPSRLQ       $0x01, Z6, Z3
+	VPSRLQ       $0x01, Z7, Z4
+	VPSRLQ       $0x01, Z8, Z11
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z12
+	VPSUBQ       exp64consts<>+1280(SB), Z4, Z13
+	VPSUBQ       exp64consts<>+1280(SB), Z11, Z14
+	VPSLLQ       $0x34, Z12, Z12
+	VPSLLQ       $0x34, Z13, Z13
+	VPSLLQ       $0x34, Z14, Z14
+	VPSUBQ       Z3, Z6, Z6
+	VPSUBQ       Z4, Z7, Z7
+	VPSUBQ       Z11, Z8, Z8
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z8, Z8
+	VPSLLQ       $0x34, Z6, Z6
+	VPSLLQ       $0x34, Z7, Z7
+	VPSLLQ       $0x34, Z8, Z8
+	VMULPD       Z12, Z5, Z5
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z7, Z9, Z9
+	VMULPD       Z8, Z10, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z1, Z1, K2
+	VCMPPD       $0x03, Z2, Z2, K3
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VPORD        exp64consts<>+1344(SB), Z1, Z1
+	VPORD        exp64consts<>+1344(SB), Z2, Z2
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VBLENDMPD    Z1, Z9, K2, Z9
+	VBLENDMPD    Z2, Z10, K3, Z10
+	VMOVUPD      Z5, (DX)(R8*8)
+	VMOVUPD      Z9, 64(DX)(R8*8)
+	VMOVUPD      Z10, 128(DX)(R8*8)
+	ADDQ         $0x00000018, R8
+	SUBQ         $0x00000018, R9
+	JMP          expVF64AVX512_loop3
+
+expVF64AVX512_after3:
+expVF64AVX512_loop1:
+	CMPQ         R9, $0x00000008
+	JB           expVF64AVX512_after1
+	VMOVUPD      (SI)(R8*8), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z1
+	VMINPD       exp64consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp64consts<>+128(SB), Z3
+	VFMADD213PD  exp64consts<>+192(SB), Z3, Z2
+	VSUBPD       exp64consts<>+192(SB), Z2, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z4
+	VSUBPD       Z4, Z1, Z1
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp64consts<>+384(SB), Z5
+	VFMADD213PD  exp64consts<>+448(SB), Z5, Z3
+	VFMADD213PD  exp64consts<>+512(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+576(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+640(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+704(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+768(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+832(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+896(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+960(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1024(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1088(SB), Z4, Z3
+	VMULPD       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z5, Z3, Z6
+	VADDPD       exp64consts<>+1152(SB), Z4, Z1
+	VMOVUPS      exp64consts<>+1152(SB), Z3
+	VSUBPD       Z1, Z3, Z3
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z3, Z1, Z1
+	VPSUBQ       exp64consts<>+1216(SB), Z2, Z2
+	VPSRLQ       $0x01, Z2, Z3
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPSUBQ       Z3, Z2, Z2
+	VPSUBQ       exp64consts<>+1280(SB), Z2, Z2
+	VPSLLQ       $0x34, Z2, Z2
+	VMULPD       Z4, Z1, Z1
+	VMULPD       Z2, Z1, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVUPD      Z1, (DX)(R8*8)
+	ADDQ         $0x00000008, R8
+	SUBQ         $0x00000008, R9
+	JMP          expVF64AVX512_loop1
+
+expVF64AVX512_after1:
+	TESTQ        R9, R9
+	JZ           expVF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R10
+	KMOVQ        (R10)(R9*8), K1
+	VMOVUPD.Z    (SI)(R8*8), K1, Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z1
+	VMINPD       exp64consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp64consts<>+128(SB), Z3
+	VFMADD213PD  exp64consts<>+192(SB), Z3, Z2
+	VSUBPD       exp64consts<>+192(SB), Z2, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z4
+	VSUBPD       Z4, Z1, Z1
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp64consts<>+384(SB), Z5
+	VFMADD213PD  exp64consts<>+448(SB), Z5, Z3
+	VFMADD213PD  exp64consts<>+512(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+576(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+640(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+704(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+768(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+832(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+896(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+960(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1024(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1088(SB), Z4, Z3
+	VMULPD       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z5, Z3, Z6
+	VADDPD       exp64consts<>+1152(SB), Z4, Z1
+	VMOVUPS      exp64consts<>+1152(SB), Z3
+	VSUBPD       Z1, Z3, Z3
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z3, Z1, Z1
+	VPSUBQ       exp64consts<>+1216(SB), Z2, Z2
+	VPSRLQ       $0x01, Z2, Z3
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPSUBQ       Z3, Z2, Z2
+	VPSUBQ       exp64consts<>+1280(SB), Z2, Z2
+	VPSLLQ       $0x34, Z2, Z2
+	VMULPD       Z4, Z1, Z1
+	VMULPD       Z2, Z1, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVUPD      Z1, K1, (DX)(R8*8)
+	ADDQ         R9, R8
+
+expVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF64AVX512_row
+	JMP  expVF64AVX512_end
+
+expVF64AVX512_exact1:
+	XORQ         R8, R8
+	VMOVUPD      (SI)(R8*8), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z1
+	VMINPD       exp64consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp64consts<>+128(SB), Z3
+	VFMADD213PD  exp64consts<>+192(SB), Z3, Z2
+	VSUBPD       exp64consts<>+192(SB), Z2, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z4
+	VSUBPD       Z4, Z1, Z1
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp64consts<>+384(SB), Z5
+	VFMADD213PD  exp64consts<>+448(SB), Z5, Z3
+	VFMADD213PD  exp64consts<>+512(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+576(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+640(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+704(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+768(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+832(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+896(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+960(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1024(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1088(SB), Z4, Z3
+	VMULPD       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z5, Z3, Z6
+	VADDPD       exp64consts<>+1152(SB), Z4, Z1
+	VMOVUPS      exp64consts<>+1152(SB), Z3
+	VSUBPD       Z1, Z3, Z3
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z3, Z1, Z1
+	VPSUBQ       exp64consts<>+1216(SB), Z2, Z2
+	VPSRLQ       $0x01, Z2, Z3
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPSUBQ       Z3, Z2, Z2
+	VPSUBQ       exp64consts<>+1280(SB), Z2, Z2
+	VPSLLQ       $0x34, Z2, Z2
+	VMULPD       Z4, Z1, Z1
+	VMULPD       Z2, Z1, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVUPD      Z1, (DX)(R8*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF64AVX512_exact1
+	JMP          expVF64AVX512_end
+
+expVF64AVX512_exact2:
+	XORQ         R8, R8
+	VMOVUPD      (SI)(R8*8), Z0
+	VMOVUPD      64(SI)(R8*8), Z1
+	VMAXPD       exp64consts<>+0(SB), Z0, Z2
+	VMAXPD       exp64consts<>+0(SB), Z1, Z3
+	VMINPD       exp64consts<>+64(SB), Z2, Z2
+	VMINPD       exp64consts<>+64(SB), Z3, Z3
+	VMOVUPS      Z2, Z4
+	VMOVUPS      exp64consts<>+128(SB), Z5
+	VFMADD213PD  exp64consts<>+192(SB), Z5, Z4
+	VMOVUPS      Z3, Z5
+	VMOVUPS      exp64consts<>+128(SB), Z6
+	VFMADD213PD  exp64consts<>+192(SB), Z6, Z5
+	VSUBPD       exp64consts<>+192(SB), Z4, Z6
+	VSUBPD       exp64consts<>+192(SB), Z5, Z7
+	VFNMADD231PD exp64consts<>+256(SB), Z6, Z2
+	VFNMADD231PD exp64consts<>+256(SB), Z7, Z3
+	VMOVUPS      Z2, Z8
+	VFNMADD231PD exp64consts<>+320(SB), Z6, Z8
+	VMOVUPS      Z3, Z9
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z9
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z9, Z3, Z3
+	VFNMADD231PD exp64consts<>+320(SB), Z6, Z2
+	VFNMADD231PD exp64consts<>+320(SB), Z7, Z3
+	VMOVUPS      Z8, Z6
+	VMOVUPS      exp64consts<>+384(SB), Z7
+	VFMADD213PD  exp64consts<>+448(SB), Z7, Z6
+	VMOVUPS      Z9, Z7
+	VMOVUPS      exp64consts<>+384(SB), Z10
+	VFMADD213PD  exp64consts<>+448(SB), Z10, Z7
+	VFMADD213PD  exp64consts<>+512(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+512(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+576(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+576(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+640(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+640(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+704(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+704(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+768(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+768(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+832(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+832(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+896(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+896(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+960(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+960(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+1024(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+1024(SB), Z9, Z7
+	VFMADD213PD  exp64consts<>+1088(SB), Z8, Z6
+	VFMADD213PD  exp64consts<>+1088(SB), Z9, Z7
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z11
+	VMOVUPS      Z2, Z12
+	VFMADD231PD  Z8, Z2, Z12
+	VMOVUPS      Z3, Z2
+	VFMADD231PD  Z9, Z3, Z2
+	VFMADD231PD  Z10, Z6, Z12
+	VFMADD231PD  Z11, Z7, Z2
+	VADDPD       exp64consts<>+1152(SB), Z8, Z3
+	VADDPD       exp64consts<>+1152(SB), Z9, Z6
+	VMOVUPS      exp64consts<>+1152(SB), Z7
+	VSUBPD       Z3, Z7, Z7
+	VMOVUPS      exp64consts<>+1152(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z8, Z7, Z7
+	VADDPD       Z9, Z10, Z10
+	VADDPD       Z12, Z7, Z7
+	VADDPD       Z2, Z10, Z10
+	VADDPD       Z7, Z3, Z3
+	VADDPD       Z10, Z6, Z6
+	VPSUBQ       exp64consts<>+1216(SB), Z4, Z4
+	VPSUBQ       exp64consts<>+1216(SB), Z5, Z5
+	VPSRLQ       $0x01, Z4, Z2
+	VPSRLQ       $0x01, Z5, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z2, Z8
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z9
+	VPSLLQ       $0x34, Z8, Z8
+	VPSLLQ       $0x34, Z9, Z9
+	VPSUBQ       Z2, Z4, Z4
+	VPSUBQ       Z7, Z5, Z5
+	VPSUBQ       exp64consts<>+1280(SB), Z4, Z4
+	VPSUBQ       exp64consts<>+1280(SB), Z5, Z5
+	VPSLLQ       $0x34, Z4, Z4
+	VPSLLQ       $0x34, Z5, Z5
+	VMULPD       Z8, Z3, Z3
+	VMULPD       Z9, Z6, Z6
+	VMULPD       Z4, Z3, Z3
+	VMULPD       Z5, Z6, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VPORD        exp64consts<>+1344(SB), Z1, Z1
+	VBLENDMPD    Z0, Z3, K1, Z3
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VMOVUPD      Z3, (DX)(R8*8)
+	VMOVUPD      Z6, 64(DX)(R8*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF64AVX512_exact2
+	JMP          expVF64AVX512_end
+
+expVF64AVX512_exact3:
+	XORQ         R8, R8
+	VMOVUPD      (SI)(R8*8), Z0
+	VMOVUPD      64(SI)(R8*8), Z1
+	VMOVUPD      128(SI)(R8*8), Z2
+	VMAXPD       exp64consts<>+0(SB), Z0, Z3
+	VMAXPD       exp64consts<>+0(SB), Z1, Z4
+	VMAXPD       exp64consts<>+0(SB), Z2, Z5
+	VMINPD       exp64consts<>+64(SB), Z3, Z3
+	VMINPD       exp64consts<>+64(SB), Z4, Z4
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z3, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VMOVUPS      Z4, Z7
+	VMOVUPS      exp64consts<>+128(SB), Z8
+	VFMADD213PD  exp64consts<>+192(SB), Z8, Z7
+	VMOVUPS      Z5, Z8
+	VMOVUPS      exp64consts<>+128(SB), Z9
+	VFMADD213PD  exp64consts<>+192(SB), Z9, Z8
+	VSUBPD       exp64consts<>+192(SB), Z6, Z9
+	VSUBPD       exp64consts<>+192(SB), Z7, Z10
+	VSUBPD       exp64consts<>+192(SB), Z8, Z11
+	VFNMADD231PD exp64consts<>+256(SB), Z9, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z10, Z4
+	VFNMADD231PD exp64consts<>+256(SB), Z11, Z5
+	VMOVUPS      Z3, Z12
+	VFNMADD231PD exp64consts<>+320(SB), Z9, Z12
+	VMOVUPS      Z4, Z13
+	VFNMADD231PD exp64consts<>+320(SB), Z10, Z13
+	VMOVUPS      Z5, Z14
+	VFNMADD231PD exp64consts<>+320(SB), Z11, Z14
+	VSUBPD       Z12, Z3, Z3
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z14, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z9, Z3
+	VFNMADD231PD exp64consts<>+320(SB), Z10, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z11, Z5
+	VMOVUPS      Z12, Z9
+	VMOVUPS      exp64consts<>+384(SB), Z10
+	VFMADD213PD  exp64consts<>+448(SB), Z10, Z9
+	VMOVUPS      Z13, Z10
+	VMOVUPS      exp64consts<>+384(SB), Z11
+	VFMADD213PD  exp64consts<>+448(SB), Z11, Z10
+	VMOVUPS      Z14, Z11
+	VMOVUPS      exp64consts<>+384(SB), Z15
+	VFMADD213PD  exp64consts<>+448(SB), Z15, Z11
+	VFMADD213PD  exp64consts<>+512(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+512(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+512(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+576(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+576(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+576(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+640(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+640(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+640(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+704(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+704(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+704(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+768(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+768(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+768(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+832(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+832(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+832(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+896(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+896(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+896(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+960(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+960(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+960(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+1024(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+1024(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+1024(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+1088(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+1088(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+1088(SB), Z14, Z11
+	VMULPD       Z12, Z12, Z15
+	VMULPD       Z13, Z13, Z16
+	VMULPD       Z14, Z14, Z17
+	VMOVUPS      Z3, Z18
+	VFMADD231PD  Z12, Z3, Z18
+	VMOVUPS      Z4, Z3
+	VFMADD231PD  Z13, Z4, Z3
+	VMOVUPS      Z5, Z4
+	VFMADD231PD  Z14, Z5, Z4
+	VFMADD231PD  Z15, Z9, Z18
+	VFMADD231PD  Z16, Z10, Z3
+	VFMADD231PD  Z17, Z11, Z4
+	VADDPD       exp64consts<>+1152(SB), Z12, Z5
+	VADDPD       exp64consts<>+1152(SB), Z13, Z9
+	VADDPD       exp64consts<>+1152(SB), Z14, Z10
+	VMOVUPS      exp64consts<>+1152(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      exp64consts<>+1152(SB), Z15
+	VSUBPD       Z9, Z15, Z15
+	VMOVUPS      exp64consts<>+1152(SB), Z16
+	VSUBPD       Z10, Z16, Z16
+	VADDPD       Z12, Z11, Z11
+	VADDPD       Z13, Z15, Z15
+	VADDPD       Z14, Z16, Z16
+	VADDPD       Z18, Z11, Z11
+	VADDPD       Z3, Z15, Z15
+	VADDPD       Z4, Z16, Z16
+	VADDPD       Z11, Z5, Z5
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSUBQ       exp64consts<>+1216(SB), Z7, Z7
+	VPSUBQ       exp64consts<>+1216(SB), Z8, Z8
+	VPSRLQ       $0x01, Z6, Z3
+	VPSRLQ       $0x01, Z7, Z4
+	VPSRLQ       $0x01, Z8, Z11
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z12
+	VPSUBQ       exp64consts<>+1280(SB), Z4, Z13
+	VPSUBQ       exp64consts<>+1280(SB), Z11, Z14
+	VPSLLQ       $0x34, Z12, Z12
+	VPSLLQ       $0x34, Z13, Z13
+	VPSLLQ       $0x34, Z14, Z14
+	VPSUBQ       Z3, Z6, Z6
+	VPSUBQ       Z4, Z7, Z7
+	VPSUBQ       Z11, Z8, Z8
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z8, Z8
+	VPSLLQ       $0x34, Z6, Z6
+	VPSLLQ       $0x34, Z7, Z7
+	VPSLLQ       $0x34, Z8, Z8
+	VMULPD       Z12, Z5, Z5
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z7, Z9, Z9
+	VMULPD       Z8, Z10, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z1, Z1, K2
+	VCMPPD       $0x03, Z2, Z2, K3
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VPORD        exp64consts<>+1344(SB), Z1, Z1
+	VPORD        exp64consts<>+1344(SB), Z2, Z2
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VBLENDMPD    Z1, Z9, K2, Z9
+	VBLENDMPD    Z2, Z10, K3, Z10
+	VMOVUPD      Z5, (DX)(R8*8)
+	VMOVUPD      Z9, 64(DX)(R8*8)
+	VMOVUPD      Z10, 128(DX)(R8*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          expVF64AVX512_exact3
+
+expVF64AVX512_end:
+expVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·expVF64AVX512NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   expVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+
+expVF64AVX512NT_row:
+	XORQ         R8, R8
+	MOVQ         CX, R9
+	MOVQ         DX, R10
+	NEGQ         R10
+	ANDQ         $0x0000003f, R10
+	SHRQ         $0x03, R10
+	CMPQ         R10, R9
+	CMOVQGT      R9, R10
+	MOVQ         R9, R11
+	SUBQ         R10, R11
+	MOVQ         R10, R9
+	TESTQ        R9, R9
+	JZ           expVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R10
+	KMOVQ        (R10)(R9*8), K1
+	VMOVUPD.Z    (SI)(R8*8), K1, Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z1
+	VMINPD       exp64consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp64consts<>+128(SB), Z3
+	VFMADD213PD  exp64consts<>+192(SB), Z3, Z2
+	VSUBPD       exp64consts<>+192(SB), Z2, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z4
+	VSUBPD       Z4, Z1, Z1
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp64consts<>+384(SB), Z5
+	VFMADD213PD  exp64consts<>+448(SB), Z5, Z3
+	VFMADD213PD  exp64consts<>+512(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+576(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+640(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+704(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+768(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+832(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+896(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+960(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1024(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1088(SB), Z4, Z3
+	VMULPD       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z5, Z3, Z6
+	VADDPD       exp64consts<>+1152(SB), Z4, Z1
+	VMOVUPS      exp64consts<>+1152(SB), Z3
+	VSUBPD       Z1, Z3, Z3
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z3, Z1, Z1
+	VPSUBQ       exp64consts<>+1216(SB), Z2, Z2
+	VPSRLQ       $0x01, Z2, Z3
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPSUBQ       Z3, Z2, Z2
+	VPSUBQ       exp64consts<>+1280(SB), Z2, Z2
+	VPSLLQ       $0x34, Z2, Z2
+	VMULPD       Z4, Z1, Z1
+	VMULPD       Z2, Z1, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVUPD      Z1, K1, (DX)(R8*8)
+	ADDQ         R9, R8
+
+expVF64AVX512NT_head_done:
+	MOVQ R11, R9
+
+expVF64AVX512NT_loop3:
+	CMPQ         R9, $0x00000018
+	JB           expVF64AVX512NT_after3
+	VMOVUPD      (SI)(R8*8), Z0
+	VMOVUPD      64(SI)(R8*8), Z1
+	VMOVUPD      128(SI)(R8*8), Z2
+	VMAXPD       exp64consts<>+0(SB), Z0, Z3
+	VMAXPD       exp64consts<>+0(SB), Z1, Z4
+	VMAXPD       exp64consts<>+0(SB), Z2, Z5
+	VMINPD       exp64consts<>+64(SB), Z3, Z3
+	VMINPD       exp64consts<>+64(SB), Z4, Z4
+	VMINPD       exp64consts<>+64(SB), Z5, Z5
+	VMOVUPS      Z3, Z6
+	VMOVUPS      exp64consts<>+128(SB), Z7
+	VFMADD213PD  exp64consts<>+192(SB), Z7, Z6
+	VMOVUPS      Z4, Z7
+	VMOVUPS      exp64consts<>+128(SB), Z8
+	VFMADD213PD  exp64consts<>+192(SB), Z8, Z7
+	VMOVUPS      Z5, Z8
+	VMOVUPS      exp64consts<>+128(SB), Z9
+	VFMADD213PD  exp64consts<>+192(SB), Z9, Z8
+	VSUBPD       exp64consts<>+192(SB), Z6, Z9
+	VSUBPD       exp64consts<>+192(SB), Z7, Z10
+	VSUBPD       exp64consts<>+192(SB), Z8, Z11
+	VFNMADD231PD exp64consts<>+256(SB), Z9, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z10, Z4
+	VFNMADD231PD exp64consts<>+256(SB), Z11, Z5
+	VMOVUPS      Z3, Z12
+	VFNMADD231PD exp64consts<>+320(SB), Z9, Z12
+	VMOVUPS      Z4, Z13
+	VFNMADD231PD exp64consts<>+320(SB), Z10, Z13
+	VMOVUPS      Z5, Z14
+	VFNMADD231PD exp64consts<>+320(SB), Z11, Z14
+	VSUBPD       Z12, Z3, Z3
+	VSUBPD       Z13, Z4, Z4
+	VSUBPD       Z14, Z5, Z5
+	VFNMADD231PD exp64consts<>+320(SB), Z9, Z3
+	VFNMADD231PD exp64consts<>+320(SB), Z10, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z11, Z5
+	VMOVUPS      Z12, Z9
+	VMOVUPS      exp64consts<>+384(SB), Z10
+	VFMADD213PD  exp64consts<>+448(SB), Z10, Z9
+	VMOVUPS      Z13, Z10
+	VMOVUPS      exp64consts<>+384(SB), Z11
+	VFMADD213PD  exp64consts<>+448(SB), Z11, Z10
+	VMOVUPS      Z14, Z11
+	VMOVUPS      exp64consts<>+384(SB), Z15
+	VFMADD213PD  exp64consts<>+448(SB), Z15, Z11
+	VFMADD213PD  exp64consts<>+512(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+512(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+512(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+576(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+576(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+576(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+640(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+640(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+640(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+704(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+704(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+704(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+768(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+768(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+768(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+832(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+832(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+832(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+896(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+896(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+896(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+960(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+960(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+960(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+1024(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+1024(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+1024(SB), Z14, Z11
+	VFMADD213PD  exp64consts<>+1088(SB), Z12, Z9
+	VFMADD213PD  exp64consts<>+1088(SB), Z13, Z10
+	VFMADD213PD  exp64consts<>+1088(SB), Z14, Z11
+	VMULPD       Z12, Z12, Z15
+	VMULPD       Z13, Z13, Z16
+	VMULPD       Z14, Z14, Z17
+	VMOVUPS      Z3, Z18
+	VFMADD231PD  Z12, Z3, Z18
+	VMOVUPS      Z4, Z3
+	VFMADD231PD  Z13, Z4, Z3
+	VMOVUPS      Z5, Z4
+	VFMADD231PD  Z14, Z5, Z4
+	VFMADD231PD  Z15, Z9, Z18
+	VFMADD231PD  Z16, Z10, Z3
+	VFMADD231PD  Z17, Z11, Z4
+	VADDPD       exp64consts<>+1152(SB), Z12, Z5
+	VADDPD       exp64consts<>+1152(SB), Z13, Z9
+	VADDPD       exp64consts<>+1152(SB), Z14, Z10
+	VMOVUPS      exp64consts<>+1152(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      exp64consts<>+1152(SB), Z15
+	VSUBPD       Z9, Z15, Z15
+	VMOVUPS      exp64consts<>+1152(SB), Z16
+	VSUBPD       Z10, Z16, Z16
+	VADDPD       Z12, Z11, Z11
+	VADDPD       Z13, Z15, Z15
+	VADDPD       Z14, Z16, Z16
+	VADDPD       Z18, Z11, Z11
+	VADDPD       Z3, Z15, Z15
+	VADDPD       Z4, Z16, Z16
+	VADDPD       Z11, Z5, Z5
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VPSUBQ       exp64consts<>+1216(SB), Z6, Z6
+	VPSUBQ       exp64consts<>+1216(SB), Z7, Z7
+	VPSUBQ       exp64consts<>+1216(SB), Z8, Z8
+	VPSRLQ       $0x01, Z6, Z3
+	VPSRLQ       $0x01, Z7, Z4
+	VPSRLQ       $0x01, Z8, Z11
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z12
+	VPSUBQ       exp64consts<>+1280(SB), Z4, Z13
+	VPSUBQ       exp64consts<>+1280(SB), Z11, Z14
+	VPSLLQ       $0x34, Z12, Z12
+	VPSLLQ       $0x34, Z13, Z13
+	VPSLLQ       $0x34, Z14, Z14
+	VPSUBQ       Z3, Z6, Z6
+	VPSUBQ       Z4, Z7, Z7
+	VPSUBQ       Z11, Z8, Z8
+	VPSUBQ       exp64consts<>+1280(SB), Z6, Z6
+	VPSUBQ       exp64consts<>+1280(SB), Z7, Z7
+	VPSUBQ       exp64consts<>+1280(SB), Z8, Z8
+	VPSLLQ       $0x34, Z6, Z6
+	VPSLLQ       $0x34, Z7, Z7
+	VPSLLQ       $0x34, Z8, Z8
+	VMULPD       Z12, Z5, Z5
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z7, Z9, Z9
+	VMULPD       Z8, Z10, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z1, Z1, K2
+	VCMPPD       $0x03, Z2, Z2, K3
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VPORD        exp64consts<>+1344(SB), Z1, Z1
+	VPORD        exp64consts<>+1344(SB), Z2, Z2
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VBLENDMPD    Z1, Z9, K2, Z9
+	VBLENDMPD    Z2, Z10, K3, Z10
+	VMOVNTPD     Z5, (DX)(R8*8)
+	VMOVNTPD     Z9, 64(DX)(R8*8)
+	VMOVNTPD     Z10, 128(DX)(R8*8)
+	ADDQ         $0x00000018, R8
+	SUBQ         $0x00000018, R9
+	JMP          expVF64AVX512NT_loop3
+
+expVF64AVX512NT_after3:
+expVF64AVX512NT_loop1:
+	CMPQ         R9, $0x00000008
+	JB           expVF64AVX512NT_after1
+	VMOVUPD      (SI)(R8*8), Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z1
+	VMINPD       exp64consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp64consts<>+128(SB), Z3
+	VFMADD213PD  exp64consts<>+192(SB), Z3, Z2
+	VSUBPD       exp64consts<>+192(SB), Z2, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z4
+	VSUBPD       Z4, Z1, Z1
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp64consts<>+384(SB), Z5
+	VFMADD213PD  exp64consts<>+448(SB), Z5, Z3
+	VFMADD213PD  exp64consts<>+512(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+576(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+640(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+704(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+768(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+832(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+896(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+960(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1024(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1088(SB), Z4, Z3
+	VMULPD       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z5, Z3, Z6
+	VADDPD       exp64consts<>+1152(SB), Z4, Z1
+	VMOVUPS      exp64consts<>+1152(SB), Z3
+	VSUBPD       Z1, Z3, Z3
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z3, Z1, Z1
+	VPSUBQ       exp64consts<>+1216(SB), Z2, Z2
+	VPSRLQ       $0x01, Z2, Z3
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPSUBQ       Z3, Z2, Z2
+	VPSUBQ       exp64consts<>+1280(SB), Z2, Z2
+	VPSLLQ       $0x34, Z2, Z2
+	VMULPD       Z4, Z1, Z1
+	VMULPD       Z2, Z1, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVNTPD     Z1, (DX)(R8*8)
+	ADDQ         $0x00000008, R8
+	SUBQ         $0x00000008, R9
+	JMP          expVF64AVX512NT_loop1
+
+expVF64AVX512NT_after1:
+	TESTQ        R9, R9
+	JZ           expVF64AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R10
+	KMOVQ        (R10)(R9*8), K1
+	VMOVUPD.Z    (SI)(R8*8), K1, Z0
+	VMAXPD       exp64consts<>+0(SB), Z0, Z1
+	VMINPD       exp64consts<>+64(SB), Z1, Z1
+	VMOVUPS      Z1, Z2
+	VMOVUPS      exp64consts<>+128(SB), Z3
+	VFMADD213PD  exp64consts<>+192(SB), Z3, Z2
+	VSUBPD       exp64consts<>+192(SB), Z2, Z3
+	VFNMADD231PD exp64consts<>+256(SB), Z3, Z1
+	VMOVUPS      Z1, Z4
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z4
+	VSUBPD       Z4, Z1, Z1
+	VFNMADD231PD exp64consts<>+320(SB), Z3, Z1
+	VMOVUPS      Z4, Z3
+	VMOVUPS      exp64consts<>+384(SB), Z5
+	VFMADD213PD  exp64consts<>+448(SB), Z5, Z3
+	VFMADD213PD  exp64consts<>+512(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+576(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+640(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+704(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+768(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+832(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+896(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+960(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1024(SB), Z4, Z3
+	VFMADD213PD  exp64consts<>+1088(SB), Z4, Z3
+	VMULPD       Z4, Z4, Z5
+	VMOVUPS      Z1, Z6
+	VFMADD231PD  Z4, Z1, Z6
+	VFMADD231PD  Z5, Z3, Z6
+	VADDPD       exp64consts<>+1152(SB), Z4, Z1
+	VMOVUPS      exp64consts<>+1152(SB), Z3
+	VSUBPD       Z1, Z3, Z3
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z6, Z3, Z3
+	VADDPD       Z3, Z1, Z1
+	VPSUBQ       exp64consts<>+1216(SB), Z2, Z2
+	VPSRLQ       $0x01, Z2, Z3
+	VPSUBQ       exp64consts<>+1280(SB), Z3, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VPSUBQ       Z3, Z2, Z2
+	VPSUBQ       exp64consts<>+1280(SB), Z2, Z2
+	VPSLLQ       $0x34, Z2, Z2
+	VMULPD       Z4, Z1, Z1
+	VMULPD       Z2, Z1, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        exp64consts<>+1344(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVUPD      Z1, K1, (DX)(R8*8)
+	ADDQ         R9, R8
+
+expVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  expVF64AVX512NT_row
+
+expVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func logVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·logVF64AVX512(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF64AVX512_done
+	TESTQ CX, CX
+	JLE   logVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	CMPQ  CX, $0x00000008
+	JE    logVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    logVF64AVX512_exact2
+
+logVF64AVX512_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+logVF64AVX512_loop2:
+	CMPQ        R9, $0x00000010
+	JB          logVF64AVX512_after2
+	VMOVUPD     (SI)(R8*8), Z0
+	VMOVUPD     64(SI)(R8*8), Z1
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VCMPPD      $0x11, log64consts<>+0(SB), Z1, K2
+	VMULPD      log64consts<>+64(SB), Z0, Z2
+	VMULPD      log64consts<>+64(SB), Z1, Z3
+	VMOVUPS     Z0, Z4
+	VBLENDMPD   Z2, Z4, K1, Z4
+	VMOVUPS     Z1, Z2
+	VBLENDMPD   Z3, Z2, K2, Z2
+	VPADDQ      log64consts<>+192(SB), Z4, Z4
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z4, Z3
+	VPSRLQ      $0x34, Z2, Z5
+	VPORD       log64consts<>+256(SB), Z3, Z3
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z6
+	VMOVUPS     Z6, Z6
+	VBLENDMPD   log64consts<>+320(SB), Z6, K1, Z6
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K2, Z7
+	VSUBPD      Z6, Z3, Z3
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z4, Z4
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z4, Z4
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z4, Z4
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z4, Z6
+	VADDPD      log64consts<>+576(SB), Z2, Z7
+	VDIVPD      Z6, Z4, Z6
+	VDIVPD      Z7, Z2, Z7
+	VMULPD      Z6, Z6, Z8
+	VMULPD      Z7, Z7, Z9
+	VMULPD      Z8, Z8, Z10
+	VMULPD      Z9, Z9, Z11
+	VMOVUPS     Z10, Z12
+	VMOVUPS     log64consts<>+640(SB), Z13
+	VFMADD213PD log64consts<>+704(SB), Z13, Z12
+	VMOVUPS     Z11, Z13
+	VMOVUPS     log64consts<>+640(SB), Z14
+	VFMADD213PD log64consts<>+704(SB), Z14, Z13
+	VFMADD213PD log64consts<>+768(SB), Z10, Z12
+	VFMADD213PD log64consts<>+768(SB), Z11, Z13
+	VMULPD      Z12, Z10, Z12
+	VMULPD      Z13, Z11, Z13
+	VMOVUPS     Z10, Z14
+	VMOVUPS     log64consts<>+832(SB), Z15
+	VFMADD213PD log64consts<>+896(SB), Z15, Z14
+	VMOVUPS     Z11, Z15
+	VMOVUPS     log64consts<>+832(SB), Z16
+	VFMADD213PD log64consts<>+896(SB), Z16, Z15
+	VFMADD213PD log64consts<>+960(SB), Z10, Z14
+	VFMADD213PD log64consts<>+960(SB), Z11, Z15
+	VFMADD213PD log64consts<>+1024(SB), Z10, Z14
+	VFMADD213PD log64consts<>+1024(SB), Z11, Z15
+	VMULPD      Z14, Z8, Z8
+	VMULPD      Z15, Z9, Z9
+	VADDPD      Z12, Z8, Z8
+	VADDPD      Z13, Z9, Z9
+	VMULPD      log64consts<>+1088(SB), Z4, Z10
+	VMULPD      log64consts<>+1088(SB), Z2, Z11
+	VMULPD      Z4, Z10, Z10
+	VMULPD      Z2, Z11, Z11
+	VADDPD      Z8, Z10, Z8
+	VADDPD      Z9, Z11, Z9
+	VMULPD      log64consts<>+1152(SB), Z3, Z12
+	VMULPD      log64consts<>+1152(SB), Z5, Z13
+	VFMADD231PD Z8, Z6, Z12
+	VFMADD231PD Z9, Z7, Z13
+	VSUBPD      Z12, Z10, Z10
+	VSUBPD      Z13, Z11, Z11
+	VSUBPD      Z10, Z4, Z4
+	VSUBPD      Z11, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z3, Z4
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1344(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K2, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1408(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K2, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1472(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K2, Z2
+	VCMPPD      $0x03, Z0, Z0, K1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VPORD       log64consts<>+1536(SB), Z1, Z1
+	VBLENDMPD   Z0, Z4, K1, Z4
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VMOVUPD     Z4, (DX)(R8*8)
+	VMOVUPD     Z2, 64(DX)(R8*8)
+	ADDQ        $0x00000010, R8
+	SUBQ        $0x00000010, R9
+	JMP         logVF64AVX512_loop2
+
+logVF64AVX512_after2:
+logVF64AVX512_loop1:
+	CMPQ        R9, $0x00000008
+	JB          logVF64AVX512_after1
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPD   Z1, Z2, K1, Z2
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z2, Z1
+	VPORD       log64consts<>+256(SB), Z1, Z1
+	VMOVUPS     log64consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPD   log64consts<>+320(SB), Z3, K1, Z3
+	VSUBPD      Z3, Z1, Z1
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z2, Z3
+	VDIVPD      Z3, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log64consts<>+640(SB), Z7
+	VFMADD213PD log64consts<>+704(SB), Z7, Z6
+	VFMADD213PD log64consts<>+768(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z6
+	VMOVUPS     Z5, Z7
+	VMOVUPS     log64consts<>+832(SB), Z8
+	VFMADD213PD log64consts<>+896(SB), Z8, Z7
+	VFMADD213PD log64consts<>+960(SB), Z5, Z7
+	VFMADD213PD log64consts<>+1024(SB), Z5, Z7
+	VMULPD      Z7, Z4, Z4
+	VADDPD      Z6, Z4, Z4
+	VMULPD      log64consts<>+1088(SB), Z2, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      log64consts<>+1152(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z5
+	VSUBPD      Z5, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z1, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K1, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K1, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K1, Z2
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K1, Z2
+	VMOVUPD     Z2, (DX)(R8*8)
+	ADDQ        $0x00000008, R8
+	SUBQ        $0x00000008, R9
+	JMP         logVF64AVX512_loop1
+
+logVF64AVX512_after1:
+	TESTQ       R9, R9
+	JZ          logVF64AVX512_tail_done
+	LEAQ        tailmask<>+0(SB), R10
+	KMOVQ       (R10)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K2
+	VMULPD      log64consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z2, Z1
+	VPORD       log64consts<>+256(SB), Z1, Z1
+	VMOVUPS     log64consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPD   log64consts<>+320(SB), Z3, K2, Z3
+	VSUBPD      Z3, Z1, Z1
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z2, Z3
+	VDIVPD      Z3, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log64consts<>+640(SB), Z7
+	VFMADD213PD log64consts<>+704(SB), Z7, Z6
+	VFMADD213PD log64consts<>+768(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z6
+	VMOVUPS     Z5, Z7
+	VMOVUPS     log64consts<>+832(SB), Z8
+	VFMADD213PD log64consts<>+896(SB), Z8, Z7
+	VFMADD213PD log64consts<>+960(SB), Z5, Z7
+	VFMADD213PD log64consts<>+1024(SB), Z5, Z7
+	VMULPD      Z7, Z4, Z4
+	VADDPD      Z6, Z4, Z4
+	VMULPD      log64consts<>+1088(SB), Z2, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      log64consts<>+1152(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z5
+	VSUBPD      Z5, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z1, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K2, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K2, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K2, Z2
+	VCMPPD      $0x03, Z0, Z0, K2
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K2, Z2
+	VMOVUPD     Z2, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+logVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF64AVX512_row
+	JMP  logVF64AVX512_end
+
+logVF64AVX512_exact1:
+	XORQ        R8, R8
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPD   Z1, Z2, K1, Z2
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z2, Z1
+	VPORD       log64consts<>+256(SB), Z1, Z1
+	VMOVUPS     log64consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPD   log64consts<>+320(SB), Z3, K1, Z3
+	VSUBPD      Z3, Z1, Z1
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z2, Z3
+	VDIVPD      Z3, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log64consts<>+640(SB), Z7
+	VFMADD213PD log64consts<>+704(SB), Z7, Z6
+	VFMADD213PD log64consts<>+768(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z6
+	VMOVUPS     Z5, Z7
+	VMOVUPS     log64consts<>+832(SB), Z8
+	VFMADD213PD log64consts<>+896(SB), Z8, Z7
+	VFMADD213PD log64consts<>+960(SB), Z5, Z7
+	VFMADD213PD log64consts<>+1024(SB), Z5, Z7
+	VMULPD      Z7, Z4, Z4
+	VADDPD      Z6, Z4, Z4
+	VMULPD      log64consts<>+1088(SB), Z2, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      log64consts<>+1152(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z5
+	VSUBPD      Z5, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z1, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K1, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K1, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K1, Z2
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K1, Z2
+	VMOVUPD     Z2, (DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         logVF64AVX512_exact1
+	JMP         logVF64AVX512_end
+
+logVF64AVX512_exact2:
+	XORQ        R8, R8
+	VMOVUPD     (SI)(R8*8), Z0
+	VMOVUPD     64(SI)(R8*8), Z1
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VCMPPD      $0x11, log64consts<>+0(SB), Z1, K2
+	VMULPD      log64consts<>+64(SB), Z0, Z2
+	VMULPD      log64consts<>+64(SB), Z1, Z3
+	VMOVUPS     Z0, Z4
+	VBLENDMPD   Z2, Z4, K1, Z4
+	VMOVUPS     Z1, Z2
+	VBLENDMPD   Z3, Z2, K2, Z2
+	VPADDQ      log64consts<>+192(SB), Z4, Z4
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z4, Z3
+	VPSRLQ      $0x34, Z2, Z5
+	VPORD       log64consts<>+256(SB), Z3, Z3
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z6
+	VMOVUPS     Z6, Z6
+	VBLENDMPD   log64consts<>+320(SB), Z6, K1, Z6
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K2, Z7
+	VSUBPD      Z6, Z3, Z3
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z4, Z4
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z4, Z4
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z4, Z4
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z4, Z6
+	VADDPD      log64consts<>+576(SB), Z2, Z7
+	VDIVPD      Z6, Z4, Z6
+	VDIVPD      Z7, Z2, Z7
+	VMULPD      Z6, Z6, Z8
+	VMULPD      Z7, Z7, Z9
+	VMULPD      Z8, Z8, Z10
+	VMULPD      Z9, Z9, Z11
+	VMOVUPS     Z10, Z12
+	VMOVUPS     log64consts<>+640(SB), Z13
+	VFMADD213PD log64consts<>+704(SB), Z13, Z12
+	VMOVUPS     Z11, Z13
+	VMOVUPS     log64consts<>+640(SB), Z14
+	VFMADD213PD log64consts<>+704(SB), Z14, Z13
+	VFMADD213PD log64consts<>+768(SB), Z10, Z12
+	VFMADD213PD log64consts<>+768(SB), Z11, Z13
+	VMULPD      Z12, Z10, Z12
+	VMULPD      Z13, Z11, Z13
+	VMOVUPS     Z10, Z14
+	VMOVUPS     log64consts<>+832(SB), Z15
+	VFMADD213PD log64consts<>+896(SB), Z15, Z14
+	VMOVUPS     Z11, Z15
+	VMOVUPS     log64consts<>+832(SB), Z16
+	VFMADD213PD log64consts<>+896(SB), Z16, Z15
+	VFMADD213PD log64consts<>+960(SB), Z10, Z14
+	VFMADD213PD log64consts<>+960(SB), Z11, Z15
+	VFMADD213PD log64consts<>+1024(SB), Z10, Z14
+	VFMADD213PD log64consts<>+1024(SB), Z11, Z15
+	VMULPD      Z14, Z8, Z8
+	VMULPD      Z15, Z9, Z9
+	VADDPD      Z12, Z8, Z8
+	VADDPD      Z13, Z9, Z9
+	VMULPD      log64consts<>+1088(SB), Z4, Z10
+	VMULPD      log64consts<>+1088(SB), Z2, Z11
+	VMULPD      Z4, Z10, Z10
+	VMULPD      Z2, Z11, Z11
+	VADDPD      Z8, Z10, Z8
+	VADDPD      Z9, Z11, Z9
+	VMULPD      log64consts<>+1152(SB), Z3, Z12
+	VMULPD      log64consts<>+1152(SB), Z5, Z13
+	VFMADD231PD Z8, Z6, Z12
+	VFMADD231PD Z9, Z7, Z13
+	VSUBPD      Z12, Z10, Z10
+	VSUBPD      Z13, Z11, Z11
+	VSUBPD      Z10, Z4, Z4
+	VSUBPD      Z11, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z3, Z4
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1344(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K2, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1408(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K2, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1472(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K2, Z2
+	VCMPPD      $0x03, Z0, Z0, K1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VPORD       log64consts<>+1536(SB), Z1, Z1
+	VBLENDMPD   Z0, Z4, K1, Z4
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VMOVUPD     Z4, (DX)(R8*8)
+	VMOVUPD     Z2, 64(DX)(R8*8)
+	ADDQ        BX, DX
+	ADDQ        DI, SI
+	DECQ        AX
+	JNZ         logVF64AVX512_exact2
+
+logVF64AVX512_end:
+logVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func logVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·logVF64AVX512NT(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   logVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   logVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+
+logVF64AVX512NT_row:
+	XORQ        R8, R8
+	MOVQ        CX, R9
+	MOVQ        DX, R10
+	NEGQ        R10
+	ANDQ        $0x0000003f, R10
+	SHRQ        $0x03, R10
+	CMPQ        R10, R9
+	CMOVQGT     R9, R10
+	MOVQ        R9, R11
+	SUBQ        R10, R11
+	MOVQ        R10, R9
+	TESTQ       R9, R9
+	JZ          logVF64AVX512NT_head_done
+	LEAQ        tailmask<>+0(SB), R10
+	KMOVQ       (R10)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K2
+	VMULPD      log64consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z2, Z1
+	VPORD       log64consts<>+256(SB), Z1, Z1
+	VMOVUPS     log64consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPD   log64consts<>+320(SB), Z3, K2, Z3
+	VSUBPD      Z3, Z1, Z1
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z2, Z3
+	VDIVPD      Z3, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log64consts<>+640(SB), Z7
+	VFMADD213PD log64consts<>+704(SB), Z7, Z6
+	VFMADD213PD log64consts<>+768(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z6
+	VMOVUPS     Z5, Z7
+	VMOVUPS     log64consts<>+832(SB), Z8
+	VFMADD213PD log64consts<>+896(SB), Z8, Z7
+	VFMADD213PD log64consts<>+960(SB), Z5, Z7
+	VFMADD213PD log64consts<>+1024(SB), Z5, Z7
+	VMULPD      Z7, Z4, Z4
+	VADDPD      Z6, Z4, Z4
+	VMULPD      log64consts<>+1088(SB), Z2, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      log64consts<>+1152(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z5
+	VSUBPD      Z5, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z1, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K2, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K2, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K2, Z2
+	VCMPPD      $0x03, Z0, Z0, K2
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K2, Z2
+	VMOVUPD     Z2, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+logVF64AVX512NT_head_done:
+	MOVQ R11, R9
+
+logVF64AVX512NT_loop2:
+	CMPQ        R9, $0x00000010
+	JB          logVF64AVX512NT_after2
+	VMOVUPD     (SI)(R8*8), Z0
+	VMOVUPD     64(SI)(R8*8), Z1
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VCMPPD      $0x11, log64consts<>+0(SB), Z1, K2
+	VMULPD      log64consts<>+64(SB), Z0, Z2
+	VMULPD      log64consts<>+64(SB), Z1, Z3
+	VMOVUPS     Z0, Z4
+	VBLENDMPD   Z2, Z4, K1, Z4
+	VMOVUPS     Z1, Z2
+	VBLENDMPD   Z3, Z2, K2, Z2
+	VPADDQ      log64consts<>+192(SB), Z4, Z4
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z4, Z3
+	VPSRLQ      $0x34, Z2, Z5
+	VPORD       log64consts<>+256(SB), Z3, Z3
+	VPORD       log64consts<>+256(SB), Z5, Z5
+	VMOVUPS     log64consts<>+384(SB), Z6
+	VMOVUPS     Z6, Z6
+	VBLENDMPD   log64consts<>+320(SB), Z6, K1, Z6
+	VMOVUPS     log64consts<>+384(SB), Z7
+	VMOVUPS     Z7, Z7
+	VBLENDMPD   log64consts<>+320(SB), Z7, K2, Z7
+	VSUBPD      Z6, Z3, Z3
+	VSUBPD      Z7, Z5, Z5
+	VPANDD      log64consts<>+448(SB), Z4, Z4
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z4, Z4
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z4, Z4
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z4, Z6
+	VADDPD      log64consts<>+576(SB), Z2, Z7
+	VDIVPD      Z6, Z4, Z6
+	VDIVPD      Z7, Z2, Z7
+	VMULPD      Z6, Z6, Z8
+	VMULPD      Z7, Z7, Z9
+	VMULPD      Z8, Z8, Z10
+	VMULPD      Z9, Z9, Z11
+	VMOVUPS     Z10, Z12
+	VMOVUPS     log64consts<>+640(SB), Z13
+	VFMADD213PD log64consts<>+704(SB), Z13, Z12
+	VMOVUPS     Z11, Z13
+	VMOVUPS     log64consts<>+640(SB), Z14
+	VFMADD213PD log64consts<>+704(SB), Z14, Z13
+	VFMADD213PD log64consts<>+768(SB), Z10, Z12
+	VFMADD213PD log64consts<>+768(SB), Z11, Z13
+	VMULPD      Z12, Z10, Z12
+	VMULPD      Z13, Z11, Z13
+	VMOVUPS     Z10, Z14
+	VMOVUPS     log64consts<>+832(SB), Z15
+	VFMADD213PD log64consts<>+896(SB), Z15, Z14
+	VMOVUPS     Z11, Z15
+	VMOVUPS     log64consts<>+832(SB), Z16
+	VFMADD213PD log64consts<>+896(SB), Z16, Z15
+	VFMADD213PD log64consts<>+960(SB), Z10, Z14
+	VFMADD213PD log64consts<>+960(SB), Z11, Z15
+	VFMADD213PD log64consts<>+1024(SB), Z10, Z14
+	VFMADD213PD log64consts<>+1024(SB), Z11, Z15
+	VMULPD      Z14, Z8, Z8
+	VMULPD      Z15, Z9, Z9
+	VADDPD      Z12, Z8, Z8
+	VADDPD      Z13, Z9, Z9
+	VMULPD      log64consts<>+1088(SB), Z4, Z10
+	VMULPD      log64consts<>+1088(SB), Z2, Z11
+	VMULPD      Z4, Z10, Z10
+	VMULPD      Z2, Z11, Z11
+	VADDPD      Z8, Z10, Z8
+	VADDPD      Z9, Z11, Z9
+	VMULPD      log64consts<>+1152(SB), Z3, Z12
+	VMULPD      log64consts<>+1152(SB), Z5, Z13
+	VFMADD231PD Z8, Z6, Z12
+	VFMADD231PD Z9, Z7, Z13
+	VSUBPD      Z12, Z10, Z10
+	VSUBPD      Z13, Z11, Z11
+	VSUBPD      Z10, Z4, Z4
+	VSUBPD      Z11, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z3, Z4
+	VFMADD231PD log64consts<>+1216(SB), Z5, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1344(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K2, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1408(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K2, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z1, K2
+	VBLENDMPD   log64consts<>+1472(SB), Z4, K1, Z4
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K2, Z2
+	VCMPPD      $0x03, Z0, Z0, K1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VPORD       log64consts<>+1536(SB), Z1, Z1
+	VBLENDMPD   Z0, Z4, K1, Z4
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VMOVNTPD    Z4, (DX)(R8*8)
+	VMOVNTPD    Z2, 64(DX)(R8*8)
+	ADDQ        $0x00000010, R8
+	SUBQ        $0x00000010, R9
+	JMP         logVF64AVX512NT_loop2
+
+logVF64AVX512NT_after2:
+logVF64AVX512NT_loop1:
+	CMPQ        R9, $0x00000008
+	JB          logVF64AVX512NT_after1
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K1
+	VMULPD      log64consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPD   Z1, Z2, K1, Z2
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z2, Z1
+	VPORD       log64consts<>+256(SB), Z1, Z1
+	VMOVUPS     log64consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPD   log64consts<>+320(SB), Z3, K1, Z3
+	VSUBPD      Z3, Z1, Z1
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z2, Z3
+	VDIVPD      Z3, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log64consts<>+640(SB), Z7
+	VFMADD213PD log64consts<>+704(SB), Z7, Z6
+	VFMADD213PD log64consts<>+768(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z6
+	VMOVUPS     Z5, Z7
+	VMOVUPS     log64consts<>+832(SB), Z8
+	VFMADD213PD log64consts<>+896(SB), Z8, Z7
+	VFMADD213PD log64consts<>+960(SB), Z5, Z7
+	VFMADD213PD log64consts<>+1024(SB), Z5, Z7
+	VMULPD      Z7, Z4, Z4
+	VADDPD      Z6, Z4, Z4
+	VMULPD      log64consts<>+1088(SB), Z2, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      log64consts<>+1152(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z5
+	VSUBPD      Z5, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z1, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K1, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K1, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K1
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K1, Z2
+	VCMPPD      $0x03, Z0, Z0, K1
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K1, Z2
+	VMOVNTPD    Z2, (DX)(R8*8)
+	ADDQ        $0x00000008, R8
+	SUBQ        $0x00000008, R9
+	JMP         logVF64AVX512NT_loop1
+
+logVF64AVX512NT_after1:
+	TESTQ       R9, R9
+	JZ          logVF64AVX512NT_tail_done
+	LEAQ        tailmask<>+0(SB), R10
+	KMOVQ       (R10)(R9*8), K1
+	VMOVUPD.Z   (SI)(R8*8), K1, Z0
+	VCMPPD      $0x11, log64consts<>+0(SB), Z0, K2
+	VMULPD      log64consts<>+64(SB), Z0, Z1
+	VMOVUPS     Z0, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VPADDQ      log64consts<>+192(SB), Z2, Z2
+	VPSRLQ      $0x34, Z2, Z1
+	VPORD       log64consts<>+256(SB), Z1, Z1
+	VMOVUPS     log64consts<>+384(SB), Z3
+	VMOVUPS     Z3, Z3
+	VBLENDMPD   log64consts<>+320(SB), Z3, K2, Z3
+	VSUBPD      Z3, Z1, Z1
+	VPANDD      log64consts<>+448(SB), Z2, Z2
+	VPADDQ      log64consts<>+512(SB), Z2, Z2
+	VSUBPD      log64consts<>+128(SB), Z2, Z2
+	VADDPD      log64consts<>+576(SB), Z2, Z3
+	VDIVPD      Z3, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPS     Z5, Z6
+	VMOVUPS     log64consts<>+640(SB), Z7
+	VFMADD213PD log64consts<>+704(SB), Z7, Z6
+	VFMADD213PD log64consts<>+768(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z6
+	VMOVUPS     Z5, Z7
+	VMOVUPS     log64consts<>+832(SB), Z8
+	VFMADD213PD log64consts<>+896(SB), Z8, Z7
+	VFMADD213PD log64consts<>+960(SB), Z5, Z7
+	VFMADD213PD log64consts<>+1024(SB), Z5, Z7
+	VMULPD      Z7, Z4, Z4
+	VADDPD      Z6, Z4, Z4
+	VMULPD      log64consts<>+1088(SB), Z2, Z5
+	VMULPD      Z2, Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      log64consts<>+1152(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z5
+	VSUBPD      Z5, Z2, Z2
+	VFMADD231PD log64consts<>+1216(SB), Z1, Z2
+	VCMPPD      $0x00, log64consts<>+1280(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1344(SB), Z2, K2, Z2
+	VCMPPD      $0x11, log64consts<>+1280(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1408(SB), Z2, K2, Z2
+	VCMPPD      $0x00, log64consts<>+1472(SB), Z0, K2
+	VBLENDMPD   log64consts<>+1472(SB), Z2, K2, Z2
+	VCMPPD      $0x03, Z0, Z0, K2
+	VPORD       log64consts<>+1536(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K2, Z2
+	VMOVUPD     Z2, K1, (DX)(R8*8)
+	ADDQ        R9, R8
+
+logVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  logVF64AVX512NT_row
+
+logVF64AVX512NT_done:
 	VZEROUPPER
 	RET

@@ -44,6 +44,16 @@ func roundevenVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func roundVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// expVF32NEON computes dst[r*ldd+j] = e**a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func expVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// logVF32NEON computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func logVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -83,3 +93,13 @@ func roundevenVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func roundVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// expVF64NEON computes dst[r*ldd+j] = e**a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func expVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// logVF64NEON computes dst[r*ldd+j] = log(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func logVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)

@@ -3,6 +3,96 @@
 //go:build !purego
 
 #include "textflag.h"
+DATA exp32consts<>+0(SB)/4, $0xc2d20000
+DATA exp32consts<>+4(SB)/4, $0x42b20000
+DATA exp32consts<>+8(SB)/4, $0x3fb8aa3b
+DATA exp32consts<>+12(SB)/4, $0x4b400000
+DATA exp32consts<>+16(SB)/4, $0x3f317200
+DATA exp32consts<>+20(SB)/4, $0x35bfbe8e
+DATA exp32consts<>+24(SB)/4, $0x37d00d01
+DATA exp32consts<>+28(SB)/4, $0x39500d01
+DATA exp32consts<>+32(SB)/4, $0x3ab60b61
+DATA exp32consts<>+36(SB)/4, $0x3c088889
+DATA exp32consts<>+40(SB)/4, $0x3d2aaaab
+DATA exp32consts<>+44(SB)/4, $0x3e2aaaab
+DATA exp32consts<>+48(SB)/4, $0x3f000000
+DATA exp32consts<>+52(SB)/4, $0x3f800000
+DATA exp32consts<>+56(SB)/4, $0x4b3fff00
+DATA exp32consts<>+60(SB)/4, $0x1
+DATA exp32consts<>+64(SB)/4, $0x400000
+GLOBL exp32consts<>(SB), RODATA|NOPTR, $68
+DATA exp64consts<>+0(SB)/8, $0xc087500000000000
+DATA exp64consts<>+8(SB)/8, $0x4086300000000000
+DATA exp64consts<>+16(SB)/8, $0x3ff71547652b82fe
+DATA exp64consts<>+24(SB)/8, $0x4338000000000000
+DATA exp64consts<>+32(SB)/8, $0x3fe62e42fee00000
+DATA exp64consts<>+40(SB)/8, $0x3dea39ef35793c76
+DATA exp64consts<>+48(SB)/8, $0x3de6124613a86d09
+DATA exp64consts<>+56(SB)/8, $0x3e21eed8eff8d898
+DATA exp64consts<>+64(SB)/8, $0x3e5ae64567f544e4
+DATA exp64consts<>+72(SB)/8, $0x3e927e4fb7789f5c
+DATA exp64consts<>+80(SB)/8, $0x3ec71de3a556c734
+DATA exp64consts<>+88(SB)/8, $0x3efa01a01a01a01a
+DATA exp64consts<>+96(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64consts<>+104(SB)/8, $0x3f56c16c16c16c17
+DATA exp64consts<>+112(SB)/8, $0x3f81111111111111
+DATA exp64consts<>+120(SB)/8, $0x3fa5555555555555
+DATA exp64consts<>+128(SB)/8, $0x3fc5555555555555
+DATA exp64consts<>+136(SB)/8, $0x3fe0000000000000
+DATA exp64consts<>+144(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+152(SB)/8, $0x4337fffffffff800
+DATA exp64consts<>+160(SB)/8, $0x1
+DATA exp64consts<>+168(SB)/8, $0x8000000000000
+GLOBL exp64consts<>(SB), RODATA|NOPTR, $176
+DATA log32consts<>+0(SB)/4, $0x800000
+DATA log32consts<>+4(SB)/4, $0x4c000000
+DATA log32consts<>+8(SB)/4, $0x3f800000
+DATA log32consts<>+12(SB)/4, $0x4afb0d
+DATA log32consts<>+16(SB)/4, $0x4b000000
+DATA log32consts<>+20(SB)/4, $0x4b000098
+DATA log32consts<>+24(SB)/4, $0x4b00007f
+DATA log32consts<>+28(SB)/4, $0x7fffff
+DATA log32consts<>+32(SB)/4, $0x3f3504f3
+DATA log32consts<>+36(SB)/4, $0x40000000
+DATA log32consts<>+40(SB)/4, $0x3e789e26
+DATA log32consts<>+44(SB)/4, $0x3eccce13
+DATA log32consts<>+48(SB)/4, $0x3e91e9ee
+DATA log32consts<>+52(SB)/4, $0x3f2aaaaa
+DATA log32consts<>+56(SB)/4, $0x3f000000
+DATA log32consts<>+60(SB)/4, $0x3717f7d1
+DATA log32consts<>+64(SB)/4, $0x3f317180
+DATA log32consts<>+68(SB)/4, $0x0
+DATA log32consts<>+72(SB)/4, $0xff800000
+DATA log32consts<>+76(SB)/4, $0x7fc00000
+DATA log32consts<>+80(SB)/4, $0x7f800000
+DATA log32consts<>+84(SB)/4, $0x400000
+GLOBL log32consts<>(SB), RODATA|NOPTR, $88
+DATA log64consts<>+0(SB)/8, $0x10000000000000
+DATA log64consts<>+8(SB)/8, $0x4350000000000000
+DATA log64consts<>+16(SB)/8, $0x3ff0000000000000
+DATA log64consts<>+24(SB)/8, $0x95f619980c433
+DATA log64consts<>+32(SB)/8, $0x4330000000000000
+DATA log64consts<>+40(SB)/8, $0x4330000000000435
+DATA log64consts<>+48(SB)/8, $0x43300000000003ff
+DATA log64consts<>+56(SB)/8, $0xfffffffffffff
+DATA log64consts<>+64(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64consts<>+72(SB)/8, $0x4000000000000000
+DATA log64consts<>+80(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+88(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+96(SB)/8, $0x3fd999999997fa04
+DATA log64consts<>+104(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+112(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+120(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+128(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+136(SB)/8, $0x3fe0000000000000
+DATA log64consts<>+144(SB)/8, $0x3dea39ef35793c76
+DATA log64consts<>+152(SB)/8, $0x3fe62e42fee00000
+DATA log64consts<>+160(SB)/8, $0x0
+DATA log64consts<>+168(SB)/8, $0xfff0000000000000
+DATA log64consts<>+176(SB)/8, $0x7ff8000000000001
+DATA log64consts<>+184(SB)/8, $0x7ff0000000000000
+DATA log64consts<>+192(SB)/8, $0x8000000000000
+GLOBL log64consts<>(SB), RODATA|NOPTR, $200
 
 // func negVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 TEXT ·negVF32NEON(SB), NOSPLIT, $0-48
@@ -468,6 +558,1796 @@ next:
 done:
 	RET
 
+	// func expVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·expVF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V22.S4, V23.S4
+	VUSHR	$1, V23.S4, V27.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V27.S4, V16.S4
+	VSHL	$23, V16.S4, V24.S4
+	VSUB	V27.S4, V23.S4, V28.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V28.S4, V19.S4
+	VSHL	$23, V19.S4, V26.S4
+	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
+	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V16.B16
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B16, V16.B16, V23.B16
+	VMOV	V23.B16, V12.B16
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V22.S4, V23.S4
+	VUSHR	$1, V23.S4, V27.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V27.S4, V16.S4
+	VSHL	$23, V16.S4, V24.S4
+	VSUB	V27.S4, V23.S4, V28.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V28.S4, V19.S4
+	VSHL	$23, V19.S4, V26.S4
+	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
+	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
+	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V16.B16
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B16, V16.B16, V23.B16
+	VMOV	V23.B16, V13.B16
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f451 // fmax v17.4s, v2.4s, v16.4s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V22.S4, V23.S4
+	VUSHR	$1, V23.S4, V27.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V27.S4, V16.S4
+	VSHL	$23, V16.S4, V24.S4
+	VSUB	V27.S4, V23.S4, V28.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V28.S4, V19.S4
+	VSHL	$23, V19.S4, V26.S4
+	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
+	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
+	WORD	$0x4e22e456 // fcmeq v22.4s, v2.4s, v2.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V2.B16, V16.B16
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B16, V16.B16, V23.B16
+	VMOV	V23.B16, V14.B16
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f471 // fmax v17.4s, v3.4s, v16.4s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V22.S4, V23.S4
+	VUSHR	$1, V23.S4, V27.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V27.S4, V16.S4
+	VSHL	$23, V16.S4, V24.S4
+	VSUB	V27.S4, V23.S4, V28.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V28.S4, V19.S4
+	VSHL	$23, V19.S4, V26.S4
+	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
+	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
+	WORD	$0x4e23e476 // fcmeq v22.4s, v3.4s, v3.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V3.B16, V16.B16
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B16, V16.B16, V23.B16
+	VMOV	V23.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V22.S4, V23.S4
+	VUSHR	$1, V23.S4, V27.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V27.S4, V16.S4
+	VSHL	$23, V16.S4, V24.S4
+	VSUB	V27.S4, V23.S4, V28.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V28.S4, V19.S4
+	VSHL	$23, V19.S4, V26.S4
+	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
+	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V16.B16
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B16, V16.B16, V23.B16
+	VMOV	V23.B16, V12.B16
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V22.S4, V23.S4
+	VUSHR	$1, V23.S4, V27.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V27.S4, V16.S4
+	VSHL	$23, V16.S4, V24.S4
+	VSUB	V27.S4, V23.S4, V28.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V28.S4, V19.S4
+	VSHL	$23, V19.S4, V26.S4
+	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
+	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
+	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V16.B16
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B16, V16.B16, V23.B16
+	VMOV	V23.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V22.S4, V23.S4
+	VUSHR	$1, V23.S4, V27.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V27.S4, V16.S4
+	VSHL	$23, V16.S4, V24.S4
+	VSUB	V27.S4, V23.S4, V28.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V28.S4, V19.S4
+	VSHL	$23, V19.S4, V26.S4
+	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
+	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V16.B16
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B16, V16.B16, V23.B16
+	VMOV	V23.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S2, V19.S2, V22.S2
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb7d6d8 // fsub v24.2s, v22.2s, v23.2s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S2, V24.S2, V26.S2
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S2, V24.S2, V28.S2
+	WORD	$0x0ebcd750 // fsub v16.2s, v26.2s, v28.2s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S2, V24.S2, V17.S2
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S2, V20.S2, V23.S2
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S2, V23.S2, V19.S2
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S2, V19.S2, V26.S2
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S2, V26.S2, V24.S2
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S2, V24.S2, V20.S2
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S2, V20.S2, V25.S2
+	WORD	$0x2e3cdf97 // fmul v23.2s, v28.2s, v28.2s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S2, V17.S2, V27.S2
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S2, V25.S2, V19.S2
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e3cd65a // fadd v26.2s, v18.2s, v28.2s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0ebad618 // fsub v24.2s, v16.2s, v26.2s
+	WORD	$0x0e3cd715 // fadd v21.2s, v24.2s, v28.2s
+	WORD	$0x0e33d6b4 // fadd v20.2s, v21.2s, v19.2s
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VSUB	V25.S2, V22.S2, V23.S2
+	VUSHR	$1, V23.S2, V27.S2
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V27.S2, V16.S2
+	VSHL	$23, V16.S2, V24.S2
+	VSUB	V27.S2, V23.S2, V28.S2
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V28.S2, V19.S2
+	VSHL	$23, V19.S2, V26.S2
+	WORD	$0x2e38de34 // fmul v20.2s, v17.2s, v24.2s
+	WORD	$0x2e3ade99 // fmul v25.2s, v20.2s, v26.2s
+	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V16.B8
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B8, V16.B8, V23.B8
+	VMOV	V23.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$exp32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
+	MOVD	$exp32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S2, V19.S2, V22.S2
+	MOVD	$exp32consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb7d6d8 // fsub v24.2s, v22.2s, v23.2s
+	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S2, V24.S2, V26.S2
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S2, V24.S2, V28.S2
+	WORD	$0x0ebcd750 // fsub v16.2s, v26.2s, v28.2s
+	MOVD	$exp32consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S2, V24.S2, V17.S2
+	MOVD	$exp32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S2, V20.S2, V23.S2
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S2, V23.S2, V19.S2
+	MOVD	$exp32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S2, V19.S2, V26.S2
+	MOVD	$exp32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S2, V26.S2, V24.S2
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S2, V24.S2, V20.S2
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S2, V20.S2, V25.S2
+	WORD	$0x2e3cdf97 // fmul v23.2s, v28.2s, v28.2s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S2, V17.S2, V27.S2
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S2, V25.S2, V19.S2
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e3cd65a // fadd v26.2s, v18.2s, v28.2s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0ebad618 // fsub v24.2s, v16.2s, v26.2s
+	WORD	$0x0e3cd715 // fadd v21.2s, v24.2s, v28.2s
+	WORD	$0x0e33d6b4 // fadd v20.2s, v21.2s, v19.2s
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VSUB	V25.S2, V22.S2, V23.S2
+	VUSHR	$1, V23.S2, V27.S2
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V27.S2, V16.S2
+	VSHL	$23, V16.S2, V24.S2
+	VSUB	V27.S2, V23.S2, V28.S2
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V28.S2, V19.S2
+	VSHL	$23, V19.S2, V26.S2
+	WORD	$0x2e38de34 // fmul v20.2s, v17.2s, v24.2s
+	WORD	$0x2e3ade99 // fmul v25.2s, v20.2s, v26.2s
+	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V16.B8
+	VMOV	V22.B16, V23.B16
+	VBSL	V25.B8, V16.B8, V23.B8
+	VMOV	V23.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func logVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·logVF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
+	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
+	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
+	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S4, V17.S4, V26.S4
+	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
+	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S4, V16.S4, V21.S4
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e41c // fcmeq v28.4s, v0.4s, v18.4s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B16, V17.B16, V20.B16
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ea0e738 // fcmgt v24.4s, v25.4s, v0.4s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B16, V26.B16, V23.B16
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be416 // fcmeq v22.4s, v0.4s, v27.4s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B16, V16.B16, V19.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B16, V28.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
+	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
+	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
+	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S4, V17.S4, V26.S4
+	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
+	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S4, V16.S4, V21.S4
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e43c // fcmeq v28.4s, v1.4s, v18.4s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B16, V17.B16, V20.B16
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ea1e738 // fcmgt v24.4s, v25.4s, v1.4s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B16, V26.B16, V23.B16
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be436 // fcmeq v22.4s, v1.4s, v27.4s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B16, V16.B16, V19.B16
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B16, V28.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea2e611 // fcmgt v17.4s, v16.4s, v2.4s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc53 // fmul v19.4s, v2.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V2.B16, V19.B16, V20.B16
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
+	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
+	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
+	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S4, V17.S4, V26.S4
+	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
+	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S4, V16.S4, V21.S4
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e45c // fcmeq v28.4s, v2.4s, v18.4s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B16, V17.B16, V20.B16
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ea2e738 // fcmgt v24.4s, v25.4s, v2.4s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B16, V26.B16, V23.B16
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be456 // fcmeq v22.4s, v2.4s, v27.4s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B16, V16.B16, V19.B16
+	WORD	$0x4e22e452 // fcmeq v18.4s, v2.4s, v2.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V2.B16, V28.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B16, V28.B16, V21.B16
+	VMOV	V21.B16, V14.B16
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea3e611 // fcmgt v17.4s, v16.4s, v3.4s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc73 // fmul v19.4s, v3.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V3.B16, V19.B16, V20.B16
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
+	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
+	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
+	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S4, V17.S4, V26.S4
+	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
+	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S4, V16.S4, V21.S4
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e47c // fcmeq v28.4s, v3.4s, v18.4s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B16, V17.B16, V20.B16
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ea3e738 // fcmgt v24.4s, v25.4s, v3.4s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B16, V26.B16, V23.B16
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be476 // fcmeq v22.4s, v3.4s, v27.4s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B16, V16.B16, V19.B16
+	WORD	$0x4e23e472 // fcmeq v18.4s, v3.4s, v3.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V3.B16, V28.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B16, V28.B16, V21.B16
+	VMOV	V21.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
+	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
+	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
+	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S4, V17.S4, V26.S4
+	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
+	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S4, V16.S4, V21.S4
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e41c // fcmeq v28.4s, v0.4s, v18.4s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B16, V17.B16, V20.B16
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ea0e738 // fcmgt v24.4s, v25.4s, v0.4s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B16, V26.B16, V23.B16
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be416 // fcmeq v22.4s, v0.4s, v27.4s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B16, V16.B16, V19.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B16, V28.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
+	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
+	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
+	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S4, V17.S4, V26.S4
+	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
+	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S4, V16.S4, V21.S4
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e43c // fcmeq v28.4s, v1.4s, v18.4s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B16, V17.B16, V20.B16
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ea1e738 // fcmgt v24.4s, v25.4s, v1.4s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B16, V26.B16, V23.B16
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be436 // fcmeq v22.4s, v1.4s, v27.4s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B16, V16.B16, V19.B16
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B16, V28.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
+	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
+	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
+	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S4, V17.S4, V26.S4
+	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
+	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S4, V16.S4, V21.S4
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e41c // fcmeq v28.4s, v0.4s, v18.4s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B16, V17.B16, V20.B16
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ea0e738 // fcmgt v24.4s, v25.4s, v0.4s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B16, V26.B16, V23.B16
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be416 // fcmeq v22.4s, v0.4s, v27.4s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B16, V16.B16, V19.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B16, V28.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B8, V19.B8, V20.B8
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V20.S2, V22.S2
+	VUSHR	$23, V22.S2, V23.S2
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V24.B8, V23.B8, V25.B8
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	WORD	$0x0ebcd730 // fsub v16.2s, v25.2s, v28.2s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V22.B8, V19.B8
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V19.S2, V20.S2
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d697 // fsub v23.2s, v20.2s, v24.2s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e37d75b // fadd v27.2s, v26.2s, v23.2s
+	WORD	$0x2e3bfef1 // fdiv v17.2s, v23.2s, v27.2s
+	WORD	$0x2e31de39 // fmul v25.2s, v17.2s, v17.2s
+	WORD	$0x2e39df3c // fmul v28.2s, v25.2s, v25.2s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S2, V18.S2, V21.S2
+	WORD	$0x2e35df93 // fmul v19.2s, v28.2s, v21.2s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S2, V24.S2, V26.S2
+	WORD	$0x2e3adf3b // fmul v27.2s, v25.2s, v26.2s
+	WORD	$0x0e33d772 // fadd v18.2s, v27.2s, v19.2s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e37ded5 // fmul v21.2s, v22.2s, v23.2s
+	WORD	$0x2e37deb8 // fmul v24.2s, v21.2s, v23.2s
+	WORD	$0x0e32d714 // fadd v20.2s, v24.2s, v18.2s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2e3cde19 // fmul v25.2s, v16.2s, v28.2s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S2, V17.S2, V26.S2
+	WORD	$0x0ebad71b // fsub v27.2s, v24.2s, v26.2s
+	WORD	$0x0ebbd6f3 // fsub v19.2s, v23.2s, v27.2s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S2, V16.S2, V21.S2
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32e41c // fcmeq v28.2s, v0.2s, v18.2s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B8, V17.B8, V20.B8
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ea0e738 // fcmgt v24.2s, v25.2s, v0.2s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B8, V26.B8, V23.B8
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be416 // fcmeq v22.2s, v0.2s, v27.2s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B8, V16.B8, V19.B8
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B8, V28.B8, V21.B8
+	VMOV	V21.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$log32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
+	MOVD	$log32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B8, V19.B8, V20.B8
+	MOVD	$log32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V20.S2, V22.S2
+	VUSHR	$23, V22.S2, V23.S2
+	MOVD	$log32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V24.B8, V23.B8, V25.B8
+	MOVD	$log32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	WORD	$0x0ebcd730 // fsub v16.2s, v25.2s, v28.2s
+	MOVD	$log32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V22.B8, V19.B8
+	MOVD	$log32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V19.S2, V20.S2
+	MOVD	$log32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d697 // fsub v23.2s, v20.2s, v24.2s
+	MOVD	$log32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e37d75b // fadd v27.2s, v26.2s, v23.2s
+	WORD	$0x2e3bfef1 // fdiv v17.2s, v23.2s, v27.2s
+	WORD	$0x2e31de39 // fmul v25.2s, v17.2s, v17.2s
+	WORD	$0x2e39df3c // fmul v28.2s, v25.2s, v25.2s
+	MOVD	$log32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$log32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S2, V18.S2, V21.S2
+	WORD	$0x2e35df93 // fmul v19.2s, v28.2s, v21.2s
+	MOVD	$log32consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$log32consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S2, V24.S2, V26.S2
+	WORD	$0x2e3adf3b // fmul v27.2s, v25.2s, v26.2s
+	WORD	$0x0e33d772 // fadd v18.2s, v27.2s, v19.2s
+	MOVD	$log32consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e37ded5 // fmul v21.2s, v22.2s, v23.2s
+	WORD	$0x2e37deb8 // fmul v24.2s, v21.2s, v23.2s
+	WORD	$0x0e32d714 // fadd v20.2s, v24.2s, v18.2s
+	MOVD	$log32consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2e3cde19 // fmul v25.2s, v16.2s, v28.2s
+	VMOV	V25.B16, V26.B16
+	VFMLA	V20.S2, V17.S2, V26.S2
+	WORD	$0x0ebad71b // fsub v27.2s, v24.2s, v26.2s
+	WORD	$0x0ebbd6f3 // fsub v19.2s, v23.2s, v27.2s
+	MOVD	$log32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V22.S2, V16.S2, V21.S2
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32e41c // fcmeq v28.2s, v0.2s, v18.2s
+	MOVD	$log32consts<>+72(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V28.B16, V20.B16
+	VBSL	V21.B8, V17.B8, V20.B8
+	MOVD	$log32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ea0e738 // fcmgt v24.2s, v25.2s, v0.2s
+	MOVD	$log32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V24.B16, V23.B16
+	VBSL	V20.B8, V26.B8, V23.B8
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be416 // fcmeq v22.2s, v0.2s, v27.2s
+	MOVD	$log32consts<>+80(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V22.B16, V19.B16
+	VBSL	V23.B8, V16.B8, V19.B8
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	MOVD	$log32consts<>+84(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V18.B16, V21.B16
+	VBSL	V19.B8, V28.B8, V21.B8
+	VMOV	V21.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
 	// func negVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
 TEXT ·negVF64NEON(SB), NOSPLIT, $0-48
 	MOVD	m+0(FP), R0
@@ -883,6 +2763,1856 @@ tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R11), F0
 	WORD	$0x6e61880c // frinta v12.2d, v0.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·expVF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V12.B16
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V13.B16
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f451 // fmax v17.2d, v2.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V2.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V14.B16
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f471 // fmax v17.2d, v3.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V3.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V12.B16
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$exp64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$exp64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$exp64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$exp64consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$exp64consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$exp64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$exp64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$exp64consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$exp64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V22.D2, V25.D2
+	VUSHR	$1, V25.D2, V19.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V16.D2
+	VSUB	V19.D2, V25.D2, V28.D2
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V28.D2, V27.D2
+	VSHL	$52, V27.D2, V18.D2
+	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
+	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V25.B16
+	VBSL	V23.B16, V24.B16, V25.B16
+	VMOV	V25.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func logVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·logVF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V12.B16
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be43c // fcmeq v28.2d, v1.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee1e735 // fcmgt v21.2d, v25.2d, v1.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae436 // fcmeq v22.2d, v1.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V13.B16
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee2e611 // fcmgt v17.2d, v16.2d, v2.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc53 // fmul v19.2d, v2.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V2.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be45c // fcmeq v28.2d, v2.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee2e735 // fcmgt v21.2d, v25.2d, v2.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae456 // fcmeq v22.2d, v2.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e62e45b // fcmeq v27.2d, v2.2d, v2.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V2.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V14.B16
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee3e611 // fcmgt v17.2d, v16.2d, v3.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc73 // fmul v19.2d, v3.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V3.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be47c // fcmeq v28.2d, v3.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee3e735 // fcmgt v21.2d, v25.2d, v3.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae476 // fcmeq v22.2d, v3.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e63e47b // fcmeq v27.2d, v3.2d, v3.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V3.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V12.B16
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be43c // fcmeq v28.2d, v1.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee1e735 // fcmgt v21.2d, v25.2d, v1.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae436 // fcmeq v22.2d, v1.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$log64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log64consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log64consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
+	MOVD	$log64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log64consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V18.B16
+	VFMLA	V28.D2, V26.D2, V18.D2
+	MOVD	$log64consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log64consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V24.B16
+	VFMLA	V28.D2, V19.D2, V24.D2
+	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
+	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	MOVD	$log64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
+	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
+	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	MOVD	$log64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
+	VMOV	V25.B16, V24.B16
+	VFMLA	V19.D2, V17.D2, V24.D2
+	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
+	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	MOVD	$log64consts<>+152(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V20.B16, V18.B16
+	VFMLA	V22.D2, V16.D2, V18.D2
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V28.B16, V19.B16
+	VBSL	V18.B16, V17.B16, V19.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	MOVD	$log64consts<>+176(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V23.B16
+	VBSL	V19.B16, V24.B16, V23.B16
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	MOVD	$log64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V23.B16, V16.B16, V20.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$log64consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V18.B16
+	VBSL	V20.B16, V28.B16, V18.B16
+	VMOV	V18.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -1,0 +1,432 @@
+package kernel_test
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/testkit"
+)
+
+// The math ops (exp, log, ...) are not Go's math functions, so that
+// TestReferenceIsGo leaves them to these tests: every implementation gives
+// the generic kernels' bits (on every float32 in the long target, `make
+// test-math`, on a strided sample of them and on random and adversarial
+// float64 arguments here), and those are within 1 ulp of the exact value:
+// for float32 against package math in float64 (its error is 2^-29 of a
+// float32 ulp), for float64 against math/big.
+
+// mathFunc is a math op's definition for the tests.
+type mathFunc struct {
+	name string
+	// ref32 is the function in float64, far more accurate than a float32
+	// ulp on float32 arguments.
+	ref32 func(float64) float64
+	// ref64 is the exact function to mathPrec bits.
+	ref64 func(float64) *big.Float
+	// args64 draws a float64 argument: random over the domain, or near the
+	// places where algorithms fail (thresholds, reduction boundaries).
+	args64 func(rng *rand.Rand) float64
+	// edges are float64 arguments whose float32 and float64 roundings
+	// are checked beside the sample.
+	edges []float64
+}
+
+var mathFuncs = map[string]mathFunc{
+	"exp": {name: "exp", ref32: math.Exp, ref64: bigExp, args64: expArgs,
+		edges: []float64{709.782712893384, 709.7827128933841, 709.7, 88.72283, 88.72284, -745.1332191019411, -745.1332191019412,
+			-708.3964185322641, -87.33654, -103.97208, -103.972, -104, 1e-300, -1e-300, 0x1p-30, 0.34657359027997264}},
+	"log": {name: "log", ref32: math.Log, ref64: bigLog, args64: logArgs,
+		edges: []float64{5e-324, 1e-310, 0x1p-1022, 0x1p-126, 0x1p-149, 1 + 0x1p-52, 1 - 0x1p-53, 0.7071067811865476, 0.7071067811865475,
+			1.4142135623730951, math.MaxFloat64, math.MaxFloat32, 2, 0.5, math.E}},
+}
+
+// mathStride is the step between the float32 bit patterns tested: every
+// one (ELEM_MATH_STRIDE=1, make test-math) or a sample.
+func mathStride() uint64 {
+	if s, err := strconv.ParseUint(os.Getenv("ELEM_MATH_STRIDE"), 10, 64); err == nil && s > 0 {
+		return s
+	}
+	if testing.Short() {
+		return 65521
+	}
+	return 1021
+}
+
+// mathCount64 is the number of float64 arguments per function.
+func mathCount64() int {
+	if n, err := strconv.Atoi(os.Getenv("ELEM_MATH_F64")); err == nil && n > 0 {
+		return n
+	}
+	if testing.Short() {
+		return 2000
+	}
+	return 20000
+}
+
+func unaryOpNamed(t *testing.T, name string) kernel.UnaryOp {
+	for op := range kernel.NumUnaryOps {
+		if op.String() == name {
+			return op
+		}
+	}
+	t.Fatalf("no unary op %q", name)
+	return 0
+}
+
+// mathOps lists the math ops of the unary family that have a mathFunc.
+func mathOps(t *testing.T) []mathFunc {
+	var fs []mathFunc
+	for op := range kernel.NumUnaryOps {
+		if f, ok := mathFuncs[op.String()]; ok {
+			fs = append(fs, f)
+		}
+	}
+	require.NotEmpty(t, fs)
+	return fs
+}
+
+// runUnary computes op on a under implementation impl (Generic by the
+// reference entry, which needs no switch and may run in parallel).
+func runUnary[T kernel.Float](impl kernel.Impl, op kernel.UnaryOp, dst, a []T) {
+	if impl == kernel.Generic {
+		kernel.ReferenceUnary(kernel.V, op, 1, len(a), dst, 0, a, 0)
+		return
+	}
+	kernel.Unary(kernel.V, op, 1, len(a), dst, 0, a, 0, false)
+}
+
+// otherImpls lists the implementations this machine runs besides Generic.
+func otherImpls() []kernel.Impl {
+	var is []kernel.Impl
+	for _, i := range kernel.Available() {
+		if i != kernel.Generic {
+			is = append(is, i)
+		}
+	}
+	return is
+}
+
+// sameBitsAs checks that every implementation gives want's bits on a.
+func sameBitsAs[T kernel.Float](t *testing.T, name string, op kernel.UnaryOp, a, want []T) {
+	restore := kernel.Current()
+	defer kernel.Use(restore, "test")
+	got := make([]T, len(a))
+	for _, impl := range otherImpls() {
+		kernel.Use(impl, "test")
+		runUnary(impl, op, got, a)
+		for i := range a {
+			if testkit.RawBits(got[i]) != testkit.RawBits(want[i]) {
+				t.Fatalf("%s %s(%v = %#x): %v (%#x), generic %v (%#x)", impl, name, a[i], testkit.RawBits(a[i]),
+					got[i], testkit.RawBits(got[i]), want[i], testkit.RawBits(want[i]))
+			}
+		}
+	}
+}
+
+// ulpErr32 is the error of got in float32 ulps of the exact value ref; an
+// infinity is exact only where ref rounds to it.
+func ulpErr32(got float32, ref float64) float64 {
+	if math.IsNaN(ref) {
+		if got != got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	if math.IsInf(float64(got), 0) || math.IsInf(ref, 0) {
+		if float32(ref) == got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	a := math.Abs(ref)
+	e := -149
+	if a >= 0x1p-126 {
+		_, fe := math.Frexp(min(a, math.MaxFloat32))
+		e = fe - 24
+	}
+	return math.Abs(float64(got)-ref) / math.Ldexp(1, e)
+}
+
+// TestMathFloat32 checks every math op on float32: the generic kernels
+// within 1 ulp of exact and every implementation bit for bit the same, on
+// every mathStride-th bit pattern (all of them in make test-math), the
+// special values and each function's edges.
+func TestMathFloat32(t *testing.T) {
+	stride := mathStride()
+	for _, f := range mathOps(t) {
+		t.Run(f.name, func(t *testing.T) {
+			op := unaryOpNamed(t, f.name)
+			var worst float64
+			var worstX float32
+			check := func(a []float32) {
+				want := make([]float32, len(a))
+				var mu sync.Mutex
+				parallelChunks(len(a), func(lo, hi int) {
+					runUnary(kernel.Generic, op, want[lo:hi], a[lo:hi])
+					w, wx := 0.0, float32(0)
+					for i := lo; i < hi; i++ {
+						if e := ulpErr32(want[i], f.ref32(float64(a[i]))); e > w || e != e {
+							w, wx = e, a[i]
+						}
+					}
+					mu.Lock()
+					if w > worst || w != w {
+						worst, worstX = w, wx
+					}
+					mu.Unlock()
+				})
+				sameBitsAs(t, f.name, op, a, want)
+			}
+			var special []float32
+			special = append(special, testkit.Specials[float32]()...)
+			for _, e := range f.edges {
+				x := float32(e)
+				special = append(special, x, math.Nextafter32(x, float32(math.Inf(1))), math.Nextafter32(x, float32(math.Inf(-1))), -x)
+			}
+			check(special)
+			checkSpecialValues(t, f, special, func(a []float32) []float32 {
+				d := make([]float32, len(a))
+				runUnary(kernel.Generic, op, d, a)
+				return d
+			})
+			const chunk = 1 << 20
+			a := make([]float32, 0, chunk)
+			start := uint64(f.name[0]) % stride // patterns differ between functions
+			for b := start; b < 1<<32; b += stride {
+				a = append(a, math.Float32frombits(uint32(b)))
+				if len(a) == chunk {
+					check(a)
+					a = a[:0]
+				}
+			}
+			check(a)
+			t.Logf("%s float32: max %.4f ulp at %v (%#x), stride %d, implementations %v", f.name, worst, worstX,
+				math.Float32bits(worstX), stride, kernel.AvailableNames())
+			require.LessOrEqual(t, worst, 1.0, "%s(%v)", f.name, worstX)
+		})
+	}
+}
+
+// TestMathFloat64 checks every math op on float64 arguments drawn by its
+// args64 and its edges: within 1 ulp of the math/big value, and every
+// implementation bit for bit the generic kernels.
+func TestMathFloat64(t *testing.T) {
+	n := mathCount64()
+	for _, f := range mathOps(t) {
+		t.Run(f.name, func(t *testing.T) {
+			op := unaryOpNamed(t, f.name)
+			rng := rand.New(rand.NewPCG(7, uint64(len(f.name))))
+			a := append([]float64(nil), testkit.Specials[float64]()...)
+			for _, e := range f.edges {
+				a = append(a, e, math.Nextafter(e, math.Inf(1)), math.Nextafter(e, math.Inf(-1)), -e)
+			}
+			for len(a) < n {
+				a = append(a, f.args64(rng))
+			}
+			want := make([]float64, len(a))
+			runUnary(kernel.Generic, op, want, a)
+			sameBitsAs(t, f.name, op, a, want)
+			checkSpecialValues(t, f, a, func(a []float64) []float64 { return want })
+			var mu sync.Mutex
+			worst, worstX := 0.0, 0.0
+			parallelChunks(len(a), func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					if a[i] != a[i] || math.IsInf(a[i], 0) {
+						continue
+					}
+					if e := ulpErr64(want[i], f.ref64(a[i])); e > worst || e != e {
+						mu.Lock()
+						if e > worst || e != e {
+							worst, worstX = e, a[i]
+						}
+						mu.Unlock()
+					}
+				}
+			})
+			t.Logf("%s float64: max %.4f ulp at %v (%#x) over %d arguments", f.name, worst, worstX, math.Float64bits(worstX), len(a))
+			require.LessOrEqual(t, worst, 1.0, "%s(%v)", f.name, worstX)
+		})
+	}
+}
+
+// checkSpecialValues checks the results that Go's math documents exactly
+// (infinities, zeros and their signs, NaN): Go's value, and for a NaN
+// argument the argument quieted, sign and payload kept; a NaN made by a
+// domain error is Go's math.NaN() in T.
+func checkSpecialValues[T kernel.Float](t *testing.T, f mathFunc, a []T, run func([]T) []T) {
+	got := run(a)
+	quiet := uint64(1) << 51
+	if testkit.Is32[T]() {
+		quiet = 1 << 22
+	}
+	for i, x := range a {
+		g, want := float64(got[i]), f.ref32(float64(x)) // Go's math, for the special cases only
+		switch {
+		case x != x:
+			require.Equal(t, testkit.RawBits(x)|quiet, testkit.RawBits(got[i]), "%s(NaN %#x)", f.name, testkit.RawBits(x))
+		case want != want:
+			require.Equal(t, testkit.RawBits(T(math.NaN())), testkit.RawBits(got[i]), "%s(%v): the NaN of a domain error", f.name, x)
+		case math.IsInf(float64(x), 0) || x == 0:
+			require.True(t, g == want && math.Signbit(g) == math.Signbit(want), "%s(%v) = %v, want %v", f.name, x, g, want)
+		}
+	}
+}
+
+// parallelChunks runs f over [0, n) in pieces on every core.
+func parallelChunks(n int, f func(lo, hi int)) {
+	workers := runtime.GOMAXPROCS(0)
+	step := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += step {
+		wg.Add(1)
+		go func(lo int) {
+			defer wg.Done()
+			f(lo, min(lo+step, n))
+		}(lo)
+	}
+	wg.Wait()
+}
+
+// mathPrec is the precision of the math/big references, in bits.
+const mathPrec = 200
+
+func newBig() *big.Float { return new(big.Float).SetPrec(mathPrec) }
+
+// bigLn2 is ln 2 = sum 1/(k 2^k) to mathPrec bits.
+var bigLn2 = func() *big.Float {
+	sum, term := newBig(), newBig()
+	for k := 1; k < mathPrec+20; k++ {
+		term.SetMantExp(newBig().SetInt64(1), -k)
+		term.Quo(term, newBig().SetInt64(int64(k)))
+		sum.Add(sum, term)
+	}
+	return sum
+}()
+
+// bigExp is e^x: 2^n e^r with r = x - n ln 2, |r| <= ln(2)/2, by its
+// Taylor series.
+func bigExp(x float64) *big.Float {
+	switch {
+	case x > 710:
+		return newBig().SetInf(false)
+	case x < -746:
+		return newBig()
+	}
+	n := math.Round(x / math.Ln2)
+	r := newBig().SetFloat64(x)
+	r.Sub(r, newBig().Mul(bigLn2, newBig().SetFloat64(n)))
+	sum, term := newBig().SetInt64(1), newBig().SetInt64(1)
+	for i := int64(1); i < 80; i++ {
+		term.Mul(term, r)
+		term.Quo(term, newBig().SetInt64(i))
+		sum.Add(sum, term)
+		if term.Sign() == 0 || term.MantExp(nil) < -mathPrec-8 {
+			break
+		}
+	}
+	return sum.SetMantExp(sum, int(n))
+}
+
+// bigLog is log x for x > 0: x = m 2^e, m in [1/2, 1), log m = 2 atanh z
+// with z = (m-1)/(m+1), by its series.
+func bigLog(x float64) *big.Float {
+	switch {
+	case x == 0:
+		return newBig().SetInf(true)
+	case x < 0:
+		return nil
+	case x == 1: // the series' own error is far below every other result's ulp, not this one's
+		return newBig()
+	}
+	m := newBig()
+	e := newBig().SetFloat64(x).MantExp(m)
+	z := newBig().Quo(newBig().Sub(m, newBig().SetInt64(1)), newBig().Add(m, newBig().SetInt64(1)))
+	z2 := newBig().Mul(z, z)
+	sum, pow := newBig().Set(z), newBig().Set(z)
+	for k := int64(3); k < 400; k += 2 {
+		pow.Mul(pow, z2)
+		term := newBig().Quo(pow, newBig().SetInt64(k))
+		sum.Add(sum, term)
+		if term.Sign() == 0 || term.MantExp(nil) < -mathPrec-8 {
+			break
+		}
+	}
+	sum.Mul(sum, newBig().SetInt64(2))
+	return sum.Add(sum, newBig().Mul(bigLn2, newBig().SetInt64(int64(e))))
+}
+
+// ulpErr64 is the error of got in float64 ulps of the exact value ref (nil
+// for a NaN result); an infinity is exact only where ref rounds to it.
+func ulpErr64(got float64, ref *big.Float) float64 {
+	if ref == nil {
+		if got != got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	if r, _ := ref.Float64(); math.IsInf(got, 0) || math.IsInf(r, 0) {
+		if r == got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	if ref.Sign() == 0 {
+		return math.Abs(got) / 0x1p-1074
+	}
+	e := max(ref.MantExp(nil)-53, -1074)
+	d := newBig().Sub(newBig().SetFloat64(got), ref)
+	d.SetMantExp(d, -e)
+	v, _ := d.Float64()
+	return math.Abs(v)
+}
+
+func expArgs(rng *rand.Rand) float64 {
+	switch rng.IntN(6) {
+	case 0:
+		return -746 + 1456*rng.Float64()
+	case 1: // the overflow and underflow thresholds, subnormal results
+		return []float64{709.782712893384, -745.1332191019411, -708.3964185322641}[rng.IntN(3)] + (rng.Float64()-0.5)*1e-9
+	case 2:
+		return -745.2 + 37*rng.Float64()
+	case 3: // near the reduction's boundaries, (k + 1/2) ln 2
+		return (float64(rng.IntN(2048)-1075) + 0.5) * math.Ln2 * (1 + (rng.Float64()-0.5)*1e-15)
+	case 4:
+		return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(60))
+	}
+	return (rng.Float64() - 0.5) * 40
+}
+
+func logArgs(rng *rand.Rand) float64 {
+	switch rng.IntN(5) {
+	case 0: // every exponent, subnormals included
+		return math.Float64frombits(1 + rng.Uint64N(0x7fefffffffffffff))
+	case 1:
+		return 1 + (rng.Float64()-0.5)*math.Ldexp(1, -rng.IntN(50))
+	case 2: // the reduction's boundary, sqrt(2)/2 times a power of 2
+		return math.Ldexp(0.7071067811865476*(1+(rng.Float64()-0.5)*1e-14), rng.IntN(2000)-1000)
+	case 3:
+		return math.Float64frombits(1 + rng.Uint64N(1<<52-1))
+	}
+	return rng.Float64() * 100
+}
+
+// TestMathEveryOpTested keeps the math ops and the tests' table in step.
+func TestMathEveryOpTested(t *testing.T) {
+	for name := range mathFuncs {
+		found := false
+		for op := range kernel.NumUnaryOps {
+			found = found || op.String() == name
+		}
+		require.True(t, found, fmt.Sprintf("mathFuncs has %s, which is no op", name))
+	}
+}

@@ -462,6 +462,13 @@ const (
 	OpRound                      // math.Round(a): to the nearest integer, ties away from zero
 	OpExp                        // e**a: within 1 ulp; +Inf above the overflow threshold, +0 below the underflow one, subnormal between
 	OpLog                        // log(a): the natural logarithm, within 1 ulp; -Inf for ±0, NaN below 0, exact for subnormal a
+	OpExp2                       // 2**a: within 1 ulp, as Exp
+	OpExpm1                      // e**a - 1: within 1 ulp, accurate for a near 0 where Exp(a) - 1 is not; -1 below the underflow threshold
+	OpLog2                       // log2(a): within 1 ulp; exact for powers of 2
+	OpLog10                      // log10(a): within 1 ulp
+	OpLog1p                      // log(1 + a): within 1 ulp, accurate for a near 0 where Log(1 + a) is not; -Inf at -1, NaN below
+	OpSigmoid                    // 1/(1 + e**-a): the logistic function, within 1 ulp of the exact value (not of the composite's roundings); 0 and 1 at the ends, subnormal where the exact value is
+	OpTanh                       // tanh(a): within 1 ulp; ±1 for large |a|
 )
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
@@ -472,7 +479,7 @@ func (op UnaryOp) Valid() bool { return op < UnaryOp(kernel.NumUnaryOps) }
 
 // UnaryOps returns every unary operation in order.
 func UnaryOps() []UnaryOp {
-	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog}
+	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog, OpExp2, OpExpm1, OpLog2, OpLog10, OpLog1p, OpSigmoid, OpTanh}
 }
 
 // Neg sets dst[i] = -a[i].
@@ -644,6 +651,83 @@ func Log[T Float](dst []T, a []T) {
 	kernel.FenceAfter(stream)
 }
 
+// Exp2 sets dst[i] = 2**a[i].
+// Within 1 ulp, as Exp.
+func Exp2[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Exp2", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Exp2(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Expm1 sets dst[i] = e**a[i] - 1.
+// Within 1 ulp, accurate for a near 0 where Exp(a) - 1 is not; -1 below the underflow threshold.
+func Expm1[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Expm1", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Expm1(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Log2 sets dst[i] = log2(a[i]).
+// Within 1 ulp; exact for powers of 2.
+func Log2[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Log2", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Log2(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Log10 sets dst[i] = log10(a[i]).
+// Within 1 ulp.
+func Log10[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Log10", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Log10(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Log1p sets dst[i] = log(1 + a[i]).
+// Within 1 ulp, accurate for a near 0 where Log(1 + a) is not; -Inf at -1, NaN below.
+func Log1p[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Log1p", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Log1p(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Sigmoid sets dst[i] = 1/(1 + e**-a[i]).
+// The logistic function, within 1 ulp of the exact value (not of the composite's roundings); 0 and 1 at the ends, subnormal where the exact value is.
+func Sigmoid[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Sigmoid", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Sigmoid(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Tanh sets dst[i] = tanh(a[i]).
+// Within 1 ulp; ±1 for large |a|.
+func Tanh[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Tanh", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Tanh(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // shortUnaryOp reports whether an op-valued call of op on n elements of T runs the
 // op's row loop rather than a kernel, as the named calls do.
 func shortUnaryOp[T Number](op UnaryOp, n int) bool {
@@ -653,6 +737,20 @@ func shortUnaryOp[T Number](op UnaryOp, n int) bool {
 	case OpExp:
 		return false
 	case OpLog:
+		return false
+	case OpExp2:
+		return false
+	case OpExpm1:
+		return false
+	case OpLog2:
+		return false
+	case OpLog10:
+		return false
+	case OpLog1p:
+		return false
+	case OpSigmoid:
+		return false
+	case OpTanh:
 		return false
 	}
 	return n <= smallN

@@ -153,6 +153,48 @@ func namedCalls[T Float]() []namedCall {
 				kernel.ReferenceUnary(kernel.V, kernel.OpLog, 1, n, dst.([]T), 0, in[0].([]T), 0)
 			},
 		},
+		{name: "Exp2", op: "exp2", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Exp2(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpExp2, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Expm1", op: "expm1", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Expm1(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpExpm1, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Log2", op: "log2", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Log2(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpLog2, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Log10", op: "log10", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Log10(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpLog10, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Log1p", op: "log1p", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Log1p(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpLog1p, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Sigmoid", op: "sigmoid", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Sigmoid(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpSigmoid, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
+		{name: "Tanh", op: "tanh", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Tanh(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpTanh, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
 		{name: "Eq", op: "eq", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
 			run: func(dst any, in []any) { Eq(dst.([]bool), in[0].([]T), in[1].([]T)) },
 			ref: func(n int, dst any, in []any) {

@@ -173,6 +173,13 @@ var neonEmitters = map[string]neonEmitter{
 	"select": neonSelect,
 	"exp": neonMath("exp"),
 	"log": neonMath("log"),
+	"exp2": neonMath("exp2"),
+	"expm1": neonMath("expm1"),
+	"log2": neonMath("log2"),
+	"log10": neonMath("log10"),
+	"log1p": neonMath("log1p"),
+	"sigmoid": neonMath("sigmoid"),
+	"tanh": neonMath("tanh"),
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the

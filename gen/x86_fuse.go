@@ -41,7 +41,7 @@ import (
 var fuseFamilies = []struct {
 	f    *registry.Family
 	base int
-}{{registry.Binary, 1}, {registry.Unary, 16}, {registry.Ternary, 32}, {registry.Compare, 48}, {registry.Selection, 56}}
+}{{registry.Binary, 1}, {registry.Unary, 12}, {registry.Ternary, 36}, {registry.Compare, 40}, {registry.Selection, 48}}
 
 // fuseKeyBits is the bits of an instruction's key below its op's code:
 // one per input, set where the input is one value.

@@ -202,6 +202,13 @@ var Ops = []Op{
 		Doc: "to the nearest integer, ties away from zero"},
 	mathOp("exp", "Exp", "e**{a}", "within 1 ulp; +Inf above the overflow threshold, +0 below the underflow one, subnormal between"),
 	mathOp("log", "Log", "log({a})", "the natural logarithm, within 1 ulp; -Inf for ±0, NaN below 0, exact for subnormal a"),
+	mathOp("exp2", "Exp2", "2**{a}", "within 1 ulp, as Exp"),
+	mathOp("expm1", "Expm1", "e**{a} - 1", "within 1 ulp, accurate for a near 0 where Exp(a) - 1 is not; -1 below the underflow threshold"),
+	mathOp("log2", "Log2", "log2({a})", "within 1 ulp; exact for powers of 2"),
+	mathOp("log10", "Log10", "log10({a})", "within 1 ulp"),
+	mathOp("log1p", "Log1p", "log(1 + {a})", "within 1 ulp, accurate for a near 0 where Log(1 + a) is not; -Inf at -1, NaN below"),
+	mathOp("sigmoid", "Sigmoid", "1/(1 + e**-{a})", "the logistic function, within 1 ulp of the exact value (not of the composite's roundings); 0 and 1 at the ends, subnormal where the exact value is"),
+	mathOp("tanh", "Tanh", "tanh({a})", "within 1 ulp; ±1 for large |a|"),
 
 	{Name: "eq", Family: Compare, Types: Floats, Expr: "{a} == {b}", Named: "Eq", Doc: "false when either is NaN"},
 	{Name: "ne", Family: Compare, Types: Floats, Expr: "{a} != {b}", Named: "Ne", Doc: "true when either is NaN"},

@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // A MathProgram is the algorithm of one math function (exp, log, ...) on one
@@ -245,8 +246,15 @@ func (b *mathBuilder) finish(r int) *MathProgram {
 
 // MathPrograms are the programs of the math ops, by op name.
 var MathPrograms = map[string]func(t Type) *MathProgram{
-	"exp": expProgram,
-	"log": logProgram,
+	"exp":     expProgram,
+	"exp2":    exp2Program,
+	"expm1":   expm1Program,
+	"log":     logProgram,
+	"log2":    logBaseProgram("log2", func() *big.Float { return newBig().SetInt64(1) }, func() *big.Float { return newBig().Quo(newBig().SetInt64(1), bigLn2()) }),
+	"log10":   logBaseProgram("log10", func() *big.Float { return newBig().Quo(bigLn2(), bigLn10()) }, func() *big.Float { return newBig().Quo(newBig().SetInt64(1), bigLn10()) }),
+	"log1p":   log1pProgram,
+	"sigmoid": sigmoidProgram,
+	"tanh":    tanhProgram,
 }
 
 // MathProgramOf returns op o's program on t.
@@ -254,28 +262,31 @@ func MathProgramOf(o Op, t Type) *MathProgram {
 	return MathPrograms[o.Name](t)
 }
 
-// expProgram: e^x = 2^n * e^r, n = round(x/ln 2), r = x - n*ln 2 in two
-// parts (Cody and Waite: x - n*ln2hi is exact, r its sum with -n*ln2lo
-// rounded, and c what that rounding lost), e^r = 1 + r + r^2*q(r) with q
-// the Taylor polynomial of (e^r - 1 - r)/r^2 to degree 8 (float32) or 13
-// (float64), whose truncation error is far below an ulp on |r| <=
-// ln(2)/2. The sum is formed as s = 1 + r plus, in one small term, the
+// expParts are e^x (or 2^x) as (s + lo) * s1 * s2: s = 1 + r rounded,
+// lo the small rest, s1 and s2 powers of two.
+type expParts struct{ s, lo, s1, s2 int }
+
+// expCore reduces x for e^x (2^x if base2): x = n*ln2 + r with n =
+// round(x/ln 2) and r in two parts (Cody and Waite: x - n*ln2hi is exact,
+// r its sum with -n*ln2lo rounded, and c what that rounding lost; for 2^x,
+// r = x - n exactly, times ln 2 in two parts), then e^r = 1 + r +
+// r^2*q(r) with q the Taylor polynomial of (e^r - 1 - r)/r^2 to degree 8
+// (float32) or 13 (float64), whose truncation error is far below an ulp on
+// |r| <= ln(2)/2. The sum is s = 1 + r plus, in one small term lo, the
 // rounding error of s (exact: 1 - s + r), r^2*q and c*(1+r), so that only
-// the last addition rounds at the result's scale: about half an ulp. n comes from adding 1.5*2^mant, which rounds
-// to an integer, ties to even, and leaves it in the sum's low bits. 2^n is
-// applied as two factors 2^floor(n/2) and 2^(n - floor(n/2)), both normal
-// over the whole clamped range, so that the first product is exact and the
-// second rounds once: subnormal results are correctly rounded values of
-// the computed e^r * 2^n, and the clamp's ends overflow to +Inf and
-// underflow to +0 on their own.
-func expProgram(t Type) *MathProgram {
-	b := newMath("exp", t, 1)
-	fb := bitsOf(t)
-	x := b.in(0)
+// the last addition rounds at the result's scale. n comes from adding
+// 1.5*2^mant, which rounds to an integer, ties to even, and leaves it in the
+// sum's low bits. 2^n is applied as two factors 2^floor(n/2) and 2^(n -
+// floor(n/2)), both normal over the whole clamped range, so that a first
+// product is exact and the second rounds once: subnormal results are
+// correctly rounded values of the computed sum, and the clamp's ends
+// overflow to +Inf and underflow to +0 on their own.
+func (b *mathBuilder) expCore(x int, base2 bool) expParts {
+	fb := bitsOf(b.p.T)
 	shifter := math.Ldexp(1.5, fb.mant)
 	var lo, hi, ln2hi, ln2lo float64
 	deg := 13
-	if t.Bits == 32 {
+	if b.p.T.Bits == 32 {
 		// e^-105 < 2^-150, half the least subnormal; e^89 > the largest
 		// float32.
 		lo, hi = -105, 89
@@ -285,12 +296,25 @@ func expProgram(t Type) *MathProgram {
 		lo, hi = -746, 710
 		ln2hi, ln2lo = math.Float64frombits(0x3FE62E42FEE00000), math.Float64frombits(0x3DEA39EF35793C76)
 	}
+	if base2 {
+		lo, hi = math.Round(lo*math.Log2E), math.Round(hi*math.Log2E)
+	}
 	xc := b.min(b.max(x, b.f(lo)), b.f(hi))
-	k := b.fma(xc, b.c(math.Log2E), b.f(shifter))
-	n := b.sub(k, b.f(shifter))
-	r1 := b.fnma(n, b.f(ln2hi), xc)
-	r := b.fnma(n, b.f(ln2lo), r1)
-	c := b.fnma(n, b.f(ln2lo), b.sub(r1, r))
+	var k, r, c int
+	if base2 {
+		k = b.add(xc, b.f(shifter))
+		n := b.sub(k, b.f(shifter))
+		rn := b.sub(xc, n)
+		ln2, ln2l := splitConst(b.p.T, math.Ln2, bigLn2())
+		r = b.mul(rn, b.f(ln2))
+		c = b.fma(rn, b.f(ln2l), b.fma(rn, b.f(ln2), b.neg(r)))
+	} else {
+		k = b.fma(xc, b.c(math.Log2E), b.f(shifter))
+		n := b.sub(k, b.f(shifter))
+		r1 := b.fnma(n, b.f(ln2hi), xc)
+		r = b.fnma(n, b.f(ln2lo), r1)
+		c = b.fnma(n, b.f(ln2lo), b.sub(r1, r))
+	}
 	coef := make([]float64, deg-1)
 	fact := 2.0
 	for i := range coef {
@@ -301,14 +325,125 @@ func expProgram(t Type) *MathProgram {
 	t1 := b.fma(q, b.mul(r, r), b.fma(c, r, c))
 	one := b.f(1)
 	s := b.add(one, r)
-	p := b.add(s, b.add(b.add(b.sub(one, s), r), t1))
+	rest := b.add(b.add(b.sub(one, s), r), t1)
 	// k's bits are those of 1.5*2^mant plus n; u = n + 2*(bias+1) > 0.
 	off := uint64(2 * (fb.bias + 1))
 	u := b.isub(k, b.bits(b.constBits(shifter)-off))
 	h := b.shr(u, 1)
 	s1 := b.shl(b.isub(h, b.bits(1)), fb.mant)
 	s2 := b.shl(b.isub(b.isub(u, h), b.bits(1)), fb.mant)
-	return b.finish(b.mul(b.mul(p, s1), s2))
+	return expParts{s: s, lo: rest, s1: s1, s2: s2}
+}
+
+// scale is v * s1 * s2, rounded once.
+func (b *mathBuilder) scale(v int, e expParts) int { return b.mul(b.mul(v, e.s1), e.s2) }
+
+// neg is -x, exactly.
+func (b *mathBuilder) neg(x int) int { return b.xor(x, b.bits(b.signBit())) }
+
+func (b *mathBuilder) xor(x, y int) int { return b.step(MXor, 0, x, y) }
+
+func (b *mathBuilder) signBit() uint64 { return 1 << (b.p.T.Bits - 1) }
+
+// twoSum is x + y rounded and its rounding error, exactly (Knuth).
+func (b *mathBuilder) twoSum(x, y int) (int, int) {
+	s := b.add(x, y)
+	bb := b.sub(s, x)
+	aa := b.sub(s, bb)
+	return s, b.add(b.sub(x, aa), b.sub(y, bb))
+}
+
+// fastTwoSum is x + y rounded and its rounding error, exactly, for |x| >=
+// |y| (Dekker), lo (if any, >= 0) added to the error.
+func (b *mathBuilder) fastTwoSum(x, y, lo int) (int, int) {
+	s := b.add(x, y)
+	e := b.add(b.sub(x, s), y)
+	if lo < 0 {
+		return s, e
+	}
+	return s, b.add(e, lo)
+}
+
+// divHL is (nh + nl) / (dh + dl) for small nl, dl: the quotient of the
+// high parts corrected by its exact remainder and the low parts, rounded
+// once at the end.
+func (b *mathBuilder) divHL(nh, nl, dh, dl int) int {
+	q := b.div(b.f(1), dh)
+	y0 := b.mul(nh, q)
+	rem := b.fnma(y0, dh, nh)
+	return b.fma(b.fnma(y0, dl, b.add(rem, nl)), q, y0)
+}
+
+// expm1HL is e^x - 1 as hi + lo, lo small: p = s + lo rounded (its error
+// kept), 2^n*p - 1 summed exactly (its rounding error kept), the errors
+// scaled and added, so that a small result keeps its relative accuracy.
+func (b *mathBuilder) expm1HL(x int) (int, int) {
+	e := b.expCore(x, false)
+	p, pe := b.fastTwoSum(e.s, e.lo, -1)
+	h, err := b.twoSum(b.scale(p, e), b.f(-1))
+	return h, b.add(err, b.scale(pe, e))
+}
+
+// expProgram is e^x: (s + lo) scaled (see expCore).
+func expProgram(t Type) *MathProgram {
+	b := newMath("exp", t, 1)
+	e := b.expCore(b.in(0), false)
+	return b.finish(b.scale(b.add(e.s, e.lo), e))
+}
+
+// exp2Program is 2^x, as exp with x - round(x) for r (times ln 2).
+func exp2Program(t Type) *MathProgram {
+	b := newMath("exp2", t, 1)
+	e := b.expCore(b.in(0), true)
+	return b.finish(b.scale(b.add(e.s, e.lo), e))
+}
+
+// expm1Program is e^x - 1 (see expm1HL), relatively accurate near 0.
+func expm1Program(t Type) *MathProgram {
+	b := newMath("expm1", t, 1)
+	x := b.in(0)
+	h, l := b.expm1HL(x)
+	inf := b.f(bitsOf(t).inf)
+	r := b.sel(b.eq(h, inf), inf, b.add(h, l)) // Inf - 1 has no rounding error
+	return b.finish(b.sel(b.eq(x, b.f(0)), x, r))
+}
+
+// sigmoidProgram is 1/(1 + e^-x) from v = e^-|x| as hi + lo (expCore's
+// sum and its error, both scaled): 1/(1 + v) for x >= 0 and v/(1 + v)
+// below, the denominator summed exactly and divided by divHL, so that the
+// one rounding that matters is the last; a large negative x gives e^x,
+// subnormal too.
+func sigmoidProgram(t Type) *MathProgram {
+	b := newMath("sigmoid", t, 1)
+	x := b.in(0)
+	e := b.expCore(b.or(x, b.bits(b.signBit())), false) // e^-|x|
+	p, pe := b.fastTwoSum(e.s, e.lo, -1)
+	vh, vl := b.scale(p, e), b.scale(pe, e)
+	one := b.f(1)
+	dh, dl := b.fastTwoSum(one, vh, vl)
+	neg := b.lt(x, b.f(0))
+	return b.finish(b.divHL(b.sel(neg, vh, one), b.sel(neg, vl, b.f(0)), dh, dl))
+}
+
+// tanhProgram is tanh|x| = -u/(2 + u) with u = e^(-2|x|) - 1 (hi + lo),
+// divided by divHL, with x's sign: no cancellation for small x, and 1 for
+// large |x|.
+func tanhProgram(t Type) *MathProgram {
+	b := newMath("tanh", t, 1)
+	x := b.in(0)
+	sign := b.bits(b.signBit())
+	z := b.or(b.mul(x, b.f(2)), sign) // -2|x|, exact
+	h, l := b.expm1HL(z)
+	dh, dl := b.fastTwoSum(b.f(2), h, l)
+	y := b.or(b.divHL(b.neg(h), b.neg(l), dh, dl), b.and(x, sign))
+	// Below 2^-13 (2^-27), x is tanh x rounded: x^3/3 is under a quarter
+	// ulp, and the sums above would round twice at that scale.
+	tiny := math.Ldexp(1, -13)
+	if t.Bits == 64 {
+		tiny = math.Ldexp(1, -27)
+	}
+	small := b.lt(b.and(x, b.bits(^b.signBit()&(1<<t.Bits-1))), b.f(tiny))
+	return b.finish(b.sel(small, x, y))
 }
 
 // constBits is the bits of x in T.
@@ -316,42 +451,36 @@ func (b *mathBuilder) constBits(x float64) uint64 {
 	return b.p.Steps[b.f(x)].Imm
 }
 
-// logProgram is fdlibm's log (Go's math.Log), branch-free: x = 2^k * m
-// with m in [sqrt(2)/2, sqrt(2)) found by integer steps on the bits (a
-// subnormal x scaled into the normal range first), f = m - 1, s =
-// f/(2+f), and log(1+f) = f - hfsq + s*(hfsq+R) with R a polynomial in
-// s^2; k*ln2 enters in two parts, the high one in a final fused step
-// (exact product, one rounding).
-func logProgram(t Type) *MathProgram {
-	b := newMath("log", t, 1)
-	fb := bitsOf(t)
-	x := b.in(0)
-	var scale, sqrtHalf uint64
-	var lg []float64
-	var ln2hi, ln2lo float64
-	if t.Bits == 32 {
-		scale, sqrtHalf = 25, 0x3F3504F3
-		lg = []float64{0.66666662693, 0.40000972152, 0.28498786688, 0.24279078841}
-		ln2hi, ln2lo = float64(math.Float32frombits(0x3F317180)), float64(math.Float32frombits(0x3717F7D1))
-	} else {
+// logReduce finds x = 2^k * (1+f) with 1+f in [sqrt(2)/2, sqrt(2)) by
+// integer steps on the bits, a subnormal x scaled into the normal range
+// first. k is a float (the biased exponent's bits under those of 2^mant,
+// minus 2^mant + bias, + scale for a scaled subnormal).
+func (b *mathBuilder) logReduce(x int) (k, f int) {
+	fb := bitsOf(b.p.T)
+	scale, sqrtHalf := uint64(25), uint64(0x3F3504F3)
+	if b.p.T.Bits == 64 {
 		scale, sqrtHalf = 54, 0x3FE6A09E667F3BCD
-		lg = []float64{6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
-			2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01, 1.479819860511658591e-01}
-		ln2hi, ln2lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
 	}
-	minNormal := math.Ldexp(1, 1-fb.bias)
-	sub := b.lt(x, b.f(minNormal))
+	sub := b.lt(x, b.f(math.Ldexp(1, 1-fb.bias)))
 	xs := b.sel(sub, b.mul(x, b.f(math.Ldexp(1, int(scale)))), x)
-	one := b.constBits(1)
-	ix := b.iadd(xs, b.bits(one-sqrtHalf))
-	// The biased exponent of 2^k, as a float: its bits under those of
-	// 2^mant, minus 2^mant + bias (+ scale for a scaled subnormal).
+	ix := b.iadd(xs, b.bits(b.constBits(1)-sqrtHalf))
 	magic := math.Ldexp(1, fb.mant)
 	e := b.or(b.shr(ix, fb.mant), b.bits(b.constBits(magic)))
-	k := b.sub(e, b.sel(sub, b.f(magic+float64(fb.bias)+float64(scale)), b.f(magic+float64(fb.bias))))
+	k = b.sub(e, b.sel(sub, b.f(magic+float64(fb.bias)+float64(scale)), b.f(magic+float64(fb.bias))))
 	m := b.iadd(b.and(ix, b.bits(fb.mantMask)), b.bits(sqrtHalf))
-	f := b.sub(m, b.f(1))
-	s := b.div(f, b.add(b.f(2), f))
+	return k, b.sub(m, b.f(1))
+}
+
+// logPoly is fdlibm's s = f/(2+f) and R, with log(1+f) = f - f^2/2 +
+// s*(f^2/2 + R): R a polynomial in s^2 (four terms for float32, seven for
+// float64), evaluated as two halves in s^4.
+func (b *mathBuilder) logPoly(f int) (s, R int) {
+	lg := []float64{0.66666662693, 0.40000972152, 0.28498786688, 0.24279078841}
+	if b.p.T.Bits == 64 {
+		lg = []float64{6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+			2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01, 1.479819860511658591e-01}
+	}
+	s = b.div(f, b.add(b.f(2), f))
 	z := b.mul(s, s)
 	w := b.mul(z, z)
 	var odd, even []float64 // lg1, lg3, ... and lg2, lg4, ...
@@ -362,17 +491,93 @@ func logProgram(t Type) *MathProgram {
 			even = append(even, c)
 		}
 	}
-	t1 := b.mul(w, b.horner(w, even...))
-	t2 := b.mul(z, b.horner(w, odd...))
-	R := b.add(t2, t1)
+	return s, b.add(b.mul(z, b.horner(w, odd...)), b.mul(w, b.horner(w, even...)))
+}
+
+// logSpecial gives r the values of log's special arguments: -Inf at ±0
+// (at x == zeroAt), NaN below it, +Inf at +Inf.
+func (b *mathBuilder) logSpecial(x, r int, zeroAt float64) int {
+	fb := bitsOf(b.p.T)
+	z := b.f(zeroAt)
+	r = b.sel(b.eq(x, z), b.f(-fb.inf), r)
+	r = b.sel(b.lt(x, z), b.bits(fb.defNaN), r)
+	return b.sel(b.eq(x, b.f(fb.inf)), b.f(fb.inf), r)
+}
+
+// logProgram is fdlibm's log (Go's math.Log), branch-free (see logReduce
+// and logPoly): k*ln2hi - ((hfsq - (s*(hfsq+R) + k*ln2lo)) - f), the last
+// step fused (exact product, one rounding).
+func logProgram(t Type) *MathProgram {
+	b := newMath("log", t, 1)
+	x := b.in(0)
+	ln2hi, ln2lo := float64(math.Float32frombits(0x3F317180)), float64(math.Float32frombits(0x3717F7D1))
+	if t.Bits == 64 {
+		ln2hi, ln2lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
+	}
+	k, f := b.logReduce(x)
+	s, R := b.logPoly(f)
 	hfsq := b.mul(b.mul(b.f(0.5), f), f)
 	inner := b.fma(s, b.add(hfsq, R), b.mul(k, b.c(ln2lo)))
 	r := b.fma(k, b.c(ln2hi), b.sub(f, b.sub(hfsq, inner)))
-	zero := b.f(0)
-	r = b.sel(b.eq(x, zero), b.f(-fb.inf), r)
-	r = b.sel(b.lt(x, zero), b.bits(fb.defNaN), r)
-	r = b.sel(b.eq(x, b.f(fb.inf)), b.f(fb.inf), r)
-	return b.finish(r)
+	return b.finish(b.logSpecial(x, r, 0))
+}
+
+// logHL is log(1+f) as hi + lo: hi = f - hfsq rounded, and lo its exact
+// rounding error, hfsq's own (exact by a fused step) and s*(hfsq+R).
+func (b *mathBuilder) logHL(f int) (hi, lo int) {
+	s, R := b.logPoly(f)
+	half := b.mul(b.f(0.5), f)
+	hfsq := b.mul(half, f)
+	hfsqLo := b.fma(half, f, b.neg(hfsq))
+	hi = b.sub(f, hfsq)
+	e2 := b.sub(b.sub(f, hi), hfsq)
+	return hi, b.fma(s, b.add(hfsq, R), b.sub(e2, hfsqLo))
+}
+
+// logBase is k*L + (hi + lo)*C + extra for the log of another base or of
+// 1 + x: L and C as hi and lo parts (k*Lhi exact), the large terms summed
+// exactly and every small one added to their error, one rounding at the
+// end.
+func (b *mathBuilder) logBase(k, hi, lo int, L, C *big.Float, extra int) int {
+	t := b.p.T
+	// |k| < 2^8 (float32) or 2^11: hi keeps 15 or 40 bits.
+	bits := 15
+	if t.Bits == 64 {
+		bits = 40
+	}
+	lh, ll := splitConstBits(t, L, bits)
+	ch, cl := splitConst(t, 0, C)
+	ph := b.mul(hi, b.f(ch))
+	pl := b.fma(hi, b.f(ch), b.neg(ph))
+	small := b.fma(lo, b.f(ch), b.fma(hi, b.f(cl), b.fma(k, b.f(ll), pl)))
+	if extra >= 0 {
+		small = b.add(small, extra)
+	}
+	w, e := b.twoSum(b.mul(k, b.f(lh)), ph)
+	return b.add(w, b.add(e, small))
+}
+
+func logBaseProgram(name string, L, C func() *big.Float) func(t Type) *MathProgram {
+	return func(t Type) *MathProgram {
+		b := newMath(name, t, 1)
+		x := b.in(0)
+		k, f := b.logReduce(x)
+		hi, lo := b.logHL(f)
+		return b.finish(b.logSpecial(x, b.logBase(k, hi, lo, L(), C(), -1), 0))
+	}
+}
+
+// log1pProgram is log(1 + x): u = 1 + x with its exact rounding error e,
+// log u as for log (logBase with L = ln 2), plus e/u; ±0 kept.
+func log1pProgram(t Type) *MathProgram {
+	b := newMath("log1p", t, 1)
+	x := b.in(0)
+	u, e := b.twoSum(b.f(1), x)
+	k, f := b.logReduce(u)
+	hi, lo := b.logHL(f)
+	r := b.logBase(k, hi, lo, bigLn2(), newBig().SetInt64(1), b.div(e, u))
+	r = b.logSpecial(x, r, -1)
+	return b.finish(b.sel(b.eq(x, b.f(0)), x, r))
 }
 
 // mathOp is the row of a unary math function: its generic kernels call
@@ -399,4 +604,57 @@ func (p *MathProgram) MaxLive() int {
 		best = max(best, live)
 	}
 	return best
+}
+
+// mathPrec is the precision of the exact constants, in bits.
+const mathPrec = 200
+
+func newBig() *big.Float { return new(big.Float).SetPrec(mathPrec) }
+
+// bigLn2 is ln 2 = sum 1/(k 2^k).
+func bigLn2() *big.Float {
+	sum := newBig()
+	for k := 1; k < mathPrec+20; k++ {
+		term := newBig().SetMantExp(newBig().SetInt64(1), -k)
+		sum.Add(sum, term.Quo(term, newBig().SetInt64(int64(k))))
+	}
+	return sum
+}
+
+// bigLn10 is ln 10 = 3 ln 2 + 2 atanh(1/9).
+func bigLn10() *big.Float {
+	z := newBig().Quo(newBig().SetInt64(1), newBig().SetInt64(9))
+	z2 := newBig().Mul(z, z)
+	sum, pow := newBig().Set(z), newBig().Set(z)
+	for k := int64(3); k < 200; k += 2 {
+		pow.Mul(pow, z2)
+		sum.Add(sum, newBig().Quo(pow, newBig().SetInt64(k)))
+	}
+	sum.Mul(sum, newBig().SetInt64(2))
+	return sum.Add(sum, newBig().Mul(bigLn2(), newBig().SetInt64(3)))
+}
+
+// splitConst is the exact constant c as hi + lo in T: hi = c rounded to
+// T, lo = c - hi rounded.
+func splitConst(t Type, _ float64, c *big.Float) (float64, float64) {
+	round := func(x *big.Float) float64 {
+		if t.Bits == 32 {
+			f, _ := x.Float32()
+			return float64(f)
+		}
+		f, _ := x.Float64()
+		return f
+	}
+	hi := round(c)
+	return hi, round(newBig().Sub(c, newBig().SetFloat64(hi)))
+}
+
+// splitConstBits is c as hi + lo in T with hi of at most bits significant
+// bits, so that hi times an integer of (mant+1-bits) bits is exact.
+func splitConstBits(t Type, c *big.Float, bits int) (float64, float64) {
+	f, _ := c.Float64()
+	_, e := math.Frexp(f)
+	hi := math.Ldexp(math.Round(math.Ldexp(f, bits-e)), e-bits)
+	lo, _ := splitConst(t, 0, newBig().Sub(c, newBig().SetFloat64(hi)))
+	return hi, lo
 }

@@ -2804,6 +2804,468 @@ var logKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 	31: logVF64NEON,
 }
 
+// Exp2 computes the m x n block of kind k of exp2 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		exp2Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			exp2VF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			exp2Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			exp2VF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			exp2Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	exp2Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// exp2Kernel returns the assembly kernel that Exp2 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func exp2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](exp2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](exp2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// exp2KernelsF32 are exp2's float32 kernels by kernelKey, as Exp2's switch calls them.
+var exp2KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: exp2VF32NEON,
+	31: exp2VF32NEON,
+}
+
+// exp2KernelsF64 are exp2's float64 kernels by kernelKey, as Exp2's switch calls them.
+var exp2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: exp2VF64NEON,
+	31: exp2VF64NEON,
+}
+
+// Expm1 computes the m x n block of kind k of expm1 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		expm1Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			expm1VF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			expm1Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			expm1VF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			expm1Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	expm1Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// expm1Kernel returns the assembly kernel that Expm1 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func expm1Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](expm1KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](expm1KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// expm1KernelsF32 are expm1's float32 kernels by kernelKey, as Expm1's switch calls them.
+var expm1KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: expm1VF32NEON,
+	31: expm1VF32NEON,
+}
+
+// expm1KernelsF64 are expm1's float64 kernels by kernelKey, as Expm1's switch calls them.
+var expm1KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: expm1VF64NEON,
+	31: expm1VF64NEON,
+}
+
+// Log2 computes the m x n block of kind k of log2 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		log2Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			log2VF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			log2Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			log2VF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			log2Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	log2Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// log2Kernel returns the assembly kernel that Log2 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func log2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](log2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](log2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// log2KernelsF32 are log2's float32 kernels by kernelKey, as Log2's switch calls them.
+var log2KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: log2VF32NEON,
+	31: log2VF32NEON,
+}
+
+// log2KernelsF64 are log2's float64 kernels by kernelKey, as Log2's switch calls them.
+var log2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: log2VF64NEON,
+	31: log2VF64NEON,
+}
+
+// Log10 computes the m x n block of kind k of log10 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		log10Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			log10VF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			log10Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			log10VF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			log10Generic(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	log10Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// log10Kernel returns the assembly kernel that Log10 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func log10Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](log10KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](log10KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// log10KernelsF32 are log10's float32 kernels by kernelKey, as Log10's switch calls them.
+var log10KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: log10VF32NEON,
+	31: log10VF32NEON,
+}
+
+// log10KernelsF64 are log10's float64 kernels by kernelKey, as Log10's switch calls them.
+var log10KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: log10VF64NEON,
+	31: log10VF64NEON,
+}
+
+// Log1p computes the m x n block of kind k of log1p with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		log1pChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			log1pVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			log1pGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			log1pVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			log1pGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	log1pGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// log1pKernel returns the assembly kernel that Log1p would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func log1pKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](log1pKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](log1pKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// log1pKernelsF32 are log1p's float32 kernels by kernelKey, as Log1p's switch calls them.
+var log1pKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: log1pVF32NEON,
+	31: log1pVF32NEON,
+}
+
+// log1pKernelsF64 are log1p's float64 kernels by kernelKey, as Log1p's switch calls them.
+var log1pKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: log1pVF64NEON,
+	31: log1pVF64NEON,
+}
+
+// Sigmoid computes the m x n block of kind k of sigmoid with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		sigmoidChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			sigmoidVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			sigmoidGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			sigmoidVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			sigmoidGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	sigmoidGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sigmoidKernel returns the assembly kernel that Sigmoid would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sigmoidKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](sigmoidKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](sigmoidKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// sigmoidKernelsF32 are sigmoid's float32 kernels by kernelKey, as Sigmoid's switch calls them.
+var sigmoidKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: sigmoidVF32NEON,
+	31: sigmoidVF32NEON,
+}
+
+// sigmoidKernelsF64 are sigmoid's float64 kernels by kernelKey, as Sigmoid's switch calls them.
+var sigmoidKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: sigmoidVF64NEON,
+	31: sigmoidVF64NEON,
+}
+
+// Tanh computes the m x n block of kind k of tanh with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		tanhChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			tanhVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			tanhGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			tanhVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			tanhGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	tanhGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// tanhKernel returns the assembly kernel that Tanh would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](tanhKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](tanhKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// tanhKernelsF32 are tanh's float32 kernels by kernelKey, as Tanh's switch calls them.
+var tanhKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: tanhVF32NEON,
+	31: tanhVF32NEON,
+}
+
+// tanhKernelsF64 are tanh's float64 kernels by kernelKey, as Tanh's switch calls them.
+var tanhKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: tanhVF64NEON,
+	31: tanhVF64NEON,
+}
+
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

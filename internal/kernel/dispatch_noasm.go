@@ -513,6 +513,181 @@ func logKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
+// Exp2 computes the m x n block of kind k of exp2 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Exp2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		exp2Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	exp2Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// exp2Kernel returns the assembly kernel that Exp2 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func exp2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Expm1 computes the m x n block of kind k of expm1 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Expm1[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		expm1Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	expm1Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// expm1Kernel returns the assembly kernel that Expm1 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func expm1Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Log2 computes the m x n block of kind k of log2 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log2[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		log2Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	log2Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// log2Kernel returns the assembly kernel that Log2 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func log2Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Log10 computes the m x n block of kind k of log10 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log10[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		log10Chunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	log10Generic(k, m, n, dst, ldd, a, lda)
+}
+
+// log10Kernel returns the assembly kernel that Log10 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func log10Kernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Log1p computes the m x n block of kind k of log1p with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Log1p[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		log1pChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	log1pGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// log1pKernel returns the assembly kernel that Log1p would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func log1pKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Sigmoid computes the m x n block of kind k of sigmoid with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Sigmoid[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		sigmoidChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	sigmoidGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// sigmoidKernel returns the assembly kernel that Sigmoid would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func sigmoidKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
+// Tanh computes the m x n block of kind k of tanh with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Tanh[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		tanhChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	tanhGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// tanhKernel returns the assembly kernel that Tanh would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

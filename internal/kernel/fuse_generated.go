@@ -9,10 +9,10 @@ import (
 // The codes of the fused kernels' ops: the op's family base plus its value.
 const (
 	fuseBinaryBase    = 1
-	fuseUnaryBase     = 16
-	fuseTernaryBase   = 32
-	fuseCompareBase   = 48
-	fuseSelectionBase = 56
+	fuseUnaryBase     = 12
+	fuseTernaryBase   = 36
+	fuseCompareBase   = 40
+	fuseSelectionBase = 48
 )
 
 // fuseKeyBits is the bits of an instruction's key below its op's code:
@@ -29,8 +29,8 @@ const fuseGroup = 4
 // fuseHas is, for float32 and float64, the set of codes the fused kernels
 // run: bit c for code c.
 var fuseHas = [2]uint64{
-	0x13f000303ff007e, // float32
-	0x13f000303ff007e, // float64
+	0x13f301ffff07e, // float32
+	0x13f301ffff07e, // float64
 }
 
 // fuseCPU reports whether this CPU has the features the fused kernels

@@ -576,10 +576,17 @@ const (
 	OpRound       UnaryOp = 7  // math.Round(a)
 	OpExp         UnaryOp = 8  // e**a
 	OpLog         UnaryOp = 9  // log(a)
-	NumUnaryOps   UnaryOp = 10 // the number of unary operations
+	OpExp2        UnaryOp = 10 // 2**a
+	OpExpm1       UnaryOp = 11 // e**a - 1
+	OpLog2        UnaryOp = 12 // log2(a)
+	OpLog10       UnaryOp = 13 // log10(a)
+	OpLog1p       UnaryOp = 14 // log(1 + a)
+	OpSigmoid     UnaryOp = 15 // 1/(1 + e**-a)
+	OpTanh        UnaryOp = 16 // tanh(a)
+	NumUnaryOps   UnaryOp = 17 // the number of unary operations
 )
 
-var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log"}
+var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh"}
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
 func (op UnaryOp) String() string {
@@ -613,6 +620,20 @@ func Unary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda i
 		Exp(k, m, n, dst, ldd, a, lda, stream)
 	case OpLog:
 		Log(k, m, n, dst, ldd, a, lda, stream)
+	case OpExp2:
+		Exp2(k, m, n, dst, ldd, a, lda, stream)
+	case OpExpm1:
+		Expm1(k, m, n, dst, ldd, a, lda, stream)
+	case OpLog2:
+		Log2(k, m, n, dst, ldd, a, lda, stream)
+	case OpLog10:
+		Log10(k, m, n, dst, ldd, a, lda, stream)
+	case OpLog1p:
+		Log1p(k, m, n, dst, ldd, a, lda, stream)
+	case OpSigmoid:
+		Sigmoid(k, m, n, dst, ldd, a, lda, stream)
+	case OpTanh:
+		Tanh(k, m, n, dst, ldd, a, lda, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -643,6 +664,20 @@ func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a 
 		return Exp[T]
 	case OpLog:
 		return Log[T]
+	case OpExp2:
+		return Exp2[T]
+	case OpExpm1:
+		return Expm1[T]
+	case OpLog2:
+		return Log2[T]
+	case OpLog10:
+		return Log10[T]
+	case OpLog1p:
+		return Log1p[T]
+	case OpSigmoid:
+		return Sigmoid[T]
+	case OpTanh:
+		return Tanh[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -671,6 +706,20 @@ func UnaryKernel[T Float](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
 		return expKernel[T](k, m, n, stream)
 	case OpLog:
 		return logKernel[T](k, m, n, stream)
+	case OpExp2:
+		return exp2Kernel[T](k, m, n, stream)
+	case OpExpm1:
+		return expm1Kernel[T](k, m, n, stream)
+	case OpLog2:
+		return log2Kernel[T](k, m, n, stream)
+	case OpLog10:
+		return log10Kernel[T](k, m, n, stream)
+	case OpLog1p:
+		return log1pKernel[T](k, m, n, stream)
+	case OpSigmoid:
+		return sigmoidKernel[T](k, m, n, stream)
+	case OpTanh:
+		return tanhKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -699,6 +748,20 @@ func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a [
 		expGeneric(k, m, n, dst, ldd, a, lda)
 	case OpLog:
 		logGeneric(k, m, n, dst, ldd, a, lda)
+	case OpExp2:
+		exp2Generic(k, m, n, dst, ldd, a, lda)
+	case OpExpm1:
+		expm1Generic(k, m, n, dst, ldd, a, lda)
+	case OpLog2:
+		log2Generic(k, m, n, dst, ldd, a, lda)
+	case OpLog10:
+		log10Generic(k, m, n, dst, ldd, a, lda)
+	case OpLog1p:
+		log1pGeneric(k, m, n, dst, ldd, a, lda)
+	case OpSigmoid:
+		sigmoidGeneric(k, m, n, dst, ldd, a, lda)
+	case OpTanh:
+		tanhGeneric(k, m, n, dst, ldd, a, lda)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -727,6 +790,20 @@ func UnaryRowV[T Float](op UnaryOp, d []T, a []T) {
 		expV(d, a)
 	case OpLog:
 		logV(d, a)
+	case OpExp2:
+		exp2V(d, a)
+	case OpExpm1:
+		expm1V(d, a)
+	case OpLog2:
+		log2V(d, a)
+	case OpLog10:
+		log10V(d, a)
+	case OpLog1p:
+		log1pV(d, a)
+	case OpSigmoid:
+		sigmoidV(d, a)
+	case OpTanh:
+		tanhV(d, a)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -1066,6 +1143,272 @@ func logChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, str
 		}
 		for col := 0; col < n; col += limit {
 			Log(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func exp2V[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(exp232(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(exp264(float64(a[j])))
+	}
+}
+
+func exp2Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			exp2V(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func exp2Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Exp2(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Exp2(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func expm1V[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(expm132(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(expm164(float64(a[j])))
+	}
+}
+
+func expm1Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			expm1V(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func expm1Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Expm1(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Expm1(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func log2V[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(log232(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(log264(float64(a[j])))
+	}
+}
+
+func log2Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			log2V(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func log2Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Log2(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Log2(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func log10V[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(log1032(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(log1064(float64(a[j])))
+	}
+}
+
+func log10Generic[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			log10V(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func log10Chunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Log10(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Log10(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func log1pV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(log1p32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(log1p64(float64(a[j])))
+	}
+}
+
+func log1pGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			log1pV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func log1pChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Log1p(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Log1p(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func sigmoidV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(sigmoid32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(sigmoid64(float64(a[j])))
+	}
+}
+
+func sigmoidGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			sigmoidV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func sigmoidChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Sigmoid(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Sigmoid(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func tanhV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(tanh32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(tanh64(float64(a[j])))
+	}
+}
+
+func tanhGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			tanhV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func tanhChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Tanh(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Tanh(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
 		}
 	}
 }

@@ -54,6 +54,41 @@ func expVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func logVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// exp2VF32NEON computes dst[r*ldd+j] = 2**a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func exp2VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// expm1VF32NEON computes dst[r*ldd+j] = e**a[r*lda+j] - 1 for r < m, j < n with NEON.
+//
+//go:noescape
+func expm1VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// log2VF32NEON computes dst[r*ldd+j] = log2(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func log2VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// log10VF32NEON computes dst[r*ldd+j] = log10(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func log10VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// log1pVF32NEON computes dst[r*ldd+j] = log(1 + a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func log1pVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// sigmoidVF32NEON computes dst[r*ldd+j] = 1/(1 + e**-a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func sigmoidVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// tanhVF32NEON computes dst[r*ldd+j] = tanh(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func tanhVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -103,3 +138,38 @@ func expVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func logVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// exp2VF64NEON computes dst[r*ldd+j] = 2**a[r*lda+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func exp2VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// expm1VF64NEON computes dst[r*ldd+j] = e**a[r*lda+j] - 1 for r < m, j < n with NEON.
+//
+//go:noescape
+func expm1VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// log2VF64NEON computes dst[r*ldd+j] = log2(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func log2VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// log10VF64NEON computes dst[r*ldd+j] = log10(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func log10VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// log1pVF64NEON computes dst[r*ldd+j] = log(1 + a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func log1pVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// sigmoidVF64NEON computes dst[r*ldd+j] = 1/(1 + e**-a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func sigmoidVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// tanhVF64NEON computes dst[r*ldd+j] = tanh(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func tanhVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)

@@ -54,10 +54,10 @@ DATA log32consts<>+24(SB)/4, $0x4b00007f
 DATA log32consts<>+28(SB)/4, $0x7fffff
 DATA log32consts<>+32(SB)/4, $0x3f3504f3
 DATA log32consts<>+36(SB)/4, $0x40000000
-DATA log32consts<>+40(SB)/4, $0x3e789e26
-DATA log32consts<>+44(SB)/4, $0x3eccce13
-DATA log32consts<>+48(SB)/4, $0x3e91e9ee
-DATA log32consts<>+52(SB)/4, $0x3f2aaaaa
+DATA log32consts<>+40(SB)/4, $0x3e91e9ee
+DATA log32consts<>+44(SB)/4, $0x3f2aaaaa
+DATA log32consts<>+48(SB)/4, $0x3e789e26
+DATA log32consts<>+52(SB)/4, $0x3eccce13
 DATA log32consts<>+56(SB)/4, $0x3f000000
 DATA log32consts<>+60(SB)/4, $0x3717f7d1
 DATA log32consts<>+64(SB)/4, $0x3f317180
@@ -77,13 +77,13 @@ DATA log64consts<>+48(SB)/8, $0x43300000000003ff
 DATA log64consts<>+56(SB)/8, $0xfffffffffffff
 DATA log64consts<>+64(SB)/8, $0x3fe6a09e667f3bcd
 DATA log64consts<>+72(SB)/8, $0x4000000000000000
-DATA log64consts<>+80(SB)/8, $0x3fc39a09d078c69f
-DATA log64consts<>+88(SB)/8, $0x3fcc71c51d8e78af
-DATA log64consts<>+96(SB)/8, $0x3fd999999997fa04
-DATA log64consts<>+104(SB)/8, $0x3fc2f112df3e5244
-DATA log64consts<>+112(SB)/8, $0x3fc7466496cb03de
-DATA log64consts<>+120(SB)/8, $0x3fd2492494229359
-DATA log64consts<>+128(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+80(SB)/8, $0x3fc2f112df3e5244
+DATA log64consts<>+88(SB)/8, $0x3fc7466496cb03de
+DATA log64consts<>+96(SB)/8, $0x3fd2492494229359
+DATA log64consts<>+104(SB)/8, $0x3fe5555555555593
+DATA log64consts<>+112(SB)/8, $0x3fc39a09d078c69f
+DATA log64consts<>+120(SB)/8, $0x3fcc71c51d8e78af
+DATA log64consts<>+128(SB)/8, $0x3fd999999997fa04
 DATA log64consts<>+136(SB)/8, $0x3fe0000000000000
 DATA log64consts<>+144(SB)/8, $0x3dea39ef35793c76
 DATA log64consts<>+152(SB)/8, $0x3fe62e42fee00000
@@ -93,6 +93,349 @@ DATA log64consts<>+176(SB)/8, $0x7ff8000000000001
 DATA log64consts<>+184(SB)/8, $0x7ff0000000000000
 DATA log64consts<>+192(SB)/8, $0x8000000000000
 GLOBL log64consts<>(SB), RODATA|NOPTR, $200
+DATA exp232consts<>+0(SB)/4, $0xc3170000
+DATA exp232consts<>+4(SB)/4, $0x43000000
+DATA exp232consts<>+8(SB)/4, $0x4b400000
+DATA exp232consts<>+12(SB)/4, $0x3f317218
+DATA exp232consts<>+16(SB)/4, $0xb102e308
+DATA exp232consts<>+20(SB)/4, $0x80000000
+DATA exp232consts<>+24(SB)/4, $0x37d00d01
+DATA exp232consts<>+28(SB)/4, $0x39500d01
+DATA exp232consts<>+32(SB)/4, $0x3ab60b61
+DATA exp232consts<>+36(SB)/4, $0x3c088889
+DATA exp232consts<>+40(SB)/4, $0x3d2aaaab
+DATA exp232consts<>+44(SB)/4, $0x3e2aaaab
+DATA exp232consts<>+48(SB)/4, $0x3f000000
+DATA exp232consts<>+52(SB)/4, $0x3f800000
+DATA exp232consts<>+56(SB)/4, $0x4b3fff00
+DATA exp232consts<>+60(SB)/4, $0x1
+DATA exp232consts<>+64(SB)/4, $0x400000
+GLOBL exp232consts<>(SB), RODATA|NOPTR, $68
+DATA exp264consts<>+0(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+8(SB)/8, $0x4090000000000000
+DATA exp264consts<>+16(SB)/8, $0x4338000000000000
+DATA exp264consts<>+24(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+32(SB)/8, $0x3c7abc9e3b39803f
+DATA exp264consts<>+40(SB)/8, $0x8000000000000000
+DATA exp264consts<>+48(SB)/8, $0x3de6124613a86d09
+DATA exp264consts<>+56(SB)/8, $0x3e21eed8eff8d898
+DATA exp264consts<>+64(SB)/8, $0x3e5ae64567f544e4
+DATA exp264consts<>+72(SB)/8, $0x3e927e4fb7789f5c
+DATA exp264consts<>+80(SB)/8, $0x3ec71de3a556c734
+DATA exp264consts<>+88(SB)/8, $0x3efa01a01a01a01a
+DATA exp264consts<>+96(SB)/8, $0x3f2a01a01a01a01a
+DATA exp264consts<>+104(SB)/8, $0x3f56c16c16c16c17
+DATA exp264consts<>+112(SB)/8, $0x3f81111111111111
+DATA exp264consts<>+120(SB)/8, $0x3fa5555555555555
+DATA exp264consts<>+128(SB)/8, $0x3fc5555555555555
+DATA exp264consts<>+136(SB)/8, $0x3fe0000000000000
+DATA exp264consts<>+144(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+152(SB)/8, $0x4337fffffffff800
+DATA exp264consts<>+160(SB)/8, $0x1
+DATA exp264consts<>+168(SB)/8, $0x8000000000000
+GLOBL exp264consts<>(SB), RODATA|NOPTR, $176
+DATA expm132consts<>+0(SB)/4, $0xc2d20000
+DATA expm132consts<>+4(SB)/4, $0x42b20000
+DATA expm132consts<>+8(SB)/4, $0x3fb8aa3b
+DATA expm132consts<>+12(SB)/4, $0x4b400000
+DATA expm132consts<>+16(SB)/4, $0x3f317200
+DATA expm132consts<>+20(SB)/4, $0x35bfbe8e
+DATA expm132consts<>+24(SB)/4, $0x37d00d01
+DATA expm132consts<>+28(SB)/4, $0x39500d01
+DATA expm132consts<>+32(SB)/4, $0x3ab60b61
+DATA expm132consts<>+36(SB)/4, $0x3c088889
+DATA expm132consts<>+40(SB)/4, $0x3d2aaaab
+DATA expm132consts<>+44(SB)/4, $0x3e2aaaab
+DATA expm132consts<>+48(SB)/4, $0x3f000000
+DATA expm132consts<>+52(SB)/4, $0x3f800000
+DATA expm132consts<>+56(SB)/4, $0x4b3fff00
+DATA expm132consts<>+60(SB)/4, $0x1
+DATA expm132consts<>+64(SB)/4, $0xbf800000
+DATA expm132consts<>+68(SB)/4, $0x7f800000
+DATA expm132consts<>+72(SB)/4, $0x0
+DATA expm132consts<>+76(SB)/4, $0x400000
+GLOBL expm132consts<>(SB), RODATA|NOPTR, $80
+DATA expm164consts<>+0(SB)/8, $0xc087500000000000
+DATA expm164consts<>+8(SB)/8, $0x4086300000000000
+DATA expm164consts<>+16(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+24(SB)/8, $0x4338000000000000
+DATA expm164consts<>+32(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+40(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+48(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+56(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+64(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+72(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+80(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+88(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+96(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+104(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+112(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+120(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+128(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+136(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+144(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+152(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+160(SB)/8, $0x1
+DATA expm164consts<>+168(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+176(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+184(SB)/8, $0x0
+DATA expm164consts<>+192(SB)/8, $0x8000000000000
+GLOBL expm164consts<>(SB), RODATA|NOPTR, $200
+DATA log232consts<>+0(SB)/4, $0x800000
+DATA log232consts<>+4(SB)/4, $0x4c000000
+DATA log232consts<>+8(SB)/4, $0x3f800000
+DATA log232consts<>+12(SB)/4, $0x4afb0d
+DATA log232consts<>+16(SB)/4, $0x4b000000
+DATA log232consts<>+20(SB)/4, $0x4b000098
+DATA log232consts<>+24(SB)/4, $0x4b00007f
+DATA log232consts<>+28(SB)/4, $0x7fffff
+DATA log232consts<>+32(SB)/4, $0x3f3504f3
+DATA log232consts<>+36(SB)/4, $0x40000000
+DATA log232consts<>+40(SB)/4, $0x3e91e9ee
+DATA log232consts<>+44(SB)/4, $0x3f2aaaaa
+DATA log232consts<>+48(SB)/4, $0x3e789e26
+DATA log232consts<>+52(SB)/4, $0x3eccce13
+DATA log232consts<>+56(SB)/4, $0x3f000000
+DATA log232consts<>+60(SB)/4, $0x80000000
+DATA log232consts<>+64(SB)/4, $0x3fb8aa3b
+DATA log232consts<>+68(SB)/4, $0x32a57060
+DATA log232consts<>+72(SB)/4, $0x0
+DATA log232consts<>+76(SB)/4, $0xff800000
+DATA log232consts<>+80(SB)/4, $0x7fc00000
+DATA log232consts<>+84(SB)/4, $0x7f800000
+DATA log232consts<>+88(SB)/4, $0x400000
+GLOBL log232consts<>(SB), RODATA|NOPTR, $92
+DATA log264consts<>+0(SB)/8, $0x10000000000000
+DATA log264consts<>+8(SB)/8, $0x4350000000000000
+DATA log264consts<>+16(SB)/8, $0x3ff0000000000000
+DATA log264consts<>+24(SB)/8, $0x95f619980c433
+DATA log264consts<>+32(SB)/8, $0x4330000000000000
+DATA log264consts<>+40(SB)/8, $0x4330000000000435
+DATA log264consts<>+48(SB)/8, $0x43300000000003ff
+DATA log264consts<>+56(SB)/8, $0xfffffffffffff
+DATA log264consts<>+64(SB)/8, $0x3fe6a09e667f3bcd
+DATA log264consts<>+72(SB)/8, $0x4000000000000000
+DATA log264consts<>+80(SB)/8, $0x3fc2f112df3e5244
+DATA log264consts<>+88(SB)/8, $0x3fc7466496cb03de
+DATA log264consts<>+96(SB)/8, $0x3fd2492494229359
+DATA log264consts<>+104(SB)/8, $0x3fe5555555555593
+DATA log264consts<>+112(SB)/8, $0x3fc39a09d078c69f
+DATA log264consts<>+120(SB)/8, $0x3fcc71c51d8e78af
+DATA log264consts<>+128(SB)/8, $0x3fd999999997fa04
+DATA log264consts<>+136(SB)/8, $0x3fe0000000000000
+DATA log264consts<>+144(SB)/8, $0x8000000000000000
+DATA log264consts<>+152(SB)/8, $0x3ff71547652b82fe
+DATA log264consts<>+160(SB)/8, $0x3c7777d0ffda0d24
+DATA log264consts<>+168(SB)/8, $0x0
+DATA log264consts<>+176(SB)/8, $0xfff0000000000000
+DATA log264consts<>+184(SB)/8, $0x7ff8000000000001
+DATA log264consts<>+192(SB)/8, $0x7ff0000000000000
+DATA log264consts<>+200(SB)/8, $0x8000000000000
+GLOBL log264consts<>(SB), RODATA|NOPTR, $208
+DATA log1032consts<>+0(SB)/4, $0x800000
+DATA log1032consts<>+4(SB)/4, $0x4c000000
+DATA log1032consts<>+8(SB)/4, $0x3f800000
+DATA log1032consts<>+12(SB)/4, $0x4afb0d
+DATA log1032consts<>+16(SB)/4, $0x4b000000
+DATA log1032consts<>+20(SB)/4, $0x4b000098
+DATA log1032consts<>+24(SB)/4, $0x4b00007f
+DATA log1032consts<>+28(SB)/4, $0x7fffff
+DATA log1032consts<>+32(SB)/4, $0x3f3504f3
+DATA log1032consts<>+36(SB)/4, $0x40000000
+DATA log1032consts<>+40(SB)/4, $0x3e91e9ee
+DATA log1032consts<>+44(SB)/4, $0x3f2aaaaa
+DATA log1032consts<>+48(SB)/4, $0x3e789e26
+DATA log1032consts<>+52(SB)/4, $0x3eccce13
+DATA log1032consts<>+56(SB)/4, $0x3f000000
+DATA log1032consts<>+60(SB)/4, $0x80000000
+DATA log1032consts<>+64(SB)/4, $0x3ede5bd9
+DATA log1032consts<>+68(SB)/4, $0xb22d91af
+DATA log1032consts<>+72(SB)/4, $0x369a84fc
+DATA log1032consts<>+76(SB)/4, $0x3e9a2000
+DATA log1032consts<>+80(SB)/4, $0x0
+DATA log1032consts<>+84(SB)/4, $0xff800000
+DATA log1032consts<>+88(SB)/4, $0x7fc00000
+DATA log1032consts<>+92(SB)/4, $0x7f800000
+DATA log1032consts<>+96(SB)/4, $0x400000
+GLOBL log1032consts<>(SB), RODATA|NOPTR, $100
+DATA log1064consts<>+0(SB)/8, $0x10000000000000
+DATA log1064consts<>+8(SB)/8, $0x4350000000000000
+DATA log1064consts<>+16(SB)/8, $0x3ff0000000000000
+DATA log1064consts<>+24(SB)/8, $0x95f619980c433
+DATA log1064consts<>+32(SB)/8, $0x4330000000000000
+DATA log1064consts<>+40(SB)/8, $0x4330000000000435
+DATA log1064consts<>+48(SB)/8, $0x43300000000003ff
+DATA log1064consts<>+56(SB)/8, $0xfffffffffffff
+DATA log1064consts<>+64(SB)/8, $0x3fe6a09e667f3bcd
+DATA log1064consts<>+72(SB)/8, $0x4000000000000000
+DATA log1064consts<>+80(SB)/8, $0x3fc2f112df3e5244
+DATA log1064consts<>+88(SB)/8, $0x3fc7466496cb03de
+DATA log1064consts<>+96(SB)/8, $0x3fd2492494229359
+DATA log1064consts<>+104(SB)/8, $0x3fe5555555555593
+DATA log1064consts<>+112(SB)/8, $0x3fc39a09d078c69f
+DATA log1064consts<>+120(SB)/8, $0x3fcc71c51d8e78af
+DATA log1064consts<>+128(SB)/8, $0x3fd999999997fa04
+DATA log1064consts<>+136(SB)/8, $0x3fe0000000000000
+DATA log1064consts<>+144(SB)/8, $0x8000000000000000
+DATA log1064consts<>+152(SB)/8, $0x3fdbcb7b1526e50e
+DATA log1064consts<>+160(SB)/8, $0x3c695355baaafad3
+DATA log1064consts<>+168(SB)/8, $0xbd380433b83b532a
+DATA log1064consts<>+176(SB)/8, $0x3fd34413509f8000
+DATA log1064consts<>+184(SB)/8, $0x0
+DATA log1064consts<>+192(SB)/8, $0xfff0000000000000
+DATA log1064consts<>+200(SB)/8, $0x7ff8000000000001
+DATA log1064consts<>+208(SB)/8, $0x7ff0000000000000
+DATA log1064consts<>+216(SB)/8, $0x8000000000000
+GLOBL log1064consts<>(SB), RODATA|NOPTR, $224
+DATA log1p32consts<>+0(SB)/4, $0x3f800000
+DATA log1p32consts<>+4(SB)/4, $0x800000
+DATA log1p32consts<>+8(SB)/4, $0x4c000000
+DATA log1p32consts<>+12(SB)/4, $0x4afb0d
+DATA log1p32consts<>+16(SB)/4, $0x4b000000
+DATA log1p32consts<>+20(SB)/4, $0x4b000098
+DATA log1p32consts<>+24(SB)/4, $0x4b00007f
+DATA log1p32consts<>+28(SB)/4, $0x7fffff
+DATA log1p32consts<>+32(SB)/4, $0x3f3504f3
+DATA log1p32consts<>+36(SB)/4, $0x40000000
+DATA log1p32consts<>+40(SB)/4, $0x3e91e9ee
+DATA log1p32consts<>+44(SB)/4, $0x3f2aaaaa
+DATA log1p32consts<>+48(SB)/4, $0x3e789e26
+DATA log1p32consts<>+52(SB)/4, $0x3eccce13
+DATA log1p32consts<>+56(SB)/4, $0x3f000000
+DATA log1p32consts<>+60(SB)/4, $0x80000000
+DATA log1p32consts<>+64(SB)/4, $0x0
+DATA log1p32consts<>+68(SB)/4, $0x35bfbe8e
+DATA log1p32consts<>+72(SB)/4, $0x3f317200
+DATA log1p32consts<>+76(SB)/4, $0xbf800000
+DATA log1p32consts<>+80(SB)/4, $0xff800000
+DATA log1p32consts<>+84(SB)/4, $0x7fc00000
+DATA log1p32consts<>+88(SB)/4, $0x7f800000
+DATA log1p32consts<>+92(SB)/4, $0x400000
+GLOBL log1p32consts<>(SB), RODATA|NOPTR, $96
+DATA log1p64consts<>+0(SB)/8, $0x3ff0000000000000
+DATA log1p64consts<>+8(SB)/8, $0x10000000000000
+DATA log1p64consts<>+16(SB)/8, $0x4350000000000000
+DATA log1p64consts<>+24(SB)/8, $0x95f619980c433
+DATA log1p64consts<>+32(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+40(SB)/8, $0x4330000000000435
+DATA log1p64consts<>+48(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+56(SB)/8, $0xfffffffffffff
+DATA log1p64consts<>+64(SB)/8, $0x3fe6a09e667f3bcd
+DATA log1p64consts<>+72(SB)/8, $0x4000000000000000
+DATA log1p64consts<>+80(SB)/8, $0x3fc2f112df3e5244
+DATA log1p64consts<>+88(SB)/8, $0x3fc7466496cb03de
+DATA log1p64consts<>+96(SB)/8, $0x3fd2492494229359
+DATA log1p64consts<>+104(SB)/8, $0x3fe5555555555593
+DATA log1p64consts<>+112(SB)/8, $0x3fc39a09d078c69f
+DATA log1p64consts<>+120(SB)/8, $0x3fcc71c51d8e78af
+DATA log1p64consts<>+128(SB)/8, $0x3fd999999997fa04
+DATA log1p64consts<>+136(SB)/8, $0x3fe0000000000000
+DATA log1p64consts<>+144(SB)/8, $0x8000000000000000
+DATA log1p64consts<>+152(SB)/8, $0x0
+DATA log1p64consts<>+160(SB)/8, $0xbd48432a1b0e2634
+DATA log1p64consts<>+168(SB)/8, $0x3fe62e42fefa4000
+DATA log1p64consts<>+176(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+184(SB)/8, $0xfff0000000000000
+DATA log1p64consts<>+192(SB)/8, $0x7ff8000000000001
+DATA log1p64consts<>+200(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+208(SB)/8, $0x8000000000000
+GLOBL log1p64consts<>(SB), RODATA|NOPTR, $216
+DATA sigmoid32consts<>+0(SB)/4, $0x80000000
+DATA sigmoid32consts<>+4(SB)/4, $0xc2d20000
+DATA sigmoid32consts<>+8(SB)/4, $0x42b20000
+DATA sigmoid32consts<>+12(SB)/4, $0x3fb8aa3b
+DATA sigmoid32consts<>+16(SB)/4, $0x4b400000
+DATA sigmoid32consts<>+20(SB)/4, $0x3f317200
+DATA sigmoid32consts<>+24(SB)/4, $0x35bfbe8e
+DATA sigmoid32consts<>+28(SB)/4, $0x37d00d01
+DATA sigmoid32consts<>+32(SB)/4, $0x39500d01
+DATA sigmoid32consts<>+36(SB)/4, $0x3ab60b61
+DATA sigmoid32consts<>+40(SB)/4, $0x3c088889
+DATA sigmoid32consts<>+44(SB)/4, $0x3d2aaaab
+DATA sigmoid32consts<>+48(SB)/4, $0x3e2aaaab
+DATA sigmoid32consts<>+52(SB)/4, $0x3f000000
+DATA sigmoid32consts<>+56(SB)/4, $0x3f800000
+DATA sigmoid32consts<>+60(SB)/4, $0x4b3fff00
+DATA sigmoid32consts<>+64(SB)/4, $0x1
+DATA sigmoid32consts<>+68(SB)/4, $0x0
+DATA sigmoid32consts<>+72(SB)/4, $0x400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $76
+DATA sigmoid64consts<>+0(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+8(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+16(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+24(SB)/8, $0x3ff71547652b82fe
+DATA sigmoid64consts<>+32(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+40(SB)/8, $0x3fe62e42fee00000
+DATA sigmoid64consts<>+48(SB)/8, $0x3dea39ef35793c76
+DATA sigmoid64consts<>+56(SB)/8, $0x3de6124613a86d09
+DATA sigmoid64consts<>+64(SB)/8, $0x3e21eed8eff8d898
+DATA sigmoid64consts<>+72(SB)/8, $0x3e5ae64567f544e4
+DATA sigmoid64consts<>+80(SB)/8, $0x3e927e4fb7789f5c
+DATA sigmoid64consts<>+88(SB)/8, $0x3ec71de3a556c734
+DATA sigmoid64consts<>+96(SB)/8, $0x3efa01a01a01a01a
+DATA sigmoid64consts<>+104(SB)/8, $0x3f2a01a01a01a01a
+DATA sigmoid64consts<>+112(SB)/8, $0x3f56c16c16c16c17
+DATA sigmoid64consts<>+120(SB)/8, $0x3f81111111111111
+DATA sigmoid64consts<>+128(SB)/8, $0x3fa5555555555555
+DATA sigmoid64consts<>+136(SB)/8, $0x3fc5555555555555
+DATA sigmoid64consts<>+144(SB)/8, $0x3fe0000000000000
+DATA sigmoid64consts<>+152(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+160(SB)/8, $0x4337fffffffff800
+DATA sigmoid64consts<>+168(SB)/8, $0x1
+DATA sigmoid64consts<>+176(SB)/8, $0x0
+DATA sigmoid64consts<>+184(SB)/8, $0x8000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $192
+DATA tanh32consts<>+0(SB)/4, $0x80000000
+DATA tanh32consts<>+4(SB)/4, $0x40000000
+DATA tanh32consts<>+8(SB)/4, $0xc2d20000
+DATA tanh32consts<>+12(SB)/4, $0x42b20000
+DATA tanh32consts<>+16(SB)/4, $0x3fb8aa3b
+DATA tanh32consts<>+20(SB)/4, $0x4b400000
+DATA tanh32consts<>+24(SB)/4, $0x3f317200
+DATA tanh32consts<>+28(SB)/4, $0x35bfbe8e
+DATA tanh32consts<>+32(SB)/4, $0x37d00d01
+DATA tanh32consts<>+36(SB)/4, $0x39500d01
+DATA tanh32consts<>+40(SB)/4, $0x3ab60b61
+DATA tanh32consts<>+44(SB)/4, $0x3c088889
+DATA tanh32consts<>+48(SB)/4, $0x3d2aaaab
+DATA tanh32consts<>+52(SB)/4, $0x3e2aaaab
+DATA tanh32consts<>+56(SB)/4, $0x3f000000
+DATA tanh32consts<>+60(SB)/4, $0x3f800000
+DATA tanh32consts<>+64(SB)/4, $0x4b3fff00
+DATA tanh32consts<>+68(SB)/4, $0x1
+DATA tanh32consts<>+72(SB)/4, $0xbf800000
+DATA tanh32consts<>+76(SB)/4, $0x7fffffff
+DATA tanh32consts<>+80(SB)/4, $0x39000000
+DATA tanh32consts<>+84(SB)/4, $0x400000
+GLOBL tanh32consts<>(SB), RODATA|NOPTR, $88
+DATA tanh64consts<>+0(SB)/8, $0x8000000000000000
+DATA tanh64consts<>+8(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+16(SB)/8, $0xc087500000000000
+DATA tanh64consts<>+24(SB)/8, $0x4086300000000000
+DATA tanh64consts<>+32(SB)/8, $0x3ff71547652b82fe
+DATA tanh64consts<>+40(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+48(SB)/8, $0x3fe62e42fee00000
+DATA tanh64consts<>+56(SB)/8, $0x3dea39ef35793c76
+DATA tanh64consts<>+64(SB)/8, $0x3de6124613a86d09
+DATA tanh64consts<>+72(SB)/8, $0x3e21eed8eff8d898
+DATA tanh64consts<>+80(SB)/8, $0x3e5ae64567f544e4
+DATA tanh64consts<>+88(SB)/8, $0x3e927e4fb7789f5c
+DATA tanh64consts<>+96(SB)/8, $0x3ec71de3a556c734
+DATA tanh64consts<>+104(SB)/8, $0x3efa01a01a01a01a
+DATA tanh64consts<>+112(SB)/8, $0x3f2a01a01a01a01a
+DATA tanh64consts<>+120(SB)/8, $0x3f56c16c16c16c17
+DATA tanh64consts<>+128(SB)/8, $0x3f81111111111111
+DATA tanh64consts<>+136(SB)/8, $0x3fa5555555555555
+DATA tanh64consts<>+144(SB)/8, $0x3fc5555555555555
+DATA tanh64consts<>+152(SB)/8, $0x3fe0000000000000
+DATA tanh64consts<>+160(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+168(SB)/8, $0x4337fffffffff800
+DATA tanh64consts<>+176(SB)/8, $0x1
+DATA tanh64consts<>+184(SB)/8, $0xbff0000000000000
+DATA tanh64consts<>+192(SB)/8, $0x7fffffffffffffff
+DATA tanh64consts<>+200(SB)/8, $0x3e40000000000000
+DATA tanh64consts<>+208(SB)/8, $0x8000000000000
+GLOBL tanh64consts<>(SB), RODATA|NOPTR, $216
 
 // func negVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 TEXT ·negVF32NEON(SB), NOSPLIT, $0-48
@@ -647,30 +990,30 @@ loop:
 	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
 	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
 	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
-	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V22.S4, V23.S4
-	VUSHR	$1, V23.S4, V27.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V27.S4, V16.S4
-	VSHL	$23, V16.S4, V24.S4
-	VSUB	V27.S4, V23.S4, V28.S4
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V28.S4, V19.S4
-	VSHL	$23, V19.S4, V26.S4
-	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
-	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
-	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30de36 // fmul v22.4s, v17.4s, v16.4s
+	WORD	$0x6e33dedb // fmul v27.4s, v22.4s, v19.4s
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V0.B16, V16.B16
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B16, V16.B16, V23.B16
-	VMOV	V23.B16, V12.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V23.B16
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V23.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
@@ -738,30 +1081,30 @@ loop:
 	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
 	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
 	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
-	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V22.S4, V23.S4
-	VUSHR	$1, V23.S4, V27.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V27.S4, V16.S4
-	VSHL	$23, V16.S4, V24.S4
-	VSUB	V27.S4, V23.S4, V28.S4
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V28.S4, V19.S4
-	VSHL	$23, V19.S4, V26.S4
-	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
-	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
-	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30de36 // fmul v22.4s, v17.4s, v16.4s
+	WORD	$0x6e33dedb // fmul v27.4s, v22.4s, v19.4s
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V1.B16, V16.B16
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B16, V16.B16, V23.B16
-	VMOV	V23.B16, V13.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V23.B16
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V23.B16, V28.B16
+	VMOV	V28.B16, V13.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f451 // fmax v17.4s, v2.4s, v16.4s
@@ -829,30 +1172,30 @@ loop:
 	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
 	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
 	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
-	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V22.S4, V23.S4
-	VUSHR	$1, V23.S4, V27.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V27.S4, V16.S4
-	VSHL	$23, V16.S4, V24.S4
-	VSUB	V27.S4, V23.S4, V28.S4
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V28.S4, V19.S4
-	VSHL	$23, V19.S4, V26.S4
-	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
-	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
-	WORD	$0x4e22e456 // fcmeq v22.4s, v2.4s, v2.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30de36 // fmul v22.4s, v17.4s, v16.4s
+	WORD	$0x6e33dedb // fmul v27.4s, v22.4s, v19.4s
+	WORD	$0x4e22e452 // fcmeq v18.4s, v2.4s, v2.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V2.B16, V16.B16
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B16, V16.B16, V23.B16
-	VMOV	V23.B16, V14.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V2.B16, V23.B16
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V23.B16, V28.B16
+	VMOV	V28.B16, V14.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f471 // fmax v17.4s, v3.4s, v16.4s
@@ -920,30 +1263,30 @@ loop:
 	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
 	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
 	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
-	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V22.S4, V23.S4
-	VUSHR	$1, V23.S4, V27.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V27.S4, V16.S4
-	VSHL	$23, V16.S4, V24.S4
-	VSUB	V27.S4, V23.S4, V28.S4
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V28.S4, V19.S4
-	VSHL	$23, V19.S4, V26.S4
-	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
-	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
-	WORD	$0x4e23e476 // fcmeq v22.4s, v3.4s, v3.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30de36 // fmul v22.4s, v17.4s, v16.4s
+	WORD	$0x6e33dedb // fmul v27.4s, v22.4s, v19.4s
+	WORD	$0x4e23e472 // fcmeq v18.4s, v3.4s, v3.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V3.B16, V16.B16
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B16, V16.B16, V23.B16
-	VMOV	V23.B16, V15.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V3.B16, V23.B16
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V23.B16, V28.B16
+	VMOV	V28.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -1017,30 +1360,30 @@ tail:
 	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
 	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
 	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
-	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V22.S4, V23.S4
-	VUSHR	$1, V23.S4, V27.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V27.S4, V16.S4
-	VSHL	$23, V16.S4, V24.S4
-	VSUB	V27.S4, V23.S4, V28.S4
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V28.S4, V19.S4
-	VSHL	$23, V19.S4, V26.S4
-	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
-	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
-	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30de36 // fmul v22.4s, v17.4s, v16.4s
+	WORD	$0x6e33dedb // fmul v27.4s, v22.4s, v19.4s
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V0.B16, V16.B16
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B16, V16.B16, V23.B16
-	VMOV	V23.B16, V12.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V23.B16
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V23.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
@@ -1108,30 +1451,30 @@ tail:
 	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
 	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
 	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
-	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V22.S4, V23.S4
-	VUSHR	$1, V23.S4, V27.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V27.S4, V16.S4
-	VSHL	$23, V16.S4, V24.S4
-	VSUB	V27.S4, V23.S4, V28.S4
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V28.S4, V19.S4
-	VSHL	$23, V19.S4, V26.S4
-	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
-	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
-	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30de36 // fmul v22.4s, v17.4s, v16.4s
+	WORD	$0x6e33dedb // fmul v27.4s, v22.4s, v19.4s
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V1.B16, V16.B16
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B16, V16.B16, V23.B16
-	VMOV	V23.B16, V13.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V23.B16
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V23.B16, V28.B16
+	VMOV	V28.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -1203,30 +1546,30 @@ tail4:
 	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
 	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
 	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
-	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V22.S4, V23.S4
-	VUSHR	$1, V23.S4, V27.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V27.S4, V16.S4
-	VSHL	$23, V16.S4, V24.S4
-	VSUB	V27.S4, V23.S4, V28.S4
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V28.S4, V19.S4
-	VSHL	$23, V19.S4, V26.S4
-	WORD	$0x6e38de34 // fmul v20.4s, v17.4s, v24.4s
-	WORD	$0x6e3ade99 // fmul v25.4s, v20.4s, v26.4s
-	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30de36 // fmul v22.4s, v17.4s, v16.4s
+	WORD	$0x6e33dedb // fmul v27.4s, v22.4s, v19.4s
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V0.B16, V16.B16
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B16, V16.B16, V23.B16
-	VMOV	V23.B16, V12.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V23.B16
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V23.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -1298,30 +1641,30 @@ tail2:
 	WORD	$0x0ebad618 // fsub v24.2s, v16.2s, v26.2s
 	WORD	$0x0e3cd715 // fadd v21.2s, v24.2s, v28.2s
 	WORD	$0x0e33d6b4 // fadd v20.2s, v21.2s, v19.2s
-	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V22.S2, V23.S2
-	VUSHR	$1, V23.S2, V27.S2
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V22.S2, V25.S2
+	VUSHR	$1, V25.S2, V23.S2
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V27.S2, V16.S2
-	VSHL	$23, V16.S2, V24.S2
-	VSUB	V27.S2, V23.S2, V28.S2
+	VLD1R	(R19), [V27.S2]
+	VSUB	V27.S2, V23.S2, V18.S2
+	VSHL	$23, V18.S2, V16.S2
+	VSUB	V23.S2, V25.S2, V24.S2
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V28.S2, V19.S2
-	VSHL	$23, V19.S2, V26.S2
-	WORD	$0x2e38de34 // fmul v20.2s, v17.2s, v24.2s
-	WORD	$0x2e3ade99 // fmul v25.2s, v20.2s, v26.2s
-	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
-	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	VLD1R	(R19), [V28.S2]
+	VSUB	V28.S2, V24.S2, V21.S2
+	VSHL	$23, V21.S2, V19.S2
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	WORD	$0x2e30de36 // fmul v22.2s, v17.2s, v16.2s
+	WORD	$0x2e33dedb // fmul v27.2s, v22.2s, v19.2s
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V0.B8, V16.B8
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B8, V16.B8, V23.B8
-	VMOV	V23.B16, V12.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V23.B8
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B8, V23.B8, V28.B8
+	VMOV	V28.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -1393,30 +1736,30 @@ tail1:
 	WORD	$0x0ebad618 // fsub v24.2s, v16.2s, v26.2s
 	WORD	$0x0e3cd715 // fadd v21.2s, v24.2s, v28.2s
 	WORD	$0x0e33d6b4 // fadd v20.2s, v21.2s, v19.2s
-	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V22.S2, V23.S2
-	VUSHR	$1, V23.S2, V27.S2
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V22.S2, V25.S2
+	VUSHR	$1, V25.S2, V23.S2
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V27.S2, V16.S2
-	VSHL	$23, V16.S2, V24.S2
-	VSUB	V27.S2, V23.S2, V28.S2
+	VLD1R	(R19), [V27.S2]
+	VSUB	V27.S2, V23.S2, V18.S2
+	VSHL	$23, V18.S2, V16.S2
+	VSUB	V23.S2, V25.S2, V24.S2
 	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V28.S2, V19.S2
-	VSHL	$23, V19.S2, V26.S2
-	WORD	$0x2e38de34 // fmul v20.2s, v17.2s, v24.2s
-	WORD	$0x2e3ade99 // fmul v25.2s, v20.2s, v26.2s
-	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
-	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	VLD1R	(R19), [V28.S2]
+	VSUB	V28.S2, V24.S2, V21.S2
+	VSHL	$23, V21.S2, V19.S2
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	WORD	$0x2e30de36 // fmul v22.2s, v17.2s, v16.2s
+	WORD	$0x2e33dedb // fmul v27.2s, v22.2s, v19.2s
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
 	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V0.B8, V16.B8
-	VMOV	V22.B16, V23.B16
-	VBSL	V25.B8, V16.B8, V23.B8
-	VMOV	V23.B16, V12.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V23.B8
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B8, V23.B8, V28.B8
+	VMOV	V28.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -1491,60 +1834,60 @@ loop:
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S4, V18.S4, V21.S4
-	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S4]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S4, V24.S4, V26.S4
-	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
-	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
-	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
-	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	WORD	$0x4e32d6b8 // fadd v24.4s, v21.4s, v18.4s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S4, V17.S4, V26.S4
-	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
-	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de1c // fmul v28.4s, v16.4s, v20.4s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S4, V17.S4, V26.S4
+	WORD	$0x4ebad6b3 // fsub v19.4s, v21.4s, v26.4s
+	WORD	$0x4eb3d6fb // fsub v27.4s, v23.4s, v19.4s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S4, V16.S4, V21.S4
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S4, V16.S4, V25.S4
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32e41c // fcmeq v28.4s, v0.4s, v18.4s
+	WORD	$0x4e32e414 // fcmeq v20.4s, v0.4s, v18.4s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B16, V17.B16, V20.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B16, V17.B16, V24.B16
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea0e738 // fcmgt v24.4s, v25.4s, v0.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ea0e795 // fcmgt v21.4s, v28.4s, v0.4s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B16, V26.B16, V23.B16
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B16, V26.B16, V23.B16
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3be416 // fcmeq v22.4s, v0.4s, v27.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e416 // fcmeq v22.4s, v0.4s, v19.4s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B16, V16.B16, V19.B16
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B16, V16.B16, V27.B16
 	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B16, V28.B16, V21.B16
-	VMOV	V21.B16, V12.B16
+	VORR	V17.B16, V0.B16, V20.B16
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B16, V20.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
@@ -1588,60 +1931,60 @@ loop:
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S4, V18.S4, V21.S4
-	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S4]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S4, V24.S4, V26.S4
-	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
-	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
-	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
-	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	WORD	$0x4e32d6b8 // fadd v24.4s, v21.4s, v18.4s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S4, V17.S4, V26.S4
-	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
-	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de1c // fmul v28.4s, v16.4s, v20.4s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S4, V17.S4, V26.S4
+	WORD	$0x4ebad6b3 // fsub v19.4s, v21.4s, v26.4s
+	WORD	$0x4eb3d6fb // fsub v27.4s, v23.4s, v19.4s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S4, V16.S4, V21.S4
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S4, V16.S4, V25.S4
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32e43c // fcmeq v28.4s, v1.4s, v18.4s
+	WORD	$0x4e32e434 // fcmeq v20.4s, v1.4s, v18.4s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B16, V17.B16, V20.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B16, V17.B16, V24.B16
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea1e738 // fcmgt v24.4s, v25.4s, v1.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ea1e795 // fcmgt v21.4s, v28.4s, v1.4s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B16, V26.B16, V23.B16
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B16, V26.B16, V23.B16
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3be436 // fcmeq v22.4s, v1.4s, v27.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e436 // fcmeq v22.4s, v1.4s, v19.4s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B16, V16.B16, V19.B16
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B16, V16.B16, V27.B16
 	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B16, V28.B16, V21.B16
-	VMOV	V21.B16, V13.B16
+	VORR	V17.B16, V1.B16, V20.B16
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B16, V20.B16, V25.B16
+	VMOV	V25.B16, V13.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6ea2e611 // fcmgt v17.4s, v16.4s, v2.4s
@@ -1685,60 +2028,60 @@ loop:
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S4, V18.S4, V21.S4
-	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S4]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S4, V24.S4, V26.S4
-	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
-	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
-	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
-	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	WORD	$0x4e32d6b8 // fadd v24.4s, v21.4s, v18.4s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S4, V17.S4, V26.S4
-	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
-	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de1c // fmul v28.4s, v16.4s, v20.4s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S4, V17.S4, V26.S4
+	WORD	$0x4ebad6b3 // fsub v19.4s, v21.4s, v26.4s
+	WORD	$0x4eb3d6fb // fsub v27.4s, v23.4s, v19.4s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S4, V16.S4, V21.S4
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S4, V16.S4, V25.S4
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32e45c // fcmeq v28.4s, v2.4s, v18.4s
+	WORD	$0x4e32e454 // fcmeq v20.4s, v2.4s, v18.4s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B16, V17.B16, V20.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B16, V17.B16, V24.B16
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea2e738 // fcmgt v24.4s, v25.4s, v2.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ea2e795 // fcmgt v21.4s, v28.4s, v2.4s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B16, V26.B16, V23.B16
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B16, V26.B16, V23.B16
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3be456 // fcmeq v22.4s, v2.4s, v27.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e456 // fcmeq v22.4s, v2.4s, v19.4s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B16, V16.B16, V19.B16
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B16, V16.B16, V27.B16
 	WORD	$0x4e22e452 // fcmeq v18.4s, v2.4s, v2.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V2.B16, V28.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B16, V28.B16, V21.B16
-	VMOV	V21.B16, V14.B16
+	VORR	V17.B16, V2.B16, V20.B16
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B16, V20.B16, V25.B16
+	VMOV	V25.B16, V14.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6ea3e611 // fcmgt v17.4s, v16.4s, v3.4s
@@ -1782,60 +2125,60 @@ loop:
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S4, V18.S4, V21.S4
-	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S4]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S4, V24.S4, V26.S4
-	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
-	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
-	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
-	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	WORD	$0x4e32d6b8 // fadd v24.4s, v21.4s, v18.4s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S4, V17.S4, V26.S4
-	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
-	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de1c // fmul v28.4s, v16.4s, v20.4s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S4, V17.S4, V26.S4
+	WORD	$0x4ebad6b3 // fsub v19.4s, v21.4s, v26.4s
+	WORD	$0x4eb3d6fb // fsub v27.4s, v23.4s, v19.4s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S4, V16.S4, V21.S4
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S4, V16.S4, V25.S4
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32e47c // fcmeq v28.4s, v3.4s, v18.4s
+	WORD	$0x4e32e474 // fcmeq v20.4s, v3.4s, v18.4s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B16, V17.B16, V20.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B16, V17.B16, V24.B16
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea3e738 // fcmgt v24.4s, v25.4s, v3.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ea3e795 // fcmgt v21.4s, v28.4s, v3.4s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B16, V26.B16, V23.B16
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B16, V26.B16, V23.B16
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3be476 // fcmeq v22.4s, v3.4s, v27.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e476 // fcmeq v22.4s, v3.4s, v19.4s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B16, V16.B16, V19.B16
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B16, V16.B16, V27.B16
 	WORD	$0x4e23e472 // fcmeq v18.4s, v3.4s, v3.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V3.B16, V28.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B16, V28.B16, V21.B16
-	VMOV	V21.B16, V15.B16
+	VORR	V17.B16, V3.B16, V20.B16
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B16, V20.B16, V25.B16
+	VMOV	V25.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -1885,60 +2228,60 @@ tail:
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S4, V18.S4, V21.S4
-	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S4]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S4, V24.S4, V26.S4
-	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
-	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
-	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
-	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	WORD	$0x4e32d6b8 // fadd v24.4s, v21.4s, v18.4s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S4, V17.S4, V26.S4
-	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
-	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de1c // fmul v28.4s, v16.4s, v20.4s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S4, V17.S4, V26.S4
+	WORD	$0x4ebad6b3 // fsub v19.4s, v21.4s, v26.4s
+	WORD	$0x4eb3d6fb // fsub v27.4s, v23.4s, v19.4s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S4, V16.S4, V21.S4
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S4, V16.S4, V25.S4
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32e41c // fcmeq v28.4s, v0.4s, v18.4s
+	WORD	$0x4e32e414 // fcmeq v20.4s, v0.4s, v18.4s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B16, V17.B16, V20.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B16, V17.B16, V24.B16
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea0e738 // fcmgt v24.4s, v25.4s, v0.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ea0e795 // fcmgt v21.4s, v28.4s, v0.4s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B16, V26.B16, V23.B16
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B16, V26.B16, V23.B16
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3be416 // fcmeq v22.4s, v0.4s, v27.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e416 // fcmeq v22.4s, v0.4s, v19.4s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B16, V16.B16, V19.B16
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B16, V16.B16, V27.B16
 	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B16, V28.B16, V21.B16
-	VMOV	V21.B16, V12.B16
+	VORR	V17.B16, V0.B16, V20.B16
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B16, V20.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
@@ -1982,60 +2325,60 @@ tail:
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S4, V18.S4, V21.S4
-	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S4]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S4, V24.S4, V26.S4
-	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
-	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
-	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
-	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	WORD	$0x4e32d6b8 // fadd v24.4s, v21.4s, v18.4s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S4, V17.S4, V26.S4
-	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
-	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de1c // fmul v28.4s, v16.4s, v20.4s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S4, V17.S4, V26.S4
+	WORD	$0x4ebad6b3 // fsub v19.4s, v21.4s, v26.4s
+	WORD	$0x4eb3d6fb // fsub v27.4s, v23.4s, v19.4s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S4, V16.S4, V21.S4
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S4, V16.S4, V25.S4
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32e43c // fcmeq v28.4s, v1.4s, v18.4s
+	WORD	$0x4e32e434 // fcmeq v20.4s, v1.4s, v18.4s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B16, V17.B16, V20.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B16, V17.B16, V24.B16
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea1e738 // fcmgt v24.4s, v25.4s, v1.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ea1e795 // fcmgt v21.4s, v28.4s, v1.4s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B16, V26.B16, V23.B16
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B16, V26.B16, V23.B16
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3be436 // fcmeq v22.4s, v1.4s, v27.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e436 // fcmeq v22.4s, v1.4s, v19.4s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B16, V16.B16, V19.B16
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B16, V16.B16, V27.B16
 	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B16, V28.B16, V21.B16
-	VMOV	V21.B16, V13.B16
+	VORR	V17.B16, V1.B16, V20.B16
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B16, V20.B16, V25.B16
+	VMOV	V25.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -2083,60 +2426,60 @@ tail4:
 	VLD1R	(R19), [V22.S4]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S4, V18.S4, V21.S4
-	WORD	$0x6e35df93 // fmul v19.4s, v28.4s, v21.4s
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S4]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S4, V24.S4, V26.S4
-	WORD	$0x6e3adf3b // fmul v27.4s, v25.4s, v26.4s
-	WORD	$0x4e33d772 // fadd v18.4s, v27.4s, v19.4s
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S4]
-	WORD	$0x6e37ded5 // fmul v21.4s, v22.4s, v23.4s
-	WORD	$0x6e37deb8 // fmul v24.4s, v21.4s, v23.4s
-	WORD	$0x4e32d714 // fadd v20.4s, v24.4s, v18.4s
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	WORD	$0x4e32d6b8 // fadd v24.4s, v21.4s, v18.4s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6e3cde19 // fmul v25.4s, v16.4s, v28.4s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S4, V17.S4, V26.S4
-	WORD	$0x4ebad71b // fsub v27.4s, v24.4s, v26.4s
-	WORD	$0x4ebbd6f3 // fsub v19.4s, v23.4s, v27.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de1c // fmul v28.4s, v16.4s, v20.4s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S4, V17.S4, V26.S4
+	WORD	$0x4ebad6b3 // fsub v19.4s, v21.4s, v26.4s
+	WORD	$0x4eb3d6fb // fsub v27.4s, v23.4s, v19.4s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S4, V16.S4, V21.S4
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S4, V16.S4, V25.S4
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32e41c // fcmeq v28.4s, v0.4s, v18.4s
+	WORD	$0x4e32e414 // fcmeq v20.4s, v0.4s, v18.4s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B16, V17.B16, V20.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B16, V17.B16, V24.B16
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea0e738 // fcmgt v24.4s, v25.4s, v0.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6ea0e795 // fcmgt v21.4s, v28.4s, v0.4s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S4]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B16, V26.B16, V23.B16
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B16, V26.B16, V23.B16
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3be416 // fcmeq v22.4s, v0.4s, v27.4s
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e416 // fcmeq v22.4s, v0.4s, v19.4s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B16, V16.B16, V19.B16
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B16, V16.B16, V27.B16
 	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
 	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B16, V28.B16, V21.B16
-	VMOV	V21.B16, V12.B16
+	VORR	V17.B16, V0.B16, V20.B16
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B16, V20.B16, V25.B16
+	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -2184,60 +2527,60 @@ tail2:
 	VLD1R	(R19), [V22.S2]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S2, V18.S2, V21.S2
-	WORD	$0x2e35df93 // fmul v19.2s, v28.2s, v21.2s
+	WORD	$0x2e35df33 // fmul v19.2s, v25.2s, v21.2s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S2]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S2, V24.S2, V26.S2
-	WORD	$0x2e3adf3b // fmul v27.2s, v25.2s, v26.2s
-	WORD	$0x0e33d772 // fadd v18.2s, v27.2s, v19.2s
+	WORD	$0x2e3adf9b // fmul v27.2s, v28.2s, v26.2s
+	WORD	$0x0e3bd672 // fadd v18.2s, v19.2s, v27.2s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x2e37ded5 // fmul v21.2s, v22.2s, v23.2s
-	WORD	$0x2e37deb8 // fmul v24.2s, v21.2s, v23.2s
-	WORD	$0x0e32d714 // fadd v20.2s, v24.2s, v18.2s
+	WORD	$0x2e37ded9 // fmul v25.2s, v22.2s, v23.2s
+	WORD	$0x2e37df35 // fmul v21.2s, v25.2s, v23.2s
+	WORD	$0x0e32d6b8 // fadd v24.2s, v21.2s, v18.2s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2e3cde19 // fmul v25.2s, v16.2s, v28.2s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S2, V17.S2, V26.S2
-	WORD	$0x0ebad71b // fsub v27.2s, v24.2s, v26.2s
-	WORD	$0x0ebbd6f3 // fsub v19.2s, v23.2s, v27.2s
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34de1c // fmul v28.2s, v16.2s, v20.2s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S2, V17.S2, V26.S2
+	WORD	$0x0ebad6b3 // fsub v19.2s, v21.2s, v26.2s
+	WORD	$0x0eb3d6fb // fsub v27.2s, v23.2s, v19.2s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S2, V16.S2, V21.S2
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S2, V16.S2, V25.S2
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32e41c // fcmeq v28.2s, v0.2s, v18.2s
+	WORD	$0x0e32e414 // fcmeq v20.2s, v0.2s, v18.2s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B8, V17.B8, V20.B8
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B8, V17.B8, V24.B8
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2ea0e738 // fcmgt v24.2s, v25.2s, v0.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2ea0e795 // fcmgt v21.2s, v28.2s, v0.2s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S2]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B8, V26.B8, V23.B8
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B8, V26.B8, V23.B8
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0e3be416 // fcmeq v22.2s, v0.2s, v27.2s
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e416 // fcmeq v22.2s, v0.2s, v19.2s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B8, V16.B8, V19.B8
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B8, V16.B8, V27.B8
 	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
 	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V28.B8
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B8, V28.B8, V21.B8
-	VMOV	V21.B16, V12.B16
+	VORR	V17.B8, V0.B8, V20.B8
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B8, V20.B8, V25.B8
+	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -2285,60 +2628,8458 @@ tail1:
 	VLD1R	(R19), [V22.S2]
 	VMOV	V22.B16, V21.B16
 	VFMLA	V28.S2, V18.S2, V21.S2
-	WORD	$0x2e35df93 // fmul v19.2s, v28.2s, v21.2s
+	WORD	$0x2e35df33 // fmul v19.2s, v25.2s, v21.2s
 	MOVD	$log32consts<>+48(SB), R19
 	VLD1R	(R19), [V24.S2]
 	MOVD	$log32consts<>+52(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VMOV	V20.B16, V26.B16
 	VFMLA	V28.S2, V24.S2, V26.S2
-	WORD	$0x2e3adf3b // fmul v27.2s, v25.2s, v26.2s
-	WORD	$0x0e33d772 // fadd v18.2s, v27.2s, v19.2s
+	WORD	$0x2e3adf9b // fmul v27.2s, v28.2s, v26.2s
+	WORD	$0x0e3bd672 // fadd v18.2s, v19.2s, v27.2s
 	MOVD	$log32consts<>+56(SB), R19
 	VLD1R	(R19), [V22.S2]
-	WORD	$0x2e37ded5 // fmul v21.2s, v22.2s, v23.2s
-	WORD	$0x2e37deb8 // fmul v24.2s, v21.2s, v23.2s
-	WORD	$0x0e32d714 // fadd v20.2s, v24.2s, v18.2s
+	WORD	$0x2e37ded9 // fmul v25.2s, v22.2s, v23.2s
+	WORD	$0x2e37df35 // fmul v21.2s, v25.2s, v23.2s
+	WORD	$0x0e32d6b8 // fadd v24.2s, v21.2s, v18.2s
 	MOVD	$log32consts<>+60(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2e3cde19 // fmul v25.2s, v16.2s, v28.2s
-	VMOV	V25.B16, V26.B16
-	VFMLA	V20.S2, V17.S2, V26.S2
-	WORD	$0x0ebad71b // fsub v27.2s, v24.2s, v26.2s
-	WORD	$0x0ebbd6f3 // fsub v19.2s, v23.2s, v27.2s
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34de1c // fmul v28.2s, v16.2s, v20.2s
+	VMOV	V28.B16, V26.B16
+	VFMLA	V24.S2, V17.S2, V26.S2
+	WORD	$0x0ebad6b3 // fsub v19.2s, v21.2s, v26.2s
+	WORD	$0x0eb3d6fb // fsub v27.2s, v23.2s, v19.2s
 	MOVD	$log32consts<>+64(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V21.B16
-	VFMLA	V22.S2, V16.S2, V21.S2
+	VMOV	V27.B16, V25.B16
+	VFMLA	V22.S2, V16.S2, V25.S2
 	MOVD	$log32consts<>+68(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32e41c // fcmeq v28.2s, v0.2s, v18.2s
+	WORD	$0x0e32e414 // fcmeq v20.2s, v0.2s, v18.2s
 	MOVD	$log32consts<>+72(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VMOV	V28.B16, V20.B16
-	VBSL	V21.B8, V17.B8, V20.B8
+	VMOV	V20.B16, V24.B16
+	VBSL	V25.B8, V17.B8, V24.B8
 	MOVD	$log32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2ea0e738 // fcmgt v24.2s, v25.2s, v0.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2ea0e795 // fcmgt v21.2s, v28.2s, v0.2s
 	MOVD	$log32consts<>+76(SB), R19
 	VLD1R	(R19), [V26.S2]
-	VMOV	V24.B16, V23.B16
-	VBSL	V20.B8, V26.B8, V23.B8
+	VMOV	V21.B16, V23.B16
+	VBSL	V24.B8, V26.B8, V23.B8
 	MOVD	$log32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0e3be416 // fcmeq v22.2s, v0.2s, v27.2s
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e416 // fcmeq v22.2s, v0.2s, v19.2s
 	MOVD	$log32consts<>+80(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VMOV	V22.B16, V19.B16
-	VBSL	V23.B8, V16.B8, V19.B8
+	VMOV	V22.B16, V27.B16
+	VBSL	V23.B8, V16.B8, V27.B8
 	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
 	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
 	MOVD	$log32consts<>+84(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V28.B8
-	VMOV	V18.B16, V21.B16
-	VBSL	V19.B8, V28.B8, V21.B8
+	VORR	V17.B8, V0.B8, V20.B8
+	VMOV	V18.B16, V25.B16
+	VBSL	V27.B8, V20.B8, V25.B8
+	VMOV	V25.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func exp2VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·exp2VF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34d675 // fadd v21.4s, v19.4s, v20.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	WORD	$0x4eb7d678 // fsub v24.4s, v19.4s, v23.4s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S4, V24.S4, V18.S4
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S4, V24.S4, V20.S4
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S4, V22.S4, V23.S4
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S4, V23.S4, V27.S4
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S4, V27.S4, V28.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S4, V28.S4, V24.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S4, V24.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V22.S4, V25.S4
+	WORD	$0x6e3adf57 // fmul v23.4s, v26.4s, v26.4s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S4, V20.S4, V16.S4
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S4, V25.S4, V27.S4
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e3ad63c // fadd v28.4s, v17.4s, v26.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4ebcd658 // fsub v24.4s, v18.4s, v28.4s
+	WORD	$0x4e3ad713 // fadd v19.4s, v24.4s, v26.4s
+	WORD	$0x4e3bd676 // fadd v22.4s, v19.4s, v27.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V21.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V23.S4, V17.S4
+	VSHL	$23, V17.S4, V18.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VSUB	V26.S4, V24.S4, V19.S4
+	VSHL	$23, V19.S4, V27.S4
+	WORD	$0x4e36d794 // fadd v20.4s, v28.4s, v22.4s
+	WORD	$0x6e32de95 // fmul v21.4s, v20.4s, v18.4s
+	WORD	$0x6e3bdeb0 // fmul v16.4s, v21.4s, v27.4s
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V23.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B16, V23.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34d675 // fadd v21.4s, v19.4s, v20.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	WORD	$0x4eb7d678 // fsub v24.4s, v19.4s, v23.4s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S4, V24.S4, V18.S4
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S4, V24.S4, V20.S4
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S4, V22.S4, V23.S4
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S4, V23.S4, V27.S4
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S4, V27.S4, V28.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S4, V28.S4, V24.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S4, V24.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V22.S4, V25.S4
+	WORD	$0x6e3adf57 // fmul v23.4s, v26.4s, v26.4s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S4, V20.S4, V16.S4
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S4, V25.S4, V27.S4
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e3ad63c // fadd v28.4s, v17.4s, v26.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4ebcd658 // fsub v24.4s, v18.4s, v28.4s
+	WORD	$0x4e3ad713 // fadd v19.4s, v24.4s, v26.4s
+	WORD	$0x4e3bd676 // fadd v22.4s, v19.4s, v27.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V21.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V23.S4, V17.S4
+	VSHL	$23, V17.S4, V18.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VSUB	V26.S4, V24.S4, V19.S4
+	VSHL	$23, V19.S4, V27.S4
+	WORD	$0x4e36d794 // fadd v20.4s, v28.4s, v22.4s
+	WORD	$0x6e32de95 // fmul v21.4s, v20.4s, v18.4s
+	WORD	$0x6e3bdeb0 // fmul v16.4s, v21.4s, v27.4s
+	WORD	$0x4e21e431 // fcmeq v17.4s, v1.4s, v1.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V23.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B16, V23.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f451 // fmax v17.4s, v2.4s, v16.4s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34d675 // fadd v21.4s, v19.4s, v20.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	WORD	$0x4eb7d678 // fsub v24.4s, v19.4s, v23.4s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S4, V24.S4, V18.S4
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S4, V24.S4, V20.S4
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S4, V22.S4, V23.S4
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S4, V23.S4, V27.S4
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S4, V27.S4, V28.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S4, V28.S4, V24.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S4, V24.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V22.S4, V25.S4
+	WORD	$0x6e3adf57 // fmul v23.4s, v26.4s, v26.4s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S4, V20.S4, V16.S4
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S4, V25.S4, V27.S4
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e3ad63c // fadd v28.4s, v17.4s, v26.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4ebcd658 // fsub v24.4s, v18.4s, v28.4s
+	WORD	$0x4e3ad713 // fadd v19.4s, v24.4s, v26.4s
+	WORD	$0x4e3bd676 // fadd v22.4s, v19.4s, v27.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V21.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V23.S4, V17.S4
+	VSHL	$23, V17.S4, V18.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VSUB	V26.S4, V24.S4, V19.S4
+	VSHL	$23, V19.S4, V27.S4
+	WORD	$0x4e36d794 // fadd v20.4s, v28.4s, v22.4s
+	WORD	$0x6e32de95 // fmul v21.4s, v20.4s, v18.4s
+	WORD	$0x6e3bdeb0 // fmul v16.4s, v21.4s, v27.4s
+	WORD	$0x4e22e451 // fcmeq v17.4s, v2.4s, v2.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V2.B16, V23.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B16, V23.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f471 // fmax v17.4s, v3.4s, v16.4s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34d675 // fadd v21.4s, v19.4s, v20.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	WORD	$0x4eb7d678 // fsub v24.4s, v19.4s, v23.4s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S4, V24.S4, V18.S4
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S4, V24.S4, V20.S4
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S4, V22.S4, V23.S4
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S4, V23.S4, V27.S4
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S4, V27.S4, V28.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S4, V28.S4, V24.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S4, V24.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V22.S4, V25.S4
+	WORD	$0x6e3adf57 // fmul v23.4s, v26.4s, v26.4s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S4, V20.S4, V16.S4
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S4, V25.S4, V27.S4
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e3ad63c // fadd v28.4s, v17.4s, v26.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4ebcd658 // fsub v24.4s, v18.4s, v28.4s
+	WORD	$0x4e3ad713 // fadd v19.4s, v24.4s, v26.4s
+	WORD	$0x4e3bd676 // fadd v22.4s, v19.4s, v27.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V21.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V23.S4, V17.S4
+	VSHL	$23, V17.S4, V18.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VSUB	V26.S4, V24.S4, V19.S4
+	VSHL	$23, V19.S4, V27.S4
+	WORD	$0x4e36d794 // fadd v20.4s, v28.4s, v22.4s
+	WORD	$0x6e32de95 // fmul v21.4s, v20.4s, v18.4s
+	WORD	$0x6e3bdeb0 // fmul v16.4s, v21.4s, v27.4s
+	WORD	$0x4e23e471 // fcmeq v17.4s, v3.4s, v3.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V3.B16, V23.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B16, V23.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34d675 // fadd v21.4s, v19.4s, v20.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	WORD	$0x4eb7d678 // fsub v24.4s, v19.4s, v23.4s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S4, V24.S4, V18.S4
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S4, V24.S4, V20.S4
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S4, V22.S4, V23.S4
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S4, V23.S4, V27.S4
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S4, V27.S4, V28.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S4, V28.S4, V24.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S4, V24.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V22.S4, V25.S4
+	WORD	$0x6e3adf57 // fmul v23.4s, v26.4s, v26.4s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S4, V20.S4, V16.S4
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S4, V25.S4, V27.S4
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e3ad63c // fadd v28.4s, v17.4s, v26.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4ebcd658 // fsub v24.4s, v18.4s, v28.4s
+	WORD	$0x4e3ad713 // fadd v19.4s, v24.4s, v26.4s
+	WORD	$0x4e3bd676 // fadd v22.4s, v19.4s, v27.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V21.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V23.S4, V17.S4
+	VSHL	$23, V17.S4, V18.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VSUB	V26.S4, V24.S4, V19.S4
+	VSHL	$23, V19.S4, V27.S4
+	WORD	$0x4e36d794 // fadd v20.4s, v28.4s, v22.4s
+	WORD	$0x6e32de95 // fmul v21.4s, v20.4s, v18.4s
+	WORD	$0x6e3bdeb0 // fmul v16.4s, v21.4s, v27.4s
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V23.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B16, V23.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34d675 // fadd v21.4s, v19.4s, v20.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	WORD	$0x4eb7d678 // fsub v24.4s, v19.4s, v23.4s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S4, V24.S4, V18.S4
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S4, V24.S4, V20.S4
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S4, V22.S4, V23.S4
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S4, V23.S4, V27.S4
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S4, V27.S4, V28.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S4, V28.S4, V24.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S4, V24.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V22.S4, V25.S4
+	WORD	$0x6e3adf57 // fmul v23.4s, v26.4s, v26.4s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S4, V20.S4, V16.S4
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S4, V25.S4, V27.S4
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e3ad63c // fadd v28.4s, v17.4s, v26.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4ebcd658 // fsub v24.4s, v18.4s, v28.4s
+	WORD	$0x4e3ad713 // fadd v19.4s, v24.4s, v26.4s
+	WORD	$0x4e3bd676 // fadd v22.4s, v19.4s, v27.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V21.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V23.S4, V17.S4
+	VSHL	$23, V17.S4, V18.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VSUB	V26.S4, V24.S4, V19.S4
+	VSHL	$23, V19.S4, V27.S4
+	WORD	$0x4e36d794 // fadd v20.4s, v28.4s, v22.4s
+	WORD	$0x6e32de95 // fmul v21.4s, v20.4s, v18.4s
+	WORD	$0x6e3bdeb0 // fmul v16.4s, v21.4s, v27.4s
+	WORD	$0x4e21e431 // fcmeq v17.4s, v1.4s, v1.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V23.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B16, V23.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34d675 // fadd v21.4s, v19.4s, v20.4s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	WORD	$0x4eb7d678 // fsub v24.4s, v19.4s, v23.4s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S4, V24.S4, V18.S4
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S4, V24.S4, V20.S4
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S4, V22.S4, V23.S4
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S4, V23.S4, V27.S4
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S4, V27.S4, V28.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S4, V28.S4, V24.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S4, V24.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V22.S4, V25.S4
+	WORD	$0x6e3adf57 // fmul v23.4s, v26.4s, v26.4s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S4, V20.S4, V16.S4
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S4, V25.S4, V27.S4
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e3ad63c // fadd v28.4s, v17.4s, v26.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4ebcd658 // fsub v24.4s, v18.4s, v28.4s
+	WORD	$0x4e3ad713 // fadd v19.4s, v24.4s, v26.4s
+	WORD	$0x4e3bd676 // fadd v22.4s, v19.4s, v27.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V21.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V23.S4, V17.S4
+	VSHL	$23, V17.S4, V18.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VSUB	V26.S4, V24.S4, V19.S4
+	VSHL	$23, V19.S4, V27.S4
+	WORD	$0x4e36d794 // fadd v20.4s, v28.4s, v22.4s
+	WORD	$0x6e32de95 // fmul v21.4s, v20.4s, v18.4s
+	WORD	$0x6e3bdeb0 // fmul v16.4s, v21.4s, v27.4s
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V23.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B16, V23.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34d675 // fadd v21.2s, v19.2s, v20.2s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
+	WORD	$0x0eb7d678 // fsub v24.2s, v19.2s, v23.2s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2e39df1a // fmul v26.2s, v24.2s, v25.2s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V26.B8, V28.B8
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S2, V24.S2, V18.S2
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S2, V24.S2, V20.S2
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S2, V22.S2, V23.S2
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S2, V23.S2, V27.S2
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S2, V27.S2, V28.S2
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S2, V28.S2, V24.S2
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S2, V24.S2, V22.S2
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S2, V22.S2, V25.S2
+	WORD	$0x2e3adf57 // fmul v23.2s, v26.2s, v26.2s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S2, V20.S2, V16.S2
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S2, V25.S2, V27.S2
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e3ad63c // fadd v28.2s, v17.2s, v26.2s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0ebcd658 // fsub v24.2s, v18.2s, v28.2s
+	WORD	$0x0e3ad713 // fadd v19.2s, v24.2s, v26.2s
+	WORD	$0x0e3bd676 // fadd v22.2s, v19.2s, v27.2s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V21.S2, V25.S2
+	VUSHR	$1, V25.S2, V23.S2
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V23.S2, V17.S2
+	VSHL	$23, V17.S2, V18.S2
+	VSUB	V23.S2, V25.S2, V24.S2
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VSUB	V26.S2, V24.S2, V19.S2
+	VSHL	$23, V19.S2, V27.S2
+	WORD	$0x0e36d794 // fadd v20.2s, v28.2s, v22.2s
+	WORD	$0x2e32de95 // fmul v21.2s, v20.2s, v18.2s
+	WORD	$0x2e3bdeb0 // fmul v16.2s, v21.2s, v27.2s
+	WORD	$0x0e20e411 // fcmeq v17.2s, v0.2s, v0.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V23.B8
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B8, V23.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$exp232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
+	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34d675 // fadd v21.2s, v19.2s, v20.2s
+	MOVD	$exp232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
+	WORD	$0x0eb7d678 // fsub v24.2s, v19.2s, v23.2s
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2e39df1a // fmul v26.2s, v24.2s, v25.2s
+	MOVD	$exp232consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V26.B8, V28.B8
+	MOVD	$exp232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.S2, V24.S2, V18.S2
+	MOVD	$exp232consts<>+16(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.S2, V24.S2, V20.S2
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.S2, V22.S2, V23.S2
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.S2, V23.S2, V27.S2
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.S2, V27.S2, V28.S2
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.S2, V28.S2, V24.S2
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.S2, V24.S2, V22.S2
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S2, V22.S2, V25.S2
+	WORD	$0x2e3adf57 // fmul v23.2s, v26.2s, v26.2s
+	VMOV	V20.B16, V16.B16
+	VFMLA	V26.S2, V20.S2, V16.S2
+	VMOV	V16.B16, V27.B16
+	VFMLA	V23.S2, V25.S2, V27.S2
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e3ad63c // fadd v28.2s, v17.2s, v26.2s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0ebcd658 // fsub v24.2s, v18.2s, v28.2s
+	WORD	$0x0e3ad713 // fadd v19.2s, v24.2s, v26.2s
+	WORD	$0x0e3bd676 // fadd v22.2s, v19.2s, v27.2s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V21.S2, V25.S2
+	VUSHR	$1, V25.S2, V23.S2
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V23.S2, V17.S2
+	VSHL	$23, V17.S2, V18.S2
+	VSUB	V23.S2, V25.S2, V24.S2
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VSUB	V26.S2, V24.S2, V19.S2
+	VSHL	$23, V19.S2, V27.S2
+	WORD	$0x0e36d794 // fadd v20.2s, v28.2s, v22.2s
+	WORD	$0x2e32de95 // fmul v21.2s, v20.2s, v18.2s
+	WORD	$0x2e3bdeb0 // fmul v16.2s, v21.2s, v27.2s
+	WORD	$0x0e20e411 // fcmeq v17.2s, v0.2s, v0.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V23.B8
+	VMOV	V17.B16, V26.B16
+	VBSL	V16.B8, V23.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expm1VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·expm1VF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x4eb1d756 // fsub v22.4s, v26.4s, v17.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x6e30de32 // fmul v18.4s, v17.4s, v16.4s
+	WORD	$0x6e33de59 // fmul v25.4s, v18.4s, v19.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37d73c // fadd v28.4s, v25.4s, v23.4s
+	WORD	$0x4eb9d798 // fsub v24.4s, v28.4s, v25.4s
+	WORD	$0x4eb8d795 // fsub v21.4s, v28.4s, v24.4s
+	WORD	$0x4eb5d73a // fsub v26.4s, v25.4s, v21.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb8d6d4 // fsub v20.4s, v22.4s, v24.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30df72 // fmul v18.4s, v27.4s, v16.4s
+	WORD	$0x6e33de57 // fmul v23.4s, v18.4s, v19.4s
+	WORD	$0x4e37d639 // fadd v25.4s, v17.4s, v23.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e796 // fcmeq v22.4s, v28.4s, v21.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B16, V26.B16, V20.B16
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be410 // fcmeq v16.4s, v0.4s, v27.4s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B16, V0.B16, V18.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V23.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V23.B16, V21.B16
 	VMOV	V21.B16, V12.B16
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x4eb1d756 // fsub v22.4s, v26.4s, v17.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x6e30de32 // fmul v18.4s, v17.4s, v16.4s
+	WORD	$0x6e33de59 // fmul v25.4s, v18.4s, v19.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37d73c // fadd v28.4s, v25.4s, v23.4s
+	WORD	$0x4eb9d798 // fsub v24.4s, v28.4s, v25.4s
+	WORD	$0x4eb8d795 // fsub v21.4s, v28.4s, v24.4s
+	WORD	$0x4eb5d73a // fsub v26.4s, v25.4s, v21.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb8d6d4 // fsub v20.4s, v22.4s, v24.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30df72 // fmul v18.4s, v27.4s, v16.4s
+	WORD	$0x6e33de57 // fmul v23.4s, v18.4s, v19.4s
+	WORD	$0x4e37d639 // fadd v25.4s, v17.4s, v23.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e796 // fcmeq v22.4s, v28.4s, v21.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B16, V26.B16, V20.B16
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be430 // fcmeq v16.4s, v1.4s, v27.4s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B16, V1.B16, V18.B16
+	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V23.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V23.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f451 // fmax v17.4s, v2.4s, v16.4s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x4eb1d756 // fsub v22.4s, v26.4s, v17.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x6e30de32 // fmul v18.4s, v17.4s, v16.4s
+	WORD	$0x6e33de59 // fmul v25.4s, v18.4s, v19.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37d73c // fadd v28.4s, v25.4s, v23.4s
+	WORD	$0x4eb9d798 // fsub v24.4s, v28.4s, v25.4s
+	WORD	$0x4eb8d795 // fsub v21.4s, v28.4s, v24.4s
+	WORD	$0x4eb5d73a // fsub v26.4s, v25.4s, v21.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb8d6d4 // fsub v20.4s, v22.4s, v24.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30df72 // fmul v18.4s, v27.4s, v16.4s
+	WORD	$0x6e33de57 // fmul v23.4s, v18.4s, v19.4s
+	WORD	$0x4e37d639 // fadd v25.4s, v17.4s, v23.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e796 // fcmeq v22.4s, v28.4s, v21.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B16, V26.B16, V20.B16
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be450 // fcmeq v16.4s, v2.4s, v27.4s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B16, V2.B16, V18.B16
+	WORD	$0x4e22e453 // fcmeq v19.4s, v2.4s, v2.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V2.B16, V23.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V23.B16, V21.B16
+	VMOV	V21.B16, V14.B16
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f471 // fmax v17.4s, v3.4s, v16.4s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x4eb1d756 // fsub v22.4s, v26.4s, v17.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x6e30de32 // fmul v18.4s, v17.4s, v16.4s
+	WORD	$0x6e33de59 // fmul v25.4s, v18.4s, v19.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37d73c // fadd v28.4s, v25.4s, v23.4s
+	WORD	$0x4eb9d798 // fsub v24.4s, v28.4s, v25.4s
+	WORD	$0x4eb8d795 // fsub v21.4s, v28.4s, v24.4s
+	WORD	$0x4eb5d73a // fsub v26.4s, v25.4s, v21.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb8d6d4 // fsub v20.4s, v22.4s, v24.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30df72 // fmul v18.4s, v27.4s, v16.4s
+	WORD	$0x6e33de57 // fmul v23.4s, v18.4s, v19.4s
+	WORD	$0x4e37d639 // fadd v25.4s, v17.4s, v23.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e796 // fcmeq v22.4s, v28.4s, v21.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B16, V26.B16, V20.B16
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be470 // fcmeq v16.4s, v3.4s, v27.4s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B16, V3.B16, V18.B16
+	WORD	$0x4e23e473 // fcmeq v19.4s, v3.4s, v3.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V3.B16, V23.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V23.B16, V21.B16
+	VMOV	V21.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x4eb1d756 // fsub v22.4s, v26.4s, v17.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x6e30de32 // fmul v18.4s, v17.4s, v16.4s
+	WORD	$0x6e33de59 // fmul v25.4s, v18.4s, v19.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37d73c // fadd v28.4s, v25.4s, v23.4s
+	WORD	$0x4eb9d798 // fsub v24.4s, v28.4s, v25.4s
+	WORD	$0x4eb8d795 // fsub v21.4s, v28.4s, v24.4s
+	WORD	$0x4eb5d73a // fsub v26.4s, v25.4s, v21.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb8d6d4 // fsub v20.4s, v22.4s, v24.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30df72 // fmul v18.4s, v27.4s, v16.4s
+	WORD	$0x6e33de57 // fmul v23.4s, v18.4s, v19.4s
+	WORD	$0x4e37d639 // fadd v25.4s, v17.4s, v23.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e796 // fcmeq v22.4s, v28.4s, v21.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B16, V26.B16, V20.B16
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be410 // fcmeq v16.4s, v0.4s, v27.4s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B16, V0.B16, V18.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V23.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V23.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x4eb1d756 // fsub v22.4s, v26.4s, v17.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x6e30de32 // fmul v18.4s, v17.4s, v16.4s
+	WORD	$0x6e33de59 // fmul v25.4s, v18.4s, v19.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37d73c // fadd v28.4s, v25.4s, v23.4s
+	WORD	$0x4eb9d798 // fsub v24.4s, v28.4s, v25.4s
+	WORD	$0x4eb8d795 // fsub v21.4s, v28.4s, v24.4s
+	WORD	$0x4eb5d73a // fsub v26.4s, v25.4s, v21.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb8d6d4 // fsub v20.4s, v22.4s, v24.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30df72 // fmul v18.4s, v27.4s, v16.4s
+	WORD	$0x6e33de57 // fmul v23.4s, v18.4s, v19.4s
+	WORD	$0x4e37d639 // fadd v25.4s, v17.4s, v23.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e796 // fcmeq v22.4s, v28.4s, v21.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B16, V26.B16, V20.B16
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be430 // fcmeq v16.4s, v1.4s, v27.4s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B16, V1.B16, V18.B16
+	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V23.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V23.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S4, V19.S4, V22.S4
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S4, V24.S4, V26.S4
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S4, V24.S4, V28.S4
+	WORD	$0x4ebcd750 // fsub v16.4s, v26.4s, v28.4s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S4, V24.S4, V17.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S4, V20.S4, V23.S4
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S4, V23.S4, V19.S4
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S4, V19.S4, V26.S4
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S4, V26.S4, V24.S4
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S4, V24.S4, V20.S4
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S4, V20.S4, V25.S4
+	WORD	$0x6e3cdf97 // fmul v23.4s, v28.4s, v28.4s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S4, V17.S4, V27.S4
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S4, V25.S4, V19.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e3cd65a // fadd v26.4s, v18.4s, v28.4s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ebad618 // fsub v24.4s, v16.4s, v26.4s
+	WORD	$0x4e3cd715 // fadd v21.4s, v24.4s, v28.4s
+	WORD	$0x4e33d6b4 // fadd v20.4s, v21.4s, v19.4s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V22.S4, V25.S4
+	VUSHR	$1, V25.S4, V23.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VSUB	V27.S4, V23.S4, V18.S4
+	VSHL	$23, V18.S4, V16.S4
+	VSUB	V23.S4, V25.S4, V24.S4
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VSUB	V28.S4, V24.S4, V21.S4
+	VSHL	$23, V21.S4, V19.S4
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x4eb1d756 // fsub v22.4s, v26.4s, v17.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x6e30de32 // fmul v18.4s, v17.4s, v16.4s
+	WORD	$0x6e33de59 // fmul v25.4s, v18.4s, v19.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4e37d73c // fadd v28.4s, v25.4s, v23.4s
+	WORD	$0x4eb9d798 // fsub v24.4s, v28.4s, v25.4s
+	WORD	$0x4eb8d795 // fsub v21.4s, v28.4s, v24.4s
+	WORD	$0x4eb5d73a // fsub v26.4s, v25.4s, v21.4s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb8d6d4 // fsub v20.4s, v22.4s, v24.4s
+	WORD	$0x4e34d751 // fadd v17.4s, v26.4s, v20.4s
+	WORD	$0x6e30df72 // fmul v18.4s, v27.4s, v16.4s
+	WORD	$0x6e33de57 // fmul v23.4s, v18.4s, v19.4s
+	WORD	$0x4e37d639 // fadd v25.4s, v17.4s, v23.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e796 // fcmeq v22.4s, v28.4s, v21.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B16, V26.B16, V20.B16
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be410 // fcmeq v16.4s, v0.4s, v27.4s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B16, V0.B16, V18.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V23.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V23.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S2, V19.S2, V22.S2
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb7d6d8 // fsub v24.2s, v22.2s, v23.2s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S2, V24.S2, V26.S2
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S2, V24.S2, V28.S2
+	WORD	$0x0ebcd750 // fsub v16.2s, v26.2s, v28.2s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S2, V24.S2, V17.S2
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S2, V20.S2, V23.S2
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S2, V23.S2, V19.S2
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S2, V19.S2, V26.S2
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S2, V26.S2, V24.S2
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S2, V24.S2, V20.S2
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S2, V20.S2, V25.S2
+	WORD	$0x2e3cdf97 // fmul v23.2s, v28.2s, v28.2s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S2, V17.S2, V27.S2
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S2, V25.S2, V19.S2
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e3cd65a // fadd v26.2s, v18.2s, v28.2s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0ebad618 // fsub v24.2s, v16.2s, v26.2s
+	WORD	$0x0e3cd715 // fadd v21.2s, v24.2s, v28.2s
+	WORD	$0x0e33d6b4 // fadd v20.2s, v21.2s, v19.2s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V22.S2, V25.S2
+	VUSHR	$1, V25.S2, V23.S2
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VSUB	V27.S2, V23.S2, V18.S2
+	VSHL	$23, V18.S2, V16.S2
+	VSUB	V23.S2, V25.S2, V24.S2
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VSUB	V28.S2, V24.S2, V21.S2
+	VSHL	$23, V21.S2, V19.S2
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	WORD	$0x0eb1d756 // fsub v22.2s, v26.2s, v17.2s
+	WORD	$0x0e34d6db // fadd v27.2s, v22.2s, v20.2s
+	WORD	$0x2e30de32 // fmul v18.2s, v17.2s, v16.2s
+	WORD	$0x2e33de59 // fmul v25.2s, v18.2s, v19.2s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0e37d73c // fadd v28.2s, v25.2s, v23.2s
+	WORD	$0x0eb9d798 // fsub v24.2s, v28.2s, v25.2s
+	WORD	$0x0eb8d795 // fsub v21.2s, v28.2s, v24.2s
+	WORD	$0x0eb5d73a // fsub v26.2s, v25.2s, v21.2s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb8d6d4 // fsub v20.2s, v22.2s, v24.2s
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	WORD	$0x2e30df72 // fmul v18.2s, v27.2s, v16.2s
+	WORD	$0x2e33de57 // fmul v23.2s, v18.2s, v19.2s
+	WORD	$0x0e37d639 // fadd v25.2s, v17.2s, v23.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e796 // fcmeq v22.2s, v28.2s, v21.2s
+	WORD	$0x0e39d798 // fadd v24.2s, v28.2s, v25.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B8, V26.B8, V20.B8
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be410 // fcmeq v16.2s, v0.2s, v27.2s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B8, V0.B8, V18.B8
+	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V23.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B8, V23.B8, V21.B8
+	VMOV	V21.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$expm132consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
+	MOVD	$expm132consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	MOVD	$expm132consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.S2, V19.S2, V22.S2
+	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb7d6d8 // fsub v24.2s, v22.2s, v23.2s
+	MOVD	$expm132consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.S2, V24.S2, V26.S2
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.S2, V24.S2, V28.S2
+	WORD	$0x0ebcd750 // fsub v16.2s, v26.2s, v28.2s
+	MOVD	$expm132consts<>+20(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.S2, V24.S2, V17.S2
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	MOVD	$expm132consts<>+28(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.S2, V20.S2, V23.S2
+	MOVD	$expm132consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.S2, V23.S2, V19.S2
+	MOVD	$expm132consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.S2, V19.S2, V26.S2
+	MOVD	$expm132consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.S2, V26.S2, V24.S2
+	MOVD	$expm132consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.S2, V24.S2, V20.S2
+	MOVD	$expm132consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.S2, V20.S2, V25.S2
+	WORD	$0x2e3cdf97 // fmul v23.2s, v28.2s, v28.2s
+	VMOV	V17.B16, V27.B16
+	VFMLA	V28.S2, V17.S2, V27.S2
+	VMOV	V27.B16, V19.B16
+	VFMLA	V23.S2, V25.S2, V19.S2
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e3cd65a // fadd v26.2s, v18.2s, v28.2s
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0ebad618 // fsub v24.2s, v16.2s, v26.2s
+	WORD	$0x0e3cd715 // fadd v21.2s, v24.2s, v28.2s
+	WORD	$0x0e33d6b4 // fadd v20.2s, v21.2s, v19.2s
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V22.S2, V25.S2
+	VUSHR	$1, V25.S2, V23.S2
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VSUB	V27.S2, V23.S2, V18.S2
+	VSHL	$23, V18.S2, V16.S2
+	VSUB	V23.S2, V25.S2, V24.S2
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VSUB	V28.S2, V24.S2, V21.S2
+	VSHL	$23, V21.S2, V19.S2
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	WORD	$0x0eb1d756 // fsub v22.2s, v26.2s, v17.2s
+	WORD	$0x0e34d6db // fadd v27.2s, v22.2s, v20.2s
+	WORD	$0x2e30de32 // fmul v18.2s, v17.2s, v16.2s
+	WORD	$0x2e33de59 // fmul v25.2s, v18.2s, v19.2s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0e37d73c // fadd v28.2s, v25.2s, v23.2s
+	WORD	$0x0eb9d798 // fsub v24.2s, v28.2s, v25.2s
+	WORD	$0x0eb8d795 // fsub v21.2s, v28.2s, v24.2s
+	WORD	$0x0eb5d73a // fsub v26.2s, v25.2s, v21.2s
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb8d6d4 // fsub v20.2s, v22.2s, v24.2s
+	WORD	$0x0e34d751 // fadd v17.2s, v26.2s, v20.2s
+	WORD	$0x2e30df72 // fmul v18.2s, v27.2s, v16.2s
+	WORD	$0x2e33de57 // fmul v23.2s, v18.2s, v19.2s
+	WORD	$0x0e37d639 // fadd v25.2s, v17.2s, v23.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e796 // fcmeq v22.2s, v28.2s, v21.2s
+	WORD	$0x0e39d798 // fadd v24.2s, v28.2s, v25.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V22.B16, V20.B16
+	VBSL	V24.B8, V26.B8, V20.B8
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be410 // fcmeq v16.2s, v0.2s, v27.2s
+	VMOV	V16.B16, V18.B16
+	VBSL	V20.B8, V0.B8, V18.B8
+	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	MOVD	$expm132consts<>+76(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V23.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B8, V23.B8, V21.B8
+	VMOV	V21.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func log2VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·log2VF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e410 // fcmeq v16.4s, v0.4s, v18.4s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6fb // fcmgt v27.4s, v23.4s, v0.4s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e413 // fcmeq v19.4s, v0.4s, v20.4s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e430 // fcmeq v16.4s, v1.4s, v18.4s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea1e6fb // fcmgt v27.4s, v23.4s, v1.4s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e433 // fcmeq v19.4s, v1.4s, v20.4s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea2e611 // fcmgt v17.4s, v16.4s, v2.4s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc53 // fmul v19.4s, v2.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V2.B16, V19.B16, V20.B16
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e450 // fcmeq v16.4s, v2.4s, v18.4s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea2e6fb // fcmgt v27.4s, v23.4s, v2.4s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e453 // fcmeq v19.4s, v2.4s, v20.4s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e22e452 // fcmeq v18.4s, v2.4s, v2.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V2.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea3e611 // fcmgt v17.4s, v16.4s, v3.4s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc73 // fmul v19.4s, v3.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V3.B16, V19.B16, V20.B16
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e470 // fcmeq v16.4s, v3.4s, v18.4s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea3e6fb // fcmgt v27.4s, v23.4s, v3.4s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e473 // fcmeq v19.4s, v3.4s, v20.4s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e23e472 // fcmeq v18.4s, v3.4s, v3.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V3.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e410 // fcmeq v16.4s, v0.4s, v18.4s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6fb // fcmgt v27.4s, v23.4s, v0.4s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e413 // fcmeq v19.4s, v0.4s, v20.4s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e430 // fcmeq v16.4s, v1.4s, v18.4s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea1e6fb // fcmgt v27.4s, v23.4s, v1.4s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e433 // fcmeq v19.4s, v1.4s, v20.4s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e410 // fcmeq v16.4s, v0.4s, v18.4s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6fb // fcmgt v27.4s, v23.4s, v0.4s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e413 // fcmeq v19.4s, v0.4s, v20.4s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B8, V19.B8, V20.B8
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V20.S2, V22.S2
+	VUSHR	$23, V22.S2, V23.S2
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V24.B8, V23.B8, V25.B8
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	WORD	$0x0ebcd730 // fsub v16.2s, v25.2s, v28.2s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V22.B8, V19.B8
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V19.S2, V20.S2
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d697 // fsub v23.2s, v20.2s, v24.2s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e37d75b // fadd v27.2s, v26.2s, v23.2s
+	WORD	$0x2e3bfef1 // fdiv v17.2s, v23.2s, v27.2s
+	WORD	$0x2e31de39 // fmul v25.2s, v17.2s, v17.2s
+	WORD	$0x2e39df3c // fmul v28.2s, v25.2s, v25.2s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S2, V18.S2, V21.S2
+	WORD	$0x2e35df33 // fmul v19.2s, v25.2s, v21.2s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S2, V24.S2, V26.S2
+	WORD	$0x2e3adf9b // fmul v27.2s, v28.2s, v26.2s
+	WORD	$0x0e3bd672 // fadd v18.2s, v19.2s, v27.2s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e37ded9 // fmul v25.2s, v22.2s, v23.2s
+	WORD	$0x2e37df35 // fmul v21.2s, v25.2s, v23.2s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VEOR	V24.B8, V21.B8, V20.B8
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S2, V25.S2, V28.S2
+	WORD	$0x0eb5d6fa // fsub v26.2s, v23.2s, v21.2s
+	WORD	$0x0ebad6f3 // fsub v19.2s, v23.2s, v26.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
+	WORD	$0x0ebcd778 // fsub v24.2s, v27.2s, v28.2s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S2, V17.S2, V25.S2
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34df57 // fmul v23.2s, v26.2s, v20.2s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VEOR	V19.B8, V23.B8, V21.B8
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S2, V26.S2, V27.S2
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S2, V16.S2, V17.S2
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S2, V26.S2, V24.S2
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S2, V25.S2, V19.S2
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32de15 // fmul v21.2s, v16.2s, v18.2s
+	WORD	$0x0e37d6bc // fadd v28.2s, v21.2s, v23.2s
+	WORD	$0x0eb5d79b // fsub v27.2s, v28.2s, v21.2s
+	WORD	$0x0ebbd796 // fsub v22.2s, v28.2s, v27.2s
+	WORD	$0x0eb6d6ba // fsub v26.2s, v21.2s, v22.2s
+	WORD	$0x0ebbd6f1 // fsub v17.2s, v23.2s, v27.2s
+	WORD	$0x0e31d754 // fadd v20.2s, v26.2s, v17.2s
+	WORD	$0x0e33d699 // fadd v25.2s, v20.2s, v19.2s
+	WORD	$0x0e39d798 // fadd v24.2s, v28.2s, v25.2s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32e410 // fcmeq v16.2s, v0.2s, v18.2s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B8, V21.B8, V22.B8
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2ea0e6fb // fcmgt v27.2s, v23.2s, v0.2s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B8, V26.B8, V17.B8
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e413 // fcmeq v19.2s, v0.2s, v20.2s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B8, V28.B8, V25.B8
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V16.B8
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B8, V16.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$log232consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
+	MOVD	$log232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B8, V19.B8, V20.B8
+	MOVD	$log232consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V20.S2, V22.S2
+	VUSHR	$23, V22.S2, V23.S2
+	MOVD	$log232consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V24.B8, V23.B8, V25.B8
+	MOVD	$log232consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log232consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	WORD	$0x0ebcd730 // fsub v16.2s, v25.2s, v28.2s
+	MOVD	$log232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V22.B8, V19.B8
+	MOVD	$log232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V19.S2, V20.S2
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d697 // fsub v23.2s, v20.2s, v24.2s
+	MOVD	$log232consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e37d75b // fadd v27.2s, v26.2s, v23.2s
+	WORD	$0x2e3bfef1 // fdiv v17.2s, v23.2s, v27.2s
+	WORD	$0x2e31de39 // fmul v25.2s, v17.2s, v17.2s
+	WORD	$0x2e39df3c // fmul v28.2s, v25.2s, v25.2s
+	MOVD	$log232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$log232consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S2, V18.S2, V21.S2
+	WORD	$0x2e35df33 // fmul v19.2s, v25.2s, v21.2s
+	MOVD	$log232consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$log232consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S2, V24.S2, V26.S2
+	WORD	$0x2e3adf9b // fmul v27.2s, v28.2s, v26.2s
+	WORD	$0x0e3bd672 // fadd v18.2s, v19.2s, v27.2s
+	MOVD	$log232consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e37ded9 // fmul v25.2s, v22.2s, v23.2s
+	WORD	$0x2e37df35 // fmul v21.2s, v25.2s, v23.2s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VEOR	V24.B8, V21.B8, V20.B8
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S2, V25.S2, V28.S2
+	WORD	$0x0eb5d6fa // fsub v26.2s, v23.2s, v21.2s
+	WORD	$0x0ebad6f3 // fsub v19.2s, v23.2s, v26.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
+	WORD	$0x0ebcd778 // fsub v24.2s, v27.2s, v28.2s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S2, V17.S2, V25.S2
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34df57 // fmul v23.2s, v26.2s, v20.2s
+	MOVD	$log232consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VEOR	V19.B8, V23.B8, V21.B8
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S2, V26.S2, V27.S2
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S2, V16.S2, V17.S2
+	MOVD	$log232consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S2, V26.S2, V24.S2
+	MOVD	$log232consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S2, V25.S2, V19.S2
+	MOVD	$log232consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32de15 // fmul v21.2s, v16.2s, v18.2s
+	WORD	$0x0e37d6bc // fadd v28.2s, v21.2s, v23.2s
+	WORD	$0x0eb5d79b // fsub v27.2s, v28.2s, v21.2s
+	WORD	$0x0ebbd796 // fsub v22.2s, v28.2s, v27.2s
+	WORD	$0x0eb6d6ba // fsub v26.2s, v21.2s, v22.2s
+	WORD	$0x0ebbd6f1 // fsub v17.2s, v23.2s, v27.2s
+	WORD	$0x0e31d754 // fadd v20.2s, v26.2s, v17.2s
+	WORD	$0x0e33d699 // fadd v25.2s, v20.2s, v19.2s
+	WORD	$0x0e39d798 // fadd v24.2s, v28.2s, v25.2s
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32e410 // fcmeq v16.2s, v0.2s, v18.2s
+	MOVD	$log232consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B8, V21.B8, V22.B8
+	MOVD	$log232consts<>+72(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2ea0e6fb // fcmgt v27.2s, v23.2s, v0.2s
+	MOVD	$log232consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B8, V26.B8, V17.B8
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e413 // fcmeq v19.2s, v0.2s, v20.2s
+	MOVD	$log232consts<>+84(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B8, V28.B8, V25.B8
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	MOVD	$log232consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V16.B8
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B8, V16.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func log10VF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·log10VF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e410 // fcmeq v16.4s, v0.4s, v18.4s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6fb // fcmgt v27.4s, v23.4s, v0.4s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e413 // fcmeq v19.4s, v0.4s, v20.4s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e430 // fcmeq v16.4s, v1.4s, v18.4s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea1e6fb // fcmgt v27.4s, v23.4s, v1.4s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e433 // fcmeq v19.4s, v1.4s, v20.4s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea2e611 // fcmgt v17.4s, v16.4s, v2.4s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc53 // fmul v19.4s, v2.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V2.B16, V19.B16, V20.B16
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e450 // fcmeq v16.4s, v2.4s, v18.4s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea2e6fb // fcmgt v27.4s, v23.4s, v2.4s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e453 // fcmeq v19.4s, v2.4s, v20.4s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e22e452 // fcmeq v18.4s, v2.4s, v2.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V2.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea3e611 // fcmgt v17.4s, v16.4s, v3.4s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc73 // fmul v19.4s, v3.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V3.B16, V19.B16, V20.B16
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e470 // fcmeq v16.4s, v3.4s, v18.4s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea3e6fb // fcmgt v27.4s, v23.4s, v3.4s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e473 // fcmeq v19.4s, v3.4s, v20.4s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e23e472 // fcmeq v18.4s, v3.4s, v3.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V3.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e410 // fcmeq v16.4s, v0.4s, v18.4s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6fb // fcmgt v27.4s, v23.4s, v0.4s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e413 // fcmeq v19.4s, v0.4s, v20.4s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e430 // fcmeq v16.4s, v1.4s, v18.4s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea1e6fb // fcmgt v27.4s, v23.4s, v1.4s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e433 // fcmeq v19.4s, v1.4s, v20.4s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V20.S4, V22.S4
+	VUSHR	$23, V22.S4, V23.S4
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4ebcd730 // fsub v16.4s, v25.4s, v28.4s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VADD	V21.S4, V19.S4, V20.S4
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d697 // fsub v23.4s, v20.4s, v24.4s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e37d75b // fadd v27.4s, v26.4s, v23.4s
+	WORD	$0x6e3bfef1 // fdiv v17.4s, v23.4s, v27.4s
+	WORD	$0x6e31de39 // fmul v25.4s, v17.4s, v17.4s
+	WORD	$0x6e39df3c // fmul v28.4s, v25.4s, v25.4s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S4, V18.S4, V21.S4
+	WORD	$0x6e35df33 // fmul v19.4s, v25.4s, v21.4s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S4, V24.S4, V26.S4
+	WORD	$0x6e3adf9b // fmul v27.4s, v28.4s, v26.4s
+	WORD	$0x4e3bd672 // fadd v18.4s, v19.4s, v27.4s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e37ded9 // fmul v25.4s, v22.4s, v23.4s
+	WORD	$0x6e37df35 // fmul v21.4s, v25.4s, v23.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VEOR	V24.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S4, V25.S4, V28.S4
+	WORD	$0x4eb5d6fa // fsub v26.4s, v23.4s, v21.4s
+	WORD	$0x4ebad6f3 // fsub v19.4s, v23.4s, v26.4s
+	WORD	$0x4eb5d67b // fsub v27.4s, v19.4s, v21.4s
+	WORD	$0x4e32d6b6 // fadd v22.4s, v21.4s, v18.4s
+	WORD	$0x4ebcd778 // fsub v24.4s, v27.4s, v28.4s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S4, V17.S4, V25.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34df57 // fmul v23.4s, v26.4s, v20.4s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V23.B16, V21.B16
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S4, V26.S4, V27.S4
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S4, V16.S4, V17.S4
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S4, V26.S4, V24.S4
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S4, V25.S4, V19.S4
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6e32de15 // fmul v21.4s, v16.4s, v18.4s
+	WORD	$0x4e37d6bc // fadd v28.4s, v21.4s, v23.4s
+	WORD	$0x4eb5d79b // fsub v27.4s, v28.4s, v21.4s
+	WORD	$0x4ebbd796 // fsub v22.4s, v28.4s, v27.4s
+	WORD	$0x4eb6d6ba // fsub v26.4s, v21.4s, v22.4s
+	WORD	$0x4ebbd6f1 // fsub v17.4s, v23.4s, v27.4s
+	WORD	$0x4e31d754 // fadd v20.4s, v26.4s, v17.4s
+	WORD	$0x4e33d699 // fadd v25.4s, v20.4s, v19.4s
+	WORD	$0x4e39d798 // fadd v24.4s, v28.4s, v25.4s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32e410 // fcmeq v16.4s, v0.4s, v18.4s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B16, V21.B16, V22.B16
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6fb // fcmgt v27.4s, v23.4s, v0.4s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B16, V26.B16, V17.B16
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e413 // fcmeq v19.4s, v0.4s, v20.4s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B16, V28.B16, V25.B16
+	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B16, V16.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B8, V19.B8, V20.B8
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V20.S2, V22.S2
+	VUSHR	$23, V22.S2, V23.S2
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V24.B8, V23.B8, V25.B8
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	WORD	$0x0ebcd730 // fsub v16.2s, v25.2s, v28.2s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V22.B8, V19.B8
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V19.S2, V20.S2
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d697 // fsub v23.2s, v20.2s, v24.2s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e37d75b // fadd v27.2s, v26.2s, v23.2s
+	WORD	$0x2e3bfef1 // fdiv v17.2s, v23.2s, v27.2s
+	WORD	$0x2e31de39 // fmul v25.2s, v17.2s, v17.2s
+	WORD	$0x2e39df3c // fmul v28.2s, v25.2s, v25.2s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S2, V18.S2, V21.S2
+	WORD	$0x2e35df33 // fmul v19.2s, v25.2s, v21.2s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S2, V24.S2, V26.S2
+	WORD	$0x2e3adf9b // fmul v27.2s, v28.2s, v26.2s
+	WORD	$0x0e3bd672 // fadd v18.2s, v19.2s, v27.2s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e37ded9 // fmul v25.2s, v22.2s, v23.2s
+	WORD	$0x2e37df35 // fmul v21.2s, v25.2s, v23.2s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VEOR	V24.B8, V21.B8, V20.B8
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S2, V25.S2, V28.S2
+	WORD	$0x0eb5d6fa // fsub v26.2s, v23.2s, v21.2s
+	WORD	$0x0ebad6f3 // fsub v19.2s, v23.2s, v26.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
+	WORD	$0x0ebcd778 // fsub v24.2s, v27.2s, v28.2s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S2, V17.S2, V25.S2
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34df57 // fmul v23.2s, v26.2s, v20.2s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VEOR	V19.B8, V23.B8, V21.B8
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S2, V26.S2, V27.S2
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S2, V16.S2, V17.S2
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S2, V26.S2, V24.S2
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S2, V25.S2, V19.S2
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32de15 // fmul v21.2s, v16.2s, v18.2s
+	WORD	$0x0e37d6bc // fadd v28.2s, v21.2s, v23.2s
+	WORD	$0x0eb5d79b // fsub v27.2s, v28.2s, v21.2s
+	WORD	$0x0ebbd796 // fsub v22.2s, v28.2s, v27.2s
+	WORD	$0x0eb6d6ba // fsub v26.2s, v21.2s, v22.2s
+	WORD	$0x0ebbd6f1 // fsub v17.2s, v23.2s, v27.2s
+	WORD	$0x0e31d754 // fadd v20.2s, v26.2s, v17.2s
+	WORD	$0x0e33d699 // fadd v25.2s, v20.2s, v19.2s
+	WORD	$0x0e39d798 // fadd v24.2s, v28.2s, v25.2s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32e410 // fcmeq v16.2s, v0.2s, v18.2s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B8, V21.B8, V22.B8
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2ea0e6fb // fcmgt v27.2s, v23.2s, v0.2s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B8, V26.B8, V17.B8
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e413 // fcmeq v19.2s, v0.2s, v20.2s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B8, V28.B8, V25.B8
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V16.B8
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B8, V16.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$log1032consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
+	MOVD	$log1032consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B8, V19.B8, V20.B8
+	MOVD	$log1032consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V20.S2, V22.S2
+	VUSHR	$23, V22.S2, V23.S2
+	MOVD	$log1032consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V24.B8, V23.B8, V25.B8
+	MOVD	$log1032consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log1032consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	WORD	$0x0ebcd730 // fsub v16.2s, v25.2s, v28.2s
+	MOVD	$log1032consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V22.B8, V19.B8
+	MOVD	$log1032consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VADD	V21.S2, V19.S2, V20.S2
+	MOVD	$log1032consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d697 // fsub v23.2s, v20.2s, v24.2s
+	MOVD	$log1032consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e37d75b // fadd v27.2s, v26.2s, v23.2s
+	WORD	$0x2e3bfef1 // fdiv v17.2s, v23.2s, v27.2s
+	WORD	$0x2e31de39 // fmul v25.2s, v17.2s, v17.2s
+	WORD	$0x2e39df3c // fmul v28.2s, v25.2s, v25.2s
+	MOVD	$log1032consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$log1032consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.S2, V18.S2, V21.S2
+	WORD	$0x2e35df33 // fmul v19.2s, v25.2s, v21.2s
+	MOVD	$log1032consts<>+48(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$log1032consts<>+52(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.S2, V24.S2, V26.S2
+	WORD	$0x2e3adf9b // fmul v27.2s, v28.2s, v26.2s
+	WORD	$0x0e3bd672 // fadd v18.2s, v19.2s, v27.2s
+	MOVD	$log1032consts<>+56(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e37ded9 // fmul v25.2s, v22.2s, v23.2s
+	WORD	$0x2e37df35 // fmul v21.2s, v25.2s, v23.2s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VEOR	V24.B8, V21.B8, V20.B8
+	VMOV	V20.B16, V28.B16
+	VFMLA	V23.S2, V25.S2, V28.S2
+	WORD	$0x0eb5d6fa // fsub v26.2s, v23.2s, v21.2s
+	WORD	$0x0ebad6f3 // fsub v19.2s, v23.2s, v26.2s
+	WORD	$0x0eb5d67b // fsub v27.2s, v19.2s, v21.2s
+	WORD	$0x0e32d6b6 // fadd v22.2s, v21.2s, v18.2s
+	WORD	$0x0ebcd778 // fsub v24.2s, v27.2s, v28.2s
+	VMOV	V24.B16, V25.B16
+	VFMLA	V22.S2, V17.S2, V25.S2
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34df57 // fmul v23.2s, v26.2s, v20.2s
+	MOVD	$log1032consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VEOR	V19.B8, V23.B8, V21.B8
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V18.S2, V26.S2, V27.S2
+	MOVD	$log1032consts<>+72(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V28.S2, V16.S2, V17.S2
+	MOVD	$log1032consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V22.S2, V26.S2, V24.S2
+	MOVD	$log1032consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V20.S2, V25.S2, V19.S2
+	MOVD	$log1032consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2e32de15 // fmul v21.2s, v16.2s, v18.2s
+	WORD	$0x0e37d6bc // fadd v28.2s, v21.2s, v23.2s
+	WORD	$0x0eb5d79b // fsub v27.2s, v28.2s, v21.2s
+	WORD	$0x0ebbd796 // fsub v22.2s, v28.2s, v27.2s
+	WORD	$0x0eb6d6ba // fsub v26.2s, v21.2s, v22.2s
+	WORD	$0x0ebbd6f1 // fsub v17.2s, v23.2s, v27.2s
+	WORD	$0x0e31d754 // fadd v20.2s, v26.2s, v17.2s
+	WORD	$0x0e33d699 // fadd v25.2s, v20.2s, v19.2s
+	WORD	$0x0e39d798 // fadd v24.2s, v28.2s, v25.2s
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32e410 // fcmeq v16.2s, v0.2s, v18.2s
+	MOVD	$log1032consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V24.B8, V21.B8, V22.B8
+	MOVD	$log1032consts<>+80(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2ea0e6fb // fcmgt v27.2s, v23.2s, v0.2s
+	MOVD	$log1032consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V17.B16
+	VBSL	V22.B8, V26.B8, V17.B8
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e413 // fcmeq v19.2s, v0.2s, v20.2s
+	MOVD	$log1032consts<>+92(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V17.B8, V28.B8, V25.B8
+	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	MOVD	$log1032consts<>+96(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V16.B8
+	VMOV	V18.B16, V24.B16
+	VBSL	V25.B8, V16.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func log1pVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·log1pVF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e20d611 // fadd v17.4s, v16.4s, v0.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2d633 // fsub v19.4s, v17.4s, v18.4s
+	WORD	$0x4eb3d634 // fsub v20.4s, v17.4s, v19.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb4d6b6 // fsub v22.4s, v21.4s, v20.4s
+	WORD	$0x4eb3d417 // fsub v23.4s, v0.4s, v19.4s
+	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e73a // fcmgt v26.4s, v25.4s, v17.4s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3bde3c // fmul v28.4s, v17.4s, v27.4s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VADD	V18.S4, V16.S4, V21.S4
+	VUSHR	$23, V21.S4, V20.S4
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4ebbd6dc // fsub v28.4s, v22.4s, v27.4s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VADD	V19.S4, V16.S4, V20.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d699 // fsub v25.4s, v20.4s, v23.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d756 // fadd v22.4s, v26.4s, v25.4s
+	WORD	$0x6e36ff3b // fdiv v27.4s, v25.4s, v22.4s
+	WORD	$0x6e3bdf72 // fmul v18.4s, v27.4s, v27.4s
+	WORD	$0x6e32de55 // fmul v21.4s, v18.4s, v18.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S4, V19.S4, V23.S4
+	WORD	$0x6e37de54 // fmul v20.4s, v18.4s, v23.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S4, V26.S4, V19.S4
+	WORD	$0x6e33deb0 // fmul v16.4s, v21.4s, v19.4s
+	WORD	$0x4e30d692 // fadd v18.4s, v20.4s, v16.4s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6e39defa // fmul v26.4s, v23.4s, v25.4s
+	WORD	$0x6e39df56 // fmul v22.4s, v26.4s, v25.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S4, V26.S4, V20.S4
+	WORD	$0x4eb6d730 // fsub v16.4s, v25.4s, v22.4s
+	WORD	$0x4eb0d737 // fsub v23.4s, v25.4s, v16.4s
+	WORD	$0x4eb6d6f5 // fsub v21.4s, v23.4s, v22.4s
+	WORD	$0x4e32d6da // fadd v26.4s, v22.4s, v18.4s
+	WORD	$0x4eb4d6b3 // fsub v19.4s, v21.4s, v20.4s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V27.S4, V25.S4
+	WORD	$0x6e31ff17 // fdiv v23.4s, v24.4s, v17.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e36de12 // fmul v18.4s, v16.4s, v22.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V18.B16, V20.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S4, V16.S4, V26.S4
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S4, V28.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S4, V16.S4, V22.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S4, V25.S4, V27.S4
+	WORD	$0x4e37d774 // fadd v20.4s, v27.4s, v23.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33df9a // fmul v26.4s, v28.4s, v19.4s
+	WORD	$0x4e32d751 // fadd v17.4s, v26.4s, v18.4s
+	WORD	$0x4ebad630 // fsub v16.4s, v17.4s, v26.4s
+	WORD	$0x4eb0d638 // fsub v24.4s, v17.4s, v16.4s
+	WORD	$0x4eb8d755 // fsub v21.4s, v26.4s, v24.4s
+	WORD	$0x4eb0d659 // fsub v25.4s, v18.4s, v16.4s
+	WORD	$0x4e39d6b6 // fadd v22.4s, v21.4s, v25.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x4e3bd637 // fadd v23.4s, v17.4s, v27.4s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41c // fcmeq v28.4s, v0.4s, v19.4s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea0e650 // fcmgt v16.4s, v18.4s, v0.4s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e414 // fcmeq v20.4s, v0.4s, v22.4s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V0.B16, V28.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V21.B16
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B16, V21.B16, V16.B16
+	VMOV	V16.B16, V12.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e21d611 // fadd v17.4s, v16.4s, v1.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2d633 // fsub v19.4s, v17.4s, v18.4s
+	WORD	$0x4eb3d634 // fsub v20.4s, v17.4s, v19.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb4d6b6 // fsub v22.4s, v21.4s, v20.4s
+	WORD	$0x4eb3d437 // fsub v23.4s, v1.4s, v19.4s
+	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e73a // fcmgt v26.4s, v25.4s, v17.4s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3bde3c // fmul v28.4s, v17.4s, v27.4s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VADD	V18.S4, V16.S4, V21.S4
+	VUSHR	$23, V21.S4, V20.S4
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4ebbd6dc // fsub v28.4s, v22.4s, v27.4s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VADD	V19.S4, V16.S4, V20.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d699 // fsub v25.4s, v20.4s, v23.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d756 // fadd v22.4s, v26.4s, v25.4s
+	WORD	$0x6e36ff3b // fdiv v27.4s, v25.4s, v22.4s
+	WORD	$0x6e3bdf72 // fmul v18.4s, v27.4s, v27.4s
+	WORD	$0x6e32de55 // fmul v21.4s, v18.4s, v18.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S4, V19.S4, V23.S4
+	WORD	$0x6e37de54 // fmul v20.4s, v18.4s, v23.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S4, V26.S4, V19.S4
+	WORD	$0x6e33deb0 // fmul v16.4s, v21.4s, v19.4s
+	WORD	$0x4e30d692 // fadd v18.4s, v20.4s, v16.4s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6e39defa // fmul v26.4s, v23.4s, v25.4s
+	WORD	$0x6e39df56 // fmul v22.4s, v26.4s, v25.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S4, V26.S4, V20.S4
+	WORD	$0x4eb6d730 // fsub v16.4s, v25.4s, v22.4s
+	WORD	$0x4eb0d737 // fsub v23.4s, v25.4s, v16.4s
+	WORD	$0x4eb6d6f5 // fsub v21.4s, v23.4s, v22.4s
+	WORD	$0x4e32d6da // fadd v26.4s, v22.4s, v18.4s
+	WORD	$0x4eb4d6b3 // fsub v19.4s, v21.4s, v20.4s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V27.S4, V25.S4
+	WORD	$0x6e31ff17 // fdiv v23.4s, v24.4s, v17.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e36de12 // fmul v18.4s, v16.4s, v22.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V18.B16, V20.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S4, V16.S4, V26.S4
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S4, V28.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S4, V16.S4, V22.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S4, V25.S4, V27.S4
+	WORD	$0x4e37d774 // fadd v20.4s, v27.4s, v23.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33df9a // fmul v26.4s, v28.4s, v19.4s
+	WORD	$0x4e32d751 // fadd v17.4s, v26.4s, v18.4s
+	WORD	$0x4ebad630 // fsub v16.4s, v17.4s, v26.4s
+	WORD	$0x4eb0d638 // fsub v24.4s, v17.4s, v16.4s
+	WORD	$0x4eb8d755 // fsub v21.4s, v26.4s, v24.4s
+	WORD	$0x4eb0d659 // fsub v25.4s, v18.4s, v16.4s
+	WORD	$0x4e39d6b6 // fadd v22.4s, v21.4s, v25.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x4e3bd637 // fadd v23.4s, v17.4s, v27.4s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43c // fcmeq v28.4s, v1.4s, v19.4s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea1e650 // fcmgt v16.4s, v18.4s, v1.4s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e434 // fcmeq v20.4s, v1.4s, v22.4s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43a // fcmeq v26.4s, v1.4s, v19.4s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V1.B16, V28.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V21.B16
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B16, V21.B16, V16.B16
+	VMOV	V16.B16, V13.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e22d611 // fadd v17.4s, v16.4s, v2.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2d633 // fsub v19.4s, v17.4s, v18.4s
+	WORD	$0x4eb3d634 // fsub v20.4s, v17.4s, v19.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb4d6b6 // fsub v22.4s, v21.4s, v20.4s
+	WORD	$0x4eb3d457 // fsub v23.4s, v2.4s, v19.4s
+	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e73a // fcmgt v26.4s, v25.4s, v17.4s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3bde3c // fmul v28.4s, v17.4s, v27.4s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VADD	V18.S4, V16.S4, V21.S4
+	VUSHR	$23, V21.S4, V20.S4
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4ebbd6dc // fsub v28.4s, v22.4s, v27.4s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VADD	V19.S4, V16.S4, V20.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d699 // fsub v25.4s, v20.4s, v23.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d756 // fadd v22.4s, v26.4s, v25.4s
+	WORD	$0x6e36ff3b // fdiv v27.4s, v25.4s, v22.4s
+	WORD	$0x6e3bdf72 // fmul v18.4s, v27.4s, v27.4s
+	WORD	$0x6e32de55 // fmul v21.4s, v18.4s, v18.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S4, V19.S4, V23.S4
+	WORD	$0x6e37de54 // fmul v20.4s, v18.4s, v23.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S4, V26.S4, V19.S4
+	WORD	$0x6e33deb0 // fmul v16.4s, v21.4s, v19.4s
+	WORD	$0x4e30d692 // fadd v18.4s, v20.4s, v16.4s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6e39defa // fmul v26.4s, v23.4s, v25.4s
+	WORD	$0x6e39df56 // fmul v22.4s, v26.4s, v25.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S4, V26.S4, V20.S4
+	WORD	$0x4eb6d730 // fsub v16.4s, v25.4s, v22.4s
+	WORD	$0x4eb0d737 // fsub v23.4s, v25.4s, v16.4s
+	WORD	$0x4eb6d6f5 // fsub v21.4s, v23.4s, v22.4s
+	WORD	$0x4e32d6da // fadd v26.4s, v22.4s, v18.4s
+	WORD	$0x4eb4d6b3 // fsub v19.4s, v21.4s, v20.4s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V27.S4, V25.S4
+	WORD	$0x6e31ff17 // fdiv v23.4s, v24.4s, v17.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e36de12 // fmul v18.4s, v16.4s, v22.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V18.B16, V20.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S4, V16.S4, V26.S4
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S4, V28.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S4, V16.S4, V22.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S4, V25.S4, V27.S4
+	WORD	$0x4e37d774 // fadd v20.4s, v27.4s, v23.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33df9a // fmul v26.4s, v28.4s, v19.4s
+	WORD	$0x4e32d751 // fadd v17.4s, v26.4s, v18.4s
+	WORD	$0x4ebad630 // fsub v16.4s, v17.4s, v26.4s
+	WORD	$0x4eb0d638 // fsub v24.4s, v17.4s, v16.4s
+	WORD	$0x4eb8d755 // fsub v21.4s, v26.4s, v24.4s
+	WORD	$0x4eb0d659 // fsub v25.4s, v18.4s, v16.4s
+	WORD	$0x4e39d6b6 // fadd v22.4s, v21.4s, v25.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x4e3bd637 // fadd v23.4s, v17.4s, v27.4s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e45c // fcmeq v28.4s, v2.4s, v19.4s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea2e650 // fcmgt v16.4s, v18.4s, v2.4s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e454 // fcmeq v20.4s, v2.4s, v22.4s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e45a // fcmeq v26.4s, v2.4s, v19.4s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V2.B16, V28.B16
+	WORD	$0x4e22e457 // fcmeq v23.4s, v2.4s, v2.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V2.B16, V21.B16
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B16, V21.B16, V16.B16
+	VMOV	V16.B16, V14.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e23d611 // fadd v17.4s, v16.4s, v3.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2d633 // fsub v19.4s, v17.4s, v18.4s
+	WORD	$0x4eb3d634 // fsub v20.4s, v17.4s, v19.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb4d6b6 // fsub v22.4s, v21.4s, v20.4s
+	WORD	$0x4eb3d477 // fsub v23.4s, v3.4s, v19.4s
+	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e73a // fcmgt v26.4s, v25.4s, v17.4s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3bde3c // fmul v28.4s, v17.4s, v27.4s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VADD	V18.S4, V16.S4, V21.S4
+	VUSHR	$23, V21.S4, V20.S4
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4ebbd6dc // fsub v28.4s, v22.4s, v27.4s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VADD	V19.S4, V16.S4, V20.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d699 // fsub v25.4s, v20.4s, v23.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d756 // fadd v22.4s, v26.4s, v25.4s
+	WORD	$0x6e36ff3b // fdiv v27.4s, v25.4s, v22.4s
+	WORD	$0x6e3bdf72 // fmul v18.4s, v27.4s, v27.4s
+	WORD	$0x6e32de55 // fmul v21.4s, v18.4s, v18.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S4, V19.S4, V23.S4
+	WORD	$0x6e37de54 // fmul v20.4s, v18.4s, v23.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S4, V26.S4, V19.S4
+	WORD	$0x6e33deb0 // fmul v16.4s, v21.4s, v19.4s
+	WORD	$0x4e30d692 // fadd v18.4s, v20.4s, v16.4s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6e39defa // fmul v26.4s, v23.4s, v25.4s
+	WORD	$0x6e39df56 // fmul v22.4s, v26.4s, v25.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S4, V26.S4, V20.S4
+	WORD	$0x4eb6d730 // fsub v16.4s, v25.4s, v22.4s
+	WORD	$0x4eb0d737 // fsub v23.4s, v25.4s, v16.4s
+	WORD	$0x4eb6d6f5 // fsub v21.4s, v23.4s, v22.4s
+	WORD	$0x4e32d6da // fadd v26.4s, v22.4s, v18.4s
+	WORD	$0x4eb4d6b3 // fsub v19.4s, v21.4s, v20.4s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V27.S4, V25.S4
+	WORD	$0x6e31ff17 // fdiv v23.4s, v24.4s, v17.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e36de12 // fmul v18.4s, v16.4s, v22.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V18.B16, V20.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S4, V16.S4, V26.S4
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S4, V28.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S4, V16.S4, V22.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S4, V25.S4, V27.S4
+	WORD	$0x4e37d774 // fadd v20.4s, v27.4s, v23.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33df9a // fmul v26.4s, v28.4s, v19.4s
+	WORD	$0x4e32d751 // fadd v17.4s, v26.4s, v18.4s
+	WORD	$0x4ebad630 // fsub v16.4s, v17.4s, v26.4s
+	WORD	$0x4eb0d638 // fsub v24.4s, v17.4s, v16.4s
+	WORD	$0x4eb8d755 // fsub v21.4s, v26.4s, v24.4s
+	WORD	$0x4eb0d659 // fsub v25.4s, v18.4s, v16.4s
+	WORD	$0x4e39d6b6 // fadd v22.4s, v21.4s, v25.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x4e3bd637 // fadd v23.4s, v17.4s, v27.4s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e47c // fcmeq v28.4s, v3.4s, v19.4s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea3e650 // fcmgt v16.4s, v18.4s, v3.4s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e474 // fcmeq v20.4s, v3.4s, v22.4s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e47a // fcmeq v26.4s, v3.4s, v19.4s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V3.B16, V28.B16
+	WORD	$0x4e23e477 // fcmeq v23.4s, v3.4s, v3.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V3.B16, V21.B16
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B16, V21.B16, V16.B16
+	VMOV	V16.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e20d611 // fadd v17.4s, v16.4s, v0.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2d633 // fsub v19.4s, v17.4s, v18.4s
+	WORD	$0x4eb3d634 // fsub v20.4s, v17.4s, v19.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb4d6b6 // fsub v22.4s, v21.4s, v20.4s
+	WORD	$0x4eb3d417 // fsub v23.4s, v0.4s, v19.4s
+	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e73a // fcmgt v26.4s, v25.4s, v17.4s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3bde3c // fmul v28.4s, v17.4s, v27.4s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VADD	V18.S4, V16.S4, V21.S4
+	VUSHR	$23, V21.S4, V20.S4
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4ebbd6dc // fsub v28.4s, v22.4s, v27.4s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VADD	V19.S4, V16.S4, V20.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d699 // fsub v25.4s, v20.4s, v23.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d756 // fadd v22.4s, v26.4s, v25.4s
+	WORD	$0x6e36ff3b // fdiv v27.4s, v25.4s, v22.4s
+	WORD	$0x6e3bdf72 // fmul v18.4s, v27.4s, v27.4s
+	WORD	$0x6e32de55 // fmul v21.4s, v18.4s, v18.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S4, V19.S4, V23.S4
+	WORD	$0x6e37de54 // fmul v20.4s, v18.4s, v23.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S4, V26.S4, V19.S4
+	WORD	$0x6e33deb0 // fmul v16.4s, v21.4s, v19.4s
+	WORD	$0x4e30d692 // fadd v18.4s, v20.4s, v16.4s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6e39defa // fmul v26.4s, v23.4s, v25.4s
+	WORD	$0x6e39df56 // fmul v22.4s, v26.4s, v25.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S4, V26.S4, V20.S4
+	WORD	$0x4eb6d730 // fsub v16.4s, v25.4s, v22.4s
+	WORD	$0x4eb0d737 // fsub v23.4s, v25.4s, v16.4s
+	WORD	$0x4eb6d6f5 // fsub v21.4s, v23.4s, v22.4s
+	WORD	$0x4e32d6da // fadd v26.4s, v22.4s, v18.4s
+	WORD	$0x4eb4d6b3 // fsub v19.4s, v21.4s, v20.4s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V27.S4, V25.S4
+	WORD	$0x6e31ff17 // fdiv v23.4s, v24.4s, v17.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e36de12 // fmul v18.4s, v16.4s, v22.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V18.B16, V20.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S4, V16.S4, V26.S4
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S4, V28.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S4, V16.S4, V22.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S4, V25.S4, V27.S4
+	WORD	$0x4e37d774 // fadd v20.4s, v27.4s, v23.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33df9a // fmul v26.4s, v28.4s, v19.4s
+	WORD	$0x4e32d751 // fadd v17.4s, v26.4s, v18.4s
+	WORD	$0x4ebad630 // fsub v16.4s, v17.4s, v26.4s
+	WORD	$0x4eb0d638 // fsub v24.4s, v17.4s, v16.4s
+	WORD	$0x4eb8d755 // fsub v21.4s, v26.4s, v24.4s
+	WORD	$0x4eb0d659 // fsub v25.4s, v18.4s, v16.4s
+	WORD	$0x4e39d6b6 // fadd v22.4s, v21.4s, v25.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x4e3bd637 // fadd v23.4s, v17.4s, v27.4s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41c // fcmeq v28.4s, v0.4s, v19.4s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea0e650 // fcmgt v16.4s, v18.4s, v0.4s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e414 // fcmeq v20.4s, v0.4s, v22.4s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V0.B16, V28.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V21.B16
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B16, V21.B16, V16.B16
+	VMOV	V16.B16, V12.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e21d611 // fadd v17.4s, v16.4s, v1.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2d633 // fsub v19.4s, v17.4s, v18.4s
+	WORD	$0x4eb3d634 // fsub v20.4s, v17.4s, v19.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb4d6b6 // fsub v22.4s, v21.4s, v20.4s
+	WORD	$0x4eb3d437 // fsub v23.4s, v1.4s, v19.4s
+	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e73a // fcmgt v26.4s, v25.4s, v17.4s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3bde3c // fmul v28.4s, v17.4s, v27.4s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VADD	V18.S4, V16.S4, V21.S4
+	VUSHR	$23, V21.S4, V20.S4
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4ebbd6dc // fsub v28.4s, v22.4s, v27.4s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VADD	V19.S4, V16.S4, V20.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d699 // fsub v25.4s, v20.4s, v23.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d756 // fadd v22.4s, v26.4s, v25.4s
+	WORD	$0x6e36ff3b // fdiv v27.4s, v25.4s, v22.4s
+	WORD	$0x6e3bdf72 // fmul v18.4s, v27.4s, v27.4s
+	WORD	$0x6e32de55 // fmul v21.4s, v18.4s, v18.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S4, V19.S4, V23.S4
+	WORD	$0x6e37de54 // fmul v20.4s, v18.4s, v23.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S4, V26.S4, V19.S4
+	WORD	$0x6e33deb0 // fmul v16.4s, v21.4s, v19.4s
+	WORD	$0x4e30d692 // fadd v18.4s, v20.4s, v16.4s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6e39defa // fmul v26.4s, v23.4s, v25.4s
+	WORD	$0x6e39df56 // fmul v22.4s, v26.4s, v25.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S4, V26.S4, V20.S4
+	WORD	$0x4eb6d730 // fsub v16.4s, v25.4s, v22.4s
+	WORD	$0x4eb0d737 // fsub v23.4s, v25.4s, v16.4s
+	WORD	$0x4eb6d6f5 // fsub v21.4s, v23.4s, v22.4s
+	WORD	$0x4e32d6da // fadd v26.4s, v22.4s, v18.4s
+	WORD	$0x4eb4d6b3 // fsub v19.4s, v21.4s, v20.4s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V27.S4, V25.S4
+	WORD	$0x6e31ff17 // fdiv v23.4s, v24.4s, v17.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e36de12 // fmul v18.4s, v16.4s, v22.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V18.B16, V20.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S4, V16.S4, V26.S4
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S4, V28.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S4, V16.S4, V22.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S4, V25.S4, V27.S4
+	WORD	$0x4e37d774 // fadd v20.4s, v27.4s, v23.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33df9a // fmul v26.4s, v28.4s, v19.4s
+	WORD	$0x4e32d751 // fadd v17.4s, v26.4s, v18.4s
+	WORD	$0x4ebad630 // fsub v16.4s, v17.4s, v26.4s
+	WORD	$0x4eb0d638 // fsub v24.4s, v17.4s, v16.4s
+	WORD	$0x4eb8d755 // fsub v21.4s, v26.4s, v24.4s
+	WORD	$0x4eb0d659 // fsub v25.4s, v18.4s, v16.4s
+	WORD	$0x4e39d6b6 // fadd v22.4s, v21.4s, v25.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x4e3bd637 // fadd v23.4s, v17.4s, v27.4s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43c // fcmeq v28.4s, v1.4s, v19.4s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea1e650 // fcmgt v16.4s, v18.4s, v1.4s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e434 // fcmeq v20.4s, v1.4s, v22.4s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43a // fcmeq v26.4s, v1.4s, v19.4s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V1.B16, V28.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V21.B16
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B16, V21.B16, V16.B16
+	VMOV	V16.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e20d611 // fadd v17.4s, v16.4s, v0.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb2d633 // fsub v19.4s, v17.4s, v18.4s
+	WORD	$0x4eb3d634 // fsub v20.4s, v17.4s, v19.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb4d6b6 // fsub v22.4s, v21.4s, v20.4s
+	WORD	$0x4eb3d417 // fsub v23.4s, v0.4s, v19.4s
+	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb1e73a // fcmgt v26.4s, v25.4s, v17.4s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3bde3c // fmul v28.4s, v17.4s, v27.4s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VADD	V18.S4, V16.S4, V21.S4
+	VUSHR	$23, V21.S4, V20.S4
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4ebbd6dc // fsub v28.4s, v22.4s, v27.4s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VADD	V19.S4, V16.S4, V20.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb7d699 // fsub v25.4s, v20.4s, v23.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d756 // fadd v22.4s, v26.4s, v25.4s
+	WORD	$0x6e36ff3b // fdiv v27.4s, v25.4s, v22.4s
+	WORD	$0x6e3bdf72 // fmul v18.4s, v27.4s, v27.4s
+	WORD	$0x6e32de55 // fmul v21.4s, v18.4s, v18.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S4, V19.S4, V23.S4
+	WORD	$0x6e37de54 // fmul v20.4s, v18.4s, v23.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S4, V26.S4, V19.S4
+	WORD	$0x6e33deb0 // fmul v16.4s, v21.4s, v19.4s
+	WORD	$0x4e30d692 // fadd v18.4s, v20.4s, v16.4s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6e39defa // fmul v26.4s, v23.4s, v25.4s
+	WORD	$0x6e39df56 // fmul v22.4s, v26.4s, v25.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S4, V26.S4, V20.S4
+	WORD	$0x4eb6d730 // fsub v16.4s, v25.4s, v22.4s
+	WORD	$0x4eb0d737 // fsub v23.4s, v25.4s, v16.4s
+	WORD	$0x4eb6d6f5 // fsub v21.4s, v23.4s, v22.4s
+	WORD	$0x4e32d6da // fadd v26.4s, v22.4s, v18.4s
+	WORD	$0x4eb4d6b3 // fsub v19.4s, v21.4s, v20.4s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S4, V27.S4, V25.S4
+	WORD	$0x6e31ff17 // fdiv v23.4s, v24.4s, v17.4s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6e36de12 // fmul v18.4s, v16.4s, v22.4s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VEOR	V21.B16, V18.B16, V20.B16
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S4, V16.S4, V26.S4
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S4, V28.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S4, V16.S4, V22.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S4, V25.S4, V27.S4
+	WORD	$0x4e37d774 // fadd v20.4s, v27.4s, v23.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6e33df9a // fmul v26.4s, v28.4s, v19.4s
+	WORD	$0x4e32d751 // fadd v17.4s, v26.4s, v18.4s
+	WORD	$0x4ebad630 // fsub v16.4s, v17.4s, v26.4s
+	WORD	$0x4eb0d638 // fsub v24.4s, v17.4s, v16.4s
+	WORD	$0x4eb8d755 // fsub v21.4s, v26.4s, v24.4s
+	WORD	$0x4eb0d659 // fsub v25.4s, v18.4s, v16.4s
+	WORD	$0x4e39d6b6 // fadd v22.4s, v21.4s, v25.4s
+	WORD	$0x4e34d6db // fadd v27.4s, v22.4s, v20.4s
+	WORD	$0x4e3bd637 // fadd v23.4s, v17.4s, v27.4s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41c // fcmeq v28.4s, v0.4s, v19.4s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea0e650 // fcmgt v16.4s, v18.4s, v0.4s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e414 // fcmeq v20.4s, v0.4s, v22.4s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V0.B16, V28.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V21.B16
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B16, V21.B16, V16.B16
+	VMOV	V16.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e20d611 // fadd v17.2s, v16.2s, v0.2s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2d633 // fsub v19.2s, v17.2s, v18.2s
+	WORD	$0x0eb3d634 // fsub v20.2s, v17.2s, v19.2s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb4d6b6 // fsub v22.2s, v21.2s, v20.2s
+	WORD	$0x0eb3d417 // fsub v23.2s, v0.2s, v19.2s
+	WORD	$0x0e37d6d8 // fadd v24.2s, v22.2s, v23.2s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb1e73a // fcmgt v26.2s, v25.2s, v17.2s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x2e3bde3c // fmul v28.2s, v17.2s, v27.2s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B8, V28.B8, V16.B8
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VADD	V18.S2, V16.S2, V21.S2
+	VUSHR	$23, V21.S2, V20.S2
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V20.B8, V22.B8
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B8, V23.B8, V27.B8
+	WORD	$0x0ebbd6dc // fsub v28.2s, v22.2s, v27.2s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V21.B8, V16.B8
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VADD	V19.S2, V16.S2, V20.S2
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb7d699 // fsub v25.2s, v20.2s, v23.2s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d756 // fadd v22.2s, v26.2s, v25.2s
+	WORD	$0x2e36ff3b // fdiv v27.2s, v25.2s, v22.2s
+	WORD	$0x2e3bdf72 // fmul v18.2s, v27.2s, v27.2s
+	WORD	$0x2e32de55 // fmul v21.2s, v18.2s, v18.2s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S2]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S2, V19.S2, V23.S2
+	WORD	$0x2e37de54 // fmul v20.2s, v18.2s, v23.2s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S2, V26.S2, V19.S2
+	WORD	$0x2e33deb0 // fmul v16.2s, v21.2s, v19.2s
+	WORD	$0x0e30d692 // fadd v18.2s, v20.2s, v16.2s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2e39defa // fmul v26.2s, v23.2s, v25.2s
+	WORD	$0x2e39df56 // fmul v22.2s, v26.2s, v25.2s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VEOR	V21.B8, V22.B8, V19.B8
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S2, V26.S2, V20.S2
+	WORD	$0x0eb6d730 // fsub v16.2s, v25.2s, v22.2s
+	WORD	$0x0eb0d737 // fsub v23.2s, v25.2s, v16.2s
+	WORD	$0x0eb6d6f5 // fsub v21.2s, v23.2s, v22.2s
+	WORD	$0x0e32d6da // fadd v26.2s, v22.2s, v18.2s
+	WORD	$0x0eb4d6b3 // fsub v19.2s, v21.2s, v20.2s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S2, V27.S2, V25.S2
+	WORD	$0x2e31ff17 // fdiv v23.2s, v24.2s, v17.2s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e36de12 // fmul v18.2s, v16.2s, v22.2s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VEOR	V21.B8, V18.B8, V20.B8
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S2, V16.S2, V26.S2
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S2, V28.S2, V24.S2
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S2, V16.S2, V22.S2
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S2, V25.S2, V27.S2
+	WORD	$0x0e37d774 // fadd v20.2s, v27.2s, v23.2s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33df9a // fmul v26.2s, v28.2s, v19.2s
+	WORD	$0x0e32d751 // fadd v17.2s, v26.2s, v18.2s
+	WORD	$0x0ebad630 // fsub v16.2s, v17.2s, v26.2s
+	WORD	$0x0eb0d638 // fsub v24.2s, v17.2s, v16.2s
+	WORD	$0x0eb8d755 // fsub v21.2s, v26.2s, v24.2s
+	WORD	$0x0eb0d659 // fsub v25.2s, v18.2s, v16.2s
+	WORD	$0x0e39d6b6 // fadd v22.2s, v21.2s, v25.2s
+	WORD	$0x0e34d6db // fadd v27.2s, v22.2s, v20.2s
+	WORD	$0x0e3bd637 // fadd v23.2s, v17.2s, v27.2s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41c // fcmeq v28.2s, v0.2s, v19.2s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B8, V26.B8, V24.B8
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2ea0e650 // fcmgt v16.2s, v18.2s, v0.2s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B8, V21.B8, V25.B8
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e414 // fcmeq v20.2s, v0.2s, v22.2s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B8, V17.B8, V27.B8
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41a // fcmeq v26.2s, v0.2s, v19.2s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B8, V0.B8, V28.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V21.B8
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B8, V21.B8, V16.B8
+	VMOV	V16.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e20d611 // fadd v17.2s, v16.2s, v0.2s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb2d633 // fsub v19.2s, v17.2s, v18.2s
+	WORD	$0x0eb3d634 // fsub v20.2s, v17.2s, v19.2s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb4d6b6 // fsub v22.2s, v21.2s, v20.2s
+	WORD	$0x0eb3d417 // fsub v23.2s, v0.2s, v19.2s
+	WORD	$0x0e37d6d8 // fadd v24.2s, v22.2s, v23.2s
+	MOVD	$log1p32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb1e73a // fcmgt v26.2s, v25.2s, v17.2s
+	MOVD	$log1p32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x2e3bde3c // fmul v28.2s, v17.2s, v27.2s
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B8, V28.B8, V16.B8
+	MOVD	$log1p32consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VADD	V18.S2, V16.S2, V21.S2
+	VUSHR	$23, V21.S2, V20.S2
+	MOVD	$log1p32consts<>+16(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V20.B8, V22.B8
+	MOVD	$log1p32consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B8, V23.B8, V27.B8
+	WORD	$0x0ebbd6dc // fsub v28.2s, v22.2s, v27.2s
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V21.B8, V16.B8
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VADD	V19.S2, V16.S2, V20.S2
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb7d699 // fsub v25.2s, v20.2s, v23.2s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d756 // fadd v22.2s, v26.2s, v25.2s
+	WORD	$0x2e36ff3b // fdiv v27.2s, v25.2s, v22.2s
+	WORD	$0x2e3bdf72 // fmul v18.2s, v27.2s, v27.2s
+	WORD	$0x2e32de55 // fmul v21.2s, v18.2s, v18.2s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V19.S2]
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.S2, V19.S2, V23.S2
+	WORD	$0x2e37de54 // fmul v20.2s, v18.2s, v23.2s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.S2, V26.S2, V19.S2
+	WORD	$0x2e33deb0 // fmul v16.2s, v21.2s, v19.2s
+	WORD	$0x0e30d692 // fadd v18.2s, v20.2s, v16.2s
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2e39defa // fmul v26.2s, v23.2s, v25.2s
+	WORD	$0x2e39df56 // fmul v22.2s, v26.2s, v25.2s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VEOR	V21.B8, V22.B8, V19.B8
+	VMOV	V19.B16, V20.B16
+	VFMLA	V25.S2, V26.S2, V20.S2
+	WORD	$0x0eb6d730 // fsub v16.2s, v25.2s, v22.2s
+	WORD	$0x0eb0d737 // fsub v23.2s, v25.2s, v16.2s
+	WORD	$0x0eb6d6f5 // fsub v21.2s, v23.2s, v22.2s
+	WORD	$0x0e32d6da // fadd v26.2s, v22.2s, v18.2s
+	WORD	$0x0eb4d6b3 // fsub v19.2s, v21.2s, v20.2s
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.S2, V27.S2, V25.S2
+	WORD	$0x2e31ff17 // fdiv v23.2s, v24.2s, v17.2s
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2e36de12 // fmul v18.2s, v16.2s, v22.2s
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VEOR	V21.B8, V18.B8, V20.B8
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V27.S2, V16.S2, V26.S2
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V19.S2, V28.S2, V24.S2
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.S2, V16.S2, V22.S2
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.S2, V25.S2, V27.S2
+	WORD	$0x0e37d774 // fadd v20.2s, v27.2s, v23.2s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2e33df9a // fmul v26.2s, v28.2s, v19.2s
+	WORD	$0x0e32d751 // fadd v17.2s, v26.2s, v18.2s
+	WORD	$0x0ebad630 // fsub v16.2s, v17.2s, v26.2s
+	WORD	$0x0eb0d638 // fsub v24.2s, v17.2s, v16.2s
+	WORD	$0x0eb8d755 // fsub v21.2s, v26.2s, v24.2s
+	WORD	$0x0eb0d659 // fsub v25.2s, v18.2s, v16.2s
+	WORD	$0x0e39d6b6 // fadd v22.2s, v21.2s, v25.2s
+	WORD	$0x0e34d6db // fadd v27.2s, v22.2s, v20.2s
+	WORD	$0x0e3bd637 // fadd v23.2s, v17.2s, v27.2s
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41c // fcmeq v28.2s, v0.2s, v19.2s
+	MOVD	$log1p32consts<>+80(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B8, V26.B8, V24.B8
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2ea0e650 // fcmgt v16.2s, v18.2s, v0.2s
+	MOVD	$log1p32consts<>+84(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V25.B16
+	VBSL	V24.B8, V21.B8, V25.B8
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e414 // fcmeq v20.2s, v0.2s, v22.2s
+	MOVD	$log1p32consts<>+88(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V25.B8, V17.B8, V27.B8
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41a // fcmeq v26.2s, v0.2s, v19.2s
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B8, V0.B8, V28.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$log1p32consts<>+92(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V21.B8
+	VMOV	V23.B16, V16.B16
+	VBSL	V28.B8, V21.B8, V16.B8
+	VMOV	V16.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sigmoidVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·sigmoidVF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VORR	V16.B16, V0.B16, V17.B16
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S4, V26.S4, V18.S4
+	WORD	$0x4eb2d791 // fsub v17.4s, v28.4s, v18.4s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S4, V26.S4, V19.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S4, V22.S4, V25.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S4, V25.S4, V21.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S4, V21.S4, V28.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S4, V28.S4, V26.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S4, V26.S4, V22.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S4, V22.S4, V27.S4
+	WORD	$0x6e32de59 // fmul v25.4s, v18.4s, v18.4s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S4, V19.S4, V16.S4
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S4, V27.S4, V21.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e32d69c // fadd v28.4s, v20.4s, v18.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebcd63a // fsub v26.4s, v17.4s, v28.4s
+	WORD	$0x4e32d757 // fadd v23.4s, v26.4s, v18.4s
+	WORD	$0x4e35d6f6 // fadd v22.4s, v23.4s, v21.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V24.S4, V27.S4
+	VUSHR	$1, V27.S4, V25.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V25.S4, V20.S4
+	VSHL	$23, V20.S4, V17.S4
+	VSUB	V25.S4, V27.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V26.S4, V23.S4
+	VSHL	$23, V23.S4, V21.S4
+	WORD	$0x4e36d793 // fadd v19.4s, v28.4s, v22.4s
+	WORD	$0x4eb3d798 // fsub v24.4s, v28.4s, v19.4s
+	WORD	$0x4e36d710 // fadd v16.4s, v24.4s, v22.4s
+	WORD	$0x6e31de74 // fmul v20.4s, v19.4s, v17.4s
+	WORD	$0x6e35de9b // fmul v27.4s, v20.4s, v21.4s
+	WORD	$0x6e31de19 // fmul v25.4s, v16.4s, v17.4s
+	WORD	$0x6e35df32 // fmul v18.4s, v25.4s, v21.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3bd757 // fadd v23.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4eb7d798 // fsub v24.4s, v28.4s, v23.4s
+	WORD	$0x4e3bd716 // fadd v22.4s, v24.4s, v27.4s
+	WORD	$0x4e32d6d3 // fadd v19.4s, v22.4s, v18.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea0e690 // fcmgt v16.4s, v20.4s, v0.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B16, V27.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V18.B16, V26.B16
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e37ff98 // fdiv v24.4s, v28.4s, v23.4s
+	WORD	$0x6e38df36 // fmul v22.4s, v25.4s, v24.4s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S4, V22.S4, V20.S4
+	WORD	$0x4e3ad691 // fadd v17.4s, v20.4s, v26.4s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S4, V22.S4, V27.S4
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S4, V27.S4, V21.S4
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V28.B16
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B16, V28.B16, V23.B16
+	VMOV	V23.B16, V12.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VORR	V16.B16, V1.B16, V17.B16
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S4, V26.S4, V18.S4
+	WORD	$0x4eb2d791 // fsub v17.4s, v28.4s, v18.4s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S4, V26.S4, V19.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S4, V22.S4, V25.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S4, V25.S4, V21.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S4, V21.S4, V28.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S4, V28.S4, V26.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S4, V26.S4, V22.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S4, V22.S4, V27.S4
+	WORD	$0x6e32de59 // fmul v25.4s, v18.4s, v18.4s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S4, V19.S4, V16.S4
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S4, V27.S4, V21.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e32d69c // fadd v28.4s, v20.4s, v18.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebcd63a // fsub v26.4s, v17.4s, v28.4s
+	WORD	$0x4e32d757 // fadd v23.4s, v26.4s, v18.4s
+	WORD	$0x4e35d6f6 // fadd v22.4s, v23.4s, v21.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V24.S4, V27.S4
+	VUSHR	$1, V27.S4, V25.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V25.S4, V20.S4
+	VSHL	$23, V20.S4, V17.S4
+	VSUB	V25.S4, V27.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V26.S4, V23.S4
+	VSHL	$23, V23.S4, V21.S4
+	WORD	$0x4e36d793 // fadd v19.4s, v28.4s, v22.4s
+	WORD	$0x4eb3d798 // fsub v24.4s, v28.4s, v19.4s
+	WORD	$0x4e36d710 // fadd v16.4s, v24.4s, v22.4s
+	WORD	$0x6e31de74 // fmul v20.4s, v19.4s, v17.4s
+	WORD	$0x6e35de9b // fmul v27.4s, v20.4s, v21.4s
+	WORD	$0x6e31de19 // fmul v25.4s, v16.4s, v17.4s
+	WORD	$0x6e35df32 // fmul v18.4s, v25.4s, v21.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3bd757 // fadd v23.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4eb7d798 // fsub v24.4s, v28.4s, v23.4s
+	WORD	$0x4e3bd716 // fadd v22.4s, v24.4s, v27.4s
+	WORD	$0x4e32d6d3 // fadd v19.4s, v22.4s, v18.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea1e690 // fcmgt v16.4s, v20.4s, v1.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B16, V27.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V18.B16, V26.B16
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e37ff98 // fdiv v24.4s, v28.4s, v23.4s
+	WORD	$0x6e38df36 // fmul v22.4s, v25.4s, v24.4s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S4, V22.S4, V20.S4
+	WORD	$0x4e3ad691 // fadd v17.4s, v20.4s, v26.4s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S4, V22.S4, V27.S4
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S4, V27.S4, V21.S4
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V28.B16
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B16, V28.B16, V23.B16
+	VMOV	V23.B16, V13.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VORR	V16.B16, V2.B16, V17.B16
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S4, V26.S4, V18.S4
+	WORD	$0x4eb2d791 // fsub v17.4s, v28.4s, v18.4s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S4, V26.S4, V19.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S4, V22.S4, V25.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S4, V25.S4, V21.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S4, V21.S4, V28.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S4, V28.S4, V26.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S4, V26.S4, V22.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S4, V22.S4, V27.S4
+	WORD	$0x6e32de59 // fmul v25.4s, v18.4s, v18.4s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S4, V19.S4, V16.S4
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S4, V27.S4, V21.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e32d69c // fadd v28.4s, v20.4s, v18.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebcd63a // fsub v26.4s, v17.4s, v28.4s
+	WORD	$0x4e32d757 // fadd v23.4s, v26.4s, v18.4s
+	WORD	$0x4e35d6f6 // fadd v22.4s, v23.4s, v21.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V24.S4, V27.S4
+	VUSHR	$1, V27.S4, V25.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V25.S4, V20.S4
+	VSHL	$23, V20.S4, V17.S4
+	VSUB	V25.S4, V27.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V26.S4, V23.S4
+	VSHL	$23, V23.S4, V21.S4
+	WORD	$0x4e36d793 // fadd v19.4s, v28.4s, v22.4s
+	WORD	$0x4eb3d798 // fsub v24.4s, v28.4s, v19.4s
+	WORD	$0x4e36d710 // fadd v16.4s, v24.4s, v22.4s
+	WORD	$0x6e31de74 // fmul v20.4s, v19.4s, v17.4s
+	WORD	$0x6e35de9b // fmul v27.4s, v20.4s, v21.4s
+	WORD	$0x6e31de19 // fmul v25.4s, v16.4s, v17.4s
+	WORD	$0x6e35df32 // fmul v18.4s, v25.4s, v21.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3bd757 // fadd v23.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4eb7d798 // fsub v24.4s, v28.4s, v23.4s
+	WORD	$0x4e3bd716 // fadd v22.4s, v24.4s, v27.4s
+	WORD	$0x4e32d6d3 // fadd v19.4s, v22.4s, v18.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea2e690 // fcmgt v16.4s, v20.4s, v2.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B16, V27.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V18.B16, V26.B16
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e37ff98 // fdiv v24.4s, v28.4s, v23.4s
+	WORD	$0x6e38df36 // fmul v22.4s, v25.4s, v24.4s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S4, V22.S4, V20.S4
+	WORD	$0x4e3ad691 // fadd v17.4s, v20.4s, v26.4s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S4, V22.S4, V27.S4
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S4, V27.S4, V21.S4
+	WORD	$0x4e22e450 // fcmeq v16.4s, v2.4s, v2.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V2.B16, V28.B16
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B16, V28.B16, V23.B16
+	VMOV	V23.B16, V14.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VORR	V16.B16, V3.B16, V17.B16
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S4, V26.S4, V18.S4
+	WORD	$0x4eb2d791 // fsub v17.4s, v28.4s, v18.4s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S4, V26.S4, V19.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S4, V22.S4, V25.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S4, V25.S4, V21.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S4, V21.S4, V28.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S4, V28.S4, V26.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S4, V26.S4, V22.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S4, V22.S4, V27.S4
+	WORD	$0x6e32de59 // fmul v25.4s, v18.4s, v18.4s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S4, V19.S4, V16.S4
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S4, V27.S4, V21.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e32d69c // fadd v28.4s, v20.4s, v18.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebcd63a // fsub v26.4s, v17.4s, v28.4s
+	WORD	$0x4e32d757 // fadd v23.4s, v26.4s, v18.4s
+	WORD	$0x4e35d6f6 // fadd v22.4s, v23.4s, v21.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V24.S4, V27.S4
+	VUSHR	$1, V27.S4, V25.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V25.S4, V20.S4
+	VSHL	$23, V20.S4, V17.S4
+	VSUB	V25.S4, V27.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V26.S4, V23.S4
+	VSHL	$23, V23.S4, V21.S4
+	WORD	$0x4e36d793 // fadd v19.4s, v28.4s, v22.4s
+	WORD	$0x4eb3d798 // fsub v24.4s, v28.4s, v19.4s
+	WORD	$0x4e36d710 // fadd v16.4s, v24.4s, v22.4s
+	WORD	$0x6e31de74 // fmul v20.4s, v19.4s, v17.4s
+	WORD	$0x6e35de9b // fmul v27.4s, v20.4s, v21.4s
+	WORD	$0x6e31de19 // fmul v25.4s, v16.4s, v17.4s
+	WORD	$0x6e35df32 // fmul v18.4s, v25.4s, v21.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3bd757 // fadd v23.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4eb7d798 // fsub v24.4s, v28.4s, v23.4s
+	WORD	$0x4e3bd716 // fadd v22.4s, v24.4s, v27.4s
+	WORD	$0x4e32d6d3 // fadd v19.4s, v22.4s, v18.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea3e690 // fcmgt v16.4s, v20.4s, v3.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B16, V27.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V18.B16, V26.B16
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e37ff98 // fdiv v24.4s, v28.4s, v23.4s
+	WORD	$0x6e38df36 // fmul v22.4s, v25.4s, v24.4s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S4, V22.S4, V20.S4
+	WORD	$0x4e3ad691 // fadd v17.4s, v20.4s, v26.4s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S4, V22.S4, V27.S4
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S4, V27.S4, V21.S4
+	WORD	$0x4e23e470 // fcmeq v16.4s, v3.4s, v3.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V3.B16, V28.B16
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B16, V28.B16, V23.B16
+	VMOV	V23.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VORR	V16.B16, V0.B16, V17.B16
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S4, V26.S4, V18.S4
+	WORD	$0x4eb2d791 // fsub v17.4s, v28.4s, v18.4s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S4, V26.S4, V19.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S4, V22.S4, V25.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S4, V25.S4, V21.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S4, V21.S4, V28.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S4, V28.S4, V26.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S4, V26.S4, V22.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S4, V22.S4, V27.S4
+	WORD	$0x6e32de59 // fmul v25.4s, v18.4s, v18.4s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S4, V19.S4, V16.S4
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S4, V27.S4, V21.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e32d69c // fadd v28.4s, v20.4s, v18.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebcd63a // fsub v26.4s, v17.4s, v28.4s
+	WORD	$0x4e32d757 // fadd v23.4s, v26.4s, v18.4s
+	WORD	$0x4e35d6f6 // fadd v22.4s, v23.4s, v21.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V24.S4, V27.S4
+	VUSHR	$1, V27.S4, V25.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V25.S4, V20.S4
+	VSHL	$23, V20.S4, V17.S4
+	VSUB	V25.S4, V27.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V26.S4, V23.S4
+	VSHL	$23, V23.S4, V21.S4
+	WORD	$0x4e36d793 // fadd v19.4s, v28.4s, v22.4s
+	WORD	$0x4eb3d798 // fsub v24.4s, v28.4s, v19.4s
+	WORD	$0x4e36d710 // fadd v16.4s, v24.4s, v22.4s
+	WORD	$0x6e31de74 // fmul v20.4s, v19.4s, v17.4s
+	WORD	$0x6e35de9b // fmul v27.4s, v20.4s, v21.4s
+	WORD	$0x6e31de19 // fmul v25.4s, v16.4s, v17.4s
+	WORD	$0x6e35df32 // fmul v18.4s, v25.4s, v21.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3bd757 // fadd v23.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4eb7d798 // fsub v24.4s, v28.4s, v23.4s
+	WORD	$0x4e3bd716 // fadd v22.4s, v24.4s, v27.4s
+	WORD	$0x4e32d6d3 // fadd v19.4s, v22.4s, v18.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea0e690 // fcmgt v16.4s, v20.4s, v0.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B16, V27.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V18.B16, V26.B16
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e37ff98 // fdiv v24.4s, v28.4s, v23.4s
+	WORD	$0x6e38df36 // fmul v22.4s, v25.4s, v24.4s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S4, V22.S4, V20.S4
+	WORD	$0x4e3ad691 // fadd v17.4s, v20.4s, v26.4s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S4, V22.S4, V27.S4
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S4, V27.S4, V21.S4
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V28.B16
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B16, V28.B16, V23.B16
+	VMOV	V23.B16, V12.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VORR	V16.B16, V1.B16, V17.B16
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S4, V26.S4, V18.S4
+	WORD	$0x4eb2d791 // fsub v17.4s, v28.4s, v18.4s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S4, V26.S4, V19.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S4, V22.S4, V25.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S4, V25.S4, V21.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S4, V21.S4, V28.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S4, V28.S4, V26.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S4, V26.S4, V22.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S4, V22.S4, V27.S4
+	WORD	$0x6e32de59 // fmul v25.4s, v18.4s, v18.4s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S4, V19.S4, V16.S4
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S4, V27.S4, V21.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e32d69c // fadd v28.4s, v20.4s, v18.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebcd63a // fsub v26.4s, v17.4s, v28.4s
+	WORD	$0x4e32d757 // fadd v23.4s, v26.4s, v18.4s
+	WORD	$0x4e35d6f6 // fadd v22.4s, v23.4s, v21.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V24.S4, V27.S4
+	VUSHR	$1, V27.S4, V25.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V25.S4, V20.S4
+	VSHL	$23, V20.S4, V17.S4
+	VSUB	V25.S4, V27.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V26.S4, V23.S4
+	VSHL	$23, V23.S4, V21.S4
+	WORD	$0x4e36d793 // fadd v19.4s, v28.4s, v22.4s
+	WORD	$0x4eb3d798 // fsub v24.4s, v28.4s, v19.4s
+	WORD	$0x4e36d710 // fadd v16.4s, v24.4s, v22.4s
+	WORD	$0x6e31de74 // fmul v20.4s, v19.4s, v17.4s
+	WORD	$0x6e35de9b // fmul v27.4s, v20.4s, v21.4s
+	WORD	$0x6e31de19 // fmul v25.4s, v16.4s, v17.4s
+	WORD	$0x6e35df32 // fmul v18.4s, v25.4s, v21.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3bd757 // fadd v23.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4eb7d798 // fsub v24.4s, v28.4s, v23.4s
+	WORD	$0x4e3bd716 // fadd v22.4s, v24.4s, v27.4s
+	WORD	$0x4e32d6d3 // fadd v19.4s, v22.4s, v18.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea1e690 // fcmgt v16.4s, v20.4s, v1.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B16, V27.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V18.B16, V26.B16
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e37ff98 // fdiv v24.4s, v28.4s, v23.4s
+	WORD	$0x6e38df36 // fmul v22.4s, v25.4s, v24.4s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S4, V22.S4, V20.S4
+	WORD	$0x4e3ad691 // fadd v17.4s, v20.4s, v26.4s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S4, V22.S4, V27.S4
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S4, V27.S4, V21.S4
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V28.B16
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B16, V28.B16, V23.B16
+	VMOV	V23.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VORR	V16.B16, V0.B16, V17.B16
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S4, V26.S4, V18.S4
+	WORD	$0x4eb2d791 // fsub v17.4s, v28.4s, v18.4s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S4, V26.S4, V19.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S4, V22.S4, V25.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S4, V25.S4, V21.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S4, V21.S4, V28.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S4, V28.S4, V26.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S4, V26.S4, V22.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S4, V22.S4, V27.S4
+	WORD	$0x6e32de59 // fmul v25.4s, v18.4s, v18.4s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S4, V19.S4, V16.S4
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S4, V27.S4, V21.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e32d69c // fadd v28.4s, v20.4s, v18.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebcd63a // fsub v26.4s, v17.4s, v28.4s
+	WORD	$0x4e32d757 // fadd v23.4s, v26.4s, v18.4s
+	WORD	$0x4e35d6f6 // fadd v22.4s, v23.4s, v21.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V24.S4, V27.S4
+	VUSHR	$1, V27.S4, V25.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V25.S4, V20.S4
+	VSHL	$23, V20.S4, V17.S4
+	VSUB	V25.S4, V27.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V26.S4, V23.S4
+	VSHL	$23, V23.S4, V21.S4
+	WORD	$0x4e36d793 // fadd v19.4s, v28.4s, v22.4s
+	WORD	$0x4eb3d798 // fsub v24.4s, v28.4s, v19.4s
+	WORD	$0x4e36d710 // fadd v16.4s, v24.4s, v22.4s
+	WORD	$0x6e31de74 // fmul v20.4s, v19.4s, v17.4s
+	WORD	$0x6e35de9b // fmul v27.4s, v20.4s, v21.4s
+	WORD	$0x6e31de19 // fmul v25.4s, v16.4s, v17.4s
+	WORD	$0x6e35df32 // fmul v18.4s, v25.4s, v21.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3bd757 // fadd v23.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4eb7d798 // fsub v24.4s, v28.4s, v23.4s
+	WORD	$0x4e3bd716 // fadd v22.4s, v24.4s, v27.4s
+	WORD	$0x4e32d6d3 // fadd v19.4s, v22.4s, v18.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea0e690 // fcmgt v16.4s, v20.4s, v0.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B16, V27.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V18.B16, V26.B16
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6e37ff98 // fdiv v24.4s, v28.4s, v23.4s
+	WORD	$0x6e38df36 // fmul v22.4s, v25.4s, v24.4s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S4, V22.S4, V20.S4
+	WORD	$0x4e3ad691 // fadd v17.4s, v20.4s, v26.4s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S4, V22.S4, V27.S4
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S4, V27.S4, V21.S4
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V28.B16
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B16, V28.B16, V23.B16
+	VMOV	V23.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VORR	V16.B8, V0.B8, V17.B8
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32f633 // fmax v19.2s, v17.2s, v18.2s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4f675 // fmin v21.2s, v19.2s, v20.2s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V21.S2, V24.S2
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S2, V26.S2, V28.S2
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S2, V26.S2, V18.S2
+	WORD	$0x0eb2d791 // fsub v17.2s, v28.2s, v18.2s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S2, V26.S2, V19.S2
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S2, V22.S2, V25.S2
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S2, V25.S2, V21.S2
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S2, V21.S2, V28.S2
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S2, V28.S2, V26.S2
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S2, V26.S2, V22.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S2, V22.S2, V27.S2
+	WORD	$0x2e32de59 // fmul v25.2s, v18.2s, v18.2s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S2, V19.S2, V16.S2
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S2, V27.S2, V21.S2
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e32d69c // fadd v28.2s, v20.2s, v18.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebcd63a // fsub v26.2s, v17.2s, v28.2s
+	WORD	$0x0e32d757 // fadd v23.2s, v26.2s, v18.2s
+	WORD	$0x0e35d6f6 // fadd v22.2s, v23.2s, v21.2s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V24.S2, V27.S2
+	VUSHR	$1, V27.S2, V25.S2
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V25.S2, V20.S2
+	VSHL	$23, V20.S2, V17.S2
+	VSUB	V25.S2, V27.S2, V26.S2
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V26.S2, V23.S2
+	VSHL	$23, V23.S2, V21.S2
+	WORD	$0x0e36d793 // fadd v19.2s, v28.2s, v22.2s
+	WORD	$0x0eb3d798 // fsub v24.2s, v28.2s, v19.2s
+	WORD	$0x0e36d710 // fadd v16.2s, v24.2s, v22.2s
+	WORD	$0x2e31de74 // fmul v20.2s, v19.2s, v17.2s
+	WORD	$0x2e35de9b // fmul v27.2s, v20.2s, v21.2s
+	WORD	$0x2e31de19 // fmul v25.2s, v16.2s, v17.2s
+	WORD	$0x2e35df32 // fmul v18.2s, v25.2s, v21.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e3bd757 // fadd v23.2s, v26.2s, v27.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0eb7d798 // fsub v24.2s, v28.2s, v23.2s
+	WORD	$0x0e3bd716 // fadd v22.2s, v24.2s, v27.2s
+	WORD	$0x0e32d6d3 // fadd v19.2s, v22.2s, v18.2s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea0e690 // fcmgt v16.2s, v20.2s, v0.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B8, V27.B8, V25.B8
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B8, V18.B8, V26.B8
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2e37ff98 // fdiv v24.2s, v28.2s, v23.2s
+	WORD	$0x2e38df36 // fmul v22.2s, v25.2s, v24.2s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S2, V22.S2, V20.S2
+	WORD	$0x0e3ad691 // fadd v17.2s, v20.2s, v26.2s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S2, V22.S2, V27.S2
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S2, V27.S2, V21.S2
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V28.B8
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B8, V28.B8, V23.B8
+	VMOV	V23.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VORR	V16.B8, V0.B8, V17.B8
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0e32f633 // fmax v19.2s, v17.2s, v18.2s
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4f675 // fmin v21.2s, v19.2s, v20.2s
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V21.S2, V24.S2
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S2, V26.S2, V28.S2
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.S2, V26.S2, V18.S2
+	WORD	$0x0eb2d791 // fsub v17.2s, v28.2s, v18.2s
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.S2, V26.S2, V19.S2
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.S2, V22.S2, V25.S2
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.S2, V25.S2, V21.S2
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.S2, V21.S2, V28.S2
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.S2, V28.S2, V26.S2
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.S2, V26.S2, V22.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.S2, V22.S2, V27.S2
+	WORD	$0x2e32de59 // fmul v25.2s, v18.2s, v18.2s
+	VMOV	V19.B16, V16.B16
+	VFMLA	V18.S2, V19.S2, V16.S2
+	VMOV	V16.B16, V21.B16
+	VFMLA	V25.S2, V27.S2, V21.S2
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e32d69c // fadd v28.2s, v20.2s, v18.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebcd63a // fsub v26.2s, v17.2s, v28.2s
+	WORD	$0x0e32d757 // fadd v23.2s, v26.2s, v18.2s
+	WORD	$0x0e35d6f6 // fadd v22.2s, v23.2s, v21.2s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V24.S2, V27.S2
+	VUSHR	$1, V27.S2, V25.S2
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V25.S2, V20.S2
+	VSHL	$23, V20.S2, V17.S2
+	VSUB	V25.S2, V27.S2, V26.S2
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V26.S2, V23.S2
+	VSHL	$23, V23.S2, V21.S2
+	WORD	$0x0e36d793 // fadd v19.2s, v28.2s, v22.2s
+	WORD	$0x0eb3d798 // fsub v24.2s, v28.2s, v19.2s
+	WORD	$0x0e36d710 // fadd v16.2s, v24.2s, v22.2s
+	WORD	$0x2e31de74 // fmul v20.2s, v19.2s, v17.2s
+	WORD	$0x2e35de9b // fmul v27.2s, v20.2s, v21.2s
+	WORD	$0x2e31de19 // fmul v25.2s, v16.2s, v17.2s
+	WORD	$0x2e35df32 // fmul v18.2s, v25.2s, v21.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e3bd757 // fadd v23.2s, v26.2s, v27.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0eb7d798 // fsub v24.2s, v28.2s, v23.2s
+	WORD	$0x0e3bd716 // fadd v22.2s, v24.2s, v27.2s
+	WORD	$0x0e32d6d3 // fadd v19.2s, v22.2s, v18.2s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea0e690 // fcmgt v16.2s, v20.2s, v0.2s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V16.B16, V25.B16
+	VBSL	V17.B8, V27.B8, V25.B8
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B8, V18.B8, V26.B8
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2e37ff98 // fdiv v24.2s, v28.2s, v23.2s
+	WORD	$0x2e38df36 // fmul v22.2s, v25.2s, v24.2s
+	VMOV	V25.B16, V20.B16
+	VFMLS	V23.S2, V22.S2, V20.S2
+	WORD	$0x0e3ad691 // fadd v17.2s, v20.2s, v26.2s
+	VMOV	V17.B16, V27.B16
+	VFMLS	V19.S2, V22.S2, V27.S2
+	VMOV	V22.B16, V21.B16
+	VFMLA	V24.S2, V27.S2, V21.S2
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V28.B8
+	VMOV	V16.B16, V23.B16
+	VBSL	V21.B8, V28.B8, V23.B8
+	VMOV	V23.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func tanhVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+TEXT ·tanhVF32NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e30dc11 // fmul v17.4s, v0.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S4, V28.S4, V18.S4
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S4, V28.S4, V20.S4
+	WORD	$0x4eb4d653 // fsub v19.4s, v18.4s, v20.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S4, V28.S4, V21.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S4, V24.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S4, V27.S4, V23.S4
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S4, V23.S4, V18.S4
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S4, V18.S4, V28.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S4, V28.S4, V24.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S4, V24.S4, V16.S4
+	WORD	$0x6e34de9b // fmul v27.4s, v20.4s, v20.4s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S4, V21.S4, V17.S4
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S4, V16.S4, V23.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e34d6d2 // fadd v18.4s, v22.4s, v20.4s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4eb2d67c // fsub v28.4s, v19.4s, v18.4s
+	WORD	$0x4e34d799 // fadd v25.4s, v28.4s, v20.4s
+	WORD	$0x4e37d738 // fadd v24.4s, v25.4s, v23.4s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V26.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V27.S4, V22.S4
+	VSHL	$23, V22.S4, V19.S4
+	VSUB	V27.S4, V16.S4, V28.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V28.S4, V25.S4
+	VSHL	$23, V25.S4, V23.S4
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4eb5d65a // fsub v26.4s, v18.4s, v21.4s
+	WORD	$0x4e38d751 // fadd v17.4s, v26.4s, v24.4s
+	WORD	$0x6e33deb6 // fmul v22.4s, v21.4s, v19.4s
+	WORD	$0x6e37ded0 // fmul v16.4s, v22.4s, v23.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd614 // fadd v20.4s, v16.4s, v27.4s
+	WORD	$0x4eb0d69c // fsub v28.4s, v20.4s, v16.4s
+	WORD	$0x4ebcd699 // fsub v25.4s, v20.4s, v28.4s
+	WORD	$0x4eb9d612 // fsub v18.4s, v16.4s, v25.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4ebcd758 // fsub v24.4s, v26.4s, v28.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x6e33de36 // fmul v22.4s, v17.4s, v19.4s
+	WORD	$0x6e37dedb // fmul v27.4s, v22.4s, v23.4s
+	WORD	$0x4e3bd6b0 // fadd v16.4s, v21.4s, v27.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e34d73a // fadd v26.4s, v25.4s, v20.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebad792 // fsub v18.4s, v28.4s, v26.4s
+	WORD	$0x4e34d658 // fadd v24.4s, v18.4s, v20.4s
+	WORD	$0x4e30d711 // fadd v17.4s, v24.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V20.B16, V22.B16
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V16.B16, V21.B16
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3aff79 // fdiv v25.4s, v27.4s, v26.4s
+	WORD	$0x6e39dedc // fmul v28.4s, v22.4s, v25.4s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S4, V28.S4, V18.S4
+	WORD	$0x4e35d658 // fadd v24.4s, v18.4s, v21.4s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S4, V28.S4, V19.S4
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S4, V19.S4, V20.S4
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V0.B16, V16.B16
+	VORR	V16.B16, V20.B16, V27.B16
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V22.B16
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb6e655 // fcmgt v21.4s, v18.4s, v22.4s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B16, V0.B16, V17.B16
+	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V0.B16, V25.B16
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V12.B16
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e30dc31 // fmul v17.4s, v1.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S4, V28.S4, V18.S4
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S4, V28.S4, V20.S4
+	WORD	$0x4eb4d653 // fsub v19.4s, v18.4s, v20.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S4, V28.S4, V21.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S4, V24.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S4, V27.S4, V23.S4
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S4, V23.S4, V18.S4
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S4, V18.S4, V28.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S4, V28.S4, V24.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S4, V24.S4, V16.S4
+	WORD	$0x6e34de9b // fmul v27.4s, v20.4s, v20.4s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S4, V21.S4, V17.S4
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S4, V16.S4, V23.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e34d6d2 // fadd v18.4s, v22.4s, v20.4s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4eb2d67c // fsub v28.4s, v19.4s, v18.4s
+	WORD	$0x4e34d799 // fadd v25.4s, v28.4s, v20.4s
+	WORD	$0x4e37d738 // fadd v24.4s, v25.4s, v23.4s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V26.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V27.S4, V22.S4
+	VSHL	$23, V22.S4, V19.S4
+	VSUB	V27.S4, V16.S4, V28.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V28.S4, V25.S4
+	VSHL	$23, V25.S4, V23.S4
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4eb5d65a // fsub v26.4s, v18.4s, v21.4s
+	WORD	$0x4e38d751 // fadd v17.4s, v26.4s, v24.4s
+	WORD	$0x6e33deb6 // fmul v22.4s, v21.4s, v19.4s
+	WORD	$0x6e37ded0 // fmul v16.4s, v22.4s, v23.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd614 // fadd v20.4s, v16.4s, v27.4s
+	WORD	$0x4eb0d69c // fsub v28.4s, v20.4s, v16.4s
+	WORD	$0x4ebcd699 // fsub v25.4s, v20.4s, v28.4s
+	WORD	$0x4eb9d612 // fsub v18.4s, v16.4s, v25.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4ebcd758 // fsub v24.4s, v26.4s, v28.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x6e33de36 // fmul v22.4s, v17.4s, v19.4s
+	WORD	$0x6e37dedb // fmul v27.4s, v22.4s, v23.4s
+	WORD	$0x4e3bd6b0 // fadd v16.4s, v21.4s, v27.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e34d73a // fadd v26.4s, v25.4s, v20.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebad792 // fsub v18.4s, v28.4s, v26.4s
+	WORD	$0x4e34d658 // fadd v24.4s, v18.4s, v20.4s
+	WORD	$0x4e30d711 // fadd v17.4s, v24.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V20.B16, V22.B16
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V16.B16, V21.B16
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3aff79 // fdiv v25.4s, v27.4s, v26.4s
+	WORD	$0x6e39dedc // fmul v28.4s, v22.4s, v25.4s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S4, V28.S4, V18.S4
+	WORD	$0x4e35d658 // fadd v24.4s, v18.4s, v21.4s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S4, V28.S4, V19.S4
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S4, V19.S4, V20.S4
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V1.B16, V16.B16
+	VORR	V16.B16, V20.B16, V27.B16
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V22.B16
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb6e655 // fcmgt v21.4s, v18.4s, v22.4s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B16, V1.B16, V17.B16
+	WORD	$0x4e21e438 // fcmeq v24.4s, v1.4s, v1.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V1.B16, V25.B16
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V13.B16
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e30dc51 // fmul v17.4s, v2.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S4, V28.S4, V18.S4
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S4, V28.S4, V20.S4
+	WORD	$0x4eb4d653 // fsub v19.4s, v18.4s, v20.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S4, V28.S4, V21.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S4, V24.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S4, V27.S4, V23.S4
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S4, V23.S4, V18.S4
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S4, V18.S4, V28.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S4, V28.S4, V24.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S4, V24.S4, V16.S4
+	WORD	$0x6e34de9b // fmul v27.4s, v20.4s, v20.4s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S4, V21.S4, V17.S4
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S4, V16.S4, V23.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e34d6d2 // fadd v18.4s, v22.4s, v20.4s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4eb2d67c // fsub v28.4s, v19.4s, v18.4s
+	WORD	$0x4e34d799 // fadd v25.4s, v28.4s, v20.4s
+	WORD	$0x4e37d738 // fadd v24.4s, v25.4s, v23.4s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V26.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V27.S4, V22.S4
+	VSHL	$23, V22.S4, V19.S4
+	VSUB	V27.S4, V16.S4, V28.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V28.S4, V25.S4
+	VSHL	$23, V25.S4, V23.S4
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4eb5d65a // fsub v26.4s, v18.4s, v21.4s
+	WORD	$0x4e38d751 // fadd v17.4s, v26.4s, v24.4s
+	WORD	$0x6e33deb6 // fmul v22.4s, v21.4s, v19.4s
+	WORD	$0x6e37ded0 // fmul v16.4s, v22.4s, v23.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd614 // fadd v20.4s, v16.4s, v27.4s
+	WORD	$0x4eb0d69c // fsub v28.4s, v20.4s, v16.4s
+	WORD	$0x4ebcd699 // fsub v25.4s, v20.4s, v28.4s
+	WORD	$0x4eb9d612 // fsub v18.4s, v16.4s, v25.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4ebcd758 // fsub v24.4s, v26.4s, v28.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x6e33de36 // fmul v22.4s, v17.4s, v19.4s
+	WORD	$0x6e37dedb // fmul v27.4s, v22.4s, v23.4s
+	WORD	$0x4e3bd6b0 // fadd v16.4s, v21.4s, v27.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e34d73a // fadd v26.4s, v25.4s, v20.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebad792 // fsub v18.4s, v28.4s, v26.4s
+	WORD	$0x4e34d658 // fadd v24.4s, v18.4s, v20.4s
+	WORD	$0x4e30d711 // fadd v17.4s, v24.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V20.B16, V22.B16
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V16.B16, V21.B16
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3aff79 // fdiv v25.4s, v27.4s, v26.4s
+	WORD	$0x6e39dedc // fmul v28.4s, v22.4s, v25.4s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S4, V28.S4, V18.S4
+	WORD	$0x4e35d658 // fadd v24.4s, v18.4s, v21.4s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S4, V28.S4, V19.S4
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S4, V19.S4, V20.S4
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V2.B16, V16.B16
+	VORR	V16.B16, V20.B16, V27.B16
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V2.B16, V22.B16
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb6e655 // fcmgt v21.4s, v18.4s, v22.4s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B16, V2.B16, V17.B16
+	WORD	$0x4e22e458 // fcmeq v24.4s, v2.4s, v2.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V2.B16, V25.B16
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V14.B16
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e30dc71 // fmul v17.4s, v3.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S4, V28.S4, V18.S4
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S4, V28.S4, V20.S4
+	WORD	$0x4eb4d653 // fsub v19.4s, v18.4s, v20.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S4, V28.S4, V21.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S4, V24.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S4, V27.S4, V23.S4
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S4, V23.S4, V18.S4
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S4, V18.S4, V28.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S4, V28.S4, V24.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S4, V24.S4, V16.S4
+	WORD	$0x6e34de9b // fmul v27.4s, v20.4s, v20.4s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S4, V21.S4, V17.S4
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S4, V16.S4, V23.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e34d6d2 // fadd v18.4s, v22.4s, v20.4s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4eb2d67c // fsub v28.4s, v19.4s, v18.4s
+	WORD	$0x4e34d799 // fadd v25.4s, v28.4s, v20.4s
+	WORD	$0x4e37d738 // fadd v24.4s, v25.4s, v23.4s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V26.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V27.S4, V22.S4
+	VSHL	$23, V22.S4, V19.S4
+	VSUB	V27.S4, V16.S4, V28.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V28.S4, V25.S4
+	VSHL	$23, V25.S4, V23.S4
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4eb5d65a // fsub v26.4s, v18.4s, v21.4s
+	WORD	$0x4e38d751 // fadd v17.4s, v26.4s, v24.4s
+	WORD	$0x6e33deb6 // fmul v22.4s, v21.4s, v19.4s
+	WORD	$0x6e37ded0 // fmul v16.4s, v22.4s, v23.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd614 // fadd v20.4s, v16.4s, v27.4s
+	WORD	$0x4eb0d69c // fsub v28.4s, v20.4s, v16.4s
+	WORD	$0x4ebcd699 // fsub v25.4s, v20.4s, v28.4s
+	WORD	$0x4eb9d612 // fsub v18.4s, v16.4s, v25.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4ebcd758 // fsub v24.4s, v26.4s, v28.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x6e33de36 // fmul v22.4s, v17.4s, v19.4s
+	WORD	$0x6e37dedb // fmul v27.4s, v22.4s, v23.4s
+	WORD	$0x4e3bd6b0 // fadd v16.4s, v21.4s, v27.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e34d73a // fadd v26.4s, v25.4s, v20.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebad792 // fsub v18.4s, v28.4s, v26.4s
+	WORD	$0x4e34d658 // fadd v24.4s, v18.4s, v20.4s
+	WORD	$0x4e30d711 // fadd v17.4s, v24.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V20.B16, V22.B16
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V16.B16, V21.B16
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3aff79 // fdiv v25.4s, v27.4s, v26.4s
+	WORD	$0x6e39dedc // fmul v28.4s, v22.4s, v25.4s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S4, V28.S4, V18.S4
+	WORD	$0x4e35d658 // fadd v24.4s, v18.4s, v21.4s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S4, V28.S4, V19.S4
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S4, V19.S4, V20.S4
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V3.B16, V16.B16
+	VORR	V16.B16, V20.B16, V27.B16
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V3.B16, V22.B16
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb6e655 // fcmgt v21.4s, v18.4s, v22.4s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B16, V3.B16, V17.B16
+	WORD	$0x4e23e478 // fcmeq v24.4s, v3.4s, v3.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V3.B16, V25.B16
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e30dc11 // fmul v17.4s, v0.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S4, V28.S4, V18.S4
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S4, V28.S4, V20.S4
+	WORD	$0x4eb4d653 // fsub v19.4s, v18.4s, v20.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S4, V28.S4, V21.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S4, V24.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S4, V27.S4, V23.S4
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S4, V23.S4, V18.S4
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S4, V18.S4, V28.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S4, V28.S4, V24.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S4, V24.S4, V16.S4
+	WORD	$0x6e34de9b // fmul v27.4s, v20.4s, v20.4s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S4, V21.S4, V17.S4
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S4, V16.S4, V23.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e34d6d2 // fadd v18.4s, v22.4s, v20.4s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4eb2d67c // fsub v28.4s, v19.4s, v18.4s
+	WORD	$0x4e34d799 // fadd v25.4s, v28.4s, v20.4s
+	WORD	$0x4e37d738 // fadd v24.4s, v25.4s, v23.4s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V26.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V27.S4, V22.S4
+	VSHL	$23, V22.S4, V19.S4
+	VSUB	V27.S4, V16.S4, V28.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V28.S4, V25.S4
+	VSHL	$23, V25.S4, V23.S4
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4eb5d65a // fsub v26.4s, v18.4s, v21.4s
+	WORD	$0x4e38d751 // fadd v17.4s, v26.4s, v24.4s
+	WORD	$0x6e33deb6 // fmul v22.4s, v21.4s, v19.4s
+	WORD	$0x6e37ded0 // fmul v16.4s, v22.4s, v23.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd614 // fadd v20.4s, v16.4s, v27.4s
+	WORD	$0x4eb0d69c // fsub v28.4s, v20.4s, v16.4s
+	WORD	$0x4ebcd699 // fsub v25.4s, v20.4s, v28.4s
+	WORD	$0x4eb9d612 // fsub v18.4s, v16.4s, v25.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4ebcd758 // fsub v24.4s, v26.4s, v28.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x6e33de36 // fmul v22.4s, v17.4s, v19.4s
+	WORD	$0x6e37dedb // fmul v27.4s, v22.4s, v23.4s
+	WORD	$0x4e3bd6b0 // fadd v16.4s, v21.4s, v27.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e34d73a // fadd v26.4s, v25.4s, v20.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebad792 // fsub v18.4s, v28.4s, v26.4s
+	WORD	$0x4e34d658 // fadd v24.4s, v18.4s, v20.4s
+	WORD	$0x4e30d711 // fadd v17.4s, v24.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V20.B16, V22.B16
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V16.B16, V21.B16
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3aff79 // fdiv v25.4s, v27.4s, v26.4s
+	WORD	$0x6e39dedc // fmul v28.4s, v22.4s, v25.4s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S4, V28.S4, V18.S4
+	WORD	$0x4e35d658 // fadd v24.4s, v18.4s, v21.4s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S4, V28.S4, V19.S4
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S4, V19.S4, V20.S4
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V0.B16, V16.B16
+	VORR	V16.B16, V20.B16, V27.B16
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V22.B16
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb6e655 // fcmgt v21.4s, v18.4s, v22.4s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B16, V0.B16, V17.B16
+	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V0.B16, V25.B16
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V12.B16
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e30dc31 // fmul v17.4s, v1.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S4, V28.S4, V18.S4
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S4, V28.S4, V20.S4
+	WORD	$0x4eb4d653 // fsub v19.4s, v18.4s, v20.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S4, V28.S4, V21.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S4, V24.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S4, V27.S4, V23.S4
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S4, V23.S4, V18.S4
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S4, V18.S4, V28.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S4, V28.S4, V24.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S4, V24.S4, V16.S4
+	WORD	$0x6e34de9b // fmul v27.4s, v20.4s, v20.4s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S4, V21.S4, V17.S4
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S4, V16.S4, V23.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e34d6d2 // fadd v18.4s, v22.4s, v20.4s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4eb2d67c // fsub v28.4s, v19.4s, v18.4s
+	WORD	$0x4e34d799 // fadd v25.4s, v28.4s, v20.4s
+	WORD	$0x4e37d738 // fadd v24.4s, v25.4s, v23.4s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V26.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V27.S4, V22.S4
+	VSHL	$23, V22.S4, V19.S4
+	VSUB	V27.S4, V16.S4, V28.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V28.S4, V25.S4
+	VSHL	$23, V25.S4, V23.S4
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4eb5d65a // fsub v26.4s, v18.4s, v21.4s
+	WORD	$0x4e38d751 // fadd v17.4s, v26.4s, v24.4s
+	WORD	$0x6e33deb6 // fmul v22.4s, v21.4s, v19.4s
+	WORD	$0x6e37ded0 // fmul v16.4s, v22.4s, v23.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd614 // fadd v20.4s, v16.4s, v27.4s
+	WORD	$0x4eb0d69c // fsub v28.4s, v20.4s, v16.4s
+	WORD	$0x4ebcd699 // fsub v25.4s, v20.4s, v28.4s
+	WORD	$0x4eb9d612 // fsub v18.4s, v16.4s, v25.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4ebcd758 // fsub v24.4s, v26.4s, v28.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x6e33de36 // fmul v22.4s, v17.4s, v19.4s
+	WORD	$0x6e37dedb // fmul v27.4s, v22.4s, v23.4s
+	WORD	$0x4e3bd6b0 // fadd v16.4s, v21.4s, v27.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e34d73a // fadd v26.4s, v25.4s, v20.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebad792 // fsub v18.4s, v28.4s, v26.4s
+	WORD	$0x4e34d658 // fadd v24.4s, v18.4s, v20.4s
+	WORD	$0x4e30d711 // fadd v17.4s, v24.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V20.B16, V22.B16
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V16.B16, V21.B16
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3aff79 // fdiv v25.4s, v27.4s, v26.4s
+	WORD	$0x6e39dedc // fmul v28.4s, v22.4s, v25.4s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S4, V28.S4, V18.S4
+	WORD	$0x4e35d658 // fadd v24.4s, v18.4s, v21.4s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S4, V28.S4, V19.S4
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S4, V19.S4, V20.S4
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V1.B16, V16.B16
+	VORR	V16.B16, V20.B16, V27.B16
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V22.B16
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb6e655 // fcmgt v21.4s, v18.4s, v22.4s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B16, V1.B16, V17.B16
+	WORD	$0x4e21e438 // fcmeq v24.4s, v1.4s, v1.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V1.B16, V25.B16
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e30dc11 // fmul v17.4s, v0.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34f675 // fmax v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6f6b7 // fmin v23.4s, v21.4s, v22.4s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S4, V28.S4, V18.S4
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S4, V28.S4, V20.S4
+	WORD	$0x4eb4d653 // fsub v19.4s, v18.4s, v20.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S4, V28.S4, V21.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S4, V24.S4, V27.S4
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S4, V27.S4, V23.S4
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S4, V23.S4, V18.S4
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S4, V18.S4, V28.S4
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S4, V28.S4, V24.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S4, V24.S4, V16.S4
+	WORD	$0x6e34de9b // fmul v27.4s, v20.4s, v20.4s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S4, V21.S4, V17.S4
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S4, V16.S4, V23.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e34d6d2 // fadd v18.4s, v22.4s, v20.4s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4eb2d67c // fsub v28.4s, v19.4s, v18.4s
+	WORD	$0x4e34d799 // fadd v25.4s, v28.4s, v20.4s
+	WORD	$0x4e37d738 // fadd v24.4s, v25.4s, v23.4s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V26.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V27.S4, V22.S4
+	VSHL	$23, V22.S4, V19.S4
+	VSUB	V27.S4, V16.S4, V28.S4
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V28.S4, V25.S4
+	VSHL	$23, V25.S4, V23.S4
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4eb5d65a // fsub v26.4s, v18.4s, v21.4s
+	WORD	$0x4e38d751 // fadd v17.4s, v26.4s, v24.4s
+	WORD	$0x6e33deb6 // fmul v22.4s, v21.4s, v19.4s
+	WORD	$0x6e37ded0 // fmul v16.4s, v22.4s, v23.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd614 // fadd v20.4s, v16.4s, v27.4s
+	WORD	$0x4eb0d69c // fsub v28.4s, v20.4s, v16.4s
+	WORD	$0x4ebcd699 // fsub v25.4s, v20.4s, v28.4s
+	WORD	$0x4eb9d612 // fsub v18.4s, v16.4s, v25.4s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4ebcd758 // fsub v24.4s, v26.4s, v28.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x6e33de36 // fmul v22.4s, v17.4s, v19.4s
+	WORD	$0x6e37dedb // fmul v27.4s, v22.4s, v23.4s
+	WORD	$0x4e3bd6b0 // fadd v16.4s, v21.4s, v27.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e34d73a // fadd v26.4s, v25.4s, v20.4s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebad792 // fsub v18.4s, v28.4s, v26.4s
+	WORD	$0x4e34d658 // fadd v24.4s, v18.4s, v20.4s
+	WORD	$0x4e30d711 // fadd v17.4s, v24.4s, v16.4s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VEOR	V19.B16, V20.B16, V22.B16
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VEOR	V23.B16, V16.B16, V21.B16
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x6e3aff79 // fdiv v25.4s, v27.4s, v26.4s
+	WORD	$0x6e39dedc // fmul v28.4s, v22.4s, v25.4s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S4, V28.S4, V18.S4
+	WORD	$0x4e35d658 // fadd v24.4s, v18.4s, v21.4s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S4, V28.S4, V19.S4
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S4, V19.S4, V20.S4
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VAND	V23.B16, V0.B16, V16.B16
+	VORR	V16.B16, V20.B16, V27.B16
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V22.B16
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb6e655 // fcmgt v21.4s, v18.4s, v22.4s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B16, V0.B16, V17.B16
+	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V0.B16, V25.B16
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e30dc11 // fmul v17.2s, v0.2s, v16.2s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V17.B8, V19.B8
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34f675 // fmax v21.2s, v19.2s, v20.2s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6f6b7 // fmin v23.2s, v21.2s, v22.2s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S2, V23.S2, V26.S2
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S2, V28.S2, V18.S2
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S2, V28.S2, V20.S2
+	WORD	$0x0eb4d653 // fsub v19.2s, v18.2s, v20.2s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S2, V28.S2, V21.S2
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S2, V24.S2, V27.S2
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S2, V27.S2, V23.S2
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S2, V23.S2, V18.S2
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S2, V18.S2, V28.S2
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S2, V28.S2, V24.S2
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S2, V24.S2, V16.S2
+	WORD	$0x2e34de9b // fmul v27.2s, v20.2s, v20.2s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S2, V21.S2, V17.S2
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S2, V16.S2, V23.S2
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e34d6d2 // fadd v18.2s, v22.2s, v20.2s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0eb2d67c // fsub v28.2s, v19.2s, v18.2s
+	WORD	$0x0e34d799 // fadd v25.2s, v28.2s, v20.2s
+	WORD	$0x0e37d738 // fadd v24.2s, v25.2s, v23.2s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V26.S2, V16.S2
+	VUSHR	$1, V16.S2, V27.S2
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V27.S2, V22.S2
+	VSHL	$23, V22.S2, V19.S2
+	VSUB	V27.S2, V16.S2, V28.S2
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V28.S2, V25.S2
+	VSHL	$23, V25.S2, V23.S2
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0eb5d65a // fsub v26.2s, v18.2s, v21.2s
+	WORD	$0x0e38d751 // fadd v17.2s, v26.2s, v24.2s
+	WORD	$0x2e33deb6 // fmul v22.2s, v21.2s, v19.2s
+	WORD	$0x2e37ded0 // fmul v16.2s, v22.2s, v23.2s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd614 // fadd v20.2s, v16.2s, v27.2s
+	WORD	$0x0eb0d69c // fsub v28.2s, v20.2s, v16.2s
+	WORD	$0x0ebcd699 // fsub v25.2s, v20.2s, v28.2s
+	WORD	$0x0eb9d612 // fsub v18.2s, v16.2s, v25.2s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0ebcd758 // fsub v24.2s, v26.2s, v28.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x2e33de36 // fmul v22.2s, v17.2s, v19.2s
+	WORD	$0x2e37dedb // fmul v27.2s, v22.2s, v23.2s
+	WORD	$0x0e3bd6b0 // fadd v16.2s, v21.2s, v27.2s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e34d73a // fadd v26.2s, v25.2s, v20.2s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebad792 // fsub v18.2s, v28.2s, v26.2s
+	WORD	$0x0e34d658 // fadd v24.2s, v18.2s, v20.2s
+	WORD	$0x0e30d711 // fadd v17.2s, v24.2s, v16.2s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VEOR	V19.B8, V20.B8, V22.B8
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VEOR	V23.B8, V16.B8, V21.B8
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x2e3aff79 // fdiv v25.2s, v27.2s, v26.2s
+	WORD	$0x2e39dedc // fmul v28.2s, v22.2s, v25.2s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S2, V28.S2, V18.S2
+	WORD	$0x0e35d658 // fadd v24.2s, v18.2s, v21.2s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S2, V28.S2, V19.S2
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S2, V19.S2, V20.S2
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V0.B8, V16.B8
+	VORR	V16.B8, V20.B8, V27.B8
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V22.B8
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb6e655 // fcmgt v21.2s, v18.2s, v22.2s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B8, V0.B8, V17.B8
+	WORD	$0x0e20e418 // fcmeq v24.2s, v0.2s, v0.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V0.B8, V25.B8
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B8, V25.B8, V28.B8
+	VMOV	V28.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e30dc11 // fmul v17.2s, v0.2s, v16.2s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V17.B8, V19.B8
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34f675 // fmax v21.2s, v19.2s, v20.2s
+	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6f6b7 // fmin v23.2s, v21.2s, v22.2s
+	MOVD	$tanh32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S2, V23.S2, V26.S2
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.S2, V28.S2, V18.S2
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.S2, V28.S2, V20.S2
+	WORD	$0x0eb4d653 // fsub v19.2s, v18.2s, v20.2s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.S2, V28.S2, V21.S2
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.S2, V24.S2, V27.S2
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.S2, V27.S2, V23.S2
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.S2, V23.S2, V18.S2
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.S2, V18.S2, V28.S2
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.S2, V28.S2, V24.S2
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.S2, V24.S2, V16.S2
+	WORD	$0x2e34de9b // fmul v27.2s, v20.2s, v20.2s
+	VMOV	V21.B16, V17.B16
+	VFMLA	V20.S2, V21.S2, V17.S2
+	VMOV	V17.B16, V23.B16
+	VFMLA	V27.S2, V16.S2, V23.S2
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e34d6d2 // fadd v18.2s, v22.2s, v20.2s
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0eb2d67c // fsub v28.2s, v19.2s, v18.2s
+	WORD	$0x0e34d799 // fadd v25.2s, v28.2s, v20.2s
+	WORD	$0x0e37d738 // fadd v24.2s, v25.2s, v23.2s
+	MOVD	$tanh32consts<>+64(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V26.S2, V16.S2
+	VUSHR	$1, V16.S2, V27.S2
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V27.S2, V22.S2
+	VSHL	$23, V22.S2, V19.S2
+	VSUB	V27.S2, V16.S2, V28.S2
+	MOVD	$tanh32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V28.S2, V25.S2
+	VSHL	$23, V25.S2, V23.S2
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0eb5d65a // fsub v26.2s, v18.2s, v21.2s
+	WORD	$0x0e38d751 // fadd v17.2s, v26.2s, v24.2s
+	WORD	$0x2e33deb6 // fmul v22.2s, v21.2s, v19.2s
+	WORD	$0x2e37ded0 // fmul v16.2s, v22.2s, v23.2s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd614 // fadd v20.2s, v16.2s, v27.2s
+	WORD	$0x0eb0d69c // fsub v28.2s, v20.2s, v16.2s
+	WORD	$0x0ebcd699 // fsub v25.2s, v20.2s, v28.2s
+	WORD	$0x0eb9d612 // fsub v18.2s, v16.2s, v25.2s
+	MOVD	$tanh32consts<>+72(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0ebcd758 // fsub v24.2s, v26.2s, v28.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x2e33de36 // fmul v22.2s, v17.2s, v19.2s
+	WORD	$0x2e37dedb // fmul v27.2s, v22.2s, v23.2s
+	WORD	$0x0e3bd6b0 // fadd v16.2s, v21.2s, v27.2s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e34d73a // fadd v26.2s, v25.2s, v20.2s
+	MOVD	$tanh32consts<>+4(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebad792 // fsub v18.2s, v28.2s, v26.2s
+	WORD	$0x0e34d658 // fadd v24.2s, v18.2s, v20.2s
+	WORD	$0x0e30d711 // fadd v17.2s, v24.2s, v16.2s
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VEOR	V19.B8, V20.B8, V22.B8
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VEOR	V23.B8, V16.B8, V21.B8
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x2e3aff79 // fdiv v25.2s, v27.2s, v26.2s
+	WORD	$0x2e39dedc // fmul v28.2s, v22.2s, v25.2s
+	VMOV	V22.B16, V18.B16
+	VFMLS	V26.S2, V28.S2, V18.S2
+	WORD	$0x0e35d658 // fadd v24.2s, v18.2s, v21.2s
+	VMOV	V24.B16, V19.B16
+	VFMLS	V17.S2, V28.S2, V19.S2
+	VMOV	V28.B16, V20.B16
+	VFMLA	V25.S2, V19.S2, V20.S2
+	MOVD	$tanh32consts<>+0(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VAND	V23.B8, V0.B8, V16.B8
+	VORR	V16.B8, V20.B8, V27.B8
+	MOVD	$tanh32consts<>+76(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V22.B8
+	MOVD	$tanh32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb6e655 // fcmgt v21.2s, v18.2s, v22.2s
+	VMOV	V21.B16, V17.B16
+	VBSL	V27.B8, V0.B8, V17.B8
+	WORD	$0x0e20e418 // fcmeq v24.2s, v0.2s, v0.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$tanh32consts<>+84(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V0.B8, V25.B8
+	VMOV	V24.B16, V28.B16
+	VBSL	V17.B8, V25.B8, V28.B8
+	VMOV	V28.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -2881,30 +11622,30 @@ loop:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e60e41a // fcmeq v26.2d, v0.2d, v0.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
@@ -2992,30 +11733,30 @@ loop:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e61e43a // fcmeq v26.2d, v1.2d, v1.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V1.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V13.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V13.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f451 // fmax v17.2d, v2.2d, v16.2d
@@ -3103,30 +11844,30 @@ loop:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e62e45a // fcmeq v26.2d, v2.2d, v2.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V2.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V14.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V2.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V14.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f471 // fmax v17.2d, v3.2d, v16.2d
@@ -3214,30 +11955,30 @@ loop:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e63e47a // fcmeq v26.2d, v3.2d, v3.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V3.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V15.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V3.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -3331,30 +12072,30 @@ tail:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e60e41a // fcmeq v26.2d, v0.2d, v0.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
@@ -3442,30 +12183,30 @@ tail:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e61e43a // fcmeq v26.2d, v1.2d, v1.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V1.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V13.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -3557,30 +12298,30 @@ tail2:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e60e41a // fcmeq v26.2d, v0.2d, v0.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -3672,30 +12413,30 @@ tail1:
 	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
 	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
 	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
-	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VSUB	V23.D2, V22.D2, V25.D2
-	VUSHR	$1, V25.D2, V19.D2
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V24.D2
-	VSHL	$52, V24.D2, V16.D2
-	VSUB	V19.D2, V25.D2, V28.D2
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V28.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	WORD	$0x6e70de35 // fmul v21.2d, v17.2d, v16.2d
-	WORD	$0x6e72deb7 // fmul v23.2d, v21.2d, v18.2d
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de36 // fmul v22.2d, v17.2d, v24.2d
+	WORD	$0x6e7bded3 // fmul v19.2d, v22.2d, v27.2d
+	WORD	$0x4e60e41a // fcmeq v26.2d, v0.2d, v0.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V25.B16
-	VBSL	V23.B16, V24.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V26.B16, V28.B16
+	VBSL	V19.B16, V25.B16, V28.B16
+	VMOV	V28.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -3774,67 +12515,67 @@ loop:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	WORD	$0x4e79e413 // fcmeq v19.2d, v0.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e796 // fcmgt v22.2d, v28.2d, v0.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41a // fcmeq v26.2d, v0.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V0.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -3883,67 +12624,67 @@ loop:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be43c // fcmeq v28.2d, v1.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee1e735 // fcmgt v21.2d, v25.2d, v1.2d
+	WORD	$0x4e79e433 // fcmeq v19.2d, v1.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee1e796 // fcmgt v22.2d, v28.2d, v1.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae436 // fcmeq v22.2d, v1.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be43a // fcmeq v26.2d, v1.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V1.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V13.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -3992,67 +12733,67 @@ loop:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be45c // fcmeq v28.2d, v2.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee2e735 // fcmgt v21.2d, v25.2d, v2.2d
+	WORD	$0x4e79e453 // fcmeq v19.2d, v2.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee2e796 // fcmgt v22.2d, v28.2d, v2.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae456 // fcmeq v22.2d, v2.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be45a // fcmeq v26.2d, v2.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e62e45b // fcmeq v27.2d, v2.2d, v2.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V2.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V2.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V14.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -4101,67 +12842,67 @@ loop:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be47c // fcmeq v28.2d, v3.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee3e735 // fcmgt v21.2d, v25.2d, v3.2d
+	WORD	$0x4e79e473 // fcmeq v19.2d, v3.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee3e796 // fcmgt v22.2d, v28.2d, v3.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae476 // fcmeq v22.2d, v3.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be47a // fcmeq v26.2d, v3.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e63e47b // fcmeq v27.2d, v3.2d, v3.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V3.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V3.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -4216,67 +12957,67 @@ tail:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	WORD	$0x4e79e413 // fcmeq v19.2d, v0.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e796 // fcmgt v22.2d, v28.2d, v0.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41a // fcmeq v26.2d, v0.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V0.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -4325,67 +13066,67 @@ tail:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be43c // fcmeq v28.2d, v1.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee1e735 // fcmgt v21.2d, v25.2d, v1.2d
+	WORD	$0x4e79e433 // fcmeq v19.2d, v1.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee1e796 // fcmgt v22.2d, v28.2d, v1.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae436 // fcmeq v22.2d, v1.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be43a // fcmeq v26.2d, v1.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V1.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -4438,67 +13179,67 @@ tail2:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	WORD	$0x4e79e413 // fcmeq v19.2d, v0.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e796 // fcmgt v22.2d, v28.2d, v0.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41a // fcmeq v26.2d, v0.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V0.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -4551,68 +13292,8471 @@ tail1:
 	VLD1R	(R19), [V19.D2]
 	VMOV	V19.B16, V24.B16
 	VFMLA	V28.D2, V21.D2, V24.D2
-	WORD	$0x6e78df94 // fmul v20.2d, v28.2d, v24.2d
 	MOVD	$log64consts<>+104(SB), R19
-	VLD1R	(R19), [V26.D2]
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
 	MOVD	$log64consts<>+112(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V18.B16
-	VFMLA	V28.D2, V26.D2, V18.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$log64consts<>+120(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V19.B16
 	VFMLA	V28.D2, V18.D2, V19.D2
 	MOVD	$log64consts<>+128(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V28.D2, V19.D2, V24.D2
-	WORD	$0x6e78df3a // fmul v26.2d, v25.2d, v24.2d
-	WORD	$0x4e74d75b // fadd v27.2d, v26.2d, v20.2d
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
 	MOVD	$log64consts<>+136(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6e77ded2 // fmul v18.2d, v22.2d, v23.2d
-	WORD	$0x6e77de55 // fmul v21.2d, v18.2d, v23.2d
-	WORD	$0x4e7bd6b3 // fadd v19.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
 	MOVD	$log64consts<>+144(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6e7cde19 // fmul v25.2d, v16.2d, v28.2d
-	VMOV	V25.B16, V24.B16
-	VFMLA	V19.D2, V17.D2, V24.D2
-	WORD	$0x4ef8d6ba // fsub v26.2d, v21.2d, v24.2d
-	WORD	$0x4efad6f4 // fsub v20.2d, v23.2d, v26.2d
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de1c // fmul v28.2d, v16.2d, v19.2d
+	VMOV	V28.B16, V20.B16
+	VFMLA	V21.D2, V17.D2, V20.D2
+	WORD	$0x4ef4d6db // fsub v27.2d, v22.2d, v20.2d
+	WORD	$0x4efbd6f8 // fsub v24.2d, v23.2d, v27.2d
 	MOVD	$log64consts<>+152(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V22.D2, V16.D2, V18.D2
-	MOVD	$log64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e7be41c // fcmeq v28.2d, v0.2d, v27.2d
-	MOVD	$log64consts<>+168(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V28.B16, V19.B16
-	VBSL	V18.B16, V17.B16, V19.B16
+	VLD1R	(R19), [V26.D2]
+	VMOV	V24.B16, V18.B16
+	VFMLA	V26.D2, V16.D2, V18.D2
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e735 // fcmgt v21.2d, v25.2d, v0.2d
+	WORD	$0x4e79e413 // fcmeq v19.2d, v0.2d, v25.2d
+	MOVD	$log64consts<>+168(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V19.B16, V21.B16
+	VBSL	V18.B16, V17.B16, V21.B16
+	MOVD	$log64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e796 // fcmgt v22.2d, v28.2d, v0.2d
 	MOVD	$log64consts<>+176(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V21.B16, V23.B16
-	VBSL	V19.B16, V24.B16, V23.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V23.B16
+	VBSL	V21.B16, V20.B16, V23.B16
 	MOVD	$log64consts<>+184(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x4e7ae416 // fcmeq v22.2d, v0.2d, v26.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be41a // fcmeq v26.2d, v0.2d, v27.2d
 	MOVD	$log64consts<>+184(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VMOV	V22.B16, V20.B16
-	VBSL	V23.B16, V16.B16, V20.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VMOV	V26.B16, V24.B16
+	VBSL	V23.B16, V16.B16, V24.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$log64consts<>+192(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V18.B16
-	VBSL	V20.B16, V28.B16, V18.B16
+	VORR	V17.B16, V0.B16, V19.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V24.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func exp2VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·exp2VF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e61e43c // fcmeq v28.2d, v1.2d, v1.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f451 // fmax v17.2d, v2.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e62e45c // fcmeq v28.2d, v2.2d, v2.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V2.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f471 // fmax v17.2d, v3.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e63e47c // fcmeq v28.2d, v3.2d, v3.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V3.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e61e43c // fcmeq v28.2d, v1.2d, v1.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$exp264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74d675 // fadd v21.2d, v19.2d, v20.2d
+	MOVD	$exp264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
+	WORD	$0x4ef7d678 // fsub v24.2d, v19.2d, v23.2d
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
+	MOVD	$exp264consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V26.B16, V28.B16
+	MOVD	$exp264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V16.D2, V24.D2, V18.D2
+	MOVD	$exp264consts<>+32(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLA	V17.D2, V24.D2, V20.D2
+	MOVD	$exp264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$exp264consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V23.B16
+	VFMLA	V26.D2, V22.D2, V23.D2
+	MOVD	$exp264consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V26.D2, V23.D2, V27.D2
+	MOVD	$exp264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V26.D2, V27.D2, V28.D2
+	MOVD	$exp264consts<>+80(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLA	V26.D2, V28.D2, V24.D2
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V22.B16
+	VFMLA	V26.D2, V24.D2, V22.D2
+	MOVD	$exp264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V26.D2, V22.D2, V25.D2
+	MOVD	$exp264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V16.B16
+	VFMLA	V26.D2, V25.D2, V16.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V26.D2, V16.D2, V17.D2
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V19.B16
+	VFMLA	V26.D2, V18.D2, V19.D2
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V23.B16
+	VFMLA	V26.D2, V19.D2, V23.D2
+	WORD	$0x6e7adf59 // fmul v25.2d, v26.2d, v26.2d
+	VMOV	V20.B16, V27.B16
+	VFMLA	V26.D2, V20.D2, V27.D2
+	VMOV	V27.B16, V16.B16
+	VFMLA	V25.D2, V23.D2, V16.D2
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e7ad791 // fadd v17.2d, v28.2d, v26.2d
+	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef1d712 // fsub v18.2d, v24.2d, v17.2d
+	WORD	$0x4e7ad656 // fadd v22.2d, v18.2d, v26.2d
+	WORD	$0x4e70d6d3 // fadd v19.2d, v22.2d, v16.2d
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V21.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VSUB	V27.D2, V25.D2, V28.D2
+	VSHL	$52, V28.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V18.D2
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e73d634 // fadd v20.2d, v17.2d, v19.2d
+	WORD	$0x6e78de95 // fmul v21.2d, v20.2d, v24.2d
+	WORD	$0x6e70debb // fmul v27.2d, v21.2d, v16.2d
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V25.B16
+	VMOV	V28.B16, V26.B16
+	VBSL	V27.B16, V25.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expm1VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·expm1VF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e418 // fcmeq v24.2d, v0.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V0.B16, V26.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V12.B16
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e438 // fcmeq v24.2d, v1.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V1.B16, V26.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V1.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V13.B16
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f451 // fmax v17.2d, v2.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e458 // fcmeq v24.2d, v2.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V2.B16, V26.B16
+	WORD	$0x4e62e45b // fcmeq v27.2d, v2.2d, v2.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V2.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V14.B16
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f471 // fmax v17.2d, v3.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e478 // fcmeq v24.2d, v3.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V3.B16, V26.B16
+	WORD	$0x4e63e47b // fcmeq v27.2d, v3.2d, v3.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V3.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e418 // fcmeq v24.2d, v0.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V0.B16, V26.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V12.B16
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e438 // fcmeq v24.2d, v1.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V1.B16, V26.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V1.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e418 // fcmeq v24.2d, v0.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V0.B16, V26.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$expm164consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
+	MOVD	$expm164consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	MOVD	$expm164consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V22.B16
+	VFMLA	V20.D2, V19.D2, V22.D2
+	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	MOVD	$expm164consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V19.B16, V26.B16
+	VFMLS	V25.D2, V24.D2, V26.D2
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V26.B16, V28.B16
+	VFMLS	V27.D2, V24.D2, V28.D2
+	WORD	$0x4efcd750 // fsub v16.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+40(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V16.B16, V17.B16
+	VFMLS	V18.D2, V24.D2, V17.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$expm164consts<>+56(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V28.D2, V20.D2, V23.D2
+	MOVD	$expm164consts<>+64(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V19.B16
+	VFMLA	V28.D2, V23.D2, V19.D2
+	MOVD	$expm164consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V26.B16
+	VFMLA	V28.D2, V19.D2, V26.D2
+	MOVD	$expm164consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V28.D2, V26.D2, V24.D2
+	MOVD	$expm164consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V28.D2, V24.D2, V20.D2
+	MOVD	$expm164consts<>+96(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	MOVD	$expm164consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V28.D2, V25.D2, V27.D2
+	MOVD	$expm164consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V18.B16
+	VFMLA	V28.D2, V27.D2, V18.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V18.D2, V16.D2
+	MOVD	$expm164consts<>+128(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V21.B16
+	VFMLA	V28.D2, V16.D2, V21.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V23.B16
+	VFMLA	V28.D2, V21.D2, V23.D2
+	WORD	$0x6e7cdf99 // fmul v25.2d, v28.2d, v28.2d
+	VMOV	V17.B16, V19.B16
+	VFMLA	V28.D2, V17.D2, V19.D2
+	VMOV	V19.B16, V27.B16
+	VFMLA	V25.D2, V23.D2, V27.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e7cd752 // fadd v18.2d, v26.2d, v28.2d
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef2d710 // fsub v16.2d, v24.2d, v18.2d
+	WORD	$0x4e7cd614 // fadd v20.2d, v16.2d, v28.2d
+	WORD	$0x4e7bd695 // fadd v21.2d, v20.2d, v27.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V22.D2, V23.D2
+	VUSHR	$1, V23.D2, V25.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V25.D2, V26.D2
+	VSHL	$52, V26.D2, V24.D2
+	VSUB	V25.D2, V23.D2, V16.D2
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V16.D2, V20.D2
+	VSHL	$52, V20.D2, V27.D2
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef1d656 // fsub v22.2d, v18.2d, v17.2d
+	WORD	$0x4e75d6d3 // fadd v19.2d, v22.2d, v21.2d
+	WORD	$0x6e78de3a // fmul v26.2d, v17.2d, v24.2d
+	WORD	$0x6e7bdf57 // fmul v23.2d, v26.2d, v27.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d6fc // fadd v28.2d, v23.2d, v25.2d
+	WORD	$0x4ef7d790 // fsub v16.2d, v28.2d, v23.2d
+	WORD	$0x4ef0d794 // fsub v20.2d, v28.2d, v16.2d
+	WORD	$0x4ef4d6f2 // fsub v18.2d, v23.2d, v20.2d
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef0d6d5 // fsub v21.2d, v22.2d, v16.2d
+	WORD	$0x4e75d651 // fadd v17.2d, v18.2d, v21.2d
+	WORD	$0x6e78de7a // fmul v26.2d, v19.2d, v24.2d
+	WORD	$0x6e7bdf59 // fmul v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79d637 // fadd v23.2d, v17.2d, v25.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e796 // fcmeq v22.2d, v28.2d, v20.2d
+	WORD	$0x4e77d790 // fadd v16.2d, v28.2d, v23.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V16.B16, V18.B16, V21.B16
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e418 // fcmeq v24.2d, v0.2d, v19.2d
+	VMOV	V24.B16, V26.B16
+	VBSL	V21.B16, V0.B16, V26.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expm164consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V0.B16, V25.B16
+	VMOV	V27.B16, V20.B16
+	VBSL	V26.B16, V25.B16, V20.B16
+	VMOV	V20.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func log2VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·log2VF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e430 // fcmeq v16.2d, v1.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6f8 // fcmgt v24.2d, v23.2d, v1.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e43b // fcmeq v27.2d, v1.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V1.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee2e611 // fcmgt v17.2d, v16.2d, v2.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc53 // fmul v19.2d, v2.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V2.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e450 // fcmeq v16.2d, v2.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee2e6f8 // fcmgt v24.2d, v23.2d, v2.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e45b // fcmeq v27.2d, v2.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V2.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V14.B16
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee3e611 // fcmgt v17.2d, v16.2d, v3.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc73 // fmul v19.2d, v3.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V3.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e470 // fcmeq v16.2d, v3.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee3e6f8 // fcmgt v24.2d, v23.2d, v3.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e47b // fcmeq v27.2d, v3.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V3.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e430 // fcmeq v16.2d, v1.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6f8 // fcmgt v24.2d, v23.2d, v1.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e43b // fcmeq v27.2d, v1.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V1.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$log264consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log264consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log264consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log264consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log264consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log264consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log264consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log264consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log264consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log264consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log264consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log264consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log264consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log264consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log264consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log264consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log264consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log264consts<>+16(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log264consts<>+176(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log264consts<>+168(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log264consts<>+184(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log264consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func log10VF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·log10VF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e430 // fcmeq v16.2d, v1.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6f8 // fcmgt v24.2d, v23.2d, v1.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e43b // fcmeq v27.2d, v1.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V1.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee2e611 // fcmgt v17.2d, v16.2d, v2.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc53 // fmul v19.2d, v2.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V2.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e450 // fcmeq v16.2d, v2.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee2e6f8 // fcmgt v24.2d, v23.2d, v2.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e45b // fcmeq v27.2d, v2.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V2.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V14.B16
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee3e611 // fcmgt v17.2d, v16.2d, v3.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc73 // fmul v19.2d, v3.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V3.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e470 // fcmeq v16.2d, v3.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee3e6f8 // fcmgt v24.2d, v23.2d, v3.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e47b // fcmeq v27.2d, v3.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V3.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V1.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e430 // fcmeq v16.2d, v1.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6f8 // fcmgt v24.2d, v23.2d, v1.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e43b // fcmeq v27.2d, v1.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V1.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$log1064consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
+	MOVD	$log1064consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
+	VMOV	V17.B16, V20.B16
+	VBSL	V0.B16, V19.B16, V20.B16
+	MOVD	$log1064consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V20.D2, V22.D2
+	VUSHR	$52, V22.D2, V23.D2
+	MOVD	$log1064consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V23.B16, V25.B16
+	MOVD	$log1064consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$log1064consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V17.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	WORD	$0x4efcd730 // fsub v16.2d, v25.2d, v28.2d
+	MOVD	$log1064consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V22.B16, V19.B16
+	MOVD	$log1064consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VADD	V21.D2, V19.D2, V20.D2
+	MOVD	$log1064consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ef8d697 // fsub v23.2d, v20.2d, v24.2d
+	MOVD	$log1064consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e77d75b // fadd v27.2d, v26.2d, v23.2d
+	WORD	$0x6e7bfef1 // fdiv v17.2d, v23.2d, v27.2d
+	WORD	$0x6e71de39 // fmul v25.2d, v17.2d, v17.2d
+	WORD	$0x6e79df3c // fmul v28.2d, v25.2d, v25.2d
+	MOVD	$log1064consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+88(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V21.B16
+	VFMLA	V28.D2, V18.D2, V21.D2
+	MOVD	$log1064consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V21.D2, V24.D2
+	MOVD	$log1064consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V28.D2, V24.D2, V26.D2
+	WORD	$0x6e7adf3b // fmul v27.2d, v25.2d, v26.2d
+	MOVD	$log1064consts<>+112(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$log1064consts<>+120(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V28.D2, V18.D2, V19.D2
+	MOVD	$log1064consts<>+128(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V28.D2, V19.D2, V20.D2
+	WORD	$0x6e74df98 // fmul v24.2d, v28.2d, v20.2d
+	WORD	$0x4e78d779 // fadd v25.2d, v27.2d, v24.2d
+	MOVD	$log1064consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6e77df52 // fmul v18.2d, v26.2d, v23.2d
+	WORD	$0x6e77de56 // fmul v22.2d, v18.2d, v23.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V19.B16
+	VMOV	V19.B16, V28.B16
+	VFMLA	V23.D2, V18.D2, V28.D2
+	WORD	$0x4ef6d6f4 // fsub v20.2d, v23.2d, v22.2d
+	WORD	$0x4ef4d6fb // fsub v27.2d, v23.2d, v20.2d
+	WORD	$0x4ef6d778 // fsub v24.2d, v27.2d, v22.2d
+	WORD	$0x4e79d6da // fadd v26.2d, v22.2d, v25.2d
+	WORD	$0x4efcd715 // fsub v21.2d, v24.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLA	V26.D2, V17.D2, V18.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e73de97 // fmul v23.2d, v20.2d, v19.2d
+	MOVD	$log1064consts<>+144(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V23.B16, V22.B16
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V22.B16, V24.B16
+	VFMLA	V25.D2, V20.D2, V24.D2
+	MOVD	$log1064consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V28.D2, V16.D2, V17.D2
+	MOVD	$log1064consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V17.B16, V21.B16
+	VFMLA	V26.D2, V20.D2, V21.D2
+	MOVD	$log1064consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V27.B16
+	VFMLA	V19.D2, V18.D2, V27.D2
+	MOVD	$log1064consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79de16 // fmul v22.2d, v16.2d, v25.2d
+	WORD	$0x4e77d6dc // fadd v28.2d, v22.2d, v23.2d
+	WORD	$0x4ef6d798 // fsub v24.2d, v28.2d, v22.2d
+	WORD	$0x4ef8d79a // fsub v26.2d, v28.2d, v24.2d
+	WORD	$0x4efad6d4 // fsub v20.2d, v22.2d, v26.2d
+	WORD	$0x4ef8d6f1 // fsub v17.2d, v23.2d, v24.2d
+	WORD	$0x4e71d693 // fadd v19.2d, v20.2d, v17.2d
+	WORD	$0x4e7bd672 // fadd v18.2d, v19.2d, v27.2d
+	WORD	$0x4e72d795 // fadd v21.2d, v28.2d, v18.2d
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79e410 // fcmeq v16.2d, v0.2d, v25.2d
+	MOVD	$log1064consts<>+192(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V26.B16
+	VBSL	V21.B16, V22.B16, V26.B16
+	MOVD	$log1064consts<>+184(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6f8 // fcmgt v24.2d, v23.2d, v0.2d
+	MOVD	$log1064consts<>+200(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V24.B16, V17.B16
+	VBSL	V26.B16, V20.B16, V17.B16
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e41b // fcmeq v27.2d, v0.2d, v19.2d
+	MOVD	$log1064consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V17.B16, V28.B16, V18.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$log1064consts<>+216(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V16.B16
+	VMOV	V25.B16, V21.B16
+	VBSL	V18.B16, V16.B16, V21.B16
+	VMOV	V21.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func log1pVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·log1pVF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e60d611 // fadd v17.2d, v16.2d, v0.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d417 // fsub v23.2d, v0.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41c // fcmeq v28.2d, v0.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e693 // fcmgt v19.2d, v20.2d, v0.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e410 // fcmeq v16.2d, v0.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41a // fcmeq v26.2d, v0.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V0.B16, V28.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V12.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e61d611 // fadd v17.2d, v16.2d, v1.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d437 // fsub v23.2d, v1.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e43c // fcmeq v28.2d, v1.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee1e693 // fcmgt v19.2d, v20.2d, v1.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e430 // fcmeq v16.2d, v1.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e43a // fcmeq v26.2d, v1.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V1.B16, V28.B16
+	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V1.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V13.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e62d611 // fadd v17.2d, v16.2d, v2.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d457 // fsub v23.2d, v2.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e45c // fcmeq v28.2d, v2.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee2e693 // fcmgt v19.2d, v20.2d, v2.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e450 // fcmeq v16.2d, v2.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e45a // fcmeq v26.2d, v2.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V2.B16, V28.B16
+	WORD	$0x4e62e457 // fcmeq v23.2d, v2.2d, v2.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V2.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V14.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e63d611 // fadd v17.2d, v16.2d, v3.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d477 // fsub v23.2d, v3.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e47c // fcmeq v28.2d, v3.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee3e693 // fcmgt v19.2d, v20.2d, v3.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e470 // fcmeq v16.2d, v3.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e47a // fcmeq v26.2d, v3.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V3.B16, V28.B16
+	WORD	$0x4e63e477 // fcmeq v23.2d, v3.2d, v3.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V3.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e60d611 // fadd v17.2d, v16.2d, v0.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d417 // fsub v23.2d, v0.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41c // fcmeq v28.2d, v0.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e693 // fcmgt v19.2d, v20.2d, v0.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e410 // fcmeq v16.2d, v0.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41a // fcmeq v26.2d, v0.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V0.B16, V28.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V12.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e61d611 // fadd v17.2d, v16.2d, v1.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d437 // fsub v23.2d, v1.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e43c // fcmeq v28.2d, v1.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee1e693 // fcmgt v19.2d, v20.2d, v1.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e430 // fcmeq v16.2d, v1.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e43a // fcmeq v26.2d, v1.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V1.B16, V28.B16
+	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V1.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e60d611 // fadd v17.2d, v16.2d, v0.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d417 // fsub v23.2d, v0.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41c // fcmeq v28.2d, v0.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e693 // fcmgt v19.2d, v20.2d, v0.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e410 // fcmeq v16.2d, v0.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41a // fcmeq v26.2d, v0.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V0.B16, V28.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e60d611 // fadd v17.2d, v16.2d, v0.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef2d633 // fsub v19.2d, v17.2d, v18.2d
+	WORD	$0x4ef3d634 // fsub v20.2d, v17.2d, v19.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef4d6b6 // fsub v22.2d, v21.2d, v20.2d
+	WORD	$0x4ef3d417 // fsub v23.2d, v0.2d, v19.2d
+	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
+	MOVD	$log1p64consts<>+8(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef1e73a // fcmgt v26.2d, v25.2d, v17.2d
+	MOVD	$log1p64consts<>+16(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6e7bde3c // fmul v28.2d, v17.2d, v27.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V17.B16, V28.B16, V16.B16
+	MOVD	$log1p64consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V16.D2, V21.D2
+	VUSHR	$52, V21.D2, V20.D2
+	MOVD	$log1p64consts<>+32(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VORR	V19.B16, V20.B16, V22.B16
+	MOVD	$log1p64consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V25.B16, V23.B16, V27.B16
+	WORD	$0x4efbd6dc // fsub v28.2d, v22.2d, v27.2d
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V21.B16, V16.B16
+	MOVD	$log1p64consts<>+64(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VADD	V19.D2, V16.D2, V20.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef7d699 // fsub v25.2d, v20.2d, v23.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d756 // fadd v22.2d, v26.2d, v25.2d
+	WORD	$0x6e76ff3b // fdiv v27.2d, v25.2d, v22.2d
+	WORD	$0x6e7bdf72 // fmul v18.2d, v27.2d, v27.2d
+	WORD	$0x6e72de55 // fmul v21.2d, v18.2d, v18.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V21.D2, V19.D2, V23.D2
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V21.D2, V23.D2, V26.D2
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V19.B16
+	VFMLA	V21.D2, V26.D2, V19.D2
+	WORD	$0x6e73de50 // fmul v16.2d, v18.2d, v19.2d
+	MOVD	$log1p64consts<>+112(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V21.D2, V20.D2, V22.D2
+	MOVD	$log1p64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V18.B16
+	VFMLA	V21.D2, V22.D2, V18.D2
+	WORD	$0x6e72deb3 // fmul v19.2d, v21.2d, v18.2d
+	WORD	$0x4e73d614 // fadd v20.2d, v16.2d, v19.2d
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6e79defa // fmul v26.2d, v23.2d, v25.2d
+	WORD	$0x6e79df56 // fmul v22.2d, v26.2d, v25.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V16.B16
+	VFMLA	V25.D2, V26.D2, V16.D2
+	WORD	$0x4ef6d733 // fsub v19.2d, v25.2d, v22.2d
+	WORD	$0x4ef3d737 // fsub v23.2d, v25.2d, v19.2d
+	WORD	$0x4ef6d6f5 // fsub v21.2d, v23.2d, v22.2d
+	WORD	$0x4e74d6da // fadd v26.2d, v22.2d, v20.2d
+	WORD	$0x4ef0d6b2 // fsub v18.2d, v21.2d, v16.2d
+	VMOV	V18.B16, V25.B16
+	VFMLA	V26.D2, V27.D2, V25.D2
+	WORD	$0x6e71ff17 // fdiv v23.2d, v24.2d, v17.2d
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6e76de74 // fmul v20.2d, v19.2d, v22.2d
+	MOVD	$log1p64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VEOR	V21.B16, V20.B16, V16.B16
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V16.B16, V26.B16
+	VFMLA	V27.D2, V19.D2, V26.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V26.B16, V24.B16
+	VFMLA	V18.D2, V28.D2, V24.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V24.B16, V22.B16
+	VFMLA	V17.D2, V19.D2, V22.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V27.B16
+	VFMLA	V21.D2, V25.D2, V27.D2
+	WORD	$0x4e77d770 // fadd v16.2d, v27.2d, v23.2d
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6e72df9a // fmul v26.2d, v28.2d, v18.2d
+	WORD	$0x4e74d751 // fadd v17.2d, v26.2d, v20.2d
+	WORD	$0x4efad633 // fsub v19.2d, v17.2d, v26.2d
+	WORD	$0x4ef3d638 // fsub v24.2d, v17.2d, v19.2d
+	WORD	$0x4ef8d755 // fsub v21.2d, v26.2d, v24.2d
+	WORD	$0x4ef3d699 // fsub v25.2d, v20.2d, v19.2d
+	WORD	$0x4e79d6b6 // fadd v22.2d, v21.2d, v25.2d
+	WORD	$0x4e70d6db // fadd v27.2d, v22.2d, v16.2d
+	WORD	$0x4e7bd637 // fadd v23.2d, v17.2d, v27.2d
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41c // fcmeq v28.2d, v0.2d, v18.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V23.B16, V26.B16, V24.B16
+	MOVD	$log1p64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e693 // fcmgt v19.2d, v20.2d, v0.2d
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V19.B16, V25.B16
+	VBSL	V24.B16, V21.B16, V25.B16
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e410 // fcmeq v16.2d, v0.2d, v22.2d
+	MOVD	$log1p64consts<>+200(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V16.B16, V27.B16
+	VBSL	V25.B16, V17.B16, V27.B16
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72e41a // fcmeq v26.2d, v0.2d, v18.2d
+	VMOV	V26.B16, V28.B16
+	VBSL	V27.B16, V0.B16, V28.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$log1p64consts<>+208(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V21.B16
+	VMOV	V23.B16, V19.B16
+	VBSL	V28.B16, V21.B16, V19.B16
+	VMOV	V19.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sigmoidVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·sigmoidVF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V0.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e795 // fcmgt v21.2d, v28.2d, v0.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V12.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V1.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee1e795 // fcmgt v21.2d, v28.2d, v1.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V1.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V13.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V2.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee2e795 // fcmgt v21.2d, v28.2d, v2.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e62e455 // fcmeq v21.2d, v2.2d, v2.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V2.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V14.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V3.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee3e795 // fcmgt v21.2d, v28.2d, v3.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e63e475 // fcmeq v21.2d, v3.2d, v3.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V3.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V0.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e795 // fcmgt v21.2d, v28.2d, v0.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V12.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V1.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee1e795 // fcmgt v21.2d, v28.2d, v1.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V1.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V0.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e795 // fcmgt v21.2d, v28.2d, v0.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VORR	V16.B16, V0.B16, V17.B16
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLS	V16.D2, V26.D2, V18.D2
+	WORD	$0x4ef2d791 // fsub v17.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V19.B16
+	VFMLS	V20.D2, V26.D2, V19.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V18.D2, V22.D2, V25.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V18.D2, V25.D2, V21.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V28.B16
+	VFMLA	V18.D2, V21.D2, V28.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V26.B16
+	VFMLA	V18.D2, V28.D2, V26.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V22.B16
+	VFMLA	V18.D2, V26.D2, V22.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V27.B16
+	VFMLA	V18.D2, V22.D2, V27.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V18.D2, V27.D2, V16.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V20.B16
+	VFMLA	V18.D2, V16.D2, V20.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V17.B16
+	VFMLA	V18.D2, V20.D2, V17.D2
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V23.B16
+	VFMLA	V18.D2, V17.D2, V23.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V25.B16
+	VFMLA	V18.D2, V23.D2, V25.D2
+	WORD	$0x6e72de5b // fmul v27.2d, v18.2d, v18.2d
+	VMOV	V19.B16, V21.B16
+	VFMLA	V18.D2, V19.D2, V21.D2
+	VMOV	V21.B16, V16.B16
+	VFMLA	V27.D2, V25.D2, V16.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4e72d794 // fadd v20.2d, v28.2d, v18.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d751 // fsub v17.2d, v26.2d, v20.2d
+	WORD	$0x4e72d636 // fadd v22.2d, v17.2d, v18.2d
+	WORD	$0x4e70d6d7 // fadd v23.2d, v22.2d, v16.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V24.D2, V25.D2
+	VUSHR	$1, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V27.D2, V28.D2
+	VSHL	$52, V28.D2, V26.D2
+	VSUB	V27.D2, V25.D2, V17.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VSUB	V18.D2, V17.D2, V22.D2
+	VSHL	$52, V22.D2, V16.D2
+	WORD	$0x4e77d693 // fadd v19.2d, v20.2d, v23.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4e77d715 // fadd v21.2d, v24.2d, v23.2d
+	WORD	$0x6e7ade7c // fmul v28.2d, v19.2d, v26.2d
+	WORD	$0x6e70df99 // fmul v25.2d, v28.2d, v16.2d
+	WORD	$0x6e7adebb // fmul v27.2d, v21.2d, v26.2d
+	WORD	$0x6e70df72 // fmul v18.2d, v27.2d, v16.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e79d636 // fadd v22.2d, v17.2d, v25.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef6d698 // fsub v24.2d, v20.2d, v22.2d
+	WORD	$0x4e79d717 // fadd v23.2d, v24.2d, v25.2d
+	WORD	$0x4e72d6f3 // fadd v19.2d, v23.2d, v18.2d
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ee0e795 // fcmgt v21.2d, v28.2d, v0.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V27.B16
+	VBSL	V26.B16, V25.B16, V27.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V21.B16, V17.B16
+	VBSL	V16.B16, V18.B16, V17.B16
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e76fe98 // fdiv v24.2d, v20.2d, v22.2d
+	WORD	$0x6e78df77 // fmul v23.2d, v27.2d, v24.2d
+	VMOV	V27.B16, V28.B16
+	VFMLS	V22.D2, V23.D2, V28.D2
+	WORD	$0x4e71d79a // fadd v26.2d, v28.2d, v17.2d
+	VMOV	V26.B16, V25.B16
+	VFMLS	V19.D2, V23.D2, V25.D2
+	VMOV	V23.B16, V16.B16
+	VFMLA	V24.D2, V25.D2, V16.D2
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V20.B16
+	VMOV	V21.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	VMOV	V22.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func tanhVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+TEXT ·tanhVF64NEON(SB), NOSPLIT, $0-48
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V0.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V0.B16, V23.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V12.B16
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc31 // fmul v17.2d, v1.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V1.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V1.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V1.B16, V23.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V13.B16
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc51 // fmul v17.2d, v2.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V2.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V2.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V2.B16, V23.B16
+	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V2.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V14.B16
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc71 // fmul v17.2d, v3.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V3.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V3.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V3.B16, V23.B16
+	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V3.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V0.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V0.B16, V23.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V12.B16
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc31 // fmul v17.2d, v1.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V1.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V1.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V1.B16, V23.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V0.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V0.B16, V23.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e70dc11 // fmul v17.2d, v0.2d, v16.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V17.B16, V19.B16
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74f675 // fmax v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6f6b7 // fmin v23.2d, v21.2d, v22.2d
+	MOVD	$tanh64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$tanh64consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VFMLS	V16.D2, V28.D2, V18.D2
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V20.B16
+	VFMLS	V17.D2, V28.D2, V20.D2
+	WORD	$0x4ef4d653 // fsub v19.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLS	V22.D2, V28.D2, V21.D2
+	MOVD	$tanh64consts<>+64(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$tanh64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLA	V20.D2, V24.D2, V27.D2
+	MOVD	$tanh64consts<>+80(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V20.D2, V27.D2, V23.D2
+	MOVD	$tanh64consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V20.D2, V23.D2, V18.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V28.B16
+	VFMLA	V20.D2, V18.D2, V28.D2
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V20.D2, V28.D2, V24.D2
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V16.B16
+	VFMLA	V20.D2, V24.D2, V16.D2
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V17.B16
+	VFMLA	V20.D2, V16.D2, V17.D2
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V22.B16
+	VFMLA	V20.D2, V17.D2, V22.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V20.D2, V22.D2, V19.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V25.B16
+	VFMLA	V20.D2, V19.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V20.D2, V25.D2, V27.D2
+	WORD	$0x6e74de90 // fmul v16.2d, v20.2d, v20.2d
+	VMOV	V21.B16, V23.B16
+	VFMLA	V20.D2, V21.D2, V23.D2
+	VMOV	V23.B16, V17.B16
+	VFMLA	V16.D2, V27.D2, V17.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4e74d656 // fadd v22.2d, v18.2d, v20.2d
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4ef6d793 // fsub v19.2d, v28.2d, v22.2d
+	WORD	$0x4e74d678 // fadd v24.2d, v19.2d, v20.2d
+	WORD	$0x4e71d719 // fadd v25.2d, v24.2d, v17.2d
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V26.D2, V27.D2
+	VUSHR	$1, V27.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VSUB	V23.D2, V16.D2, V18.D2
+	VSHL	$52, V18.D2, V28.D2
+	VSUB	V16.D2, V27.D2, V19.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V19.D2, V24.D2
+	VSHL	$52, V24.D2, V17.D2
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x4ef5d6da // fsub v26.2d, v22.2d, v21.2d
+	WORD	$0x4e79d757 // fadd v23.2d, v26.2d, v25.2d
+	WORD	$0x6e7cdeb2 // fmul v18.2d, v21.2d, v28.2d
+	WORD	$0x6e71de5b // fmul v27.2d, v18.2d, v17.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70d774 // fadd v20.2d, v27.2d, v16.2d
+	WORD	$0x4efbd693 // fsub v19.2d, v20.2d, v27.2d
+	WORD	$0x4ef3d698 // fsub v24.2d, v20.2d, v19.2d
+	WORD	$0x4ef8d776 // fsub v22.2d, v27.2d, v24.2d
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef3d759 // fsub v25.2d, v26.2d, v19.2d
+	WORD	$0x4e79d6d5 // fadd v21.2d, v22.2d, v25.2d
+	WORD	$0x6e7cdef2 // fmul v18.2d, v23.2d, v28.2d
+	WORD	$0x6e71de50 // fmul v16.2d, v18.2d, v17.2d
+	WORD	$0x4e70d6bb // fadd v27.2d, v21.2d, v16.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e74d71a // fadd v26.2d, v24.2d, v20.2d
+	MOVD	$tanh64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4efad676 // fsub v22.2d, v19.2d, v26.2d
+	WORD	$0x4e74d6d9 // fadd v25.2d, v22.2d, v20.2d
+	WORD	$0x4e7bd737 // fadd v23.2d, v25.2d, v27.2d
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VEOR	V28.B16, V20.B16, V18.B16
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V27.B16, V21.B16
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e7afe18 // fdiv v24.2d, v16.2d, v26.2d
+	WORD	$0x6e78de53 // fmul v19.2d, v18.2d, v24.2d
+	VMOV	V18.B16, V22.B16
+	VFMLS	V26.D2, V19.D2, V22.D2
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	VMOV	V25.B16, V28.B16
+	VFMLS	V23.D2, V19.D2, V28.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V24.D2, V28.D2, V20.D2
+	MOVD	$tanh64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V16.B16
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V0.B16, V18.B16
+	MOVD	$tanh64consts<>+200(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef2e6d5 // fcmgt v21.2d, v22.2d, v18.2d
+	VMOV	V21.B16, V23.B16
+	VBSL	V16.B16, V0.B16, V23.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$tanh64consts<>+208(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V24.B16
+	VMOV	V25.B16, V19.B16
+	VBSL	V23.B16, V24.B16, V19.B16
+	VMOV	V19.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

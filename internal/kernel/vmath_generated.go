@@ -29,16 +29,16 @@ func exp32(x0 float32) float32 {
 	v33 := float32(float32(1) - v32)
 	v34 := float32(v33 + v12)
 	v35 := float32(v34 + v30)
-	v36 := float32(v32 + v35)
-	v38 := math.Float32bits(v7) - uint32(0x4b3fff00)
-	v39 := v38 >> 1
-	v41 := v39 - uint32(0x1)
-	v42 := v41 << 23
-	v43 := v38 - v39
-	v44 := v43 - uint32(0x1)
-	v45 := v44 << 23
-	v46 := float32(v36 * math.Float32frombits(v42))
-	v47 := float32(v46 * math.Float32frombits(v45))
+	v37 := math.Float32bits(v7) - uint32(0x4b3fff00)
+	v38 := v37 >> 1
+	v40 := v38 - uint32(0x1)
+	v41 := v40 << 23
+	v42 := v37 - v38
+	v43 := v42 - uint32(0x1)
+	v44 := v43 << 23
+	v45 := float32(v32 + v35)
+	v46 := float32(v45 * math.Float32frombits(v41))
+	v47 := float32(v46 * math.Float32frombits(v44))
 	v48 := x0 != x0
 	v50 := math.Float32bits(x0) | uint32(0x400000)
 	v51 := math.Float32bits(v47)
@@ -76,16 +76,16 @@ func exp64(x0 float64) float64 {
 	v43 := float64(float64(1) - v42)
 	v44 := float64(v43 + v12)
 	v45 := float64(v44 + v40)
-	v46 := float64(v42 + v45)
-	v48 := math.Float64bits(v7) - uint64(0x4337fffffffff800)
-	v49 := v48 >> 1
-	v51 := v49 - uint64(0x1)
-	v52 := v51 << 52
-	v53 := v48 - v49
-	v54 := v53 - uint64(0x1)
-	v55 := v54 << 52
-	v56 := float64(v46 * math.Float64frombits(v52))
-	v57 := float64(v56 * math.Float64frombits(v55))
+	v47 := math.Float64bits(v7) - uint64(0x4337fffffffff800)
+	v48 := v47 >> 1
+	v50 := v48 - uint64(0x1)
+	v51 := v50 << 52
+	v52 := v47 - v48
+	v53 := v52 - uint64(0x1)
+	v54 := v53 << 52
+	v55 := float64(v42 + v45)
+	v56 := float64(v55 * math.Float64frombits(v51))
+	v57 := float64(v56 * math.Float64frombits(v54))
 	v58 := x0 != x0
 	v60 := math.Float64bits(x0) | uint64(0x8000000000000)
 	v61 := math.Float64bits(v57)
@@ -118,11 +118,11 @@ func log32(x0 float32) float32 {
 	v23 := float32(v20 / v22)
 	v24 := float32(v23 * v23)
 	v25 := float32(v24 * v24)
-	v28 := fma32(float32(0.24279079), v25, float32(0.40000972))
-	v29 := float32(v25 * v28)
-	v32 := fma32(float32(0.28498787), v25, float32(0.6666666))
-	v33 := float32(v24 * v32)
-	v34 := float32(v33 + v29)
+	v28 := fma32(float32(0.28498787), v25, float32(0.6666666))
+	v29 := float32(v24 * v28)
+	v32 := fma32(float32(0.24279079), v25, float32(0.40000972))
+	v33 := float32(v25 * v32)
+	v34 := float32(v29 + v33)
 	v36 := float32(float32(0.5) * v20)
 	v37 := float32(v36 * v20)
 	v38 := float32(v37 + v34)
@@ -178,14 +178,14 @@ func log64(x0 float64) float64 {
 	v23 := float64(v20 / v22)
 	v24 := float64(v23 * v23)
 	v25 := float64(v24 * v24)
-	v28 := math.FMA(float64(0.15313837699209373), v25, float64(0.22222198432149784))
-	v30 := math.FMA(v28, v25, float64(0.3999999999940942))
-	v31 := float64(v25 * v30)
-	v34 := math.FMA(float64(0.14798198605116586), v25, float64(0.1818357216161805))
-	v36 := math.FMA(v34, v25, float64(0.2857142874366239))
-	v38 := math.FMA(v36, v25, float64(0.6666666666666735))
-	v39 := float64(v24 * v38)
-	v40 := float64(v39 + v31)
+	v28 := math.FMA(float64(0.14798198605116586), v25, float64(0.1818357216161805))
+	v30 := math.FMA(v28, v25, float64(0.2857142874366239))
+	v32 := math.FMA(v30, v25, float64(0.6666666666666735))
+	v33 := float64(v24 * v32)
+	v36 := math.FMA(float64(0.15313837699209373), v25, float64(0.22222198432149784))
+	v38 := math.FMA(v36, v25, float64(0.3999999999940942))
+	v39 := float64(v25 * v38)
+	v40 := float64(v33 + v39)
 	v42 := float64(float64(0.5) * v20)
 	v43 := float64(v42 * v20)
 	v44 := float64(v43 + v40)
@@ -216,4 +216,1017 @@ func log64(x0 float64) float64 {
 		v65 = v64
 	}
 	return math.Float64frombits(v65)
+}
+
+// exp232 is exp2 on float32, the steps of its program (see gen/registry/vmath.go).
+func exp232(x0 float32) float32 {
+	v2 := max(x0, float32(-151))
+	v4 := min(v2, float32(128))
+	v6 := float32(v4 + float32(1.2582912e+07))
+	v7 := float32(v6 - float32(1.2582912e+07))
+	v8 := float32(v4 - v7)
+	v10 := float32(v8 * float32(0.6931472))
+	v13 := math.Float32bits(v10) ^ uint32(0x80000000)
+	v14 := fma32(v8, float32(0.6931472), math.Float32frombits(v13))
+	v15 := fma32(v8, float32(-1.9046542e-09), v14)
+	v18 := fma32(float32(2.4801588e-05), v10, float32(0.0001984127))
+	v20 := fma32(v18, v10, float32(0.0013888889))
+	v22 := fma32(v20, v10, float32(0.008333334))
+	v24 := fma32(v22, v10, float32(0.041666668))
+	v26 := fma32(v24, v10, float32(0.16666667))
+	v28 := fma32(v26, v10, float32(0.5))
+	v29 := float32(v10 * v10)
+	v30 := fma32(v15, v10, v15)
+	v31 := fma32(v28, v29, v30)
+	v33 := float32(float32(1) + v10)
+	v34 := float32(float32(1) - v33)
+	v35 := float32(v34 + v10)
+	v36 := float32(v35 + v31)
+	v38 := math.Float32bits(v6) - uint32(0x4b3fff00)
+	v39 := v38 >> 1
+	v41 := v39 - uint32(0x1)
+	v42 := v41 << 23
+	v43 := v38 - v39
+	v44 := v43 - uint32(0x1)
+	v45 := v44 << 23
+	v46 := float32(v33 + v36)
+	v47 := float32(v46 * math.Float32frombits(v42))
+	v48 := float32(v47 * math.Float32frombits(v45))
+	v49 := x0 != x0
+	v51 := math.Float32bits(x0) | uint32(0x400000)
+	v52 := math.Float32bits(v48)
+	if v49 {
+		v52 = v51
+	}
+	return math.Float32frombits(v52)
+}
+
+// exp264 is exp2 on float64, the steps of its program (see gen/registry/vmath.go).
+func exp264(x0 float64) float64 {
+	v2 := max(x0, float64(-1076))
+	v4 := min(v2, float64(1024))
+	v6 := float64(v4 + float64(6.755399441055744e+15))
+	v7 := float64(v6 - float64(6.755399441055744e+15))
+	v8 := float64(v4 - v7)
+	v10 := float64(v8 * float64(0.6931471805599453))
+	v13 := math.Float64bits(v10) ^ uint64(0x8000000000000000)
+	v14 := math.FMA(v8, float64(0.6931471805599453), math.Float64frombits(v13))
+	v15 := math.FMA(v8, float64(2.3190468138462996e-17), v14)
+	v18 := math.FMA(float64(1.6059043836821613e-10), v10, float64(2.08767569878681e-09))
+	v20 := math.FMA(v18, v10, float64(2.505210838544172e-08))
+	v22 := math.FMA(v20, v10, float64(2.755731922398589e-07))
+	v24 := math.FMA(v22, v10, float64(2.7557319223985893e-06))
+	v26 := math.FMA(v24, v10, float64(2.48015873015873e-05))
+	v28 := math.FMA(v26, v10, float64(0.0001984126984126984))
+	v30 := math.FMA(v28, v10, float64(0.001388888888888889))
+	v32 := math.FMA(v30, v10, float64(0.008333333333333333))
+	v34 := math.FMA(v32, v10, float64(0.041666666666666664))
+	v36 := math.FMA(v34, v10, float64(0.16666666666666666))
+	v38 := math.FMA(v36, v10, float64(0.5))
+	v39 := float64(v10 * v10)
+	v40 := math.FMA(v15, v10, v15)
+	v41 := math.FMA(v38, v39, v40)
+	v43 := float64(float64(1) + v10)
+	v44 := float64(float64(1) - v43)
+	v45 := float64(v44 + v10)
+	v46 := float64(v45 + v41)
+	v48 := math.Float64bits(v6) - uint64(0x4337fffffffff800)
+	v49 := v48 >> 1
+	v51 := v49 - uint64(0x1)
+	v52 := v51 << 52
+	v53 := v48 - v49
+	v54 := v53 - uint64(0x1)
+	v55 := v54 << 52
+	v56 := float64(v43 + v46)
+	v57 := float64(v56 * math.Float64frombits(v52))
+	v58 := float64(v57 * math.Float64frombits(v55))
+	v59 := x0 != x0
+	v61 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v62 := math.Float64bits(v58)
+	if v59 {
+		v62 = v61
+	}
+	return math.Float64frombits(v62)
+}
+
+// expm132 is expm1 on float32, the steps of its program (see gen/registry/vmath.go).
+func expm132(x0 float32) float32 {
+	v2 := max(x0, float32(-105))
+	v4 := min(v2, float32(89))
+	v7 := fma32(v4, float32(1.442695), float32(1.2582912e+07))
+	v8 := float32(v7 - float32(1.2582912e+07))
+	v10 := fma32(-v8, float32(0.69314575), v4)
+	v12 := fma32(-v8, float32(1.4286068e-06), v10)
+	v13 := float32(v10 - v12)
+	v14 := fma32(-v8, float32(1.4286068e-06), v13)
+	v17 := fma32(float32(2.4801588e-05), v12, float32(0.0001984127))
+	v19 := fma32(v17, v12, float32(0.0013888889))
+	v21 := fma32(v19, v12, float32(0.008333334))
+	v23 := fma32(v21, v12, float32(0.041666668))
+	v25 := fma32(v23, v12, float32(0.16666667))
+	v27 := fma32(v25, v12, float32(0.5))
+	v28 := float32(v12 * v12)
+	v29 := fma32(v14, v12, v14)
+	v30 := fma32(v27, v28, v29)
+	v32 := float32(float32(1) + v12)
+	v33 := float32(float32(1) - v32)
+	v34 := float32(v33 + v12)
+	v35 := float32(v34 + v30)
+	v37 := math.Float32bits(v7) - uint32(0x4b3fff00)
+	v38 := v37 >> 1
+	v40 := v38 - uint32(0x1)
+	v41 := v40 << 23
+	v42 := v37 - v38
+	v43 := v42 - uint32(0x1)
+	v44 := v43 << 23
+	v45 := float32(v32 + v35)
+	v46 := float32(v32 - v45)
+	v47 := float32(v46 + v35)
+	v48 := float32(v45 * math.Float32frombits(v41))
+	v49 := float32(v48 * math.Float32frombits(v44))
+	v51 := float32(v49 + float32(-1))
+	v52 := float32(v51 - v49)
+	v53 := float32(v51 - v52)
+	v54 := float32(v49 - v53)
+	v55 := float32(float32(-1) - v52)
+	v56 := float32(v54 + v55)
+	v57 := float32(v47 * math.Float32frombits(v41))
+	v58 := float32(v57 * math.Float32frombits(v44))
+	v59 := float32(v56 + v58)
+	v61 := v51 == float32(math.Inf(1))
+	v62 := float32(v51 + v59)
+	v63 := math.Float32bits(v62)
+	if v61 {
+		v63 = uint32(0x7f800000)
+	}
+	v65 := x0 == float32(0)
+	v66 := math.Float32frombits(v63)
+	if v65 {
+		v66 = x0
+	}
+	v67 := x0 != x0
+	v69 := math.Float32bits(x0) | uint32(0x400000)
+	v70 := math.Float32bits(v66)
+	if v67 {
+		v70 = v69
+	}
+	return math.Float32frombits(v70)
+}
+
+// expm164 is expm1 on float64, the steps of its program (see gen/registry/vmath.go).
+func expm164(x0 float64) float64 {
+	v2 := max(x0, float64(-746))
+	v4 := min(v2, float64(710))
+	v7 := math.FMA(v4, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v8 := float64(v7 - float64(6.755399441055744e+15))
+	v10 := math.FMA(-v8, float64(0.6931471803691238), v4)
+	v12 := math.FMA(-v8, float64(1.9082149292705877e-10), v10)
+	v13 := float64(v10 - v12)
+	v14 := math.FMA(-v8, float64(1.9082149292705877e-10), v13)
+	v17 := math.FMA(float64(1.6059043836821613e-10), v12, float64(2.08767569878681e-09))
+	v19 := math.FMA(v17, v12, float64(2.505210838544172e-08))
+	v21 := math.FMA(v19, v12, float64(2.755731922398589e-07))
+	v23 := math.FMA(v21, v12, float64(2.7557319223985893e-06))
+	v25 := math.FMA(v23, v12, float64(2.48015873015873e-05))
+	v27 := math.FMA(v25, v12, float64(0.0001984126984126984))
+	v29 := math.FMA(v27, v12, float64(0.001388888888888889))
+	v31 := math.FMA(v29, v12, float64(0.008333333333333333))
+	v33 := math.FMA(v31, v12, float64(0.041666666666666664))
+	v35 := math.FMA(v33, v12, float64(0.16666666666666666))
+	v37 := math.FMA(v35, v12, float64(0.5))
+	v38 := float64(v12 * v12)
+	v39 := math.FMA(v14, v12, v14)
+	v40 := math.FMA(v37, v38, v39)
+	v42 := float64(float64(1) + v12)
+	v43 := float64(float64(1) - v42)
+	v44 := float64(v43 + v12)
+	v45 := float64(v44 + v40)
+	v47 := math.Float64bits(v7) - uint64(0x4337fffffffff800)
+	v48 := v47 >> 1
+	v50 := v48 - uint64(0x1)
+	v51 := v50 << 52
+	v52 := v47 - v48
+	v53 := v52 - uint64(0x1)
+	v54 := v53 << 52
+	v55 := float64(v42 + v45)
+	v56 := float64(v42 - v55)
+	v57 := float64(v56 + v45)
+	v58 := float64(v55 * math.Float64frombits(v51))
+	v59 := float64(v58 * math.Float64frombits(v54))
+	v61 := float64(v59 + float64(-1))
+	v62 := float64(v61 - v59)
+	v63 := float64(v61 - v62)
+	v64 := float64(v59 - v63)
+	v65 := float64(float64(-1) - v62)
+	v66 := float64(v64 + v65)
+	v67 := float64(v57 * math.Float64frombits(v51))
+	v68 := float64(v67 * math.Float64frombits(v54))
+	v69 := float64(v66 + v68)
+	v71 := v61 == float64(math.Inf(1))
+	v72 := float64(v61 + v69)
+	v73 := math.Float64bits(v72)
+	if v71 {
+		v73 = uint64(0x7ff0000000000000)
+	}
+	v75 := x0 == float64(0)
+	v76 := math.Float64frombits(v73)
+	if v75 {
+		v76 = x0
+	}
+	v77 := x0 != x0
+	v79 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v80 := math.Float64bits(v76)
+	if v77 {
+		v80 = v79
+	}
+	return math.Float64frombits(v80)
+}
+
+// log232 is log2 on float32, the steps of its program (see gen/registry/vmath.go).
+func log232(x0 float32) float32 {
+	v2 := x0 < float32(1.1754944e-38)
+	v4 := float32(x0 * float32(3.3554432e+07))
+	v5 := x0
+	if v2 {
+		v5 = v4
+	}
+	v8 := math.Float32bits(v5) + uint32(0x4afb0d)
+	v9 := v8 >> 23
+	v11 := v9 | uint32(0x4b000000)
+	v14 := uint32(0x4b00007f)
+	if v2 {
+		v14 = uint32(0x4b000098)
+	}
+	v15 := float32(math.Float32frombits(v11) - math.Float32frombits(v14))
+	v17 := v8 & uint32(0x7fffff)
+	v19 := v17 + uint32(0x3f3504f3)
+	v20 := float32(math.Float32frombits(v19) - float32(1))
+	v22 := float32(float32(2) + v20)
+	v23 := float32(v20 / v22)
+	v24 := float32(v23 * v23)
+	v25 := float32(v24 * v24)
+	v28 := fma32(float32(0.28498787), v25, float32(0.6666666))
+	v29 := float32(v24 * v28)
+	v32 := fma32(float32(0.24279079), v25, float32(0.40000972))
+	v33 := float32(v25 * v32)
+	v34 := float32(v29 + v33)
+	v36 := float32(float32(0.5) * v20)
+	v37 := float32(v36 * v20)
+	v39 := math.Float32bits(v37) ^ uint32(0x80000000)
+	v40 := fma32(v36, v20, math.Float32frombits(v39))
+	v41 := float32(v20 - v37)
+	v42 := float32(v20 - v41)
+	v43 := float32(v42 - v37)
+	v44 := float32(v37 + v34)
+	v45 := float32(v43 - v40)
+	v46 := fma32(v23, v44, v45)
+	v48 := float32(v41 * float32(1.442695))
+	v49 := math.Float32bits(v48) ^ uint32(0x80000000)
+	v50 := fma32(v41, float32(1.442695), math.Float32frombits(v49))
+	v53 := fma32(v15, float32(0), v50)
+	v54 := fma32(v41, float32(1.925963e-08), v53)
+	v55 := fma32(v46, float32(1.442695), v54)
+	v56 := float32(v15 * float32(1))
+	v57 := float32(v56 + v48)
+	v58 := float32(v57 - v56)
+	v59 := float32(v57 - v58)
+	v60 := float32(v56 - v59)
+	v61 := float32(v48 - v58)
+	v62 := float32(v60 + v61)
+	v63 := float32(v62 + v55)
+	v64 := float32(v57 + v63)
+	v65 := x0 == float32(0)
+	v67 := math.Float32bits(v64)
+	if v65 {
+		v67 = uint32(0xff800000)
+	}
+	v68 := x0 < float32(0)
+	v70 := v67
+	if v68 {
+		v70 = uint32(0x7fc00000)
+	}
+	v72 := x0 == float32(math.Inf(1))
+	v73 := v70
+	if v72 {
+		v73 = uint32(0x7f800000)
+	}
+	v74 := x0 != x0
+	v76 := math.Float32bits(x0) | uint32(0x400000)
+	v77 := v73
+	if v74 {
+		v77 = v76
+	}
+	return math.Float32frombits(v77)
+}
+
+// log264 is log2 on float64, the steps of its program (see gen/registry/vmath.go).
+func log264(x0 float64) float64 {
+	v2 := x0 < float64(2.2250738585072014e-308)
+	v4 := float64(x0 * float64(1.8014398509481984e+16))
+	v5 := x0
+	if v2 {
+		v5 = v4
+	}
+	v8 := math.Float64bits(v5) + uint64(0x95f619980c433)
+	v9 := v8 >> 52
+	v11 := v9 | uint64(0x4330000000000000)
+	v14 := uint64(0x43300000000003ff)
+	if v2 {
+		v14 = uint64(0x4330000000000435)
+	}
+	v15 := float64(math.Float64frombits(v11) - math.Float64frombits(v14))
+	v17 := v8 & uint64(0xfffffffffffff)
+	v19 := v17 + uint64(0x3fe6a09e667f3bcd)
+	v20 := float64(math.Float64frombits(v19) - float64(1))
+	v22 := float64(float64(2) + v20)
+	v23 := float64(v20 / v22)
+	v24 := float64(v23 * v23)
+	v25 := float64(v24 * v24)
+	v28 := math.FMA(float64(0.14798198605116586), v25, float64(0.1818357216161805))
+	v30 := math.FMA(v28, v25, float64(0.2857142874366239))
+	v32 := math.FMA(v30, v25, float64(0.6666666666666735))
+	v33 := float64(v24 * v32)
+	v36 := math.FMA(float64(0.15313837699209373), v25, float64(0.22222198432149784))
+	v38 := math.FMA(v36, v25, float64(0.3999999999940942))
+	v39 := float64(v25 * v38)
+	v40 := float64(v33 + v39)
+	v42 := float64(float64(0.5) * v20)
+	v43 := float64(v42 * v20)
+	v45 := math.Float64bits(v43) ^ uint64(0x8000000000000000)
+	v46 := math.FMA(v42, v20, math.Float64frombits(v45))
+	v47 := float64(v20 - v43)
+	v48 := float64(v20 - v47)
+	v49 := float64(v48 - v43)
+	v50 := float64(v43 + v40)
+	v51 := float64(v49 - v46)
+	v52 := math.FMA(v23, v50, v51)
+	v54 := float64(v47 * float64(1.4426950408889634))
+	v55 := math.Float64bits(v54) ^ uint64(0x8000000000000000)
+	v56 := math.FMA(v47, float64(1.4426950408889634), math.Float64frombits(v55))
+	v59 := math.FMA(v15, float64(0), v56)
+	v60 := math.FMA(v47, float64(2.0355273740931033e-17), v59)
+	v61 := math.FMA(v52, float64(1.4426950408889634), v60)
+	v62 := float64(v15 * float64(1))
+	v63 := float64(v62 + v54)
+	v64 := float64(v63 - v62)
+	v65 := float64(v63 - v64)
+	v66 := float64(v62 - v65)
+	v67 := float64(v54 - v64)
+	v68 := float64(v66 + v67)
+	v69 := float64(v68 + v61)
+	v70 := float64(v63 + v69)
+	v71 := x0 == float64(0)
+	v73 := math.Float64bits(v70)
+	if v71 {
+		v73 = uint64(0xfff0000000000000)
+	}
+	v74 := x0 < float64(0)
+	v76 := v73
+	if v74 {
+		v76 = uint64(0x7ff8000000000001)
+	}
+	v78 := x0 == float64(math.Inf(1))
+	v79 := v76
+	if v78 {
+		v79 = uint64(0x7ff0000000000000)
+	}
+	v80 := x0 != x0
+	v82 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v83 := v79
+	if v80 {
+		v83 = v82
+	}
+	return math.Float64frombits(v83)
+}
+
+// log1032 is log10 on float32, the steps of its program (see gen/registry/vmath.go).
+func log1032(x0 float32) float32 {
+	v2 := x0 < float32(1.1754944e-38)
+	v4 := float32(x0 * float32(3.3554432e+07))
+	v5 := x0
+	if v2 {
+		v5 = v4
+	}
+	v8 := math.Float32bits(v5) + uint32(0x4afb0d)
+	v9 := v8 >> 23
+	v11 := v9 | uint32(0x4b000000)
+	v14 := uint32(0x4b00007f)
+	if v2 {
+		v14 = uint32(0x4b000098)
+	}
+	v15 := float32(math.Float32frombits(v11) - math.Float32frombits(v14))
+	v17 := v8 & uint32(0x7fffff)
+	v19 := v17 + uint32(0x3f3504f3)
+	v20 := float32(math.Float32frombits(v19) - float32(1))
+	v22 := float32(float32(2) + v20)
+	v23 := float32(v20 / v22)
+	v24 := float32(v23 * v23)
+	v25 := float32(v24 * v24)
+	v28 := fma32(float32(0.28498787), v25, float32(0.6666666))
+	v29 := float32(v24 * v28)
+	v32 := fma32(float32(0.24279079), v25, float32(0.40000972))
+	v33 := float32(v25 * v32)
+	v34 := float32(v29 + v33)
+	v36 := float32(float32(0.5) * v20)
+	v37 := float32(v36 * v20)
+	v39 := math.Float32bits(v37) ^ uint32(0x80000000)
+	v40 := fma32(v36, v20, math.Float32frombits(v39))
+	v41 := float32(v20 - v37)
+	v42 := float32(v20 - v41)
+	v43 := float32(v42 - v37)
+	v44 := float32(v37 + v34)
+	v45 := float32(v43 - v40)
+	v46 := fma32(v23, v44, v45)
+	v48 := float32(v41 * float32(0.4342945))
+	v49 := math.Float32bits(v48) ^ uint32(0x80000000)
+	v50 := fma32(v41, float32(0.4342945), math.Float32frombits(v49))
+	v53 := fma32(v15, float32(4.605039e-06), v50)
+	v54 := fma32(v41, float32(-1.010305e-08), v53)
+	v55 := fma32(v46, float32(0.4342945), v54)
+	v57 := float32(v15 * float32(0.3010254))
+	v58 := float32(v57 + v48)
+	v59 := float32(v58 - v57)
+	v60 := float32(v58 - v59)
+	v61 := float32(v57 - v60)
+	v62 := float32(v48 - v59)
+	v63 := float32(v61 + v62)
+	v64 := float32(v63 + v55)
+	v65 := float32(v58 + v64)
+	v67 := x0 == float32(0)
+	v69 := math.Float32bits(v65)
+	if v67 {
+		v69 = uint32(0xff800000)
+	}
+	v70 := x0 < float32(0)
+	v72 := v69
+	if v70 {
+		v72 = uint32(0x7fc00000)
+	}
+	v74 := x0 == float32(math.Inf(1))
+	v75 := v72
+	if v74 {
+		v75 = uint32(0x7f800000)
+	}
+	v76 := x0 != x0
+	v78 := math.Float32bits(x0) | uint32(0x400000)
+	v79 := v75
+	if v76 {
+		v79 = v78
+	}
+	return math.Float32frombits(v79)
+}
+
+// log1064 is log10 on float64, the steps of its program (see gen/registry/vmath.go).
+func log1064(x0 float64) float64 {
+	v2 := x0 < float64(2.2250738585072014e-308)
+	v4 := float64(x0 * float64(1.8014398509481984e+16))
+	v5 := x0
+	if v2 {
+		v5 = v4
+	}
+	v8 := math.Float64bits(v5) + uint64(0x95f619980c433)
+	v9 := v8 >> 52
+	v11 := v9 | uint64(0x4330000000000000)
+	v14 := uint64(0x43300000000003ff)
+	if v2 {
+		v14 = uint64(0x4330000000000435)
+	}
+	v15 := float64(math.Float64frombits(v11) - math.Float64frombits(v14))
+	v17 := v8 & uint64(0xfffffffffffff)
+	v19 := v17 + uint64(0x3fe6a09e667f3bcd)
+	v20 := float64(math.Float64frombits(v19) - float64(1))
+	v22 := float64(float64(2) + v20)
+	v23 := float64(v20 / v22)
+	v24 := float64(v23 * v23)
+	v25 := float64(v24 * v24)
+	v28 := math.FMA(float64(0.14798198605116586), v25, float64(0.1818357216161805))
+	v30 := math.FMA(v28, v25, float64(0.2857142874366239))
+	v32 := math.FMA(v30, v25, float64(0.6666666666666735))
+	v33 := float64(v24 * v32)
+	v36 := math.FMA(float64(0.15313837699209373), v25, float64(0.22222198432149784))
+	v38 := math.FMA(v36, v25, float64(0.3999999999940942))
+	v39 := float64(v25 * v38)
+	v40 := float64(v33 + v39)
+	v42 := float64(float64(0.5) * v20)
+	v43 := float64(v42 * v20)
+	v45 := math.Float64bits(v43) ^ uint64(0x8000000000000000)
+	v46 := math.FMA(v42, v20, math.Float64frombits(v45))
+	v47 := float64(v20 - v43)
+	v48 := float64(v20 - v47)
+	v49 := float64(v48 - v43)
+	v50 := float64(v43 + v40)
+	v51 := float64(v49 - v46)
+	v52 := math.FMA(v23, v50, v51)
+	v54 := float64(v47 * float64(0.4342944819032518))
+	v55 := math.Float64bits(v54) ^ uint64(0x8000000000000000)
+	v56 := math.FMA(v47, float64(0.4342944819032518), math.Float64frombits(v55))
+	v59 := math.FMA(v15, float64(-8.532344317057107e-14), v56)
+	v60 := math.FMA(v47, float64(1.098319650216765e-17), v59)
+	v61 := math.FMA(v52, float64(0.4342944819032518), v60)
+	v63 := float64(v15 * float64(0.3010299956640665))
+	v64 := float64(v63 + v54)
+	v65 := float64(v64 - v63)
+	v66 := float64(v64 - v65)
+	v67 := float64(v63 - v66)
+	v68 := float64(v54 - v65)
+	v69 := float64(v67 + v68)
+	v70 := float64(v69 + v61)
+	v71 := float64(v64 + v70)
+	v73 := x0 == float64(0)
+	v75 := math.Float64bits(v71)
+	if v73 {
+		v75 = uint64(0xfff0000000000000)
+	}
+	v76 := x0 < float64(0)
+	v78 := v75
+	if v76 {
+		v78 = uint64(0x7ff8000000000001)
+	}
+	v80 := x0 == float64(math.Inf(1))
+	v81 := v78
+	if v80 {
+		v81 = uint64(0x7ff0000000000000)
+	}
+	v82 := x0 != x0
+	v84 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v85 := v81
+	if v82 {
+		v85 = v84
+	}
+	return math.Float64frombits(v85)
+}
+
+// log1p32 is log1p on float32, the steps of its program (see gen/registry/vmath.go).
+func log1p32(x0 float32) float32 {
+	v2 := float32(float32(1) + x0)
+	v3 := float32(v2 - float32(1))
+	v4 := float32(v2 - v3)
+	v5 := float32(float32(1) - v4)
+	v6 := float32(x0 - v3)
+	v7 := float32(v5 + v6)
+	v9 := v2 < float32(1.1754944e-38)
+	v11 := float32(v2 * float32(3.3554432e+07))
+	v12 := v2
+	if v9 {
+		v12 = v11
+	}
+	v14 := math.Float32bits(v12) + uint32(0x4afb0d)
+	v15 := v14 >> 23
+	v17 := v15 | uint32(0x4b000000)
+	v20 := uint32(0x4b00007f)
+	if v9 {
+		v20 = uint32(0x4b000098)
+	}
+	v21 := float32(math.Float32frombits(v17) - math.Float32frombits(v20))
+	v23 := v14 & uint32(0x7fffff)
+	v25 := v23 + uint32(0x3f3504f3)
+	v26 := float32(math.Float32frombits(v25) - float32(1))
+	v28 := float32(float32(2) + v26)
+	v29 := float32(v26 / v28)
+	v30 := float32(v29 * v29)
+	v31 := float32(v30 * v30)
+	v34 := fma32(float32(0.28498787), v31, float32(0.6666666))
+	v35 := float32(v30 * v34)
+	v38 := fma32(float32(0.24279079), v31, float32(0.40000972))
+	v39 := float32(v31 * v38)
+	v40 := float32(v35 + v39)
+	v42 := float32(float32(0.5) * v26)
+	v43 := float32(v42 * v26)
+	v45 := math.Float32bits(v43) ^ uint32(0x80000000)
+	v46 := fma32(v42, v26, math.Float32frombits(v45))
+	v47 := float32(v26 - v43)
+	v48 := float32(v26 - v47)
+	v49 := float32(v48 - v43)
+	v50 := float32(v43 + v40)
+	v51 := float32(v49 - v46)
+	v52 := fma32(v29, v50, v51)
+	v53 := float32(v7 / v2)
+	v54 := float32(v47 * float32(1))
+	v55 := math.Float32bits(v54) ^ uint32(0x80000000)
+	v56 := fma32(v47, float32(1), math.Float32frombits(v55))
+	v59 := fma32(v21, float32(1.4286068e-06), v56)
+	v60 := fma32(v47, float32(0), v59)
+	v61 := fma32(v52, float32(1), v60)
+	v62 := float32(v61 + v53)
+	v64 := float32(v21 * float32(0.69314575))
+	v65 := float32(v64 + v54)
+	v66 := float32(v65 - v64)
+	v67 := float32(v65 - v66)
+	v68 := float32(v64 - v67)
+	v69 := float32(v54 - v66)
+	v70 := float32(v68 + v69)
+	v71 := float32(v70 + v62)
+	v72 := float32(v65 + v71)
+	v74 := x0 == float32(-1)
+	v76 := math.Float32bits(v72)
+	if v74 {
+		v76 = uint32(0xff800000)
+	}
+	v77 := x0 < float32(-1)
+	v79 := v76
+	if v77 {
+		v79 = uint32(0x7fc00000)
+	}
+	v81 := x0 == float32(math.Inf(1))
+	v82 := v79
+	if v81 {
+		v82 = uint32(0x7f800000)
+	}
+	v83 := x0 == float32(0)
+	v84 := math.Float32frombits(v82)
+	if v83 {
+		v84 = x0
+	}
+	v85 := x0 != x0
+	v87 := math.Float32bits(x0) | uint32(0x400000)
+	v88 := math.Float32bits(v84)
+	if v85 {
+		v88 = v87
+	}
+	return math.Float32frombits(v88)
+}
+
+// log1p64 is log1p on float64, the steps of its program (see gen/registry/vmath.go).
+func log1p64(x0 float64) float64 {
+	v2 := float64(float64(1) + x0)
+	v3 := float64(v2 - float64(1))
+	v4 := float64(v2 - v3)
+	v5 := float64(float64(1) - v4)
+	v6 := float64(x0 - v3)
+	v7 := float64(v5 + v6)
+	v9 := v2 < float64(2.2250738585072014e-308)
+	v11 := float64(v2 * float64(1.8014398509481984e+16))
+	v12 := v2
+	if v9 {
+		v12 = v11
+	}
+	v14 := math.Float64bits(v12) + uint64(0x95f619980c433)
+	v15 := v14 >> 52
+	v17 := v15 | uint64(0x4330000000000000)
+	v20 := uint64(0x43300000000003ff)
+	if v9 {
+		v20 = uint64(0x4330000000000435)
+	}
+	v21 := float64(math.Float64frombits(v17) - math.Float64frombits(v20))
+	v23 := v14 & uint64(0xfffffffffffff)
+	v25 := v23 + uint64(0x3fe6a09e667f3bcd)
+	v26 := float64(math.Float64frombits(v25) - float64(1))
+	v28 := float64(float64(2) + v26)
+	v29 := float64(v26 / v28)
+	v30 := float64(v29 * v29)
+	v31 := float64(v30 * v30)
+	v34 := math.FMA(float64(0.14798198605116586), v31, float64(0.1818357216161805))
+	v36 := math.FMA(v34, v31, float64(0.2857142874366239))
+	v38 := math.FMA(v36, v31, float64(0.6666666666666735))
+	v39 := float64(v30 * v38)
+	v42 := math.FMA(float64(0.15313837699209373), v31, float64(0.22222198432149784))
+	v44 := math.FMA(v42, v31, float64(0.3999999999940942))
+	v45 := float64(v31 * v44)
+	v46 := float64(v39 + v45)
+	v48 := float64(float64(0.5) * v26)
+	v49 := float64(v48 * v26)
+	v51 := math.Float64bits(v49) ^ uint64(0x8000000000000000)
+	v52 := math.FMA(v48, v26, math.Float64frombits(v51))
+	v53 := float64(v26 - v49)
+	v54 := float64(v26 - v53)
+	v55 := float64(v54 - v49)
+	v56 := float64(v49 + v46)
+	v57 := float64(v55 - v52)
+	v58 := math.FMA(v29, v56, v57)
+	v59 := float64(v7 / v2)
+	v60 := float64(v53 * float64(1))
+	v61 := math.Float64bits(v60) ^ uint64(0x8000000000000000)
+	v62 := math.FMA(v53, float64(1), math.Float64frombits(v61))
+	v65 := math.FMA(v21, float64(-1.7239444525614835e-13), v62)
+	v66 := math.FMA(v53, float64(0), v65)
+	v67 := math.FMA(v58, float64(1), v66)
+	v68 := float64(v67 + v59)
+	v70 := float64(v21 * float64(0.6931471805601177))
+	v71 := float64(v70 + v60)
+	v72 := float64(v71 - v70)
+	v73 := float64(v71 - v72)
+	v74 := float64(v70 - v73)
+	v75 := float64(v60 - v72)
+	v76 := float64(v74 + v75)
+	v77 := float64(v76 + v68)
+	v78 := float64(v71 + v77)
+	v80 := x0 == float64(-1)
+	v82 := math.Float64bits(v78)
+	if v80 {
+		v82 = uint64(0xfff0000000000000)
+	}
+	v83 := x0 < float64(-1)
+	v85 := v82
+	if v83 {
+		v85 = uint64(0x7ff8000000000001)
+	}
+	v87 := x0 == float64(math.Inf(1))
+	v88 := v85
+	if v87 {
+		v88 = uint64(0x7ff0000000000000)
+	}
+	v89 := x0 == float64(0)
+	v90 := math.Float64frombits(v88)
+	if v89 {
+		v90 = x0
+	}
+	v91 := x0 != x0
+	v93 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v94 := math.Float64bits(v90)
+	if v91 {
+		v94 = v93
+	}
+	return math.Float64frombits(v94)
+}
+
+// sigmoid32 is sigmoid on float32, the steps of its program (see gen/registry/vmath.go).
+func sigmoid32(x0 float32) float32 {
+	v2 := math.Float32bits(x0) | uint32(0x80000000)
+	v4 := max(math.Float32frombits(v2), float32(-105))
+	v6 := min(v4, float32(89))
+	v9 := fma32(v6, float32(1.442695), float32(1.2582912e+07))
+	v10 := float32(v9 - float32(1.2582912e+07))
+	v12 := fma32(-v10, float32(0.69314575), v6)
+	v14 := fma32(-v10, float32(1.4286068e-06), v12)
+	v15 := float32(v12 - v14)
+	v16 := fma32(-v10, float32(1.4286068e-06), v15)
+	v19 := fma32(float32(2.4801588e-05), v14, float32(0.0001984127))
+	v21 := fma32(v19, v14, float32(0.0013888889))
+	v23 := fma32(v21, v14, float32(0.008333334))
+	v25 := fma32(v23, v14, float32(0.041666668))
+	v27 := fma32(v25, v14, float32(0.16666667))
+	v29 := fma32(v27, v14, float32(0.5))
+	v30 := float32(v14 * v14)
+	v31 := fma32(v16, v14, v16)
+	v32 := fma32(v29, v30, v31)
+	v34 := float32(float32(1) + v14)
+	v35 := float32(float32(1) - v34)
+	v36 := float32(v35 + v14)
+	v37 := float32(v36 + v32)
+	v39 := math.Float32bits(v9) - uint32(0x4b3fff00)
+	v40 := v39 >> 1
+	v42 := v40 - uint32(0x1)
+	v43 := v42 << 23
+	v44 := v39 - v40
+	v45 := v44 - uint32(0x1)
+	v46 := v45 << 23
+	v47 := float32(v34 + v37)
+	v48 := float32(v34 - v47)
+	v49 := float32(v48 + v37)
+	v50 := float32(v47 * math.Float32frombits(v43))
+	v51 := float32(v50 * math.Float32frombits(v46))
+	v52 := float32(v49 * math.Float32frombits(v43))
+	v53 := float32(v52 * math.Float32frombits(v46))
+	v54 := float32(float32(1) + v51)
+	v55 := float32(float32(1) - v54)
+	v56 := float32(v55 + v51)
+	v57 := float32(v56 + v53)
+	v59 := x0 < float32(0)
+	v60 := float32(1)
+	if v59 {
+		v60 = v51
+	}
+	v61 := float32(0)
+	if v59 {
+		v61 = v53
+	}
+	v62 := float32(float32(1) / v54)
+	v63 := float32(v60 * v62)
+	v64 := fma32(-v63, v54, v60)
+	v65 := float32(v64 + v61)
+	v66 := fma32(-v63, v57, v65)
+	v67 := fma32(v66, v62, v63)
+	v68 := x0 != x0
+	v70 := math.Float32bits(x0) | uint32(0x400000)
+	v71 := math.Float32bits(v67)
+	if v68 {
+		v71 = v70
+	}
+	return math.Float32frombits(v71)
+}
+
+// sigmoid64 is sigmoid on float64, the steps of its program (see gen/registry/vmath.go).
+func sigmoid64(x0 float64) float64 {
+	v2 := math.Float64bits(x0) | uint64(0x8000000000000000)
+	v4 := max(math.Float64frombits(v2), float64(-746))
+	v6 := min(v4, float64(710))
+	v9 := math.FMA(v6, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v10 := float64(v9 - float64(6.755399441055744e+15))
+	v12 := math.FMA(-v10, float64(0.6931471803691238), v6)
+	v14 := math.FMA(-v10, float64(1.9082149292705877e-10), v12)
+	v15 := float64(v12 - v14)
+	v16 := math.FMA(-v10, float64(1.9082149292705877e-10), v15)
+	v19 := math.FMA(float64(1.6059043836821613e-10), v14, float64(2.08767569878681e-09))
+	v21 := math.FMA(v19, v14, float64(2.505210838544172e-08))
+	v23 := math.FMA(v21, v14, float64(2.755731922398589e-07))
+	v25 := math.FMA(v23, v14, float64(2.7557319223985893e-06))
+	v27 := math.FMA(v25, v14, float64(2.48015873015873e-05))
+	v29 := math.FMA(v27, v14, float64(0.0001984126984126984))
+	v31 := math.FMA(v29, v14, float64(0.001388888888888889))
+	v33 := math.FMA(v31, v14, float64(0.008333333333333333))
+	v35 := math.FMA(v33, v14, float64(0.041666666666666664))
+	v37 := math.FMA(v35, v14, float64(0.16666666666666666))
+	v39 := math.FMA(v37, v14, float64(0.5))
+	v40 := float64(v14 * v14)
+	v41 := math.FMA(v16, v14, v16)
+	v42 := math.FMA(v39, v40, v41)
+	v44 := float64(float64(1) + v14)
+	v45 := float64(float64(1) - v44)
+	v46 := float64(v45 + v14)
+	v47 := float64(v46 + v42)
+	v49 := math.Float64bits(v9) - uint64(0x4337fffffffff800)
+	v50 := v49 >> 1
+	v52 := v50 - uint64(0x1)
+	v53 := v52 << 52
+	v54 := v49 - v50
+	v55 := v54 - uint64(0x1)
+	v56 := v55 << 52
+	v57 := float64(v44 + v47)
+	v58 := float64(v44 - v57)
+	v59 := float64(v58 + v47)
+	v60 := float64(v57 * math.Float64frombits(v53))
+	v61 := float64(v60 * math.Float64frombits(v56))
+	v62 := float64(v59 * math.Float64frombits(v53))
+	v63 := float64(v62 * math.Float64frombits(v56))
+	v64 := float64(float64(1) + v61)
+	v65 := float64(float64(1) - v64)
+	v66 := float64(v65 + v61)
+	v67 := float64(v66 + v63)
+	v69 := x0 < float64(0)
+	v70 := float64(1)
+	if v69 {
+		v70 = v61
+	}
+	v71 := float64(0)
+	if v69 {
+		v71 = v63
+	}
+	v72 := float64(float64(1) / v64)
+	v73 := float64(v70 * v72)
+	v74 := math.FMA(-v73, v64, v70)
+	v75 := float64(v74 + v71)
+	v76 := math.FMA(-v73, v67, v75)
+	v77 := math.FMA(v76, v72, v73)
+	v78 := x0 != x0
+	v80 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v81 := math.Float64bits(v77)
+	if v78 {
+		v81 = v80
+	}
+	return math.Float64frombits(v81)
+}
+
+// tanh32 is tanh on float32, the steps of its program (see gen/registry/vmath.go).
+func tanh32(x0 float32) float32 {
+	v3 := float32(x0 * float32(2))
+	v4 := math.Float32bits(v3) | uint32(0x80000000)
+	v6 := max(math.Float32frombits(v4), float32(-105))
+	v8 := min(v6, float32(89))
+	v11 := fma32(v8, float32(1.442695), float32(1.2582912e+07))
+	v12 := float32(v11 - float32(1.2582912e+07))
+	v14 := fma32(-v12, float32(0.69314575), v8)
+	v16 := fma32(-v12, float32(1.4286068e-06), v14)
+	v17 := float32(v14 - v16)
+	v18 := fma32(-v12, float32(1.4286068e-06), v17)
+	v21 := fma32(float32(2.4801588e-05), v16, float32(0.0001984127))
+	v23 := fma32(v21, v16, float32(0.0013888889))
+	v25 := fma32(v23, v16, float32(0.008333334))
+	v27 := fma32(v25, v16, float32(0.041666668))
+	v29 := fma32(v27, v16, float32(0.16666667))
+	v31 := fma32(v29, v16, float32(0.5))
+	v32 := float32(v16 * v16)
+	v33 := fma32(v18, v16, v18)
+	v34 := fma32(v31, v32, v33)
+	v36 := float32(float32(1) + v16)
+	v37 := float32(float32(1) - v36)
+	v38 := float32(v37 + v16)
+	v39 := float32(v38 + v34)
+	v41 := math.Float32bits(v11) - uint32(0x4b3fff00)
+	v42 := v41 >> 1
+	v44 := v42 - uint32(0x1)
+	v45 := v44 << 23
+	v46 := v41 - v42
+	v47 := v46 - uint32(0x1)
+	v48 := v47 << 23
+	v49 := float32(v36 + v39)
+	v50 := float32(v36 - v49)
+	v51 := float32(v50 + v39)
+	v52 := float32(v49 * math.Float32frombits(v45))
+	v53 := float32(v52 * math.Float32frombits(v48))
+	v55 := float32(v53 + float32(-1))
+	v56 := float32(v55 - v53)
+	v57 := float32(v55 - v56)
+	v58 := float32(v53 - v57)
+	v59 := float32(float32(-1) - v56)
+	v60 := float32(v58 + v59)
+	v61 := float32(v51 * math.Float32frombits(v45))
+	v62 := float32(v61 * math.Float32frombits(v48))
+	v63 := float32(v60 + v62)
+	v64 := float32(float32(2) + v55)
+	v65 := float32(float32(2) - v64)
+	v66 := float32(v65 + v55)
+	v67 := float32(v66 + v63)
+	v68 := math.Float32bits(v55) ^ uint32(0x80000000)
+	v69 := math.Float32bits(v63) ^ uint32(0x80000000)
+	v70 := float32(float32(1) / v64)
+	v71 := float32(math.Float32frombits(v68) * v70)
+	v72 := fma32(-v71, v64, math.Float32frombits(v68))
+	v73 := float32(v72 + math.Float32frombits(v69))
+	v74 := fma32(-v71, v67, v73)
+	v75 := fma32(v74, v70, v71)
+	v76 := math.Float32bits(x0) & uint32(0x80000000)
+	v77 := math.Float32bits(v75) | v76
+	v79 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v81 := math.Float32frombits(v79) < float32(0.00012207031)
+	v82 := math.Float32frombits(v77)
+	if v81 {
+		v82 = x0
+	}
+	v83 := x0 != x0
+	v85 := math.Float32bits(x0) | uint32(0x400000)
+	v86 := math.Float32bits(v82)
+	if v83 {
+		v86 = v85
+	}
+	return math.Float32frombits(v86)
+}
+
+// tanh64 is tanh on float64, the steps of its program (see gen/registry/vmath.go).
+func tanh64(x0 float64) float64 {
+	v3 := float64(x0 * float64(2))
+	v4 := math.Float64bits(v3) | uint64(0x8000000000000000)
+	v6 := max(math.Float64frombits(v4), float64(-746))
+	v8 := min(v6, float64(710))
+	v11 := math.FMA(v8, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v12 := float64(v11 - float64(6.755399441055744e+15))
+	v14 := math.FMA(-v12, float64(0.6931471803691238), v8)
+	v16 := math.FMA(-v12, float64(1.9082149292705877e-10), v14)
+	v17 := float64(v14 - v16)
+	v18 := math.FMA(-v12, float64(1.9082149292705877e-10), v17)
+	v21 := math.FMA(float64(1.6059043836821613e-10), v16, float64(2.08767569878681e-09))
+	v23 := math.FMA(v21, v16, float64(2.505210838544172e-08))
+	v25 := math.FMA(v23, v16, float64(2.755731922398589e-07))
+	v27 := math.FMA(v25, v16, float64(2.7557319223985893e-06))
+	v29 := math.FMA(v27, v16, float64(2.48015873015873e-05))
+	v31 := math.FMA(v29, v16, float64(0.0001984126984126984))
+	v33 := math.FMA(v31, v16, float64(0.001388888888888889))
+	v35 := math.FMA(v33, v16, float64(0.008333333333333333))
+	v37 := math.FMA(v35, v16, float64(0.041666666666666664))
+	v39 := math.FMA(v37, v16, float64(0.16666666666666666))
+	v41 := math.FMA(v39, v16, float64(0.5))
+	v42 := float64(v16 * v16)
+	v43 := math.FMA(v18, v16, v18)
+	v44 := math.FMA(v41, v42, v43)
+	v46 := float64(float64(1) + v16)
+	v47 := float64(float64(1) - v46)
+	v48 := float64(v47 + v16)
+	v49 := float64(v48 + v44)
+	v51 := math.Float64bits(v11) - uint64(0x4337fffffffff800)
+	v52 := v51 >> 1
+	v54 := v52 - uint64(0x1)
+	v55 := v54 << 52
+	v56 := v51 - v52
+	v57 := v56 - uint64(0x1)
+	v58 := v57 << 52
+	v59 := float64(v46 + v49)
+	v60 := float64(v46 - v59)
+	v61 := float64(v60 + v49)
+	v62 := float64(v59 * math.Float64frombits(v55))
+	v63 := float64(v62 * math.Float64frombits(v58))
+	v65 := float64(v63 + float64(-1))
+	v66 := float64(v65 - v63)
+	v67 := float64(v65 - v66)
+	v68 := float64(v63 - v67)
+	v69 := float64(float64(-1) - v66)
+	v70 := float64(v68 + v69)
+	v71 := float64(v61 * math.Float64frombits(v55))
+	v72 := float64(v71 * math.Float64frombits(v58))
+	v73 := float64(v70 + v72)
+	v74 := float64(float64(2) + v65)
+	v75 := float64(float64(2) - v74)
+	v76 := float64(v75 + v65)
+	v77 := float64(v76 + v73)
+	v78 := math.Float64bits(v65) ^ uint64(0x8000000000000000)
+	v79 := math.Float64bits(v73) ^ uint64(0x8000000000000000)
+	v80 := float64(float64(1) / v74)
+	v81 := float64(math.Float64frombits(v78) * v80)
+	v82 := math.FMA(-v81, v74, math.Float64frombits(v78))
+	v83 := float64(v82 + math.Float64frombits(v79))
+	v84 := math.FMA(-v81, v77, v83)
+	v85 := math.FMA(v84, v80, v81)
+	v86 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v87 := math.Float64bits(v85) | v86
+	v89 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v91 := math.Float64frombits(v89) < float64(7.450580596923828e-09)
+	v92 := math.Float64frombits(v87)
+	if v91 {
+		v92 = x0
+	}
+	v93 := x0 != x0
+	v95 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v96 := math.Float64bits(v92)
+	if v93 {
+		v96 = v95
+	}
+	return math.Float64frombits(v96)
 }

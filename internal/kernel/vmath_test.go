@@ -48,6 +48,106 @@ var mathFuncs = map[string]mathFunc{
 	"log": {name: "log", ref32: math.Log, ref64: bigLog, args64: logArgs,
 		edges: []float64{5e-324, 1e-310, 0x1p-1022, 0x1p-126, 0x1p-149, 1 + 0x1p-52, 1 - 0x1p-53, 0.7071067811865476, 0.7071067811865475,
 			1.4142135623730951, math.MaxFloat64, math.MaxFloat32, 2, 0.5, math.E}},
+	"exp2": {name: "exp2", ref32: math.Exp2, ref64: func(x float64) *big.Float { return bigExpOf(newBig().Mul(newBig().SetFloat64(x), bigLn2)) },
+		args64: func(rng *rand.Rand) float64 { return expArgs(rng) * math.Log2E },
+		edges:  []float64{1024, 1023.9999999999999, -1074, -1075, -1022, 128, -149, -150, -126, 0.5, -0.5, 1e-20}},
+	"expm1": {name: "expm1", ref32: math.Expm1, ref64: bigExpm1,
+		args64: func(rng *rand.Rand) float64 {
+			if rng.IntN(2) == 0 {
+				return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(60))
+			}
+			return expArgs(rng)
+		},
+		edges: []float64{1e-30, 0x1p-60, 0.34657359027997264, -0.34657359027997264, 0.6931471805599453, -40, -100, 709.78, 88.7}},
+	"log2": {name: "log2", ref32: math.Log2, ref64: func(x float64) *big.Float { return quoOrNil(bigLog(x), bigLn2) }, args64: logArgs,
+		edges: []float64{1, 2, 0.5, 1 + 0x1p-52, 1 - 0x1p-53, 5e-324, 0x1p-1022, math.MaxFloat64, 3, 0.7071067811865476}},
+	"log10": {name: "log10", ref32: math.Log10, ref64: func(x float64) *big.Float { return quoOrNil(bigLog(x), bigLog(10)) }, args64: logArgs,
+		edges: []float64{1, 10, 100, 1e-300, 1e300, 0.1, 1 + 0x1p-52, 1 - 0x1p-53, 5e-324, math.MaxFloat64}},
+	"log1p": {name: "log1p", ref32: math.Log1p, ref64: bigLog1p, args64: func(rng *rand.Rand) float64 {
+		if rng.IntN(2) == 0 {
+			return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(60))
+		}
+		return logArgs(rng) - 1
+	},
+		edges: []float64{-1, -1 + 0x1p-53, -0.5, 1e-30, 0x1p-60, 0.41421356237309503, -0.2928932188134524, 1e300, math.MaxFloat64, 5e-324}},
+	"sigmoid": {name: "sigmoid", ref32: refSigmoid, ref64: bigSigmoid, args64: func(rng *rand.Rand) float64 {
+		return (rng.Float64() - 0.5) * math.Ldexp(1, rng.IntN(12)-2)
+	},
+		edges: []float64{0, 1e-30, 20, 40, 100, 745, -745, -700, -88, -103, -104, 17, 37}},
+	"tanh": {name: "tanh", ref32: math.Tanh, ref64: bigTanh, args64: func(rng *rand.Rand) float64 {
+		return (rng.Float64() - 0.5) * math.Ldexp(1, rng.IntN(30)-20)
+	},
+		edges: []float64{1e-30, 0x1p-13, 0.55, 0.5493061443340549, 9, 10, 19, 20, 22, 1e300, 5e-324}},
+}
+
+// refSigmoid is 1/(1 + e^-x) in float64 (Go's math has none), whose
+// roundings are far below a float32 ulp.
+func refSigmoid(x float64) float64 {
+	if x < 0 {
+		e := math.Exp(x)
+		return e / (1 + e)
+	}
+	return 1 / (1 + math.Exp(-x))
+}
+
+func bigSigmoid(x float64) *big.Float {
+	e := bigExp(-math.Abs(x))
+	d := newBig().Add(e, newBig().SetInt64(1))
+	if x < 0 {
+		return e.Quo(e, d)
+	}
+	return d.Quo(newBig().SetInt64(1), d)
+}
+
+// bigTanh is (1 - e^-2|x|)/(1 + e^-2|x|) with x's sign.
+func bigTanh(x float64) *big.Float {
+	if math.Abs(x) < 0x1p-30 { // x - x^3/3
+		xb := newBig().SetFloat64(x)
+		return xb.Sub(xb, newBig().Quo(newBig().Mul(xb, newBig().Mul(xb, xb)), newBig().SetInt64(3)))
+	}
+	e := bigExp(-2 * math.Abs(x)) // -2|x| is exact
+	r := newBig().Quo(newBig().Sub(newBig().SetInt64(1), e), newBig().Add(newBig().SetInt64(1), e))
+	if x < 0 {
+		r.Neg(r)
+	}
+	return r
+}
+
+// bigExpm1 is e^x - 1, by its series for tiny x (e^x would need 1100 bits).
+func bigExpm1(x float64) *big.Float {
+	if math.Abs(x) < 0x1p-30 {
+		xb := newBig().SetFloat64(x)
+		x2 := newBig().Mul(xb, xb)
+		r := newBig().Add(xb, newBig().Quo(x2, newBig().SetInt64(2)))
+		return r.Add(r, newBig().Quo(newBig().Mul(x2, xb), newBig().SetInt64(6)))
+	}
+	e := bigExp(x)
+	return e.Sub(e, newBig().SetInt64(1))
+}
+
+// bigLog1p is log(1 + x), 1 + x formed exactly.
+func bigLog1p(x float64) *big.Float {
+	u := newBig().Add(newBig().SetFloat64(x), newBig().SetInt64(1))
+	if u.Sign() <= 0 {
+		if u.Sign() == 0 {
+			return newBig().SetInf(true)
+		}
+		return nil
+	}
+	if math.Abs(x) < 0x1p-30 { // x - x^2/2 + x^3/3: 1 + x would need 1100 bits
+		xb := newBig().SetFloat64(x)
+		x2 := newBig().Mul(xb, xb)
+		r := newBig().Sub(xb, newBig().Quo(x2, newBig().SetInt64(2)))
+		return r.Add(r, newBig().Quo(newBig().Mul(x2, xb), newBig().SetInt64(3)))
+	}
+	return bigLogOf(u)
+}
+
+func quoOrNil(x, y *big.Float) *big.Float {
+	if x == nil || x.IsInf() {
+		return x
+	}
+	return newBig().Quo(x, y)
 }
 
 // mathStride is the step between the float32 bit patterns tested: every
@@ -315,7 +415,10 @@ var bigLn2 = func() *big.Float {
 
 // bigExp is e^x: 2^n e^r with r = x - n ln 2, |r| <= ln(2)/2, by its
 // Taylor series.
-func bigExp(x float64) *big.Float {
+func bigExp(x float64) *big.Float { return bigExpOf(newBig().SetFloat64(x)) }
+
+func bigExpOf(xb *big.Float) *big.Float {
+	x, _ := xb.Float64()
 	switch {
 	case x > 710:
 		return newBig().SetInf(false)
@@ -323,7 +426,7 @@ func bigExp(x float64) *big.Float {
 		return newBig()
 	}
 	n := math.Round(x / math.Ln2)
-	r := newBig().SetFloat64(x)
+	r := newBig().Set(xb)
 	r.Sub(r, newBig().Mul(bigLn2, newBig().SetFloat64(n)))
 	sum, term := newBig().SetInt64(1), newBig().SetInt64(1)
 	for i := int64(1); i < 80; i++ {
@@ -348,8 +451,13 @@ func bigLog(x float64) *big.Float {
 	case x == 1: // the series' own error is far below every other result's ulp, not this one's
 		return newBig()
 	}
+	return bigLogOf(newBig().SetFloat64(x))
+}
+
+// bigLogOf is log x for x > 0.
+func bigLogOf(x *big.Float) *big.Float {
 	m := newBig()
-	e := newBig().SetFloat64(x).MantExp(m)
+	e := x.MantExp(m)
 	z := newBig().Quo(newBig().Sub(m, newBig().SetInt64(1)), newBig().Add(m, newBig().SetInt64(1)))
 	z2 := newBig().Mul(z, z)
 	sum, pow := newBig().Set(z), newBig().Set(z)

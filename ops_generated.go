@@ -469,6 +469,7 @@ const (
 	OpLog1p                      // log(1 + a): within 1 ulp, accurate for a near 0 where Log(1 + a) is not; -Inf at -1, NaN below
 	OpSigmoid                    // 1/(1 + e**-a): the logistic function, within 1 ulp of the exact value (not of the composite's roundings); 0 and 1 at the ends, subnormal where the exact value is
 	OpTanh                       // tanh(a): within 1 ulp; ±1 for large |a|
+	OpErf                        // erf(a): the error function, within 1 ulp; ±1 from |a| = 6 on
 )
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
@@ -479,7 +480,7 @@ func (op UnaryOp) Valid() bool { return op < UnaryOp(kernel.NumUnaryOps) }
 
 // UnaryOps returns every unary operation in order.
 func UnaryOps() []UnaryOp {
-	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog, OpExp2, OpExpm1, OpLog2, OpLog10, OpLog1p, OpSigmoid, OpTanh}
+	return []UnaryOp{OpNeg, OpAbs, OpSqrt, OpFloor, OpCeil, OpTrunc, OpRoundToEven, OpRound, OpExp, OpLog, OpExp2, OpExpm1, OpLog2, OpLog10, OpLog1p, OpSigmoid, OpTanh, OpErf}
 }
 
 // Neg sets dst[i] = -a[i].
@@ -728,6 +729,17 @@ func Tanh[T Float](dst []T, a []T) {
 	kernel.FenceAfter(stream)
 }
 
+// Erf sets dst[i] = erf(a[i]).
+// The error function, within 1 ulp; ±1 from |a| = 6 on.
+func Erf[T Float](dst []T, a []T) {
+	if !fits(dst, a) {
+		mustFit("Erf", in("dst", dst), in("a", a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Erf(kernel.V, 1, len(dst), dst, 0, a, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // shortUnaryOp reports whether an op-valued call of op on n elements of T runs the
 // op's row loop rather than a kernel, as the named calls do.
 func shortUnaryOp[T Number](op UnaryOp, n int) bool {
@@ -751,6 +763,8 @@ func shortUnaryOp[T Number](op UnaryOp, n int) bool {
 	case OpSigmoid:
 		return false
 	case OpTanh:
+		return false
+	case OpErf:
 		return false
 	}
 	return n <= smallN

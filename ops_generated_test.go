@@ -195,6 +195,12 @@ func namedCalls[T Float]() []namedCall {
 				kernel.ReferenceUnary(kernel.V, kernel.OpTanh, 1, n, dst.([]T), 0, in[0].([]T), 0)
 			},
 		},
+		{name: "Erf", op: "erf", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
+			run: func(dst any, in []any) { Erf(dst.([]T), in[0].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceUnary(kernel.V, kernel.OpErf, 1, n, dst.([]T), 0, in[0].([]T), 0)
+			},
+		},
 		{name: "Eq", op: "eq", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "bool",
 			run: func(dst any, in []any) { Eq(dst.([]bool), in[0].([]T), in[1].([]T)) },
 			ref: func(n int, dst any, in []any) {

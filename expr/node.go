@@ -158,6 +158,33 @@ func RoundToEven[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpRoundToE
 // Round is a rounded half away from zero, as elem.Round.
 func Round[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpRound, a) }
 
+// Exp is e^a, as elem.Exp (within 1 ulp, the same bits as the named call).
+func Exp[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpExp, a) }
+
+// Exp2 is 2^a, as elem.Exp2.
+func Exp2[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpExp2, a) }
+
+// Expm1 is e^a - 1, as elem.Expm1.
+func Expm1[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpExpm1, a) }
+
+// Log is the natural logarithm, as elem.Log.
+func Log[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpLog, a) }
+
+// Log2 is the base-2 logarithm, as elem.Log2.
+func Log2[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpLog2, a) }
+
+// Log10 is the base-10 logarithm, as elem.Log10.
+func Log10[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpLog10, a) }
+
+// Log1p is log(1 + a), as elem.Log1p.
+func Log1p[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpLog1p, a) }
+
+// Sigmoid is 1/(1 + e^-a), as elem.Sigmoid.
+func Sigmoid[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpSigmoid, a) }
+
+// Tanh is the hyperbolic tangent, as elem.Tanh.
+func Tanh[T elem.Float](a Node[T]) Node[T] { return Unary(elem.OpTanh, a) }
+
 func ternary[T elem.Float](op elem.TernaryOp, a, b, c Node[T]) Node[T] {
 	return Node[T]{&node[T]{kind: kindTernary, op: uint8(op), args: [3]*node[T]{a.n, b.n, c.n}, nargs: 3,
 		ternary: kernel.TernaryEntry[T](kernel.TernaryOp(op)),

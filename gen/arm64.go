@@ -180,6 +180,7 @@ var neonEmitters = map[string]neonEmitter{
 	"log1p": neonMath("log1p"),
 	"sigmoid": neonMath("sigmoid"),
 	"tanh": neonMath("tanh"),
+	"erf": neonMath("erf"),
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the

@@ -124,6 +124,7 @@ var x86Emitters = map[string]x86Emitter{
 	"log1p": x86Math("log1p"),
 	"sigmoid": x86Math("sigmoid"),
 	"tanh": x86Math("tanh"),
+	"erf": x86Math("erf"),
 }
 
 // pick returns the float32 or float64 form of an instruction.

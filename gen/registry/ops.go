@@ -209,6 +209,7 @@ var Ops = []Op{
 	mathOp("log1p", "Log1p", "log(1 + {a})", "within 1 ulp, accurate for a near 0 where Log(1 + a) is not; -Inf at -1, NaN below"),
 	mathOp("sigmoid", "Sigmoid", "1/(1 + e**-{a})", "the logistic function, within 1 ulp of the exact value (not of the composite's roundings); 0 and 1 at the ends, subnormal where the exact value is"),
 	mathOp("tanh", "Tanh", "tanh({a})", "within 1 ulp; ±1 for large |a|"),
+	mathOp("erf", "Erf", "erf({a})", "the error function, within 1 ulp; ±1 from |a| = 6 on"),
 
 	{Name: "eq", Family: Compare, Types: Floats, Expr: "{a} == {b}", Named: "Eq", Doc: "false when either is NaN"},
 	{Name: "ne", Family: Compare, Types: Floats, Expr: "{a} != {b}", Named: "Ne", Doc: "true when either is NaN"},

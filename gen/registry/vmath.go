@@ -255,6 +255,7 @@ var MathPrograms = map[string]func(t Type) *MathProgram{
 	"log1p":   log1pProgram,
 	"sigmoid": sigmoidProgram,
 	"tanh":    tanhProgram,
+	"erf":     erfProgram,
 }
 
 // MathProgramOf returns op o's program on t.
@@ -281,25 +282,28 @@ type expParts struct{ s, lo, s1, s2 int }
 // product is exact and the second rounds once: subnormal results are
 // correctly rounded values of the computed sum, and the clamp's ends
 // overflow to +Inf and underflow to +0 on their own.
-func (b *mathBuilder) expCore(x int, base2 bool) expParts {
+func (b *mathBuilder) expCore(x int, base2 bool) expParts { return b.expCoreLo(x, -1, base2) }
+
+// expCoreLo is expCore of x + lo for a small lo (e only, lo >= 0 a step).
+func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 	fb := bitsOf(b.p.T)
 	shifter := math.Ldexp(1.5, fb.mant)
-	var lo, hi, ln2hi, ln2lo float64
+	var xlo, xhi, ln2hi, ln2lo float64
 	deg := 13
 	if b.p.T.Bits == 32 {
 		// e^-105 < 2^-150, half the least subnormal; e^89 > the largest
 		// float32.
-		lo, hi = -105, 89
+		xlo, xhi = -105, 89
 		ln2hi, ln2lo = float64(math.Float32frombits(0x3F317200)), float64(math.Float32frombits(0x35BFBE8E))
 		deg = 8
 	} else {
-		lo, hi = -746, 710
+		xlo, xhi = -746, 710
 		ln2hi, ln2lo = math.Float64frombits(0x3FE62E42FEE00000), math.Float64frombits(0x3DEA39EF35793C76)
 	}
 	if base2 {
-		lo, hi = math.Round(lo*math.Log2E), math.Round(hi*math.Log2E)
+		xlo, xhi = math.Round(xlo*math.Log2E), math.Round(xhi*math.Log2E)
 	}
-	xc := b.min(b.max(x, b.f(lo)), b.f(hi))
+	xc := b.min(b.max(x, b.f(xlo)), b.f(xhi))
 	var k, r, c int
 	if base2 {
 		k = b.add(xc, b.f(shifter))
@@ -314,6 +318,9 @@ func (b *mathBuilder) expCore(x int, base2 bool) expParts {
 		r1 := b.fnma(n, b.f(ln2hi), xc)
 		r = b.fnma(n, b.f(ln2lo), r1)
 		c = b.fnma(n, b.f(ln2lo), b.sub(r1, r))
+		if lo >= 0 {
+			c = b.add(c, lo)
+		}
 	}
 	coef := make([]float64, deg-1)
 	fact := 2.0
@@ -604,6 +611,67 @@ func (p *MathProgram) MaxLive() int {
 		best = max(best, live)
 	}
 	return best
+}
+
+// erfProgram is fdlibm's erf (Go's math.Erf), branch-free: every lane
+// computes the three approximations and selects its own. On [0, 0.84375)
+// x + x*P(x^2)/Q(x^2) (one fused step, which also rounds subnormal x
+// right); on [0.84375, 1.25) erx + P(s)/Q(s), s = |x| - 1; on [1.25, 6)
+// 1 - e^(-z^2 - 0.5625 + (z-x)(z+x) + R/S)/|x| with z = |x| cut to half
+// its bits (z^2 exact) and the rational function's coefficients selected
+// per lane (two sets, split at 1/0.35); the exponential takes its argument
+// in two parts (see expCoreLo); 1 from 6 on. The sign is x's.
+func erfProgram(t Type) *MathProgram {
+	b := newMath("erf", t, 1)
+	x := b.in(0)
+	sign := b.bits(b.signBit())
+	ax := b.and(x, b.bits(^b.signBit()&(1<<t.Bits-1)))
+	one := b.f(1)
+	// [0, 0.84375)
+	z := b.mul(ax, ax)
+	pp := b.horner(z, 1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02, -5.77027029648944159157e-03, -2.37630166566501626084e-05)
+	qq := b.horner(z, 1, 3.97917223959155352819e-01, 6.50222499887672944485e-02, 5.08130628187576562776e-03, 1.32494738004321644526e-04, -3.96022827877536812320e-06)
+	tA := b.fma(ax, b.div(pp, qq), ax)
+	// [0.84375, 1.25)
+	s1 := b.sub(ax, one)
+	pa := b.horner(s1, -2.36211856075265944077e-03, 4.14856118683748331666e-01, -3.72207876035701323847e-01, 3.18346619901161753674e-01, -1.10894694282396677476e-01, 3.54783043256182359371e-02, -2.16637559486879084300e-03)
+	qa := b.horner(s1, 1, 1.06420880400844228286e-01, 5.40397917702171048937e-01, 7.18286544141962662868e-02, 1.26171219808761642112e-01, 1.36370839120290507362e-02, 1.19844998467991074170e-02)
+	tB := b.add(b.c(8.45062911510467529297e-01), b.div(pa, qa))
+	// [1.25, 6)
+	s2 := b.div(one, z)
+	far := b.lt(b.c(1/0.35), ax)
+	R := b.hornerSel(s2, far,
+		[]float64{-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e+01, -6.23753324503260060396e+01, -1.62396669462573470355e+02, -1.84605092906711035994e+02, -8.12874355063065934246e+01, -9.81432934416914548592e+00},
+		[]float64{-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e+01, -1.60636384855821916062e+02, -6.37566443368389627722e+02, -1.02509513161107724954e+03, -4.83519191608651397019e+02, 0})
+	S := b.hornerSel(s2, far,
+		[]float64{1, 1.96512716674392571292e+01, 1.37657754143519042600e+02, 4.34565877475229228821e+02, 6.45387271733267880336e+02, 4.29008140027567833386e+02, 1.08635005541779435134e+02, 6.57024977031928170135e+00, -6.04244152148580987438e-02},
+		[]float64{1, 3.03380607434824582924e+01, 3.25792512996573918826e+02, 1.53672958608443695994e+03, 3.19985821950859553908e+03, 2.55305040643316442583e+03, 4.74528541206955367215e+02, -2.24409524465858183362e+01, 0})
+	cut := uint64(0xFFFFE000)
+	if t.Bits == 64 {
+		cut = 0xFFFFFFFF00000000
+	}
+	zc := b.and(ax, b.bits(cut))
+	hi := b.fnma(zc, zc, b.f(-0.5625)) // -z^2 - 0.5625, exact
+	lo := b.fma(b.sub(zc, ax), b.add(zc, ax), b.div(R, S))
+	arg := b.add(hi, lo)
+	e := b.expCoreLo(arg, b.add(b.sub(hi, arg), lo), false)
+	erfc := b.div(b.scale(b.add(e.s, e.lo), e), ax)
+	tC := b.sub(one, erfc)
+	r := b.sel(b.lt(ax, b.f(6)), tC, one)
+	r = b.sel(b.lt(ax, b.f(1.25)), tB, r)
+	r = b.sel(b.lt(ax, b.f(0.84375)), tA, r)
+	return b.finish(b.or(r, b.and(x, sign)))
+}
+
+// hornerSel is horner with each coefficient chosen per lane: cb where
+// mask, else ca.
+func (b *mathBuilder) hornerSel(x, mask int, ca, cb []float64) int {
+	n := len(ca) - 1
+	p := b.sel(mask, b.c(cb[n]), b.c(ca[n]))
+	for i := n - 1; i >= 0; i-- {
+		p = b.fma(p, x, b.sel(mask, b.c(cb[i]), b.c(ca[i])))
+	}
+	return p
 }
 
 // mathPrec is the precision of the exact constants, in bits.

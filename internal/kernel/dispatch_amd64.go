@@ -5435,6 +5435,93 @@ var tanhKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 	29: tanhVF64AVX512NT,
 }
 
+// Erf computes the m x n block of kind k of erf with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		erfChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			pdst, pa := ptr[float32](dst), ptr[float32](a)
+			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			case 26:
+				erfVF32AVX2(m, n, pdst, ldd, pa, lda)
+			case 27:
+				erfVF32AVX2NT(m, n, pdst, ldd, pa, lda)
+			case 28:
+				erfVF32AVX512(m, n, pdst, ldd, pa, lda)
+			case 29:
+				erfVF32AVX512NT(m, n, pdst, ldd, pa, lda)
+			default:
+				erfGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		case tFloat64:
+			pdst, pa := ptr[float64](dst), ptr[float64](a)
+			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			case 26:
+				erfVF64AVX2(m, n, pdst, ldd, pa, lda)
+			case 27:
+				erfVF64AVX2NT(m, n, pdst, ldd, pa, lda)
+			case 28:
+				erfVF64AVX512(m, n, pdst, ldd, pa, lda)
+			case 29:
+				erfVF64AVX512NT(m, n, pdst, ldd, pa, lda)
+			default:
+				erfGeneric(k, m, n, dst, ldd, a, lda)
+			}
+			return
+		}
+	}
+	erfGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// erfKernel returns the assembly kernel that Erf would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](erfKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](erfKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// erfKernelsF32 are erf's float32 kernels by kernelKey, as Erf's switch calls them.
+var erfKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	26: erfVF32AVX2,
+	27: erfVF32AVX2NT,
+	28: erfVF32AVX512,
+	29: erfVF32AVX512NT,
+}
+
+// erfKernelsF64 are erf's float64 kernels by kernelKey, as Erf's switch calls them.
+var erfKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	26: erfVF64AVX2,
+	27: erfVF64AVX2NT,
+	28: erfVF64AVX512,
+	29: erfVF64AVX512NT,
+}
+
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

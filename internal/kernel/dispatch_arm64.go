@@ -3266,6 +3266,72 @@ var tanhKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, 
 	31: tanhVF64NEON,
 }
 
+// Erf computes the m x n block of kind k of erf with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		erfChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa := ptr[float32](dst), ptr[float32](a)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 30, 31:
+			erfVF32NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			erfGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	case tFloat64:
+		pdst, pa := ptr[float64](dst), ptr[float64](a)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 30, 31:
+			erfVF64NEON(m, n, pdst, ldd, pa, lda)
+		default:
+			erfGeneric(k, m, n, dst, ldd, a, lda)
+		}
+		return
+	}
+	erfGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// erfKernel returns the assembly kernel that Erf would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel2](erfKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel2](erfKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// erfKernelsF32 are erf's float32 kernels by kernelKey, as Erf's switch calls them.
+var erfKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int){
+	30: erfVF32NEON,
+	31: erfVF32NEON,
+}
+
+// erfKernelsF64 are erf's float64 kernels by kernelKey, as Erf's switch calls them.
+var erfKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int){
+	30: erfVF64NEON,
+	31: erfVF64NEON,
+}
+
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

@@ -688,6 +688,31 @@ func tanhKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
 	return nil
 }
 
+// Erf computes the m x n block of kind k of erf with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Erf[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	if raceEnabled {
+		raceUnary(k, m, n, dst, ldd, a, lda)
+	}
+	if m*n > chunkElems[T]() {
+		erfChunked(k, m, n, dst, ldd, a, lda, stream)
+		return
+	}
+	erfGeneric(k, m, n, dst, ldd, a, lda)
+}
+
+// erfKernel returns the assembly kernel that Erf would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel2.
+func erfKernel[T Float](k Kind, m, n int, stream bool) Kernel2 {
+	return nil
+}
+
 // Eq computes the m x n block of kind k of eq with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

@@ -288,12 +288,12 @@ fuseF32AVX2_chunk:
 
 fuseF32AVX2_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000c9
-	JAE     fuseF32AVX2_keys201
-	CMPQ    R8, $0x00000061
-	JAE     fuseF32AVX2_keys97
-	CMPQ    R8, $0x00000020
-	JAE     fuseF32AVX2_keys32
+	CMPQ    R8, $0x000000d0
+	JAE     fuseF32AVX2_keys208
+	CMPQ    R8, $0x00000068
+	JAE     fuseF32AVX2_keys104
+	CMPQ    R8, $0x00000021
+	JAE     fuseF32AVX2_keys33
 	CMPQ    R8, $0x00000012
 	JAE     fuseF32AVX2_keys18
 	CMPQ    R8, $0x0000000b
@@ -339,39 +339,39 @@ fuseF32AVX2_keys24:
 	JMP fuseF32AVX2_op24
 
 fuseF32AVX2_keys25:
+	CMPQ R8, $0x0000001b
+	JAE  fuseF32AVX2_keys27
 	CMPQ R8, $0x0000001a
 	JAE  fuseF32AVX2_keys26
 	JMP  fuseF32AVX2_op25
 
 fuseF32AVX2_keys26:
-	CMPQ R8, $0x0000001b
-	JAE  fuseF32AVX2_keys27
-	JMP  fuseF32AVX2_op26
+	JMP fuseF32AVX2_op26
 
 fuseF32AVX2_keys27:
-	JMP fuseF32AVX2_op27
+	CMPQ R8, $0x00000020
+	JAE  fuseF32AVX2_keys32
+	JMP  fuseF32AVX2_op27
 
 fuseF32AVX2_keys32:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF32AVX2_keys42
-	CMPQ R8, $0x00000023
-	JAE  fuseF32AVX2_keys35
-	CMPQ R8, $0x00000021
-	JAE  fuseF32AVX2_keys33
-	JMP  fuseF32AVX2_op32
+	JMP fuseF32AVX2_op32
 
 fuseF32AVX2_keys33:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX2_keys43
+	CMPQ R8, $0x00000028
+	JAE  fuseF32AVX2_keys40
 	CMPQ R8, $0x00000022
 	JAE  fuseF32AVX2_keys34
 	JMP  fuseF32AVX2_op33
 
 fuseF32AVX2_keys34:
-	JMP fuseF32AVX2_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF32AVX2_keys35
+	JMP  fuseF32AVX2_op34
 
 fuseF32AVX2_keys35:
-	CMPQ R8, $0x00000028
-	JAE  fuseF32AVX2_keys40
-	JMP  fuseF32AVX2_op35
+	JMP fuseF32AVX2_op35
 
 fuseF32AVX2_keys40:
 	CMPQ R8, $0x00000029
@@ -379,64 +379,64 @@ fuseF32AVX2_keys40:
 	JMP  fuseF32AVX2_op40
 
 fuseF32AVX2_keys41:
-	JMP fuseF32AVX2_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX2_keys42
+	JMP  fuseF32AVX2_op41
 
 fuseF32AVX2_keys42:
-	CMPQ R8, $0x00000031
-	JAE  fuseF32AVX2_keys49
-	CMPQ R8, $0x0000002b
-	JAE  fuseF32AVX2_keys43
-	JMP  fuseF32AVX2_op42
+	JMP fuseF32AVX2_op42
 
 fuseF32AVX2_keys43:
+	CMPQ R8, $0x00000032
+	JAE  fuseF32AVX2_keys50
 	CMPQ R8, $0x00000030
 	JAE  fuseF32AVX2_keys48
 	JMP  fuseF32AVX2_op43
 
 fuseF32AVX2_keys48:
-	JMP fuseF32AVX2_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF32AVX2_keys49
+	JMP  fuseF32AVX2_op48
 
 fuseF32AVX2_keys49:
-	CMPQ R8, $0x00000033
-	JAE  fuseF32AVX2_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF32AVX2_keys50
-	JMP  fuseF32AVX2_op49
+	JMP fuseF32AVX2_op49
 
 fuseF32AVX2_keys50:
-	JMP fuseF32AVX2_op50
-
-fuseF32AVX2_keys51:
 	CMPQ R8, $0x00000060
 	JAE  fuseF32AVX2_keys96
-	JMP  fuseF32AVX2_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX2_keys51
+	JMP  fuseF32AVX2_op50
+
+fuseF32AVX2_keys51:
+	JMP fuseF32AVX2_op51
 
 fuseF32AVX2_keys96:
-	JMP fuseF32AVX2_op96
+	CMPQ R8, $0x00000061
+	JAE  fuseF32AVX2_keys97
+	JMP  fuseF32AVX2_op96
 
 fuseF32AVX2_keys97:
-	CMPQ R8, $0x00000098
-	JAE  fuseF32AVX2_keys152
-	CMPQ R8, $0x00000079
-	JAE  fuseF32AVX2_keys121
-	CMPQ R8, $0x00000070
-	JAE  fuseF32AVX2_keys112
-	CMPQ R8, $0x00000068
-	JAE  fuseF32AVX2_keys104
-	JMP  fuseF32AVX2_op97
+	JMP fuseF32AVX2_op97
 
 fuseF32AVX2_keys104:
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX2_keys153
+	CMPQ R8, $0x00000080
+	JAE  fuseF32AVX2_keys128
+	CMPQ R8, $0x00000071
+	JAE  fuseF32AVX2_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF32AVX2_keys105
 	JMP  fuseF32AVX2_op104
 
 fuseF32AVX2_keys105:
-	JMP fuseF32AVX2_op105
+	CMPQ R8, $0x00000070
+	JAE  fuseF32AVX2_keys112
+	JMP  fuseF32AVX2_op105
 
 fuseF32AVX2_keys112:
-	CMPQ R8, $0x00000071
-	JAE  fuseF32AVX2_keys113
-	JMP  fuseF32AVX2_op112
+	JMP fuseF32AVX2_op112
 
 fuseF32AVX2_keys113:
 	CMPQ R8, $0x00000078
@@ -444,62 +444,62 @@ fuseF32AVX2_keys113:
 	JMP  fuseF32AVX2_op113
 
 fuseF32AVX2_keys120:
-	JMP fuseF32AVX2_op120
+	CMPQ R8, $0x00000079
+	JAE  fuseF32AVX2_keys121
+	JMP  fuseF32AVX2_op120
 
 fuseF32AVX2_keys121:
-	CMPQ R8, $0x00000088
-	JAE  fuseF32AVX2_keys136
-	CMPQ R8, $0x00000080
-	JAE  fuseF32AVX2_keys128
-	JMP  fuseF32AVX2_op121
+	JMP fuseF32AVX2_op121
 
 fuseF32AVX2_keys128:
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX2_keys137
 	CMPQ R8, $0x00000081
 	JAE  fuseF32AVX2_keys129
 	JMP  fuseF32AVX2_op128
 
 fuseF32AVX2_keys129:
-	JMP fuseF32AVX2_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX2_keys136
+	JMP  fuseF32AVX2_op129
 
 fuseF32AVX2_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF32AVX2_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF32AVX2_keys137
-	JMP  fuseF32AVX2_op136
+	JMP fuseF32AVX2_op136
 
 fuseF32AVX2_keys137:
-	JMP fuseF32AVX2_op137
-
-fuseF32AVX2_keys144:
 	CMPQ R8, $0x00000091
 	JAE  fuseF32AVX2_keys145
-	JMP  fuseF32AVX2_op144
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX2_keys144
+	JMP  fuseF32AVX2_op137
+
+fuseF32AVX2_keys144:
+	JMP fuseF32AVX2_op144
 
 fuseF32AVX2_keys145:
-	JMP fuseF32AVX2_op145
+	CMPQ R8, $0x00000098
+	JAE  fuseF32AVX2_keys152
+	JMP  fuseF32AVX2_op145
 
 fuseF32AVX2_keys152:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF32AVX2_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF32AVX2_keys161
-	CMPQ R8, $0x00000099
-	JAE  fuseF32AVX2_keys153
-	JMP  fuseF32AVX2_op152
+	JMP fuseF32AVX2_op152
 
 fuseF32AVX2_keys153:
+	CMPQ R8, $0x000000b1
+	JAE  fuseF32AVX2_keys177
+	CMPQ R8, $0x000000a8
+	JAE  fuseF32AVX2_keys168
 	CMPQ R8, $0x000000a0
 	JAE  fuseF32AVX2_keys160
 	JMP  fuseF32AVX2_op153
 
 fuseF32AVX2_keys160:
-	JMP fuseF32AVX2_op160
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX2_keys161
+	JMP  fuseF32AVX2_op160
 
 fuseF32AVX2_keys161:
-	CMPQ R8, $0x000000a8
-	JAE  fuseF32AVX2_keys168
-	JMP  fuseF32AVX2_op161
+	JMP fuseF32AVX2_op161
 
 fuseF32AVX2_keys168:
 	CMPQ R8, $0x000000a9
@@ -507,66 +507,66 @@ fuseF32AVX2_keys168:
 	JMP  fuseF32AVX2_op168
 
 fuseF32AVX2_keys169:
-	JMP fuseF32AVX2_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF32AVX2_keys176
+	JMP  fuseF32AVX2_op169
 
 fuseF32AVX2_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF32AVX2_keys185
-	CMPQ R8, $0x000000b1
-	JAE  fuseF32AVX2_keys177
-	JMP  fuseF32AVX2_op176
+	JMP fuseF32AVX2_op176
 
 fuseF32AVX2_keys177:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF32AVX2_keys192
 	CMPQ R8, $0x000000b8
 	JAE  fuseF32AVX2_keys184
 	JMP  fuseF32AVX2_op177
 
 fuseF32AVX2_keys184:
-	JMP fuseF32AVX2_op184
+	CMPQ R8, $0x000000b9
+	JAE  fuseF32AVX2_keys185
+	JMP  fuseF32AVX2_op184
 
 fuseF32AVX2_keys185:
-	CMPQ R8, $0x000000c1
-	JAE  fuseF32AVX2_keys193
-	CMPQ R8, $0x000000c0
-	JAE  fuseF32AVX2_keys192
-	JMP  fuseF32AVX2_op185
+	JMP fuseF32AVX2_op185
 
 fuseF32AVX2_keys192:
-	JMP fuseF32AVX2_op192
-
-fuseF32AVX2_keys193:
 	CMPQ R8, $0x000000c8
 	JAE  fuseF32AVX2_keys200
-	JMP  fuseF32AVX2_op193
+	CMPQ R8, $0x000000c1
+	JAE  fuseF32AVX2_keys193
+	JMP  fuseF32AVX2_op192
+
+fuseF32AVX2_keys193:
+	JMP fuseF32AVX2_op193
 
 fuseF32AVX2_keys200:
-	JMP fuseF32AVX2_op200
+	CMPQ R8, $0x000000c9
+	JAE  fuseF32AVX2_keys201
+	JMP  fuseF32AVX2_op200
 
 fuseF32AVX2_keys201:
+	JMP fuseF32AVX2_op201
+
+fuseF32AVX2_keys208:
 	CMPQ R8, $0x00000142
 	JAE  fuseF32AVX2_keys322
 	CMPQ R8, $0x00000125
 	JAE  fuseF32AVX2_keys293
-	CMPQ R8, $0x000000e1
-	JAE  fuseF32AVX2_keys225
-	CMPQ R8, $0x000000d8
-	JAE  fuseF32AVX2_keys216
-	CMPQ R8, $0x000000d0
-	JAE  fuseF32AVX2_keys208
-	JMP  fuseF32AVX2_op201
-
-fuseF32AVX2_keys208:
+	CMPQ R8, $0x000000e8
+	JAE  fuseF32AVX2_keys232
+	CMPQ R8, $0x000000d9
+	JAE  fuseF32AVX2_keys217
 	CMPQ R8, $0x000000d1
 	JAE  fuseF32AVX2_keys209
 	JMP  fuseF32AVX2_op208
 
 fuseF32AVX2_keys209:
-	JMP fuseF32AVX2_op209
+	CMPQ R8, $0x000000d8
+	JAE  fuseF32AVX2_keys216
+	JMP  fuseF32AVX2_op209
 
 fuseF32AVX2_keys216:
-	CMPQ R8, $0x000000d9
-	JAE  fuseF32AVX2_keys217
-	JMP  fuseF32AVX2_op216
+	JMP fuseF32AVX2_op216
 
 fuseF32AVX2_keys217:
 	CMPQ R8, $0x000000e0
@@ -574,27 +574,37 @@ fuseF32AVX2_keys217:
 	JMP  fuseF32AVX2_op217
 
 fuseF32AVX2_keys224:
-	JMP fuseF32AVX2_op224
+	CMPQ R8, $0x000000e1
+	JAE  fuseF32AVX2_keys225
+	JMP  fuseF32AVX2_op224
 
 fuseF32AVX2_keys225:
-	CMPQ R8, $0x00000122
-	JAE  fuseF32AVX2_keys290
-	CMPQ R8, $0x00000120
-	JAE  fuseF32AVX2_keys288
-	JMP  fuseF32AVX2_op225
+	JMP fuseF32AVX2_op225
 
-fuseF32AVX2_keys288:
+fuseF32AVX2_keys232:
 	CMPQ R8, $0x00000121
 	JAE  fuseF32AVX2_keys289
-	JMP  fuseF32AVX2_op288
+	CMPQ R8, $0x000000e9
+	JAE  fuseF32AVX2_keys233
+	JMP  fuseF32AVX2_op232
+
+fuseF32AVX2_keys233:
+	CMPQ R8, $0x00000120
+	JAE  fuseF32AVX2_keys288
+	JMP  fuseF32AVX2_op233
+
+fuseF32AVX2_keys288:
+	JMP fuseF32AVX2_op288
 
 fuseF32AVX2_keys289:
-	JMP fuseF32AVX2_op289
-
-fuseF32AVX2_keys290:
 	CMPQ R8, $0x00000123
 	JAE  fuseF32AVX2_keys291
-	JMP  fuseF32AVX2_op290
+	CMPQ R8, $0x00000122
+	JAE  fuseF32AVX2_keys290
+	JMP  fuseF32AVX2_op289
+
+fuseF32AVX2_keys290:
+	JMP fuseF32AVX2_op290
 
 fuseF32AVX2_keys291:
 	CMPQ R8, $0x00000124
@@ -17707,6 +17717,3828 @@ fuseF32AVX2_op225nt:
 	JNZ          fuseF32AVX2_op225nt
 	JMP          fuseF32AVX2_next
 
+fuseF32AVX2_op232:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op232nt
+
+fuseF32AVX2_op232loop:
+	VMOVUPS      (R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op232loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op232notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op232notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, 96(R9)
+
+fuseF32AVX2_op232notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op232nt:
+	VMOVUPS      (R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVNTPS     Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVNTPS     Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVNTPS     Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVNTPS     Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op232nt
+	JMP          fuseF32AVX2_next
+
+fuseF32AVX2_op233:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op233nt
+
+fuseF32AVX2_op233loop:
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVUPS      Y2, (R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVUPS      Y2, 32(R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVUPS      Y2, 64(R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVUPS      Y2, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF32AVX2_op233loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op233notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op233notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVUPS      Y2, (R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVUPS      Y2, 32(R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVUPS      Y2, 64(R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y0
+	VBLENDVPS    Y1, Y0, Y4, Y0
+	VMOVUPS      Y0, 96(R9)
+
+fuseF32AVX2_op233notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op233nt:
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVNTPS     Y2, (R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVNTPS     Y2, 32(R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVNTPS     Y2, 64(R9)
+	VPAND        erf32consts<>+64(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y4
+	VFMADD213PS  erf32consts<>+256(SB), Y4, Y3
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+384(SB), Y2, Y3
+	VFMADD213PS  erf32consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y5, Y4
+	VFMADD213PS  erf32consts<>+640(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+128(SB), Y2, Y4
+	VDIVPS       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VSUBPS       erf32consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf32consts<>+832(SB), Y6
+	VFMADD213PS  erf32consts<>+896(SB), Y6, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf32consts<>+1280(SB), Y7
+	VFMADD213PS  erf32consts<>+1344(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+1408(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1472(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y6
+	VFMADD213PS  erf32consts<>+128(SB), Y3, Y6
+	VDIVPS       Y6, Y5, Y5
+	VADDPS       erf32consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VDIVPS       Y2, Y3, Y2
+	VMOVUPS      erf32consts<>+1728(SB), Y3
+	VCMPPS       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf32consts<>+1856(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+1984(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+1920(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2112(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2048(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2240(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2176(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2368(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2304(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2496(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2432(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2624(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+2560(SB), Y6, Y6
+	VFMADD231PS  Y2, Y7, Y6
+	VMOVUPS      erf32consts<>+2752(SB), Y7
+	VBLENDVPS    Y3, erf32consts<>+2688(SB), Y7, Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      erf32consts<>+2816(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf32consts<>+2944(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+2880(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3072(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3008(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3200(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3136(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3328(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3264(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3456(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3392(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+3584(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+3520(SB), Y6, Y6
+	VFMADD231PS  Y2, Y8, Y6
+	VMOVUPS      erf32consts<>+3712(SB), Y8
+	VBLENDVPS    Y3, erf32consts<>+3648(SB), Y8, Y8
+	VFMADD231PS  Y2, Y6, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, erf32consts<>+128(SB), Y6, Y3
+	VFMADD231PS  Y2, Y8, Y3
+	VPAND        erf32consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PS erf32consts<>+3840(SB), Y2, Y6
+	VSUBPS       Y1, Y2, Y8
+	VADDPS       Y1, Y2, Y2
+	VDIVPS       Y3, Y7, Y7
+	VFMADD231PS  Y2, Y8, Y7
+	VADDPS       Y7, Y6, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y7, Y6, Y6
+	VMAXPS       erf32consts<>+3904(SB), Y2, Y2
+	VMINPS       erf32consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf32consts<>+4032(SB), Y7
+	VFMADD213PS  erf32consts<>+4096(SB), Y7, Y3
+	VSUBPS       erf32consts<>+4096(SB), Y3, Y7
+	VFNMADD231PS erf32consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y8
+	VSUBPS       Y8, Y2, Y2
+	VFNMADD231PS erf32consts<>+4224(SB), Y7, Y2
+	VADDPS       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf32consts<>+4288(SB), Y7
+	VFMADD213PS  erf32consts<>+4352(SB), Y7, Y6
+	VFMADD213PS  erf32consts<>+4416(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4480(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4544(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4608(SB), Y8, Y6
+	VFMADD213PS  erf32consts<>+4672(SB), Y8, Y6
+	VMULPS       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PS  Y8, Y2, Y9
+	VFMADD231PS  Y7, Y6, Y9
+	VADDPS       erf32consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VPSUBD       erf32consts<>+4736(SB), Y3, Y3
+	VPSRLD       $0x01, Y3, Y7
+	VPSUBD       erf32consts<>+4800(SB), Y7, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y7, Y3, Y3
+	VPSUBD       erf32consts<>+4800(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y6, Y2, Y2
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VMOVUPS      erf32consts<>+128(SB), Y3
+	VSUBPS       Y2, Y3, Y2
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y6
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Y1, Y3
+	VBLENDVPS    Y3, Y5, Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Y1, Y1
+	VBLENDVPS    Y1, Y4, Y5, Y4
+	VPAND        erf32consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPOR         erf32consts<>+5056(SB), Y0, Y2
+	VBLENDVPS    Y1, Y2, Y4, Y2
+	VMOVNTPS     Y2, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF32AVX2_op233nt
+	JMP          fuseF32AVX2_next
+
 fuseF32AVX2_op288:
 	MOVBQZX 3(CX), R8
 	SHLQ    $0x05, R8
@@ -24239,6 +28071,648 @@ DATA tanh32consts<>+1392(SB)/8, $0x0040000000400000
 DATA tanh32consts<>+1400(SB)/8, $0x0040000000400000
 GLOBL tanh32consts<>(SB), RODATA|NOPTR, $1408
 
+DATA erf32consts<>+0(SB)/8, $0x8000000080000000
+DATA erf32consts<>+8(SB)/8, $0x8000000080000000
+DATA erf32consts<>+16(SB)/8, $0x8000000080000000
+DATA erf32consts<>+24(SB)/8, $0x8000000080000000
+DATA erf32consts<>+32(SB)/8, $0x8000000080000000
+DATA erf32consts<>+40(SB)/8, $0x8000000080000000
+DATA erf32consts<>+48(SB)/8, $0x8000000080000000
+DATA erf32consts<>+56(SB)/8, $0x8000000080000000
+DATA erf32consts<>+64(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+72(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+80(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+88(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+96(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+104(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+112(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+120(SB)/8, $0x7fffffff7fffffff
+DATA erf32consts<>+128(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+136(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+144(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+152(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+160(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+168(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+176(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+184(SB)/8, $0x3f8000003f800000
+DATA erf32consts<>+192(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+200(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+208(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+216(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+224(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+232(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+240(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+248(SB)/8, $0xb7c756b1b7c756b1
+DATA erf32consts<>+256(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+264(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+272(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+280(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+288(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+296(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+304(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+312(SB)/8, $0xbbbd1489bbbd1489
+DATA erf32consts<>+320(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+328(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+336(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+344(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+352(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+360(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+368(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+376(SB)/8, $0xbce9528fbce9528f
+DATA erf32consts<>+384(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+392(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+400(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+408(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+416(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+424(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+432(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+440(SB)/8, $0xbea66bebbea66beb
+DATA erf32consts<>+448(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+456(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+464(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+472(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+480(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+488(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+496(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+504(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+512(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+520(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+528(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+536(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+544(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+552(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+560(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+568(SB)/8, $0xb684e21ab684e21a
+DATA erf32consts<>+576(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+584(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+592(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+600(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+608(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+616(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+624(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+632(SB)/8, $0x390aee49390aee49
+DATA erf32consts<>+640(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+648(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+656(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+664(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+672(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+680(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+688(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+696(SB)/8, $0x3ba681163ba68116
+DATA erf32consts<>+704(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+712(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+720(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+728(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+736(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+744(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+752(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+760(SB)/8, $0x3d852a633d852a63
+DATA erf32consts<>+768(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+776(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+784(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+792(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+800(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+808(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+816(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+824(SB)/8, $0x3ecbbbce3ecbbbce
+DATA erf32consts<>+832(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+840(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+848(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+856(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+864(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+872(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+880(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+888(SB)/8, $0xbb0df9c0bb0df9c0
+DATA erf32consts<>+896(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+904(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+912(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+920(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+928(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+936(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+944(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+952(SB)/8, $0x3d1151b33d1151b3
+DATA erf32consts<>+960(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+968(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+976(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+984(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+992(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+1000(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+1008(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+1016(SB)/8, $0xbde31cc2bde31cc2
+DATA erf32consts<>+1024(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1032(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1040(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1048(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1056(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1064(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1072(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1080(SB)/8, $0x3ea2fe543ea2fe54
+DATA erf32consts<>+1088(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1096(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1104(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1112(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1120(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1128(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1136(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1144(SB)/8, $0xbebe9208bebe9208
+DATA erf32consts<>+1152(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1160(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1168(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1176(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1184(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1192(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1200(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1208(SB)/8, $0x3ed468053ed46805
+DATA erf32consts<>+1216(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1224(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1232(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1240(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1248(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1256(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1264(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1272(SB)/8, $0xbb1acdc6bb1acdc6
+DATA erf32consts<>+1280(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1288(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1296(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1304(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1312(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1320(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1328(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1336(SB)/8, $0x3c445aa33c445aa3
+DATA erf32consts<>+1344(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1352(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1360(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1368(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1376(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1384(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1392(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1400(SB)/8, $0x3c5f6e133c5f6e13
+DATA erf32consts<>+1408(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1416(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1424(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1432(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1440(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1448(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1456(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1464(SB)/8, $0x3e0133073e013307
+DATA erf32consts<>+1472(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1480(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1488(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1496(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1504(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1512(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1520(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1528(SB)/8, $0x3d931ae73d931ae7
+DATA erf32consts<>+1536(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1544(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1552(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1560(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1568(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1576(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1584(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1592(SB)/8, $0x3f0a57853f0a5785
+DATA erf32consts<>+1600(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1608(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1616(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1624(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1632(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1640(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1648(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1656(SB)/8, $0x3dd9f3313dd9f331
+DATA erf32consts<>+1664(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1672(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1680(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1688(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1696(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1704(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1712(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1720(SB)/8, $0x3f58560b3f58560b
+DATA erf32consts<>+1728(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1736(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1744(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1752(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1760(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1768(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1776(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1784(SB)/8, $0x4036db6e4036db6e
+DATA erf32consts<>+1792(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1800(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1808(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1816(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1824(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1832(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1840(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1848(SB)/8, $0x0000000000000000
+DATA erf32consts<>+1856(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1864(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1872(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1880(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1888(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1896(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1904(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1912(SB)/8, $0xc11d077ec11d077e
+DATA erf32consts<>+1920(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1928(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1936(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1944(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1952(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1960(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1968(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1976(SB)/8, $0xc3f1c275c3f1c275
+DATA erf32consts<>+1984(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+1992(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+2000(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+2008(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+2016(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+2024(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+2032(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+2040(SB)/8, $0xc2a2932bc2a2932b
+DATA erf32consts<>+2048(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2056(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2064(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2072(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2080(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2088(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2096(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2104(SB)/8, $0xc480230bc480230b
+DATA erf32consts<>+2112(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2120(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2128(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2136(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2144(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2152(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2160(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2168(SB)/8, $0xc3389ae7c3389ae7
+DATA erf32consts<>+2176(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2184(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2192(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2200(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2208(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2216(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2224(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2232(SB)/8, $0xc41f6441c41f6441
+DATA erf32consts<>+2240(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2248(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2256(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2264(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2272(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2280(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2288(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2296(SB)/8, $0xc322658cc322658c
+DATA erf32consts<>+2304(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2312(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2320(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2328(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2336(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2344(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2352(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2360(SB)/8, $0xc320a2eac320a2ea
+DATA erf32consts<>+2368(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2376(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2384(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2392(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2400(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2408(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2416(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2424(SB)/8, $0xc2798057c2798057
+DATA erf32consts<>+2432(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2440(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2448(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2456(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2464(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2472(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2480(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2488(SB)/8, $0xc18e104bc18e104b
+DATA erf32consts<>+2496(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2504(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2512(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2520(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2528(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2536(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2544(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2552(SB)/8, $0xc128f022c128f022
+DATA erf32consts<>+2560(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2568(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2576(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2584(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2592(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2600(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2608(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2616(SB)/8, $0xbf4c9dd4bf4c9dd4
+DATA erf32consts<>+2624(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2632(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2640(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2648(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2656(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2664(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2672(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2680(SB)/8, $0xbf31a0b7bf31a0b7
+DATA erf32consts<>+2688(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2696(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2704(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2712(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2720(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2728(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2736(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2744(SB)/8, $0xbc21a092bc21a092
+DATA erf32consts<>+2752(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2760(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2768(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2776(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2784(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2792(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2800(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2808(SB)/8, $0xbc21a093bc21a093
+DATA erf32consts<>+2816(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2824(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2832(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2840(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2848(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2856(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2864(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2872(SB)/8, $0xbd777f97bd777f97
+DATA erf32consts<>+2880(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2888(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2896(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2904(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2912(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2920(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2928(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2936(SB)/8, $0xc1b38712c1b38712
+DATA erf32consts<>+2944(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+2952(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+2960(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+2968(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+2976(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+2984(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+2992(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+3000(SB)/8, $0x40d23f7c40d23f7c
+DATA erf32consts<>+3008(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3016(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3024(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3032(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3040(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3048(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3056(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3064(SB)/8, $0x43ed43a743ed43a7
+DATA erf32consts<>+3072(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3080(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3088(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3096(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3104(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3112(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3120(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3128(SB)/8, $0x42d9451f42d9451f
+DATA erf32consts<>+3136(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3144(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3152(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3160(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3168(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3176(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3184(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3192(SB)/8, $0x451f90ce451f90ce
+DATA erf32consts<>+3200(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3208(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3216(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3224(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3232(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3240(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3248(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3256(SB)/8, $0x43d6810b43d6810b
+DATA erf32consts<>+3264(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3272(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3280(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3288(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3296(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3304(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3312(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3320(SB)/8, $0x4547fdbb4547fdbb
+DATA erf32consts<>+3328(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3336(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3344(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3352(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3360(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3368(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3376(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3384(SB)/8, $0x442158c9442158c9
+DATA erf32consts<>+3392(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3400(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3408(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3416(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3424(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3432(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3440(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3448(SB)/8, $0x44c0175944c01759
+DATA erf32consts<>+3456(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3464(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3472(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3480(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3488(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3496(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3504(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3512(SB)/8, $0x43d9486f43d9486f
+DATA erf32consts<>+3520(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3528(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3536(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3544(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3552(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3560(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3568(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3576(SB)/8, $0x43a2e57143a2e571
+DATA erf32consts<>+3584(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3592(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3600(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3608(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3616(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3624(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3632(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3640(SB)/8, $0x4309a8634309a863
+DATA erf32consts<>+3648(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3656(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3664(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3672(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3680(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3688(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3696(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3704(SB)/8, $0x41f2b45941f2b459
+DATA erf32consts<>+3712(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3720(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3728(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3736(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3744(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3752(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3760(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3768(SB)/8, $0x419d35ce419d35ce
+DATA erf32consts<>+3776(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3784(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3792(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3800(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3808(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3816(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3824(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3832(SB)/8, $0xffffe000ffffe000
+DATA erf32consts<>+3840(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3848(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3856(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3864(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3872(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3880(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3888(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3896(SB)/8, $0xbf100000bf100000
+DATA erf32consts<>+3904(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3912(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3920(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3928(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3936(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3944(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3952(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3960(SB)/8, $0xc2d20000c2d20000
+DATA erf32consts<>+3968(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+3976(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+3984(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+3992(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+4000(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+4008(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+4016(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+4024(SB)/8, $0x42b2000042b20000
+DATA erf32consts<>+4032(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4040(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4048(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4056(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4064(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4072(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4080(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4088(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA erf32consts<>+4096(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4104(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4112(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4120(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4128(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4136(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4144(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4152(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+4160(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4168(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4176(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4184(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4192(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4200(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4208(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4216(SB)/8, $0x3f3172003f317200
+DATA erf32consts<>+4224(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4232(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4240(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4248(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4256(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4264(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4272(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4280(SB)/8, $0x35bfbe8e35bfbe8e
+DATA erf32consts<>+4288(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4296(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4304(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4312(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4320(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4328(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4336(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4344(SB)/8, $0x37d00d0137d00d01
+DATA erf32consts<>+4352(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4360(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4368(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4376(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4384(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4392(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4400(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4408(SB)/8, $0x39500d0139500d01
+DATA erf32consts<>+4416(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4424(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4432(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4440(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4448(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4456(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4464(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4472(SB)/8, $0x3ab60b613ab60b61
+DATA erf32consts<>+4480(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4488(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4496(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4504(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4512(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4520(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4528(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4536(SB)/8, $0x3c0888893c088889
+DATA erf32consts<>+4544(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4552(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4560(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4568(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4576(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4584(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4592(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4600(SB)/8, $0x3d2aaaab3d2aaaab
+DATA erf32consts<>+4608(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4616(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4624(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4632(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4640(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4648(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4656(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4664(SB)/8, $0x3e2aaaab3e2aaaab
+DATA erf32consts<>+4672(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4680(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4688(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4696(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4704(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4712(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4720(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4728(SB)/8, $0x3f0000003f000000
+DATA erf32consts<>+4736(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4744(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4752(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4760(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4768(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4776(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4784(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4792(SB)/8, $0x4b3fff004b3fff00
+DATA erf32consts<>+4800(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4808(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4816(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4824(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4832(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4840(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4848(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4856(SB)/8, $0x0000000100000001
+DATA erf32consts<>+4864(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4872(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4880(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4888(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4896(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4904(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4912(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4920(SB)/8, $0x40c0000040c00000
+DATA erf32consts<>+4928(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4936(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4944(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4952(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4960(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4968(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4976(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4984(SB)/8, $0x3fa000003fa00000
+DATA erf32consts<>+4992(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5000(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5008(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5016(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5024(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5032(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5040(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5048(SB)/8, $0x3f5800003f580000
+DATA erf32consts<>+5056(SB)/8, $0x0040000000400000
+DATA erf32consts<>+5064(SB)/8, $0x0040000000400000
+DATA erf32consts<>+5072(SB)/8, $0x0040000000400000
+DATA erf32consts<>+5080(SB)/8, $0x0040000000400000
+DATA erf32consts<>+5088(SB)/8, $0x0040000000400000
+DATA erf32consts<>+5096(SB)/8, $0x0040000000400000
+DATA erf32consts<>+5104(SB)/8, $0x0040000000400000
+DATA erf32consts<>+5112(SB)/8, $0x0040000000400000
+GLOBL erf32consts<>(SB), RODATA|NOPTR, $5120
+
 // func fuseF32AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·fuseF32AVX512(SB), NOSPLIT, $0-64
@@ -24265,12 +28739,12 @@ fuseF32AVX512_chunk:
 
 fuseF32AVX512_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000c9
-	JAE     fuseF32AVX512_keys201
-	CMPQ    R8, $0x00000061
-	JAE     fuseF32AVX512_keys97
-	CMPQ    R8, $0x00000020
-	JAE     fuseF32AVX512_keys32
+	CMPQ    R8, $0x000000d0
+	JAE     fuseF32AVX512_keys208
+	CMPQ    R8, $0x00000068
+	JAE     fuseF32AVX512_keys104
+	CMPQ    R8, $0x00000021
+	JAE     fuseF32AVX512_keys33
 	CMPQ    R8, $0x00000012
 	JAE     fuseF32AVX512_keys18
 	CMPQ    R8, $0x0000000b
@@ -24316,39 +28790,39 @@ fuseF32AVX512_keys24:
 	JMP fuseF32AVX512_op24
 
 fuseF32AVX512_keys25:
+	CMPQ R8, $0x0000001b
+	JAE  fuseF32AVX512_keys27
 	CMPQ R8, $0x0000001a
 	JAE  fuseF32AVX512_keys26
 	JMP  fuseF32AVX512_op25
 
 fuseF32AVX512_keys26:
-	CMPQ R8, $0x0000001b
-	JAE  fuseF32AVX512_keys27
-	JMP  fuseF32AVX512_op26
+	JMP fuseF32AVX512_op26
 
 fuseF32AVX512_keys27:
-	JMP fuseF32AVX512_op27
+	CMPQ R8, $0x00000020
+	JAE  fuseF32AVX512_keys32
+	JMP  fuseF32AVX512_op27
 
 fuseF32AVX512_keys32:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF32AVX512_keys42
-	CMPQ R8, $0x00000023
-	JAE  fuseF32AVX512_keys35
-	CMPQ R8, $0x00000021
-	JAE  fuseF32AVX512_keys33
-	JMP  fuseF32AVX512_op32
+	JMP fuseF32AVX512_op32
 
 fuseF32AVX512_keys33:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX512_keys43
+	CMPQ R8, $0x00000028
+	JAE  fuseF32AVX512_keys40
 	CMPQ R8, $0x00000022
 	JAE  fuseF32AVX512_keys34
 	JMP  fuseF32AVX512_op33
 
 fuseF32AVX512_keys34:
-	JMP fuseF32AVX512_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF32AVX512_keys35
+	JMP  fuseF32AVX512_op34
 
 fuseF32AVX512_keys35:
-	CMPQ R8, $0x00000028
-	JAE  fuseF32AVX512_keys40
-	JMP  fuseF32AVX512_op35
+	JMP fuseF32AVX512_op35
 
 fuseF32AVX512_keys40:
 	CMPQ R8, $0x00000029
@@ -24356,64 +28830,64 @@ fuseF32AVX512_keys40:
 	JMP  fuseF32AVX512_op40
 
 fuseF32AVX512_keys41:
-	JMP fuseF32AVX512_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX512_keys42
+	JMP  fuseF32AVX512_op41
 
 fuseF32AVX512_keys42:
-	CMPQ R8, $0x00000031
-	JAE  fuseF32AVX512_keys49
-	CMPQ R8, $0x0000002b
-	JAE  fuseF32AVX512_keys43
-	JMP  fuseF32AVX512_op42
+	JMP fuseF32AVX512_op42
 
 fuseF32AVX512_keys43:
+	CMPQ R8, $0x00000032
+	JAE  fuseF32AVX512_keys50
 	CMPQ R8, $0x00000030
 	JAE  fuseF32AVX512_keys48
 	JMP  fuseF32AVX512_op43
 
 fuseF32AVX512_keys48:
-	JMP fuseF32AVX512_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF32AVX512_keys49
+	JMP  fuseF32AVX512_op48
 
 fuseF32AVX512_keys49:
-	CMPQ R8, $0x00000033
-	JAE  fuseF32AVX512_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF32AVX512_keys50
-	JMP  fuseF32AVX512_op49
+	JMP fuseF32AVX512_op49
 
 fuseF32AVX512_keys50:
-	JMP fuseF32AVX512_op50
-
-fuseF32AVX512_keys51:
 	CMPQ R8, $0x00000060
 	JAE  fuseF32AVX512_keys96
-	JMP  fuseF32AVX512_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX512_keys51
+	JMP  fuseF32AVX512_op50
+
+fuseF32AVX512_keys51:
+	JMP fuseF32AVX512_op51
 
 fuseF32AVX512_keys96:
-	JMP fuseF32AVX512_op96
+	CMPQ R8, $0x00000061
+	JAE  fuseF32AVX512_keys97
+	JMP  fuseF32AVX512_op96
 
 fuseF32AVX512_keys97:
-	CMPQ R8, $0x00000098
-	JAE  fuseF32AVX512_keys152
-	CMPQ R8, $0x00000079
-	JAE  fuseF32AVX512_keys121
-	CMPQ R8, $0x00000070
-	JAE  fuseF32AVX512_keys112
-	CMPQ R8, $0x00000068
-	JAE  fuseF32AVX512_keys104
-	JMP  fuseF32AVX512_op97
+	JMP fuseF32AVX512_op97
 
 fuseF32AVX512_keys104:
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX512_keys153
+	CMPQ R8, $0x00000080
+	JAE  fuseF32AVX512_keys128
+	CMPQ R8, $0x00000071
+	JAE  fuseF32AVX512_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF32AVX512_keys105
 	JMP  fuseF32AVX512_op104
 
 fuseF32AVX512_keys105:
-	JMP fuseF32AVX512_op105
+	CMPQ R8, $0x00000070
+	JAE  fuseF32AVX512_keys112
+	JMP  fuseF32AVX512_op105
 
 fuseF32AVX512_keys112:
-	CMPQ R8, $0x00000071
-	JAE  fuseF32AVX512_keys113
-	JMP  fuseF32AVX512_op112
+	JMP fuseF32AVX512_op112
 
 fuseF32AVX512_keys113:
 	CMPQ R8, $0x00000078
@@ -24421,62 +28895,62 @@ fuseF32AVX512_keys113:
 	JMP  fuseF32AVX512_op113
 
 fuseF32AVX512_keys120:
-	JMP fuseF32AVX512_op120
+	CMPQ R8, $0x00000079
+	JAE  fuseF32AVX512_keys121
+	JMP  fuseF32AVX512_op120
 
 fuseF32AVX512_keys121:
-	CMPQ R8, $0x00000088
-	JAE  fuseF32AVX512_keys136
-	CMPQ R8, $0x00000080
-	JAE  fuseF32AVX512_keys128
-	JMP  fuseF32AVX512_op121
+	JMP fuseF32AVX512_op121
 
 fuseF32AVX512_keys128:
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX512_keys137
 	CMPQ R8, $0x00000081
 	JAE  fuseF32AVX512_keys129
 	JMP  fuseF32AVX512_op128
 
 fuseF32AVX512_keys129:
-	JMP fuseF32AVX512_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX512_keys136
+	JMP  fuseF32AVX512_op129
 
 fuseF32AVX512_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF32AVX512_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF32AVX512_keys137
-	JMP  fuseF32AVX512_op136
+	JMP fuseF32AVX512_op136
 
 fuseF32AVX512_keys137:
-	JMP fuseF32AVX512_op137
-
-fuseF32AVX512_keys144:
 	CMPQ R8, $0x00000091
 	JAE  fuseF32AVX512_keys145
-	JMP  fuseF32AVX512_op144
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX512_keys144
+	JMP  fuseF32AVX512_op137
+
+fuseF32AVX512_keys144:
+	JMP fuseF32AVX512_op144
 
 fuseF32AVX512_keys145:
-	JMP fuseF32AVX512_op145
+	CMPQ R8, $0x00000098
+	JAE  fuseF32AVX512_keys152
+	JMP  fuseF32AVX512_op145
 
 fuseF32AVX512_keys152:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF32AVX512_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF32AVX512_keys161
-	CMPQ R8, $0x00000099
-	JAE  fuseF32AVX512_keys153
-	JMP  fuseF32AVX512_op152
+	JMP fuseF32AVX512_op152
 
 fuseF32AVX512_keys153:
+	CMPQ R8, $0x000000b1
+	JAE  fuseF32AVX512_keys177
+	CMPQ R8, $0x000000a8
+	JAE  fuseF32AVX512_keys168
 	CMPQ R8, $0x000000a0
 	JAE  fuseF32AVX512_keys160
 	JMP  fuseF32AVX512_op153
 
 fuseF32AVX512_keys160:
-	JMP fuseF32AVX512_op160
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX512_keys161
+	JMP  fuseF32AVX512_op160
 
 fuseF32AVX512_keys161:
-	CMPQ R8, $0x000000a8
-	JAE  fuseF32AVX512_keys168
-	JMP  fuseF32AVX512_op161
+	JMP fuseF32AVX512_op161
 
 fuseF32AVX512_keys168:
 	CMPQ R8, $0x000000a9
@@ -24484,66 +28958,66 @@ fuseF32AVX512_keys168:
 	JMP  fuseF32AVX512_op168
 
 fuseF32AVX512_keys169:
-	JMP fuseF32AVX512_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF32AVX512_keys176
+	JMP  fuseF32AVX512_op169
 
 fuseF32AVX512_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF32AVX512_keys185
-	CMPQ R8, $0x000000b1
-	JAE  fuseF32AVX512_keys177
-	JMP  fuseF32AVX512_op176
+	JMP fuseF32AVX512_op176
 
 fuseF32AVX512_keys177:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF32AVX512_keys192
 	CMPQ R8, $0x000000b8
 	JAE  fuseF32AVX512_keys184
 	JMP  fuseF32AVX512_op177
 
 fuseF32AVX512_keys184:
-	JMP fuseF32AVX512_op184
+	CMPQ R8, $0x000000b9
+	JAE  fuseF32AVX512_keys185
+	JMP  fuseF32AVX512_op184
 
 fuseF32AVX512_keys185:
-	CMPQ R8, $0x000000c1
-	JAE  fuseF32AVX512_keys193
-	CMPQ R8, $0x000000c0
-	JAE  fuseF32AVX512_keys192
-	JMP  fuseF32AVX512_op185
+	JMP fuseF32AVX512_op185
 
 fuseF32AVX512_keys192:
-	JMP fuseF32AVX512_op192
-
-fuseF32AVX512_keys193:
 	CMPQ R8, $0x000000c8
 	JAE  fuseF32AVX512_keys200
-	JMP  fuseF32AVX512_op193
+	CMPQ R8, $0x000000c1
+	JAE  fuseF32AVX512_keys193
+	JMP  fuseF32AVX512_op192
+
+fuseF32AVX512_keys193:
+	JMP fuseF32AVX512_op193
 
 fuseF32AVX512_keys200:
-	JMP fuseF32AVX512_op200
+	CMPQ R8, $0x000000c9
+	JAE  fuseF32AVX512_keys201
+	JMP  fuseF32AVX512_op200
 
 fuseF32AVX512_keys201:
+	JMP fuseF32AVX512_op201
+
+fuseF32AVX512_keys208:
 	CMPQ R8, $0x00000142
 	JAE  fuseF32AVX512_keys322
 	CMPQ R8, $0x00000125
 	JAE  fuseF32AVX512_keys293
-	CMPQ R8, $0x000000e1
-	JAE  fuseF32AVX512_keys225
-	CMPQ R8, $0x000000d8
-	JAE  fuseF32AVX512_keys216
-	CMPQ R8, $0x000000d0
-	JAE  fuseF32AVX512_keys208
-	JMP  fuseF32AVX512_op201
-
-fuseF32AVX512_keys208:
+	CMPQ R8, $0x000000e8
+	JAE  fuseF32AVX512_keys232
+	CMPQ R8, $0x000000d9
+	JAE  fuseF32AVX512_keys217
 	CMPQ R8, $0x000000d1
 	JAE  fuseF32AVX512_keys209
 	JMP  fuseF32AVX512_op208
 
 fuseF32AVX512_keys209:
-	JMP fuseF32AVX512_op209
+	CMPQ R8, $0x000000d8
+	JAE  fuseF32AVX512_keys216
+	JMP  fuseF32AVX512_op209
 
 fuseF32AVX512_keys216:
-	CMPQ R8, $0x000000d9
-	JAE  fuseF32AVX512_keys217
-	JMP  fuseF32AVX512_op216
+	JMP fuseF32AVX512_op216
 
 fuseF32AVX512_keys217:
 	CMPQ R8, $0x000000e0
@@ -24551,27 +29025,37 @@ fuseF32AVX512_keys217:
 	JMP  fuseF32AVX512_op217
 
 fuseF32AVX512_keys224:
-	JMP fuseF32AVX512_op224
+	CMPQ R8, $0x000000e1
+	JAE  fuseF32AVX512_keys225
+	JMP  fuseF32AVX512_op224
 
 fuseF32AVX512_keys225:
-	CMPQ R8, $0x00000122
-	JAE  fuseF32AVX512_keys290
-	CMPQ R8, $0x00000120
-	JAE  fuseF32AVX512_keys288
-	JMP  fuseF32AVX512_op225
+	JMP fuseF32AVX512_op225
 
-fuseF32AVX512_keys288:
+fuseF32AVX512_keys232:
 	CMPQ R8, $0x00000121
 	JAE  fuseF32AVX512_keys289
-	JMP  fuseF32AVX512_op288
+	CMPQ R8, $0x000000e9
+	JAE  fuseF32AVX512_keys233
+	JMP  fuseF32AVX512_op232
+
+fuseF32AVX512_keys233:
+	CMPQ R8, $0x00000120
+	JAE  fuseF32AVX512_keys288
+	JMP  fuseF32AVX512_op233
+
+fuseF32AVX512_keys288:
+	JMP fuseF32AVX512_op288
 
 fuseF32AVX512_keys289:
-	JMP fuseF32AVX512_op289
-
-fuseF32AVX512_keys290:
 	CMPQ R8, $0x00000123
 	JAE  fuseF32AVX512_keys291
-	JMP  fuseF32AVX512_op290
+	CMPQ R8, $0x00000122
+	JAE  fuseF32AVX512_keys290
+	JMP  fuseF32AVX512_op289
+
+fuseF32AVX512_keys290:
+	JMP fuseF32AVX512_op290
 
 fuseF32AVX512_keys291:
 	CMPQ R8, $0x00000124
@@ -41924,6 +46408,4260 @@ fuseF32AVX512_op225nt:
 	JNZ          fuseF32AVX512_op225nt
 	JMP          fuseF32AVX512_next
 
+fuseF32AVX512_op232:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op232nt
+
+fuseF32AVX512_op232loop:
+	VMOVUPS      (R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, (R9)
+	VMOVUPS      64(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op232loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op232notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op232notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, (R9)
+	VMOVUPS      64(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, 192(R9)
+
+fuseF32AVX512_op232notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op232nt:
+	VMOVUPS      (R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVNTPS     Z7, (R9)
+	VMOVUPS      64(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVNTPS     Z7, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVNTPS     Z7, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVNTPS     Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op232nt
+	JMP          fuseF32AVX512_next
+
+fuseF32AVX512_op233:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op233nt
+
+fuseF32AVX512_op233loop:
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVUPS      Z7, (R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVUPS      Z7, 64(R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVUPS      Z7, 128(R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVUPS      Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF32AVX512_op233loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op233notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op233notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVUPS      Z7, (R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVUPS      Z7, 64(R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVUPS      Z7, 128(R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z0
+	VBLENDMPS    Z0, Z7, K1, Z7
+	VMOVUPS      Z7, 192(R9)
+
+fuseF32AVX512_op233notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op233nt:
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVNTPS     Z7, (R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVNTPS     Z7, 64(R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVNTPS     Z7, 128(R9)
+	VPANDD       erf32consts<>+64(SB), Z0, Z5
+	VMULPS       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+192(SB), Z8
+	VFMADD213PS  erf32consts<>+256(SB), Z8, Z7
+	VFMADD213PS  erf32consts<>+320(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+384(SB), Z6, Z7
+	VFMADD213PS  erf32consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf32consts<>+512(SB), Z9
+	VFMADD213PS  erf32consts<>+576(SB), Z9, Z8
+	VFMADD213PS  erf32consts<>+640(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+704(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+768(SB), Z6, Z8
+	VFMADD213PS  erf32consts<>+128(SB), Z6, Z8
+	VDIVPS       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PS  Z7, Z5, Z8
+	VSUBPS       erf32consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf32consts<>+832(SB), Z10
+	VFMADD213PS  erf32consts<>+896(SB), Z10, Z9
+	VFMADD213PS  erf32consts<>+960(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1024(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1088(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1152(SB), Z7, Z9
+	VFMADD213PS  erf32consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf32consts<>+1280(SB), Z11
+	VFMADD213PS  erf32consts<>+1344(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+1408(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1472(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1536(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+1600(SB), Z7, Z10
+	VFMADD213PS  erf32consts<>+128(SB), Z7, Z10
+	VDIVPS       Z10, Z9, Z9
+	VADDPS       erf32consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VDIVPS       Z6, Z7, Z6
+	VMOVUPS      erf32consts<>+1728(SB), Z7
+	VCMPPS       $0x11, Z5, Z7, K1
+	VMOVUPS      erf32consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z10, Z7
+	VMOVUPS      erf32consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    erf32consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PS  Z6, Z7, Z10
+	VMOVUPS      erf32consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf32consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VMOVUPS      erf32consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    erf32consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PS  Z6, Z7, Z11
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    erf32consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PS  Z6, Z11, Z7
+	VPANDD       erf32consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PS erf32consts<>+3840(SB), Z6, Z11
+	VSUBPS       Z5, Z6, Z12
+	VADDPS       Z5, Z6, Z6
+	VDIVPS       Z7, Z10, Z10
+	VFMADD231PS  Z6, Z12, Z10
+	VADDPS       Z10, Z11, Z6
+	VSUBPS       Z6, Z11, Z11
+	VADDPS       Z10, Z11, Z11
+	VMAXPS       erf32consts<>+3904(SB), Z6, Z6
+	VMINPS       erf32consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf32consts<>+4032(SB), Z10
+	VFMADD213PS  erf32consts<>+4096(SB), Z10, Z7
+	VSUBPS       erf32consts<>+4096(SB), Z7, Z10
+	VFNMADD231PS erf32consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z12
+	VSUBPS       Z12, Z6, Z6
+	VFNMADD231PS erf32consts<>+4224(SB), Z10, Z6
+	VADDPS       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf32consts<>+4288(SB), Z11
+	VFMADD213PS  erf32consts<>+4352(SB), Z11, Z10
+	VFMADD213PS  erf32consts<>+4416(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4480(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4544(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4608(SB), Z12, Z10
+	VFMADD213PS  erf32consts<>+4672(SB), Z12, Z10
+	VMULPS       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PS  Z12, Z6, Z13
+	VFMADD231PS  Z11, Z10, Z13
+	VADDPS       erf32consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z10
+	VSUBPS       Z6, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VPSUBD       erf32consts<>+4736(SB), Z7, Z7
+	VPSRLD       $0x01, Z7, Z11
+	VPSUBD       erf32consts<>+4800(SB), Z11, Z12
+	VPSLLD       $0x17, Z12, Z12
+	VPSUBD       Z11, Z7, Z7
+	VPSUBD       erf32consts<>+4800(SB), Z7, Z7
+	VPSLLD       $0x17, Z7, Z7
+	VADDPS       Z10, Z6, Z6
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z7, Z6, Z6
+	VDIVPS       Z5, Z6, Z6
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VSUBPS       Z6, Z7, Z6
+	VCMPPS       $0x11, erf32consts<>+4864(SB), Z5, K1
+	VMOVUPS      erf32consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    Z6, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4928(SB), Z5, K1
+	VBLENDMPS    Z9, Z7, K1, Z7
+	VCMPPS       $0x11, erf32consts<>+4992(SB), Z5, K1
+	VBLENDMPS    Z8, Z7, K1, Z7
+	VPANDD       erf32consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        erf32consts<>+5056(SB), Z0, Z5
+	VBLENDMPS    Z5, Z7, K1, Z7
+	VMOVNTPS     Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF32AVX512_op233nt
+	JMP          fuseF32AVX512_next
+
 fuseF32AVX512_op288:
 	MOVBQZX 3(CX), R8
 	SHLQ    $0x05, R8
@@ -46928,12 +55666,12 @@ fuseF64AVX2_chunk:
 
 fuseF64AVX2_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000c9
-	JAE     fuseF64AVX2_keys201
-	CMPQ    R8, $0x00000061
-	JAE     fuseF64AVX2_keys97
-	CMPQ    R8, $0x00000020
-	JAE     fuseF64AVX2_keys32
+	CMPQ    R8, $0x000000d0
+	JAE     fuseF64AVX2_keys208
+	CMPQ    R8, $0x00000068
+	JAE     fuseF64AVX2_keys104
+	CMPQ    R8, $0x00000021
+	JAE     fuseF64AVX2_keys33
 	CMPQ    R8, $0x00000012
 	JAE     fuseF64AVX2_keys18
 	CMPQ    R8, $0x0000000b
@@ -46979,39 +55717,39 @@ fuseF64AVX2_keys24:
 	JMP fuseF64AVX2_op24
 
 fuseF64AVX2_keys25:
+	CMPQ R8, $0x0000001b
+	JAE  fuseF64AVX2_keys27
 	CMPQ R8, $0x0000001a
 	JAE  fuseF64AVX2_keys26
 	JMP  fuseF64AVX2_op25
 
 fuseF64AVX2_keys26:
-	CMPQ R8, $0x0000001b
-	JAE  fuseF64AVX2_keys27
-	JMP  fuseF64AVX2_op26
+	JMP fuseF64AVX2_op26
 
 fuseF64AVX2_keys27:
-	JMP fuseF64AVX2_op27
+	CMPQ R8, $0x00000020
+	JAE  fuseF64AVX2_keys32
+	JMP  fuseF64AVX2_op27
 
 fuseF64AVX2_keys32:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF64AVX2_keys42
-	CMPQ R8, $0x00000023
-	JAE  fuseF64AVX2_keys35
-	CMPQ R8, $0x00000021
-	JAE  fuseF64AVX2_keys33
-	JMP  fuseF64AVX2_op32
+	JMP fuseF64AVX2_op32
 
 fuseF64AVX2_keys33:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX2_keys43
+	CMPQ R8, $0x00000028
+	JAE  fuseF64AVX2_keys40
 	CMPQ R8, $0x00000022
 	JAE  fuseF64AVX2_keys34
 	JMP  fuseF64AVX2_op33
 
 fuseF64AVX2_keys34:
-	JMP fuseF64AVX2_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF64AVX2_keys35
+	JMP  fuseF64AVX2_op34
 
 fuseF64AVX2_keys35:
-	CMPQ R8, $0x00000028
-	JAE  fuseF64AVX2_keys40
-	JMP  fuseF64AVX2_op35
+	JMP fuseF64AVX2_op35
 
 fuseF64AVX2_keys40:
 	CMPQ R8, $0x00000029
@@ -47019,64 +55757,64 @@ fuseF64AVX2_keys40:
 	JMP  fuseF64AVX2_op40
 
 fuseF64AVX2_keys41:
-	JMP fuseF64AVX2_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX2_keys42
+	JMP  fuseF64AVX2_op41
 
 fuseF64AVX2_keys42:
-	CMPQ R8, $0x00000031
-	JAE  fuseF64AVX2_keys49
-	CMPQ R8, $0x0000002b
-	JAE  fuseF64AVX2_keys43
-	JMP  fuseF64AVX2_op42
+	JMP fuseF64AVX2_op42
 
 fuseF64AVX2_keys43:
+	CMPQ R8, $0x00000032
+	JAE  fuseF64AVX2_keys50
 	CMPQ R8, $0x00000030
 	JAE  fuseF64AVX2_keys48
 	JMP  fuseF64AVX2_op43
 
 fuseF64AVX2_keys48:
-	JMP fuseF64AVX2_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF64AVX2_keys49
+	JMP  fuseF64AVX2_op48
 
 fuseF64AVX2_keys49:
-	CMPQ R8, $0x00000033
-	JAE  fuseF64AVX2_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF64AVX2_keys50
-	JMP  fuseF64AVX2_op49
+	JMP fuseF64AVX2_op49
 
 fuseF64AVX2_keys50:
-	JMP fuseF64AVX2_op50
-
-fuseF64AVX2_keys51:
 	CMPQ R8, $0x00000060
 	JAE  fuseF64AVX2_keys96
-	JMP  fuseF64AVX2_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX2_keys51
+	JMP  fuseF64AVX2_op50
+
+fuseF64AVX2_keys51:
+	JMP fuseF64AVX2_op51
 
 fuseF64AVX2_keys96:
-	JMP fuseF64AVX2_op96
+	CMPQ R8, $0x00000061
+	JAE  fuseF64AVX2_keys97
+	JMP  fuseF64AVX2_op96
 
 fuseF64AVX2_keys97:
-	CMPQ R8, $0x00000098
-	JAE  fuseF64AVX2_keys152
-	CMPQ R8, $0x00000079
-	JAE  fuseF64AVX2_keys121
-	CMPQ R8, $0x00000070
-	JAE  fuseF64AVX2_keys112
-	CMPQ R8, $0x00000068
-	JAE  fuseF64AVX2_keys104
-	JMP  fuseF64AVX2_op97
+	JMP fuseF64AVX2_op97
 
 fuseF64AVX2_keys104:
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX2_keys153
+	CMPQ R8, $0x00000080
+	JAE  fuseF64AVX2_keys128
+	CMPQ R8, $0x00000071
+	JAE  fuseF64AVX2_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF64AVX2_keys105
 	JMP  fuseF64AVX2_op104
 
 fuseF64AVX2_keys105:
-	JMP fuseF64AVX2_op105
+	CMPQ R8, $0x00000070
+	JAE  fuseF64AVX2_keys112
+	JMP  fuseF64AVX2_op105
 
 fuseF64AVX2_keys112:
-	CMPQ R8, $0x00000071
-	JAE  fuseF64AVX2_keys113
-	JMP  fuseF64AVX2_op112
+	JMP fuseF64AVX2_op112
 
 fuseF64AVX2_keys113:
 	CMPQ R8, $0x00000078
@@ -47084,62 +55822,62 @@ fuseF64AVX2_keys113:
 	JMP  fuseF64AVX2_op113
 
 fuseF64AVX2_keys120:
-	JMP fuseF64AVX2_op120
+	CMPQ R8, $0x00000079
+	JAE  fuseF64AVX2_keys121
+	JMP  fuseF64AVX2_op120
 
 fuseF64AVX2_keys121:
-	CMPQ R8, $0x00000088
-	JAE  fuseF64AVX2_keys136
-	CMPQ R8, $0x00000080
-	JAE  fuseF64AVX2_keys128
-	JMP  fuseF64AVX2_op121
+	JMP fuseF64AVX2_op121
 
 fuseF64AVX2_keys128:
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX2_keys137
 	CMPQ R8, $0x00000081
 	JAE  fuseF64AVX2_keys129
 	JMP  fuseF64AVX2_op128
 
 fuseF64AVX2_keys129:
-	JMP fuseF64AVX2_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX2_keys136
+	JMP  fuseF64AVX2_op129
 
 fuseF64AVX2_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF64AVX2_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF64AVX2_keys137
-	JMP  fuseF64AVX2_op136
+	JMP fuseF64AVX2_op136
 
 fuseF64AVX2_keys137:
-	JMP fuseF64AVX2_op137
-
-fuseF64AVX2_keys144:
 	CMPQ R8, $0x00000091
 	JAE  fuseF64AVX2_keys145
-	JMP  fuseF64AVX2_op144
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX2_keys144
+	JMP  fuseF64AVX2_op137
+
+fuseF64AVX2_keys144:
+	JMP fuseF64AVX2_op144
 
 fuseF64AVX2_keys145:
-	JMP fuseF64AVX2_op145
+	CMPQ R8, $0x00000098
+	JAE  fuseF64AVX2_keys152
+	JMP  fuseF64AVX2_op145
 
 fuseF64AVX2_keys152:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF64AVX2_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF64AVX2_keys161
-	CMPQ R8, $0x00000099
-	JAE  fuseF64AVX2_keys153
-	JMP  fuseF64AVX2_op152
+	JMP fuseF64AVX2_op152
 
 fuseF64AVX2_keys153:
+	CMPQ R8, $0x000000b1
+	JAE  fuseF64AVX2_keys177
+	CMPQ R8, $0x000000a8
+	JAE  fuseF64AVX2_keys168
 	CMPQ R8, $0x000000a0
 	JAE  fuseF64AVX2_keys160
 	JMP  fuseF64AVX2_op153
 
 fuseF64AVX2_keys160:
-	JMP fuseF64AVX2_op160
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX2_keys161
+	JMP  fuseF64AVX2_op160
 
 fuseF64AVX2_keys161:
-	CMPQ R8, $0x000000a8
-	JAE  fuseF64AVX2_keys168
-	JMP  fuseF64AVX2_op161
+	JMP fuseF64AVX2_op161
 
 fuseF64AVX2_keys168:
 	CMPQ R8, $0x000000a9
@@ -47147,66 +55885,66 @@ fuseF64AVX2_keys168:
 	JMP  fuseF64AVX2_op168
 
 fuseF64AVX2_keys169:
-	JMP fuseF64AVX2_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF64AVX2_keys176
+	JMP  fuseF64AVX2_op169
 
 fuseF64AVX2_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF64AVX2_keys185
-	CMPQ R8, $0x000000b1
-	JAE  fuseF64AVX2_keys177
-	JMP  fuseF64AVX2_op176
+	JMP fuseF64AVX2_op176
 
 fuseF64AVX2_keys177:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF64AVX2_keys192
 	CMPQ R8, $0x000000b8
 	JAE  fuseF64AVX2_keys184
 	JMP  fuseF64AVX2_op177
 
 fuseF64AVX2_keys184:
-	JMP fuseF64AVX2_op184
+	CMPQ R8, $0x000000b9
+	JAE  fuseF64AVX2_keys185
+	JMP  fuseF64AVX2_op184
 
 fuseF64AVX2_keys185:
-	CMPQ R8, $0x000000c1
-	JAE  fuseF64AVX2_keys193
-	CMPQ R8, $0x000000c0
-	JAE  fuseF64AVX2_keys192
-	JMP  fuseF64AVX2_op185
+	JMP fuseF64AVX2_op185
 
 fuseF64AVX2_keys192:
-	JMP fuseF64AVX2_op192
-
-fuseF64AVX2_keys193:
 	CMPQ R8, $0x000000c8
 	JAE  fuseF64AVX2_keys200
-	JMP  fuseF64AVX2_op193
+	CMPQ R8, $0x000000c1
+	JAE  fuseF64AVX2_keys193
+	JMP  fuseF64AVX2_op192
+
+fuseF64AVX2_keys193:
+	JMP fuseF64AVX2_op193
 
 fuseF64AVX2_keys200:
-	JMP fuseF64AVX2_op200
+	CMPQ R8, $0x000000c9
+	JAE  fuseF64AVX2_keys201
+	JMP  fuseF64AVX2_op200
 
 fuseF64AVX2_keys201:
+	JMP fuseF64AVX2_op201
+
+fuseF64AVX2_keys208:
 	CMPQ R8, $0x00000142
 	JAE  fuseF64AVX2_keys322
 	CMPQ R8, $0x00000125
 	JAE  fuseF64AVX2_keys293
-	CMPQ R8, $0x000000e1
-	JAE  fuseF64AVX2_keys225
-	CMPQ R8, $0x000000d8
-	JAE  fuseF64AVX2_keys216
-	CMPQ R8, $0x000000d0
-	JAE  fuseF64AVX2_keys208
-	JMP  fuseF64AVX2_op201
-
-fuseF64AVX2_keys208:
+	CMPQ R8, $0x000000e8
+	JAE  fuseF64AVX2_keys232
+	CMPQ R8, $0x000000d9
+	JAE  fuseF64AVX2_keys217
 	CMPQ R8, $0x000000d1
 	JAE  fuseF64AVX2_keys209
 	JMP  fuseF64AVX2_op208
 
 fuseF64AVX2_keys209:
-	JMP fuseF64AVX2_op209
+	CMPQ R8, $0x000000d8
+	JAE  fuseF64AVX2_keys216
+	JMP  fuseF64AVX2_op209
 
 fuseF64AVX2_keys216:
-	CMPQ R8, $0x000000d9
-	JAE  fuseF64AVX2_keys217
-	JMP  fuseF64AVX2_op216
+	JMP fuseF64AVX2_op216
 
 fuseF64AVX2_keys217:
 	CMPQ R8, $0x000000e0
@@ -47214,27 +55952,37 @@ fuseF64AVX2_keys217:
 	JMP  fuseF64AVX2_op217
 
 fuseF64AVX2_keys224:
-	JMP fuseF64AVX2_op224
+	CMPQ R8, $0x000000e1
+	JAE  fuseF64AVX2_keys225
+	JMP  fuseF64AVX2_op224
 
 fuseF64AVX2_keys225:
-	CMPQ R8, $0x00000122
-	JAE  fuseF64AVX2_keys290
-	CMPQ R8, $0x00000120
-	JAE  fuseF64AVX2_keys288
-	JMP  fuseF64AVX2_op225
+	JMP fuseF64AVX2_op225
 
-fuseF64AVX2_keys288:
+fuseF64AVX2_keys232:
 	CMPQ R8, $0x00000121
 	JAE  fuseF64AVX2_keys289
-	JMP  fuseF64AVX2_op288
+	CMPQ R8, $0x000000e9
+	JAE  fuseF64AVX2_keys233
+	JMP  fuseF64AVX2_op232
+
+fuseF64AVX2_keys233:
+	CMPQ R8, $0x00000120
+	JAE  fuseF64AVX2_keys288
+	JMP  fuseF64AVX2_op233
+
+fuseF64AVX2_keys288:
+	JMP fuseF64AVX2_op288
 
 fuseF64AVX2_keys289:
-	JMP fuseF64AVX2_op289
-
-fuseF64AVX2_keys290:
 	CMPQ R8, $0x00000123
 	JAE  fuseF64AVX2_keys291
-	JMP  fuseF64AVX2_op290
+	CMPQ R8, $0x00000122
+	JAE  fuseF64AVX2_keys290
+	JMP  fuseF64AVX2_op289
+
+fuseF64AVX2_keys290:
+	JMP fuseF64AVX2_op290
 
 fuseF64AVX2_keys291:
 	CMPQ R8, $0x00000124
@@ -65283,6 +74031,3948 @@ fuseF64AVX2_op225nt:
 	JNZ          fuseF64AVX2_op225nt
 	JMP          fuseF64AVX2_next
 
+fuseF64AVX2_op232:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op232nt
+
+fuseF64AVX2_op232loop:
+	VMOVUPD      (R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op232loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op232notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op232notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, 96(R9)
+
+fuseF64AVX2_op232notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op232nt:
+	VMOVUPD      (R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVNTPD     Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVNTPD     Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVNTPD     Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVNTPD     Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op232nt
+	JMP          fuseF64AVX2_next
+
+fuseF64AVX2_op233:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op233nt
+
+fuseF64AVX2_op233loop:
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVUPD      Y2, (R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVUPD      Y2, 32(R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVUPD      Y2, 64(R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVUPD      Y2, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF64AVX2_op233loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op233notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op233notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVUPD      Y2, (R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVUPD      Y2, 32(R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVUPD      Y2, 64(R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y0
+	VBLENDVPD    Y1, Y0, Y4, Y0
+	VMOVUPD      Y0, 96(R9)
+
+fuseF64AVX2_op233notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op233nt:
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVNTPD     Y2, (R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVNTPD     Y2, 32(R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVNTPD     Y2, 64(R9)
+	VPAND        erf64consts<>+64(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+192(SB), Y4
+	VFMADD213PD  erf64consts<>+256(SB), Y4, Y3
+	VFMADD213PD  erf64consts<>+320(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+384(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+448(SB), Y2, Y3
+	VMOVUPS      Y2, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VFMADD213PD  erf64consts<>+576(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y4
+	VDIVPD       Y4, Y3, Y3
+	VMOVUPS      Y1, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VSUBPD       erf64consts<>+128(SB), Y1, Y3
+	VMOVUPS      Y3, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y6
+	VFMADD213PD  erf64consts<>+896(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+960(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y5
+	VMOVUPS      Y3, Y6
+	VMOVUPS      erf64consts<>+1280(SB), Y7
+	VFMADD213PD  erf64consts<>+1344(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+1664(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VDIVPD       Y2, Y3, Y2
+	VMOVUPS      erf64consts<>+1728(SB), Y3
+	VCMPPD       $0x11, Y1, Y3, Y3
+	VMOVUPS      erf64consts<>+1856(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2368(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2496(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2624(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y6, Y6
+	VFMADD231PD  Y2, Y7, Y6
+	VMOVUPS      erf64consts<>+2752(SB), Y7
+	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y7, Y7
+	VFMADD231PD  Y2, Y6, Y7
+	VMOVUPS      erf64consts<>+2816(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y6, Y6
+	VMOVUPS      erf64consts<>+2944(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3072(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3200(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3328(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3456(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+3584(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y6, Y6
+	VFMADD231PD  Y2, Y8, Y6
+	VMOVUPS      erf64consts<>+3712(SB), Y8
+	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y8, Y8
+	VFMADD231PD  Y2, Y6, Y8
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y6, Y3
+	VFMADD231PD  Y2, Y8, Y3
+	VPAND        erf64consts<>+3776(SB), Y1, Y2
+	VMOVUPS      Y2, Y6
+	VFNMADD213PD erf64consts<>+3840(SB), Y2, Y6
+	VSUBPD       Y1, Y2, Y8
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y7, Y7
+	VFMADD231PD  Y2, Y8, Y7
+	VADDPD       Y7, Y6, Y2
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y7, Y6, Y6
+	VMAXPD       erf64consts<>+3904(SB), Y2, Y2
+	VMINPD       erf64consts<>+3968(SB), Y2, Y2
+	VMOVUPS      Y2, Y3
+	VMOVUPS      erf64consts<>+4032(SB), Y7
+	VFMADD213PD  erf64consts<>+4096(SB), Y7, Y3
+	VSUBPD       erf64consts<>+4096(SB), Y3, Y7
+	VFNMADD231PD erf64consts<>+4160(SB), Y7, Y2
+	VMOVUPS      Y2, Y8
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y8
+	VSUBPD       Y8, Y2, Y2
+	VFNMADD231PD erf64consts<>+4224(SB), Y7, Y2
+	VADDPD       Y6, Y2, Y2
+	VMOVUPS      Y8, Y6
+	VMOVUPS      erf64consts<>+4288(SB), Y7
+	VFMADD213PD  erf64consts<>+4352(SB), Y7, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4608(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4672(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4736(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4800(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4864(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4928(SB), Y8, Y6
+	VFMADD213PD  erf64consts<>+4992(SB), Y8, Y6
+	VMULPD       Y8, Y8, Y7
+	VMOVUPS      Y2, Y9
+	VFMADD231PD  Y8, Y2, Y9
+	VFMADD231PD  Y7, Y6, Y9
+	VADDPD       erf64consts<>+128(SB), Y8, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y7
+	VPSUBQ       erf64consts<>+5120(SB), Y7, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y7, Y3, Y3
+	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y2, Y2
+	VMULPD       Y8, Y2, Y2
+	VMULPD       Y3, Y2, Y2
+	VDIVPD       Y1, Y2, Y2
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Y1, Y3
+	VBLENDVPD    Y3, Y5, Y2, Y5
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Y1, Y1
+	VBLENDVPD    Y1, Y4, Y5, Y4
+	VPAND        erf64consts<>+0(SB), Y0, Y1
+	VPOR         Y1, Y4, Y4
+	VCMPPD       $0x03, Y0, Y0, Y1
+	VPOR         erf64consts<>+5376(SB), Y0, Y2
+	VBLENDVPD    Y1, Y2, Y4, Y2
+	VMOVNTPD     Y2, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF64AVX2_op233nt
+	JMP          fuseF64AVX2_next
+
 fuseF64AVX2_op288:
 	MOVBQZX 3(CX), R8
 	SHLQ    $0x05, R8
@@ -72111,6 +84801,688 @@ DATA tanh64consts<>+1712(SB)/8, $0x0008000000000000
 DATA tanh64consts<>+1720(SB)/8, $0x0008000000000000
 GLOBL tanh64consts<>(SB), RODATA|NOPTR, $1728
 
+DATA erf64consts<>+0(SB)/8, $0x8000000000000000
+DATA erf64consts<>+8(SB)/8, $0x8000000000000000
+DATA erf64consts<>+16(SB)/8, $0x8000000000000000
+DATA erf64consts<>+24(SB)/8, $0x8000000000000000
+DATA erf64consts<>+32(SB)/8, $0x8000000000000000
+DATA erf64consts<>+40(SB)/8, $0x8000000000000000
+DATA erf64consts<>+48(SB)/8, $0x8000000000000000
+DATA erf64consts<>+56(SB)/8, $0x8000000000000000
+DATA erf64consts<>+64(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+72(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+80(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+88(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+96(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+104(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+112(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+120(SB)/8, $0x7fffffffffffffff
+DATA erf64consts<>+128(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+136(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+144(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+152(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+160(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+168(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+176(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+184(SB)/8, $0x3ff0000000000000
+DATA erf64consts<>+192(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+200(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+208(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+216(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+224(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+232(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+240(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+248(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+256(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+264(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+272(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+280(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+288(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+296(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+304(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+312(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+320(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+328(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+336(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+344(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+352(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+360(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+368(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+376(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+384(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+392(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+400(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+408(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+416(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+424(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+432(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+440(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+448(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+456(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+464(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+472(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+480(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+488(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+496(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+504(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+512(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+520(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+528(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+536(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+544(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+552(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+560(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+568(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+576(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+584(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+592(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+600(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+608(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+616(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+624(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+632(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+640(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+648(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+656(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+664(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+672(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+680(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+688(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+696(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+704(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+712(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+720(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+728(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+736(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+744(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+752(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+760(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+768(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+776(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+784(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+792(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+800(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+808(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+816(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+824(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+832(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+840(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+848(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+856(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+864(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+872(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+880(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+888(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+896(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+904(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+912(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+920(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+928(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+936(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+944(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+952(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+960(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+968(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+976(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+984(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+992(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+1000(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+1008(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+1016(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+1024(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1032(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1040(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1048(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1056(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1064(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1072(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1080(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+1088(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1096(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1104(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1112(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1120(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1128(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1136(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1144(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+1152(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1160(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1168(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1176(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1184(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1192(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1200(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1208(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+1216(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1224(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1232(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1240(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1248(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1256(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1264(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1272(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+1280(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1288(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1296(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1304(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1312(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1320(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1328(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1336(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+1344(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1352(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1360(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1368(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1376(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1384(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1392(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1400(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+1408(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1416(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1424(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1432(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1440(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1448(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1456(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1464(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+1472(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1480(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1488(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1496(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1504(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1512(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1520(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1528(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+1536(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1544(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1552(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1560(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1568(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1576(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1584(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1592(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+1600(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1608(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1616(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1624(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1632(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1640(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1648(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1656(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+1664(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1672(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1680(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1688(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1696(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1704(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1712(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1720(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+1728(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1736(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1744(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1752(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1760(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1768(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1776(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1784(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+1792(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1800(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1808(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1816(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1824(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1832(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1840(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1848(SB)/8, $0x0000000000000000
+DATA erf64consts<>+1856(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1864(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1872(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1880(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1888(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1896(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1904(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1912(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+1920(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1928(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1936(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1944(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1952(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1960(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1968(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1976(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+1984(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+1992(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+2000(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+2008(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+2016(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+2024(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+2032(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+2040(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+2048(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2056(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2064(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2072(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2080(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2088(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2096(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2104(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+2112(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2120(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2128(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2136(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2144(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2152(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2160(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2168(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+2176(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2184(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2192(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2200(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2208(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2216(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2224(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2232(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+2240(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2248(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2256(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2264(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2272(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2280(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2288(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2296(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+2304(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2312(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2320(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2328(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2336(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2344(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2352(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2360(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+2368(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2376(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2384(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2392(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2400(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2408(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2416(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2424(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+2432(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2440(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2448(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2456(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2464(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2472(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2480(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2488(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+2496(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2504(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2512(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2520(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2528(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2536(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2544(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2552(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+2560(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2568(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2576(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2584(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2592(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2600(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2608(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2616(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+2624(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2632(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2640(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2648(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2656(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2664(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2672(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2680(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+2688(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2696(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2704(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2712(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2720(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2728(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2736(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2744(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+2752(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2760(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2768(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2776(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2784(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2792(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2800(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2808(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+2816(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2824(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2832(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2840(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2848(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2856(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2864(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2872(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+2880(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2888(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2896(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2904(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2912(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2920(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2928(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2936(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+2944(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+2952(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+2960(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+2968(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+2976(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+2984(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+2992(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+3000(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+3008(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3016(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3024(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3032(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3040(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3048(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3056(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3064(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+3072(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3080(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3088(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3096(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3104(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3112(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3120(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3128(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+3136(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3144(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3152(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3160(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3168(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3176(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3184(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3192(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+3200(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3208(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3216(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3224(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3232(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3240(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3248(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3256(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+3264(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3272(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3280(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3288(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3296(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3304(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3312(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3320(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+3328(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3336(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3344(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3352(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3360(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3368(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3376(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3384(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+3392(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3400(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3408(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3416(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3424(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3432(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3440(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3448(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+3456(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3464(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3472(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3480(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3488(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3496(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3504(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3512(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+3520(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3528(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3536(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3544(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3552(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3560(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3568(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3576(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+3584(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3592(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3600(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3608(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3616(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3624(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3632(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3640(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+3648(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3656(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3664(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3672(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3680(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3688(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3696(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3704(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+3712(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3720(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3728(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3736(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3744(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3752(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3760(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3768(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+3776(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3784(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3792(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3800(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3808(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3816(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3824(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3832(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+3840(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3848(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3856(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3864(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3872(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3880(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3888(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3896(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+3904(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3912(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3920(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3928(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3936(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3944(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3952(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3960(SB)/8, $0xc087500000000000
+DATA erf64consts<>+3968(SB)/8, $0x4086300000000000
+DATA erf64consts<>+3976(SB)/8, $0x4086300000000000
+DATA erf64consts<>+3984(SB)/8, $0x4086300000000000
+DATA erf64consts<>+3992(SB)/8, $0x4086300000000000
+DATA erf64consts<>+4000(SB)/8, $0x4086300000000000
+DATA erf64consts<>+4008(SB)/8, $0x4086300000000000
+DATA erf64consts<>+4016(SB)/8, $0x4086300000000000
+DATA erf64consts<>+4024(SB)/8, $0x4086300000000000
+DATA erf64consts<>+4032(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4040(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4048(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4056(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4064(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4072(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4080(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4088(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+4096(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4104(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4112(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4120(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4128(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4136(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4144(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4152(SB)/8, $0x4338000000000000
+DATA erf64consts<>+4160(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4168(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4176(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4184(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4192(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4200(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4208(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4216(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+4224(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4232(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4240(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4248(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4256(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4264(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4272(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4280(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+4288(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4296(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4304(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4312(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4320(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4328(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4336(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4344(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+4352(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4360(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4368(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4376(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4384(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4392(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4400(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4408(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+4416(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4424(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4432(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4440(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4448(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4456(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4464(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4472(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+4480(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4488(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4496(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4504(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4512(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4520(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4528(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4536(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+4544(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4552(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4560(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4568(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4576(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4584(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4592(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4600(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+4608(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4616(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4624(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4632(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4640(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4648(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4656(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4664(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+4672(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4680(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4688(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4696(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4704(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4712(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4720(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4728(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+4736(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4744(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4752(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4760(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4768(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4776(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4784(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4792(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+4800(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4808(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4816(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4824(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4832(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4840(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4848(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4856(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+4864(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4872(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4880(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4888(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4896(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4904(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4912(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4920(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+4928(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4936(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4944(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4952(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4960(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4968(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4976(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4984(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+4992(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5000(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5008(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5016(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5024(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5032(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5040(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5048(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+5056(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5064(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5072(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5080(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5088(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5096(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5104(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5112(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+5120(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5128(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5136(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5144(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5152(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5160(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5168(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5176(SB)/8, $0x0000000000000001
+DATA erf64consts<>+5184(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5192(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5200(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5208(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5216(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5224(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5232(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5240(SB)/8, $0x4018000000000000
+DATA erf64consts<>+5248(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5256(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5264(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5272(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5280(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5288(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5296(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5304(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+5312(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5320(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5328(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5336(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5344(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5352(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5360(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5368(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+5376(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5384(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5392(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5400(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5408(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5416(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5424(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5432(SB)/8, $0x0008000000000000
+GLOBL erf64consts<>(SB), RODATA|NOPTR, $5440
+
 // func fuseF64AVX512(prog *uint64, nprog int, slots *uintptr, nslots int, rows int, groups int, chunk int, tail int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·fuseF64AVX512(SB), NOSPLIT, $0-64
@@ -72137,12 +85509,12 @@ fuseF64AVX512_chunk:
 
 fuseF64AVX512_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000c9
-	JAE     fuseF64AVX512_keys201
-	CMPQ    R8, $0x00000061
-	JAE     fuseF64AVX512_keys97
-	CMPQ    R8, $0x00000020
-	JAE     fuseF64AVX512_keys32
+	CMPQ    R8, $0x000000d0
+	JAE     fuseF64AVX512_keys208
+	CMPQ    R8, $0x00000068
+	JAE     fuseF64AVX512_keys104
+	CMPQ    R8, $0x00000021
+	JAE     fuseF64AVX512_keys33
 	CMPQ    R8, $0x00000012
 	JAE     fuseF64AVX512_keys18
 	CMPQ    R8, $0x0000000b
@@ -72188,39 +85560,39 @@ fuseF64AVX512_keys24:
 	JMP fuseF64AVX512_op24
 
 fuseF64AVX512_keys25:
+	CMPQ R8, $0x0000001b
+	JAE  fuseF64AVX512_keys27
 	CMPQ R8, $0x0000001a
 	JAE  fuseF64AVX512_keys26
 	JMP  fuseF64AVX512_op25
 
 fuseF64AVX512_keys26:
-	CMPQ R8, $0x0000001b
-	JAE  fuseF64AVX512_keys27
-	JMP  fuseF64AVX512_op26
+	JMP fuseF64AVX512_op26
 
 fuseF64AVX512_keys27:
-	JMP fuseF64AVX512_op27
+	CMPQ R8, $0x00000020
+	JAE  fuseF64AVX512_keys32
+	JMP  fuseF64AVX512_op27
 
 fuseF64AVX512_keys32:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF64AVX512_keys42
-	CMPQ R8, $0x00000023
-	JAE  fuseF64AVX512_keys35
-	CMPQ R8, $0x00000021
-	JAE  fuseF64AVX512_keys33
-	JMP  fuseF64AVX512_op32
+	JMP fuseF64AVX512_op32
 
 fuseF64AVX512_keys33:
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX512_keys43
+	CMPQ R8, $0x00000028
+	JAE  fuseF64AVX512_keys40
 	CMPQ R8, $0x00000022
 	JAE  fuseF64AVX512_keys34
 	JMP  fuseF64AVX512_op33
 
 fuseF64AVX512_keys34:
-	JMP fuseF64AVX512_op34
+	CMPQ R8, $0x00000023
+	JAE  fuseF64AVX512_keys35
+	JMP  fuseF64AVX512_op34
 
 fuseF64AVX512_keys35:
-	CMPQ R8, $0x00000028
-	JAE  fuseF64AVX512_keys40
-	JMP  fuseF64AVX512_op35
+	JMP fuseF64AVX512_op35
 
 fuseF64AVX512_keys40:
 	CMPQ R8, $0x00000029
@@ -72228,64 +85600,64 @@ fuseF64AVX512_keys40:
 	JMP  fuseF64AVX512_op40
 
 fuseF64AVX512_keys41:
-	JMP fuseF64AVX512_op41
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX512_keys42
+	JMP  fuseF64AVX512_op41
 
 fuseF64AVX512_keys42:
-	CMPQ R8, $0x00000031
-	JAE  fuseF64AVX512_keys49
-	CMPQ R8, $0x0000002b
-	JAE  fuseF64AVX512_keys43
-	JMP  fuseF64AVX512_op42
+	JMP fuseF64AVX512_op42
 
 fuseF64AVX512_keys43:
+	CMPQ R8, $0x00000032
+	JAE  fuseF64AVX512_keys50
 	CMPQ R8, $0x00000030
 	JAE  fuseF64AVX512_keys48
 	JMP  fuseF64AVX512_op43
 
 fuseF64AVX512_keys48:
-	JMP fuseF64AVX512_op48
+	CMPQ R8, $0x00000031
+	JAE  fuseF64AVX512_keys49
+	JMP  fuseF64AVX512_op48
 
 fuseF64AVX512_keys49:
-	CMPQ R8, $0x00000033
-	JAE  fuseF64AVX512_keys51
-	CMPQ R8, $0x00000032
-	JAE  fuseF64AVX512_keys50
-	JMP  fuseF64AVX512_op49
+	JMP fuseF64AVX512_op49
 
 fuseF64AVX512_keys50:
-	JMP fuseF64AVX512_op50
-
-fuseF64AVX512_keys51:
 	CMPQ R8, $0x00000060
 	JAE  fuseF64AVX512_keys96
-	JMP  fuseF64AVX512_op51
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX512_keys51
+	JMP  fuseF64AVX512_op50
+
+fuseF64AVX512_keys51:
+	JMP fuseF64AVX512_op51
 
 fuseF64AVX512_keys96:
-	JMP fuseF64AVX512_op96
+	CMPQ R8, $0x00000061
+	JAE  fuseF64AVX512_keys97
+	JMP  fuseF64AVX512_op96
 
 fuseF64AVX512_keys97:
-	CMPQ R8, $0x00000098
-	JAE  fuseF64AVX512_keys152
-	CMPQ R8, $0x00000079
-	JAE  fuseF64AVX512_keys121
-	CMPQ R8, $0x00000070
-	JAE  fuseF64AVX512_keys112
-	CMPQ R8, $0x00000068
-	JAE  fuseF64AVX512_keys104
-	JMP  fuseF64AVX512_op97
+	JMP fuseF64AVX512_op97
 
 fuseF64AVX512_keys104:
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX512_keys153
+	CMPQ R8, $0x00000080
+	JAE  fuseF64AVX512_keys128
+	CMPQ R8, $0x00000071
+	JAE  fuseF64AVX512_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF64AVX512_keys105
 	JMP  fuseF64AVX512_op104
 
 fuseF64AVX512_keys105:
-	JMP fuseF64AVX512_op105
+	CMPQ R8, $0x00000070
+	JAE  fuseF64AVX512_keys112
+	JMP  fuseF64AVX512_op105
 
 fuseF64AVX512_keys112:
-	CMPQ R8, $0x00000071
-	JAE  fuseF64AVX512_keys113
-	JMP  fuseF64AVX512_op112
+	JMP fuseF64AVX512_op112
 
 fuseF64AVX512_keys113:
 	CMPQ R8, $0x00000078
@@ -72293,62 +85665,62 @@ fuseF64AVX512_keys113:
 	JMP  fuseF64AVX512_op113
 
 fuseF64AVX512_keys120:
-	JMP fuseF64AVX512_op120
+	CMPQ R8, $0x00000079
+	JAE  fuseF64AVX512_keys121
+	JMP  fuseF64AVX512_op120
 
 fuseF64AVX512_keys121:
-	CMPQ R8, $0x00000088
-	JAE  fuseF64AVX512_keys136
-	CMPQ R8, $0x00000080
-	JAE  fuseF64AVX512_keys128
-	JMP  fuseF64AVX512_op121
+	JMP fuseF64AVX512_op121
 
 fuseF64AVX512_keys128:
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX512_keys137
 	CMPQ R8, $0x00000081
 	JAE  fuseF64AVX512_keys129
 	JMP  fuseF64AVX512_op128
 
 fuseF64AVX512_keys129:
-	JMP fuseF64AVX512_op129
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX512_keys136
+	JMP  fuseF64AVX512_op129
 
 fuseF64AVX512_keys136:
-	CMPQ R8, $0x00000090
-	JAE  fuseF64AVX512_keys144
-	CMPQ R8, $0x00000089
-	JAE  fuseF64AVX512_keys137
-	JMP  fuseF64AVX512_op136
+	JMP fuseF64AVX512_op136
 
 fuseF64AVX512_keys137:
-	JMP fuseF64AVX512_op137
-
-fuseF64AVX512_keys144:
 	CMPQ R8, $0x00000091
 	JAE  fuseF64AVX512_keys145
-	JMP  fuseF64AVX512_op144
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX512_keys144
+	JMP  fuseF64AVX512_op137
+
+fuseF64AVX512_keys144:
+	JMP fuseF64AVX512_op144
 
 fuseF64AVX512_keys145:
-	JMP fuseF64AVX512_op145
+	CMPQ R8, $0x00000098
+	JAE  fuseF64AVX512_keys152
+	JMP  fuseF64AVX512_op145
 
 fuseF64AVX512_keys152:
-	CMPQ R8, $0x000000b0
-	JAE  fuseF64AVX512_keys176
-	CMPQ R8, $0x000000a1
-	JAE  fuseF64AVX512_keys161
-	CMPQ R8, $0x00000099
-	JAE  fuseF64AVX512_keys153
-	JMP  fuseF64AVX512_op152
+	JMP fuseF64AVX512_op152
 
 fuseF64AVX512_keys153:
+	CMPQ R8, $0x000000b1
+	JAE  fuseF64AVX512_keys177
+	CMPQ R8, $0x000000a8
+	JAE  fuseF64AVX512_keys168
 	CMPQ R8, $0x000000a0
 	JAE  fuseF64AVX512_keys160
 	JMP  fuseF64AVX512_op153
 
 fuseF64AVX512_keys160:
-	JMP fuseF64AVX512_op160
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX512_keys161
+	JMP  fuseF64AVX512_op160
 
 fuseF64AVX512_keys161:
-	CMPQ R8, $0x000000a8
-	JAE  fuseF64AVX512_keys168
-	JMP  fuseF64AVX512_op161
+	JMP fuseF64AVX512_op161
 
 fuseF64AVX512_keys168:
 	CMPQ R8, $0x000000a9
@@ -72356,66 +85728,66 @@ fuseF64AVX512_keys168:
 	JMP  fuseF64AVX512_op168
 
 fuseF64AVX512_keys169:
-	JMP fuseF64AVX512_op169
+	CMPQ R8, $0x000000b0
+	JAE  fuseF64AVX512_keys176
+	JMP  fuseF64AVX512_op169
 
 fuseF64AVX512_keys176:
-	CMPQ R8, $0x000000b9
-	JAE  fuseF64AVX512_keys185
-	CMPQ R8, $0x000000b1
-	JAE  fuseF64AVX512_keys177
-	JMP  fuseF64AVX512_op176
+	JMP fuseF64AVX512_op176
 
 fuseF64AVX512_keys177:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF64AVX512_keys192
 	CMPQ R8, $0x000000b8
 	JAE  fuseF64AVX512_keys184
 	JMP  fuseF64AVX512_op177
 
 fuseF64AVX512_keys184:
-	JMP fuseF64AVX512_op184
+	CMPQ R8, $0x000000b9
+	JAE  fuseF64AVX512_keys185
+	JMP  fuseF64AVX512_op184
 
 fuseF64AVX512_keys185:
-	CMPQ R8, $0x000000c1
-	JAE  fuseF64AVX512_keys193
-	CMPQ R8, $0x000000c0
-	JAE  fuseF64AVX512_keys192
-	JMP  fuseF64AVX512_op185
+	JMP fuseF64AVX512_op185
 
 fuseF64AVX512_keys192:
-	JMP fuseF64AVX512_op192
-
-fuseF64AVX512_keys193:
 	CMPQ R8, $0x000000c8
 	JAE  fuseF64AVX512_keys200
-	JMP  fuseF64AVX512_op193
+	CMPQ R8, $0x000000c1
+	JAE  fuseF64AVX512_keys193
+	JMP  fuseF64AVX512_op192
+
+fuseF64AVX512_keys193:
+	JMP fuseF64AVX512_op193
 
 fuseF64AVX512_keys200:
-	JMP fuseF64AVX512_op200
+	CMPQ R8, $0x000000c9
+	JAE  fuseF64AVX512_keys201
+	JMP  fuseF64AVX512_op200
 
 fuseF64AVX512_keys201:
+	JMP fuseF64AVX512_op201
+
+fuseF64AVX512_keys208:
 	CMPQ R8, $0x00000142
 	JAE  fuseF64AVX512_keys322
 	CMPQ R8, $0x00000125
 	JAE  fuseF64AVX512_keys293
-	CMPQ R8, $0x000000e1
-	JAE  fuseF64AVX512_keys225
-	CMPQ R8, $0x000000d8
-	JAE  fuseF64AVX512_keys216
-	CMPQ R8, $0x000000d0
-	JAE  fuseF64AVX512_keys208
-	JMP  fuseF64AVX512_op201
-
-fuseF64AVX512_keys208:
+	CMPQ R8, $0x000000e8
+	JAE  fuseF64AVX512_keys232
+	CMPQ R8, $0x000000d9
+	JAE  fuseF64AVX512_keys217
 	CMPQ R8, $0x000000d1
 	JAE  fuseF64AVX512_keys209
 	JMP  fuseF64AVX512_op208
 
 fuseF64AVX512_keys209:
-	JMP fuseF64AVX512_op209
+	CMPQ R8, $0x000000d8
+	JAE  fuseF64AVX512_keys216
+	JMP  fuseF64AVX512_op209
 
 fuseF64AVX512_keys216:
-	CMPQ R8, $0x000000d9
-	JAE  fuseF64AVX512_keys217
-	JMP  fuseF64AVX512_op216
+	JMP fuseF64AVX512_op216
 
 fuseF64AVX512_keys217:
 	CMPQ R8, $0x000000e0
@@ -72423,27 +85795,37 @@ fuseF64AVX512_keys217:
 	JMP  fuseF64AVX512_op217
 
 fuseF64AVX512_keys224:
-	JMP fuseF64AVX512_op224
+	CMPQ R8, $0x000000e1
+	JAE  fuseF64AVX512_keys225
+	JMP  fuseF64AVX512_op224
 
 fuseF64AVX512_keys225:
-	CMPQ R8, $0x00000122
-	JAE  fuseF64AVX512_keys290
-	CMPQ R8, $0x00000120
-	JAE  fuseF64AVX512_keys288
-	JMP  fuseF64AVX512_op225
+	JMP fuseF64AVX512_op225
 
-fuseF64AVX512_keys288:
+fuseF64AVX512_keys232:
 	CMPQ R8, $0x00000121
 	JAE  fuseF64AVX512_keys289
-	JMP  fuseF64AVX512_op288
+	CMPQ R8, $0x000000e9
+	JAE  fuseF64AVX512_keys233
+	JMP  fuseF64AVX512_op232
+
+fuseF64AVX512_keys233:
+	CMPQ R8, $0x00000120
+	JAE  fuseF64AVX512_keys288
+	JMP  fuseF64AVX512_op233
+
+fuseF64AVX512_keys288:
+	JMP fuseF64AVX512_op288
 
 fuseF64AVX512_keys289:
-	JMP fuseF64AVX512_op289
-
-fuseF64AVX512_keys290:
 	CMPQ R8, $0x00000123
 	JAE  fuseF64AVX512_keys291
-	JMP  fuseF64AVX512_op290
+	CMPQ R8, $0x00000122
+	JAE  fuseF64AVX512_keys290
+	JMP  fuseF64AVX512_op289
+
+fuseF64AVX512_keys290:
+	JMP fuseF64AVX512_op290
 
 fuseF64AVX512_keys291:
 	CMPQ R8, $0x00000124
@@ -90730,6 +104112,4380 @@ fuseF64AVX512_op225nt:
 	ADDQ         $0x00000100, R9
 	DECQ         R8
 	JNZ          fuseF64AVX512_op225nt
+	JMP          fuseF64AVX512_next
+
+fuseF64AVX512_op232:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op232nt
+
+fuseF64AVX512_op232loop:
+	VMOVUPD      (R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, (R9)
+	VMOVUPD      64(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op232loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op232notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op232notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, (R9)
+	VMOVUPD      64(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, 192(R9)
+
+fuseF64AVX512_op232notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op232nt:
+	VMOVUPD      (R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVNTPD     Z7, (R9)
+	VMOVUPD      64(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVNTPD     Z7, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVNTPD     Z7, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVNTPD     Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op232nt
+	JMP          fuseF64AVX512_next
+
+fuseF64AVX512_op233:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op233nt
+
+fuseF64AVX512_op233loop:
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVUPD      Z7, (R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVUPD      Z7, 64(R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVUPD      Z7, 128(R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVUPD      Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF64AVX512_op233loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op233notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op233notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVUPD      Z7, (R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVUPD      Z7, 64(R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVUPD      Z7, 128(R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD    Z0, Z7, K1, Z7
+	VMOVUPD      Z7, 192(R9)
+
+fuseF64AVX512_op233notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op233nt:
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVNTPD     Z7, (R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVNTPD     Z7, 64(R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVNTPD     Z7, 128(R9)
+	VPANDD       erf64consts<>+64(SB), Z0, Z5
+	VMULPD       Z5, Z5, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+192(SB), Z8
+	VFMADD213PD  erf64consts<>+256(SB), Z8, Z7
+	VFMADD213PD  erf64consts<>+320(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+384(SB), Z6, Z7
+	VFMADD213PD  erf64consts<>+448(SB), Z6, Z7
+	VMOVUPS      Z6, Z8
+	VMOVUPS      erf64consts<>+512(SB), Z9
+	VFMADD213PD  erf64consts<>+576(SB), Z9, Z8
+	VFMADD213PD  erf64consts<>+640(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+704(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+768(SB), Z6, Z8
+	VFMADD213PD  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD       Z8, Z7, Z7
+	VMOVUPS      Z5, Z8
+	VFMADD231PD  Z7, Z5, Z8
+	VSUBPD       erf64consts<>+128(SB), Z5, Z7
+	VMOVUPS      Z7, Z9
+	VMOVUPS      erf64consts<>+832(SB), Z10
+	VFMADD213PD  erf64consts<>+896(SB), Z10, Z9
+	VFMADD213PD  erf64consts<>+960(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1024(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1088(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1152(SB), Z7, Z9
+	VFMADD213PD  erf64consts<>+1216(SB), Z7, Z9
+	VMOVUPS      Z7, Z10
+	VMOVUPS      erf64consts<>+1280(SB), Z11
+	VFMADD213PD  erf64consts<>+1344(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+1408(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1472(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1536(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+1600(SB), Z7, Z10
+	VFMADD213PD  erf64consts<>+128(SB), Z7, Z10
+	VDIVPD       Z10, Z9, Z9
+	VADDPD       erf64consts<>+1664(SB), Z9, Z9
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VDIVPD       Z6, Z7, Z6
+	VMOVUPS      erf64consts<>+1728(SB), Z7
+	VCMPPD       $0x11, Z5, Z7, K1
+	VMOVUPS      erf64consts<>+1856(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+1984(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+1920(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2112(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2048(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2240(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2176(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2368(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2304(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2496(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2432(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2624(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+2560(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z10, Z7
+	VMOVUPS      erf64consts<>+2752(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    erf64consts<>+2688(SB), Z10, K1, Z10
+	VFMADD231PD  Z6, Z7, Z10
+	VMOVUPS      erf64consts<>+2816(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+1792(SB), Z7, K1, Z7
+	VMOVUPS      erf64consts<>+2944(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+2880(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3072(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3008(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3200(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3136(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3328(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3264(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3456(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3392(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+3584(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+3520(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VMOVUPS      erf64consts<>+3712(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    erf64consts<>+3648(SB), Z11, K1, Z11
+	VFMADD231PD  Z6, Z7, Z11
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    erf64consts<>+128(SB), Z7, K1, Z7
+	VFMADD231PD  Z6, Z11, Z7
+	VPANDD       erf64consts<>+3776(SB), Z5, Z6
+	VMOVUPS      Z6, Z11
+	VFNMADD213PD erf64consts<>+3840(SB), Z6, Z11
+	VSUBPD       Z5, Z6, Z12
+	VADDPD       Z5, Z6, Z6
+	VDIVPD       Z7, Z10, Z10
+	VFMADD231PD  Z6, Z12, Z10
+	VADDPD       Z10, Z11, Z6
+	VSUBPD       Z6, Z11, Z11
+	VADDPD       Z10, Z11, Z11
+	VMAXPD       erf64consts<>+3904(SB), Z6, Z6
+	VMINPD       erf64consts<>+3968(SB), Z6, Z6
+	VMOVUPS      Z6, Z7
+	VMOVUPS      erf64consts<>+4032(SB), Z10
+	VFMADD213PD  erf64consts<>+4096(SB), Z10, Z7
+	VSUBPD       erf64consts<>+4096(SB), Z7, Z10
+	VFNMADD231PD erf64consts<>+4160(SB), Z10, Z6
+	VMOVUPS      Z6, Z12
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z12
+	VSUBPD       Z12, Z6, Z6
+	VFNMADD231PD erf64consts<>+4224(SB), Z10, Z6
+	VADDPD       Z11, Z6, Z6
+	VMOVUPS      Z12, Z10
+	VMOVUPS      erf64consts<>+4288(SB), Z11
+	VFMADD213PD  erf64consts<>+4352(SB), Z11, Z10
+	VFMADD213PD  erf64consts<>+4416(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4480(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4544(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4608(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4672(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4736(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4800(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4864(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4928(SB), Z12, Z10
+	VFMADD213PD  erf64consts<>+4992(SB), Z12, Z10
+	VMULPD       Z12, Z12, Z11
+	VMOVUPS      Z6, Z13
+	VFMADD231PD  Z12, Z6, Z13
+	VFMADD231PD  Z11, Z10, Z13
+	VADDPD       erf64consts<>+128(SB), Z12, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z10
+	VSUBPD       Z6, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VPSUBQ       erf64consts<>+5056(SB), Z7, Z7
+	VPSRLQ       $0x01, Z7, Z11
+	VPSUBQ       erf64consts<>+5120(SB), Z11, Z12
+	VPSLLQ       $0x34, Z12, Z12
+	VPSUBQ       Z11, Z7, Z7
+	VPSUBQ       erf64consts<>+5120(SB), Z7, Z7
+	VPSLLQ       $0x34, Z7, Z7
+	VADDPD       Z10, Z6, Z6
+	VMULPD       Z12, Z6, Z6
+	VMULPD       Z7, Z6, Z6
+	VDIVPD       Z5, Z6, Z6
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VSUBPD       Z6, Z7, Z6
+	VCMPPD       $0x11, erf64consts<>+5184(SB), Z5, K1
+	VMOVUPS      erf64consts<>+128(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    Z6, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5248(SB), Z5, K1
+	VBLENDMPD    Z9, Z7, K1, Z7
+	VCMPPD       $0x11, erf64consts<>+5312(SB), Z5, K1
+	VBLENDMPD    Z8, Z7, K1, Z7
+	VPANDD       erf64consts<>+0(SB), Z0, Z5
+	VPORD        Z5, Z7, Z7
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        erf64consts<>+5376(SB), Z0, Z5
+	VBLENDMPD    Z5, Z7, K1, Z7
+	VMOVNTPD     Z7, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF64AVX512_op233nt
 	JMP          fuseF64AVX512_next
 
 fuseF64AVX512_op288:

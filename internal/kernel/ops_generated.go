@@ -583,10 +583,11 @@ const (
 	OpLog1p       UnaryOp = 14 // log(1 + a)
 	OpSigmoid     UnaryOp = 15 // 1/(1 + e**-a)
 	OpTanh        UnaryOp = 16 // tanh(a)
-	NumUnaryOps   UnaryOp = 17 // the number of unary operations
+	OpErf         UnaryOp = 17 // erf(a)
+	NumUnaryOps   UnaryOp = 18 // the number of unary operations
 )
 
-var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh"}
+var unaryOpNames = [NumUnaryOps]string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh", "erf"}
 
 // String returns the lower-case name of op ("neg"), or UnaryOp(N) for an invalid op.
 func (op UnaryOp) String() string {
@@ -634,6 +635,8 @@ func Unary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a []T, lda i
 		Sigmoid(k, m, n, dst, ldd, a, lda, stream)
 	case OpTanh:
 		Tanh(k, m, n, dst, ldd, a, lda, stream)
+	case OpErf:
+		Erf(k, m, n, dst, ldd, a, lda, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -678,6 +681,8 @@ func UnaryEntry[T Float](op UnaryOp) func(k Kind, m, n int, dst []T, ldd int, a 
 		return Sigmoid[T]
 	case OpTanh:
 		return Tanh[T]
+	case OpErf:
+		return Erf[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -720,6 +725,8 @@ func UnaryKernel[T Float](op UnaryOp, k Kind, m, n int, stream bool) Kernel2 {
 		return sigmoidKernel[T](k, m, n, stream)
 	case OpTanh:
 		return tanhKernel[T](k, m, n, stream)
+	case OpErf:
+		return erfKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -762,6 +769,8 @@ func ReferenceUnary[T Float](k Kind, op UnaryOp, m, n int, dst []T, ldd int, a [
 		sigmoidGeneric(k, m, n, dst, ldd, a, lda)
 	case OpTanh:
 		tanhGeneric(k, m, n, dst, ldd, a, lda)
+	case OpErf:
+		erfGeneric(k, m, n, dst, ldd, a, lda)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -804,6 +813,8 @@ func UnaryRowV[T Float](op UnaryOp, d []T, a []T) {
 		sigmoidV(d, a)
 	case OpTanh:
 		tanhV(d, a)
+	case OpErf:
+		erfV(d, a)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -1409,6 +1420,44 @@ func tanhChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, st
 		}
 		for col := 0; col < n; col += limit {
 			Tanh(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
+		}
+	}
+}
+
+//go:noinline
+func erfV[T Float](d []T, a []T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(erf32(float32(a[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(erf64(float64(a[j])))
+	}
+}
+
+func erfGeneric[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int) {
+	for r := range m {
+		switch k {
+		case V:
+			erfV(dst[r*ldd:][:n], a[r*lda:][:n])
+		}
+	}
+}
+
+func erfChunked[T Float](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Erf(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Erf(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, stream)
 		}
 	}
 }

@@ -174,6 +174,16 @@ func tanhVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func tanhVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// erfVF32AVX2 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func erfVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// erfVF32AVX2NT is erfVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func erfVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64AVX2 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -343,6 +353,16 @@ func tanhVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func tanhVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// erfVF64AVX2 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func erfVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// erfVF64AVX2NT is erfVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func erfVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
 
 // negVF32AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
 //
@@ -514,6 +534,16 @@ func tanhVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func tanhVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// erfVF32AVX512 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func erfVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
+// erfVF32AVX512NT is erfVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func erfVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64AVX512 computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -683,3 +713,13 @@ func tanhVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func tanhVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// erfVF64AVX512 computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func erfVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// erfVF64AVX512NT is erfVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func erfVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int)

@@ -89,6 +89,11 @@ func sigmoidVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 //go:noescape
 func tanhVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
 
+// erfVF32NEON computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func erfVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int)
+
 // negVF64NEON computes dst[r*ldd+j] = -a[r*lda+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -173,3 +178,8 @@ func sigmoidVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
 //
 //go:noescape
 func tanhVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)
+
+// erfVF64NEON computes dst[r*ldd+j] = erf(a[r*lda+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func erfVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int)

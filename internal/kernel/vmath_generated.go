@@ -1230,3 +1230,376 @@ func tanh64(x0 float64) float64 {
 	}
 	return math.Float64frombits(v96)
 }
+
+// erf32 is erf on float32, the steps of its program (see gen/registry/vmath.go).
+func erf32(x0 float32) float32 {
+	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v5 := float32(math.Float32frombits(v3) * math.Float32frombits(v3))
+	v8 := fma32(float32(-2.3763017e-05), v5, float32(-0.0057702702))
+	v10 := fma32(v8, v5, float32(-0.02848175))
+	v12 := fma32(v10, v5, float32(-0.3250421))
+	v14 := fma32(v12, v5, float32(0.12837917))
+	v17 := fma32(float32(-3.9602282e-06), v5, float32(0.00013249474))
+	v19 := fma32(v17, v5, float32(0.005081306))
+	v21 := fma32(v19, v5, float32(0.06502225))
+	v23 := fma32(v21, v5, float32(0.3979172))
+	v24 := fma32(v23, v5, float32(1))
+	v25 := float32(v14 / v24)
+	v26 := fma32(math.Float32frombits(v3), v25, math.Float32frombits(v3))
+	v27 := float32(math.Float32frombits(v3) - float32(1))
+	v30 := fma32(float32(-0.0021663755), v27, float32(0.035478305))
+	v32 := fma32(v30, v27, float32(-0.110894695))
+	v34 := fma32(v32, v27, float32(0.31834662))
+	v36 := fma32(v34, v27, float32(-0.37220788))
+	v38 := fma32(v36, v27, float32(0.4148561))
+	v40 := fma32(v38, v27, float32(-0.0023621186))
+	v43 := fma32(float32(0.0119845), v27, float32(0.013637084))
+	v45 := fma32(v43, v27, float32(0.12617122))
+	v47 := fma32(v45, v27, float32(0.071828656))
+	v49 := fma32(v47, v27, float32(0.54039794))
+	v51 := fma32(v49, v27, float32(0.10642088))
+	v52 := fma32(v51, v27, float32(1))
+	v54 := float32(v40 / v52)
+	v55 := float32(float32(0.8450629) + v54)
+	v56 := float32(float32(1) / v5)
+	v58 := float32(2.857143) < math.Float32frombits(v3)
+	v61 := uint32(0xc11d077e)
+	if v58 {
+		v61 = uint32(0x0)
+	}
+	v64 := uint32(0xc2a2932b)
+	if v58 {
+		v64 = uint32(0xc3f1c275)
+	}
+	v65 := fma32(math.Float32frombits(v61), v56, math.Float32frombits(v64))
+	v68 := uint32(0xc3389ae7)
+	if v58 {
+		v68 = uint32(0xc480230b)
+	}
+	v69 := fma32(v65, v56, math.Float32frombits(v68))
+	v72 := uint32(0xc322658c)
+	if v58 {
+		v72 = uint32(0xc41f6441)
+	}
+	v73 := fma32(v69, v56, math.Float32frombits(v72))
+	v76 := uint32(0xc2798057)
+	if v58 {
+		v76 = uint32(0xc320a2ea)
+	}
+	v77 := fma32(v73, v56, math.Float32frombits(v76))
+	v80 := uint32(0xc128f022)
+	if v58 {
+		v80 = uint32(0xc18e104b)
+	}
+	v81 := fma32(v77, v56, math.Float32frombits(v80))
+	v84 := uint32(0xbf31a0b7)
+	if v58 {
+		v84 = uint32(0xbf4c9dd4)
+	}
+	v85 := fma32(v81, v56, math.Float32frombits(v84))
+	v88 := uint32(0xbc21a093)
+	if v58 {
+		v88 = uint32(0xbc21a092)
+	}
+	v89 := fma32(v85, v56, math.Float32frombits(v88))
+	v91 := uint32(0xbd777f97)
+	if v58 {
+		v91 = uint32(0x0)
+	}
+	v94 := uint32(0x40d23f7c)
+	if v58 {
+		v94 = uint32(0xc1b38712)
+	}
+	v95 := fma32(math.Float32frombits(v91), v56, math.Float32frombits(v94))
+	v98 := uint32(0x42d9451f)
+	if v58 {
+		v98 = uint32(0x43ed43a7)
+	}
+	v99 := fma32(v95, v56, math.Float32frombits(v98))
+	v102 := uint32(0x43d6810b)
+	if v58 {
+		v102 = uint32(0x451f90ce)
+	}
+	v103 := fma32(v99, v56, math.Float32frombits(v102))
+	v106 := uint32(0x442158c9)
+	if v58 {
+		v106 = uint32(0x4547fdbb)
+	}
+	v107 := fma32(v103, v56, math.Float32frombits(v106))
+	v110 := uint32(0x43d9486f)
+	if v58 {
+		v110 = uint32(0x44c01759)
+	}
+	v111 := fma32(v107, v56, math.Float32frombits(v110))
+	v114 := uint32(0x4309a863)
+	if v58 {
+		v114 = uint32(0x43a2e571)
+	}
+	v115 := fma32(v111, v56, math.Float32frombits(v114))
+	v118 := uint32(0x419d35ce)
+	if v58 {
+		v118 = uint32(0x41f2b459)
+	}
+	v119 := fma32(v115, v56, math.Float32frombits(v118))
+	v120 := uint32(0x3f800000)
+	if v58 {
+		v120 = uint32(0x3f800000)
+	}
+	v121 := fma32(v119, v56, math.Float32frombits(v120))
+	v123 := v3 & uint32(0xffffe000)
+	v125 := fma32(-math.Float32frombits(v123), math.Float32frombits(v123), float32(-0.5625))
+	v126 := float32(math.Float32frombits(v123) - math.Float32frombits(v3))
+	v127 := float32(math.Float32frombits(v123) + math.Float32frombits(v3))
+	v128 := float32(v89 / v121)
+	v129 := fma32(v126, v127, v128)
+	v130 := float32(v125 + v129)
+	v131 := float32(v125 - v130)
+	v132 := float32(v131 + v129)
+	v134 := max(v130, float32(-105))
+	v136 := min(v134, float32(89))
+	v139 := fma32(v136, float32(1.442695), float32(1.2582912e+07))
+	v140 := float32(v139 - float32(1.2582912e+07))
+	v142 := fma32(-v140, float32(0.69314575), v136)
+	v144 := fma32(-v140, float32(1.4286068e-06), v142)
+	v145 := float32(v142 - v144)
+	v146 := fma32(-v140, float32(1.4286068e-06), v145)
+	v147 := float32(v146 + v132)
+	v150 := fma32(float32(2.4801588e-05), v144, float32(0.0001984127))
+	v152 := fma32(v150, v144, float32(0.0013888889))
+	v154 := fma32(v152, v144, float32(0.008333334))
+	v156 := fma32(v154, v144, float32(0.041666668))
+	v158 := fma32(v156, v144, float32(0.16666667))
+	v160 := fma32(v158, v144, float32(0.5))
+	v161 := float32(v144 * v144)
+	v162 := fma32(v147, v144, v147)
+	v163 := fma32(v160, v161, v162)
+	v164 := float32(float32(1) + v144)
+	v165 := float32(float32(1) - v164)
+	v166 := float32(v165 + v144)
+	v167 := float32(v166 + v163)
+	v169 := math.Float32bits(v139) - uint32(0x4b3fff00)
+	v170 := v169 >> 1
+	v172 := v170 - uint32(0x1)
+	v173 := v172 << 23
+	v174 := v169 - v170
+	v175 := v174 - uint32(0x1)
+	v176 := v175 << 23
+	v177 := float32(v164 + v167)
+	v178 := float32(v177 * math.Float32frombits(v173))
+	v179 := float32(v178 * math.Float32frombits(v176))
+	v180 := float32(v179 / math.Float32frombits(v3))
+	v181 := float32(float32(1) - v180)
+	v183 := math.Float32frombits(v3) < float32(6)
+	v184 := float32(1)
+	if v183 {
+		v184 = v181
+	}
+	v186 := math.Float32frombits(v3) < float32(1.25)
+	v187 := v184
+	if v186 {
+		v187 = v55
+	}
+	v189 := math.Float32frombits(v3) < float32(0.84375)
+	v190 := v187
+	if v189 {
+		v190 = v26
+	}
+	v191 := math.Float32bits(x0) & uint32(0x80000000)
+	v192 := math.Float32bits(v190) | v191
+	v193 := x0 != x0
+	v195 := math.Float32bits(x0) | uint32(0x400000)
+	v196 := v192
+	if v193 {
+		v196 = v195
+	}
+	return math.Float32frombits(v196)
+}
+
+// erf64 is erf on float64, the steps of its program (see gen/registry/vmath.go).
+func erf64(x0 float64) float64 {
+	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v5 := float64(math.Float64frombits(v3) * math.Float64frombits(v3))
+	v8 := math.FMA(float64(-2.3763016656650163e-05), v5, float64(-0.005770270296489442))
+	v10 := math.FMA(v8, v5, float64(-0.02848174957559851))
+	v12 := math.FMA(v10, v5, float64(-0.3250421072470015))
+	v14 := math.FMA(v12, v5, float64(0.12837916709551256))
+	v17 := math.FMA(float64(-3.960228278775368e-06), v5, float64(0.00013249473800432164))
+	v19 := math.FMA(v17, v5, float64(0.005081306281875766))
+	v21 := math.FMA(v19, v5, float64(0.0650222499887673))
+	v23 := math.FMA(v21, v5, float64(0.39791722395915535))
+	v24 := math.FMA(v23, v5, float64(1))
+	v25 := float64(v14 / v24)
+	v26 := math.FMA(math.Float64frombits(v3), v25, math.Float64frombits(v3))
+	v27 := float64(math.Float64frombits(v3) - float64(1))
+	v30 := math.FMA(float64(-0.002166375594868791), v27, float64(0.035478304325618236))
+	v32 := math.FMA(v30, v27, float64(-0.11089469428239668))
+	v34 := math.FMA(v32, v27, float64(0.31834661990116175))
+	v36 := math.FMA(v34, v27, float64(-0.3722078760357013))
+	v38 := math.FMA(v36, v27, float64(0.41485611868374833))
+	v40 := math.FMA(v38, v27, float64(-0.0023621185607526594))
+	v43 := math.FMA(float64(0.011984499846799107), v27, float64(0.01363708391202905))
+	v45 := math.FMA(v43, v27, float64(0.12617121980876164))
+	v47 := math.FMA(v45, v27, float64(0.07182865441419627))
+	v49 := math.FMA(v47, v27, float64(0.540397917702171))
+	v51 := math.FMA(v49, v27, float64(0.10642088040084423))
+	v52 := math.FMA(v51, v27, float64(1))
+	v54 := float64(v40 / v52)
+	v55 := float64(float64(0.8450629115104675) + v54)
+	v56 := float64(float64(1) / v5)
+	v58 := float64(2.857142857142857) < math.Float64frombits(v3)
+	v61 := uint64(0xc023a0efc69ac25c)
+	if v58 {
+		v61 = uint64(0x0)
+	}
+	v64 := uint64(0xc054526557e4d2f2)
+	if v58 {
+		v64 = uint64(0xc07e384e9bdc383f)
+	}
+	v65 := math.FMA(math.Float64frombits(v61), v56, math.Float64frombits(v64))
+	v68 := uint64(0xc067135cebccabb2)
+	if v58 {
+		v68 = uint64(0xc09004616a2e5992)
+	}
+	v69 := math.FMA(v65, v56, math.Float64frombits(v68))
+	v72 := uint64(0xc0644cb184282266)
+	if v58 {
+		v72 = uint64(0xc083ec881375f228)
+	}
+	v73 := math.FMA(v69, v56, math.Float64frombits(v72))
+	v76 := uint64(0xc04f300ae4cba38d)
+	if v58 {
+		v76 = uint64(0xc064145d43c5ed98)
+	}
+	v77 := math.FMA(v73, v56, math.Float64frombits(v76))
+	v80 := uint64(0xc0251e0441b0e726)
+	if v58 {
+		v80 = uint64(0xc031c209555f995a)
+	}
+	v81 := math.FMA(v77, v56, math.Float64frombits(v80))
+	v84 := uint64(0xbfe63416e4ba7360)
+	if v58 {
+		v84 = uint64(0xbfe993ba70c285de)
+	}
+	v85 := math.FMA(v81, v56, math.Float64frombits(v84))
+	v88 := uint64(0xbf843412600d6435)
+	if v58 {
+		v88 = uint64(0xbf84341239e86f4a)
+	}
+	v89 := math.FMA(v85, v56, math.Float64frombits(v88))
+	v91 := uint64(0xbfaeeff2ee749a62)
+	if v58 {
+		v91 = uint64(0x0)
+	}
+	v94 := uint64(0x401a47ef8e484a93)
+	if v58 {
+		v94 = uint64(0xc03670e242712d62)
+	}
+	v95 := math.FMA(math.Float64frombits(v91), v56, math.Float64frombits(v94))
+	v98 := uint64(0x405b28a3ee48ae2c)
+	if v58 {
+		v98 = uint64(0x407da874e79fe763)
+	}
+	v99 := math.FMA(v95, v56, math.Float64frombits(v98))
+	v102 := uint64(0x407ad02157700314)
+	if v58 {
+		v102 = uint64(0x40a3f219cedf3be6)
+	}
+	v103 := math.FMA(v99, v56, math.Float64frombits(v102))
+	v106 := uint64(0x40842b1921ec2868)
+	if v58 {
+		v106 = uint64(0x40a8ffb7688c246a)
+	}
+	v107 := math.FMA(v103, v56, math.Float64frombits(v106))
+	v110 := uint64(0x407b290dd58a1a71)
+	if v58 {
+		v110 = uint64(0x409802eb189d5118)
+	}
+	v111 := math.FMA(v107, v56, math.Float64frombits(v110))
+	v114 := uint64(0x4061350c526ae721)
+	if v58 {
+		v114 = uint64(0x40745cae221b9f0a)
+	}
+	v115 := math.FMA(v111, v56, math.Float64frombits(v114))
+	v118 := uint64(0x4033a6b9bd707687)
+	if v58 {
+		v118 = uint64(0x403e568b261d5190)
+	}
+	v119 := math.FMA(v115, v56, math.Float64frombits(v118))
+	v120 := uint64(0x3ff0000000000000)
+	if v58 {
+		v120 = uint64(0x3ff0000000000000)
+	}
+	v121 := math.FMA(v119, v56, math.Float64frombits(v120))
+	v123 := v3 & uint64(0xffffffff00000000)
+	v125 := math.FMA(-math.Float64frombits(v123), math.Float64frombits(v123), float64(-0.5625))
+	v126 := float64(math.Float64frombits(v123) - math.Float64frombits(v3))
+	v127 := float64(math.Float64frombits(v123) + math.Float64frombits(v3))
+	v128 := float64(v89 / v121)
+	v129 := math.FMA(v126, v127, v128)
+	v130 := float64(v125 + v129)
+	v131 := float64(v125 - v130)
+	v132 := float64(v131 + v129)
+	v134 := max(v130, float64(-746))
+	v136 := min(v134, float64(710))
+	v139 := math.FMA(v136, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v140 := float64(v139 - float64(6.755399441055744e+15))
+	v142 := math.FMA(-v140, float64(0.6931471803691238), v136)
+	v144 := math.FMA(-v140, float64(1.9082149292705877e-10), v142)
+	v145 := float64(v142 - v144)
+	v146 := math.FMA(-v140, float64(1.9082149292705877e-10), v145)
+	v147 := float64(v146 + v132)
+	v150 := math.FMA(float64(1.6059043836821613e-10), v144, float64(2.08767569878681e-09))
+	v152 := math.FMA(v150, v144, float64(2.505210838544172e-08))
+	v154 := math.FMA(v152, v144, float64(2.755731922398589e-07))
+	v156 := math.FMA(v154, v144, float64(2.7557319223985893e-06))
+	v158 := math.FMA(v156, v144, float64(2.48015873015873e-05))
+	v160 := math.FMA(v158, v144, float64(0.0001984126984126984))
+	v162 := math.FMA(v160, v144, float64(0.001388888888888889))
+	v164 := math.FMA(v162, v144, float64(0.008333333333333333))
+	v166 := math.FMA(v164, v144, float64(0.041666666666666664))
+	v168 := math.FMA(v166, v144, float64(0.16666666666666666))
+	v170 := math.FMA(v168, v144, float64(0.5))
+	v171 := float64(v144 * v144)
+	v172 := math.FMA(v147, v144, v147)
+	v173 := math.FMA(v170, v171, v172)
+	v174 := float64(float64(1) + v144)
+	v175 := float64(float64(1) - v174)
+	v176 := float64(v175 + v144)
+	v177 := float64(v176 + v173)
+	v179 := math.Float64bits(v139) - uint64(0x4337fffffffff800)
+	v180 := v179 >> 1
+	v182 := v180 - uint64(0x1)
+	v183 := v182 << 52
+	v184 := v179 - v180
+	v185 := v184 - uint64(0x1)
+	v186 := v185 << 52
+	v187 := float64(v174 + v177)
+	v188 := float64(v187 * math.Float64frombits(v183))
+	v189 := float64(v188 * math.Float64frombits(v186))
+	v190 := float64(v189 / math.Float64frombits(v3))
+	v191 := float64(float64(1) - v190)
+	v193 := math.Float64frombits(v3) < float64(6)
+	v194 := float64(1)
+	if v193 {
+		v194 = v191
+	}
+	v196 := math.Float64frombits(v3) < float64(1.25)
+	v197 := v194
+	if v196 {
+		v197 = v55
+	}
+	v199 := math.Float64frombits(v3) < float64(0.84375)
+	v200 := v197
+	if v199 {
+		v200 = v26
+	}
+	v201 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v202 := math.Float64bits(v200) | v201
+	v203 := x0 != x0
+	v205 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v206 := v202
+	if v203 {
+		v206 = v205
+	}
+	return math.Float64frombits(v206)
+}

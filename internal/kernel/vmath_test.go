@@ -3,7 +3,6 @@ package kernel_test
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdkit/elem/internal/kernel"
+	"github.com/simdkit/elem/internal/mathref"
 	"github.com/simdkit/elem/internal/testkit"
 )
 
@@ -25,14 +25,10 @@ import (
 // for float32 against package math in float64 (its error is 2^-29 of a
 // float32 ulp), for float64 against math/big.
 
-// mathFunc is a math op's definition for the tests.
+// mathFunc is a math op's definition for the tests: its references (see
+// internal/mathref) and its arguments.
 type mathFunc struct {
 	name string
-	// ref32 is the function in float64, far more accurate than a float32
-	// ulp on float32 arguments.
-	ref32 func(float64) float64
-	// ref64 is the exact function to mathPrec bits.
-	ref64 func(float64) *big.Float
 	// args64 draws a float64 argument: random over the domain, or near the
 	// places where algorithms fail (thresholds, reduction boundaries).
 	args64 func(rng *rand.Rand) float64
@@ -42,112 +38,47 @@ type mathFunc struct {
 }
 
 var mathFuncs = map[string]mathFunc{
-	"exp": {name: "exp", ref32: math.Exp, ref64: bigExp, args64: expArgs,
+	"exp": {name: "exp", args64: expArgs,
 		edges: []float64{709.782712893384, 709.7827128933841, 709.7, 88.72283, 88.72284, -745.1332191019411, -745.1332191019412,
 			-708.3964185322641, -87.33654, -103.97208, -103.972, -104, 1e-300, -1e-300, 0x1p-30, 0.34657359027997264}},
-	"log": {name: "log", ref32: math.Log, ref64: bigLog, args64: logArgs,
+	"log": {name: "log", args64: logArgs,
 		edges: []float64{5e-324, 1e-310, 0x1p-1022, 0x1p-126, 0x1p-149, 1 + 0x1p-52, 1 - 0x1p-53, 0.7071067811865476, 0.7071067811865475,
 			1.4142135623730951, math.MaxFloat64, math.MaxFloat32, 2, 0.5, math.E}},
-	"exp2": {name: "exp2", ref32: math.Exp2, ref64: func(x float64) *big.Float { return bigExpOf(newBig().Mul(newBig().SetFloat64(x), bigLn2)) },
-		args64: func(rng *rand.Rand) float64 { return expArgs(rng) * math.Log2E },
+	"exp2": {name: "exp2", args64: func(rng *rand.Rand) float64 { return expArgs(rng) * math.Log2E },
 		edges:  []float64{1024, 1023.9999999999999, -1074, -1075, -1022, 128, -149, -150, -126, 0.5, -0.5, 1e-20}},
-	"expm1": {name: "expm1", ref32: math.Expm1, ref64: bigExpm1,
-		args64: func(rng *rand.Rand) float64 {
+	"expm1": {name: "expm1", args64: func(rng *rand.Rand) float64 {
 			if rng.IntN(2) == 0 {
 				return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(60))
 			}
 			return expArgs(rng)
 		},
 		edges: []float64{1e-30, 0x1p-60, 0.34657359027997264, -0.34657359027997264, 0.6931471805599453, -40, -100, 709.78, 88.7}},
-	"log2": {name: "log2", ref32: math.Log2, ref64: func(x float64) *big.Float { return quoOrNil(bigLog(x), bigLn2) }, args64: logArgs,
+	"log2": {name: "log2", args64: logArgs,
 		edges: []float64{1, 2, 0.5, 1 + 0x1p-52, 1 - 0x1p-53, 5e-324, 0x1p-1022, math.MaxFloat64, 3, 0.7071067811865476}},
-	"log10": {name: "log10", ref32: math.Log10, ref64: func(x float64) *big.Float { return quoOrNil(bigLog(x), bigLog(10)) }, args64: logArgs,
+	"log10": {name: "log10", args64: logArgs,
 		edges: []float64{1, 10, 100, 1e-300, 1e300, 0.1, 1 + 0x1p-52, 1 - 0x1p-53, 5e-324, math.MaxFloat64}},
-	"log1p": {name: "log1p", ref32: math.Log1p, ref64: bigLog1p, args64: func(rng *rand.Rand) float64 {
+	"log1p": {name: "log1p", args64: func(rng *rand.Rand) float64 {
 		if rng.IntN(2) == 0 {
 			return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(60))
 		}
 		return logArgs(rng) - 1
 	},
 		edges: []float64{-1, -1 + 0x1p-53, -0.5, 1e-30, 0x1p-60, 0.41421356237309503, -0.2928932188134524, 1e300, math.MaxFloat64, 5e-324}},
-	"sigmoid": {name: "sigmoid", ref32: refSigmoid, ref64: bigSigmoid, args64: func(rng *rand.Rand) float64 {
+	"sigmoid": {name: "sigmoid", args64: func(rng *rand.Rand) float64 {
 		return (rng.Float64() - 0.5) * math.Ldexp(1, rng.IntN(12)-2)
 	},
 		edges: []float64{0, 1e-30, 20, 40, 100, 745, -745, -700, -88, -103, -104, 17, 37}},
-	"tanh": {name: "tanh", ref32: math.Tanh, ref64: bigTanh, args64: func(rng *rand.Rand) float64 {
+	"tanh": {name: "tanh", args64: func(rng *rand.Rand) float64 {
 		return (rng.Float64() - 0.5) * math.Ldexp(1, rng.IntN(30)-20)
 	},
 		edges: []float64{1e-30, 0x1p-13, 0.55, 0.5493061443340549, 9, 10, 19, 20, 22, 1e300, 5e-324}},
-}
-
-// refSigmoid is 1/(1 + e^-x) in float64 (Go's math has none), whose
-// roundings are far below a float32 ulp.
-func refSigmoid(x float64) float64 {
-	if x < 0 {
-		e := math.Exp(x)
-		return e / (1 + e)
-	}
-	return 1 / (1 + math.Exp(-x))
-}
-
-func bigSigmoid(x float64) *big.Float {
-	e := bigExp(-math.Abs(x))
-	d := newBig().Add(e, newBig().SetInt64(1))
-	if x < 0 {
-		return e.Quo(e, d)
-	}
-	return d.Quo(newBig().SetInt64(1), d)
-}
-
-// bigTanh is (1 - e^-2|x|)/(1 + e^-2|x|) with x's sign.
-func bigTanh(x float64) *big.Float {
-	if math.Abs(x) < 0x1p-30 { // x - x^3/3
-		xb := newBig().SetFloat64(x)
-		return xb.Sub(xb, newBig().Quo(newBig().Mul(xb, newBig().Mul(xb, xb)), newBig().SetInt64(3)))
-	}
-	e := bigExp(-2 * math.Abs(x)) // -2|x| is exact
-	r := newBig().Quo(newBig().Sub(newBig().SetInt64(1), e), newBig().Add(newBig().SetInt64(1), e))
-	if x < 0 {
-		r.Neg(r)
-	}
-	return r
-}
-
-// bigExpm1 is e^x - 1, by its series for tiny x (e^x would need 1100 bits).
-func bigExpm1(x float64) *big.Float {
-	if math.Abs(x) < 0x1p-30 {
-		xb := newBig().SetFloat64(x)
-		x2 := newBig().Mul(xb, xb)
-		r := newBig().Add(xb, newBig().Quo(x2, newBig().SetInt64(2)))
-		return r.Add(r, newBig().Quo(newBig().Mul(x2, xb), newBig().SetInt64(6)))
-	}
-	e := bigExp(x)
-	return e.Sub(e, newBig().SetInt64(1))
-}
-
-// bigLog1p is log(1 + x), 1 + x formed exactly.
-func bigLog1p(x float64) *big.Float {
-	u := newBig().Add(newBig().SetFloat64(x), newBig().SetInt64(1))
-	if u.Sign() <= 0 {
-		if u.Sign() == 0 {
-			return newBig().SetInf(true)
+	"erf": {name: "erf", args64: func(rng *rand.Rand) float64 {
+		if rng.IntN(4) == 0 {
+			return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(40))
 		}
-		return nil
-	}
-	if math.Abs(x) < 0x1p-30 { // x - x^2/2 + x^3/3: 1 + x would need 1100 bits
-		xb := newBig().SetFloat64(x)
-		x2 := newBig().Mul(xb, xb)
-		r := newBig().Sub(xb, newBig().Quo(x2, newBig().SetInt64(2)))
-		return r.Add(r, newBig().Quo(newBig().Mul(x2, xb), newBig().SetInt64(3)))
-	}
-	return bigLogOf(u)
-}
-
-func quoOrNil(x, y *big.Float) *big.Float {
-	if x == nil || x.IsInf() {
-		return x
-	}
-	return newBig().Quo(x, y)
+		return (rng.Float64() - 0.5) * 14
+	},
+		edges: []float64{0.84375, 1.25, 1 / 0.35, 6, 5e-324, 1e-300, 0x1p-28, 0.5, 1, 2, 3, 5.9, 27, 1e300}},
 }
 
 // mathStride is the step between the float32 bit patterns tested: every
@@ -233,30 +164,6 @@ func sameBitsAs[T kernel.Float](t *testing.T, name string, op kernel.UnaryOp, a,
 	}
 }
 
-// ulpErr32 is the error of got in float32 ulps of the exact value ref; an
-// infinity is exact only where ref rounds to it.
-func ulpErr32(got float32, ref float64) float64 {
-	if math.IsNaN(ref) {
-		if got != got {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	if math.IsInf(float64(got), 0) || math.IsInf(ref, 0) {
-		if float32(ref) == got {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	a := math.Abs(ref)
-	e := -149
-	if a >= 0x1p-126 {
-		_, fe := math.Frexp(min(a, math.MaxFloat32))
-		e = fe - 24
-	}
-	return math.Abs(float64(got)-ref) / math.Ldexp(1, e)
-}
-
 // TestMathFloat32 checks every math op on float32: the generic kernels
 // within 1 ulp of exact and every implementation bit for bit the same, on
 // every mathStride-th bit pattern (all of them in make test-math), the
@@ -275,7 +182,7 @@ func TestMathFloat32(t *testing.T) {
 					runUnary(kernel.Generic, op, want[lo:hi], a[lo:hi])
 					w, wx := 0.0, float32(0)
 					for i := lo; i < hi; i++ {
-						if e := ulpErr32(want[i], f.ref32(float64(a[i]))); e > w || e != e {
+						if e := mathref.ULP32(want[i], mathref.Funcs[f.name].Ref32(float64(a[i]))); e > w || e != e {
 							w, wx = e, a[i]
 						}
 					}
@@ -344,7 +251,7 @@ func TestMathFloat64(t *testing.T) {
 					if a[i] != a[i] || math.IsInf(a[i], 0) {
 						continue
 					}
-					if e := ulpErr64(want[i], f.ref64(a[i])); e > worst || e != e {
+					if e := mathref.ULP64(want[i], mathref.Funcs[f.name].Ref64(a[i])); e > worst || e != e {
 						mu.Lock()
 						if e > worst || e != e {
 							worst, worstX = e, a[i]
@@ -370,7 +277,7 @@ func checkSpecialValues[T kernel.Float](t *testing.T, f mathFunc, a []T, run fun
 		quiet = 1 << 22
 	}
 	for i, x := range a {
-		g, want := float64(got[i]), f.ref32(float64(x)) // Go's math, for the special cases only
+		g, want := float64(got[i]), mathref.Funcs[f.name].Ref32(float64(x)) // Go's math, for the special cases only
 		switch {
 		case x != x:
 			require.Equal(t, testkit.RawBits(x)|quiet, testkit.RawBits(got[i]), "%s(NaN %#x)", f.name, testkit.RawBits(x))
@@ -395,107 +302,6 @@ func parallelChunks(n int, f func(lo, hi int)) {
 		}(lo)
 	}
 	wg.Wait()
-}
-
-// mathPrec is the precision of the math/big references, in bits.
-const mathPrec = 200
-
-func newBig() *big.Float { return new(big.Float).SetPrec(mathPrec) }
-
-// bigLn2 is ln 2 = sum 1/(k 2^k) to mathPrec bits.
-var bigLn2 = func() *big.Float {
-	sum, term := newBig(), newBig()
-	for k := 1; k < mathPrec+20; k++ {
-		term.SetMantExp(newBig().SetInt64(1), -k)
-		term.Quo(term, newBig().SetInt64(int64(k)))
-		sum.Add(sum, term)
-	}
-	return sum
-}()
-
-// bigExp is e^x: 2^n e^r with r = x - n ln 2, |r| <= ln(2)/2, by its
-// Taylor series.
-func bigExp(x float64) *big.Float { return bigExpOf(newBig().SetFloat64(x)) }
-
-func bigExpOf(xb *big.Float) *big.Float {
-	x, _ := xb.Float64()
-	switch {
-	case x > 710:
-		return newBig().SetInf(false)
-	case x < -746:
-		return newBig()
-	}
-	n := math.Round(x / math.Ln2)
-	r := newBig().Set(xb)
-	r.Sub(r, newBig().Mul(bigLn2, newBig().SetFloat64(n)))
-	sum, term := newBig().SetInt64(1), newBig().SetInt64(1)
-	for i := int64(1); i < 80; i++ {
-		term.Mul(term, r)
-		term.Quo(term, newBig().SetInt64(i))
-		sum.Add(sum, term)
-		if term.Sign() == 0 || term.MantExp(nil) < -mathPrec-8 {
-			break
-		}
-	}
-	return sum.SetMantExp(sum, int(n))
-}
-
-// bigLog is log x for x > 0: x = m 2^e, m in [1/2, 1), log m = 2 atanh z
-// with z = (m-1)/(m+1), by its series.
-func bigLog(x float64) *big.Float {
-	switch {
-	case x == 0:
-		return newBig().SetInf(true)
-	case x < 0:
-		return nil
-	case x == 1: // the series' own error is far below every other result's ulp, not this one's
-		return newBig()
-	}
-	return bigLogOf(newBig().SetFloat64(x))
-}
-
-// bigLogOf is log x for x > 0.
-func bigLogOf(x *big.Float) *big.Float {
-	m := newBig()
-	e := x.MantExp(m)
-	z := newBig().Quo(newBig().Sub(m, newBig().SetInt64(1)), newBig().Add(m, newBig().SetInt64(1)))
-	z2 := newBig().Mul(z, z)
-	sum, pow := newBig().Set(z), newBig().Set(z)
-	for k := int64(3); k < 400; k += 2 {
-		pow.Mul(pow, z2)
-		term := newBig().Quo(pow, newBig().SetInt64(k))
-		sum.Add(sum, term)
-		if term.Sign() == 0 || term.MantExp(nil) < -mathPrec-8 {
-			break
-		}
-	}
-	sum.Mul(sum, newBig().SetInt64(2))
-	return sum.Add(sum, newBig().Mul(bigLn2, newBig().SetInt64(int64(e))))
-}
-
-// ulpErr64 is the error of got in float64 ulps of the exact value ref (nil
-// for a NaN result); an infinity is exact only where ref rounds to it.
-func ulpErr64(got float64, ref *big.Float) float64 {
-	if ref == nil {
-		if got != got {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	if r, _ := ref.Float64(); math.IsInf(got, 0) || math.IsInf(r, 0) {
-		if r == got {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	if ref.Sign() == 0 {
-		return math.Abs(got) / 0x1p-1074
-	}
-	e := max(ref.MantExp(nil)-53, -1074)
-	d := newBig().Sub(newBig().SetFloat64(got), ref)
-	d.SetMantExp(d, -e)
-	v, _ := d.Float64()
-	return math.Abs(v)
 }
 
 func expArgs(rng *rand.Rand) float64 {

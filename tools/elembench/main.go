@@ -19,6 +19,7 @@
 //	go run ./cmd/elembench -reduce -types int32,int64,uint8 -sizes 1000,16000   # integer reductions
 //	go run ./cmd/elembench -views                # strided views (a + b.T, a column, a sub-view) against contiguous ops: views: worst view/contiguous = R
 //	go run ./cmd/elembench -small                # short calls (n = 1 to 1000) against the plain loops: small: worst elem/loop at n<=16 = R
+//	go run ./cmd/elembench -math                 # Exp, Log, Tanh, ... per type and implementation: ns/elem, x the math loop, max ulp
 //	go run ./cmd/elembench -impls                # list the implementations and exit
 //	go run ./cmd/elembench -tune                 # crossovers on this machine beside the library's, overrides to paste
 //	go run ./cmd/elembench -tune -check          # the automatic choice against every forced one: tune: worst auto/best = R
@@ -74,6 +75,11 @@ func main() {
 		reportSmall(os.Stdout, cfg)
 		return
 	}
+	if cfg.math {
+		fmt.Println()
+		reportMath(os.Stdout, cfg)
+		return
+	}
 	copies := newCopyRefs(cfg.workers, cfg.minTime, cfg.reps)
 	const memBytes = 64 << 20
 	mem := copies.at(2*memBytes, memBytes/4)
@@ -117,6 +123,7 @@ type config struct {
 	curve     curveSpec
 	broadcast []workloads.Broadcast
 	reduce    bool // time the reductions instead of the elementwise table
+	math      bool // -math: the math functions per type and implementation
 	views     bool // time the strided-view workloads instead of the elementwise table
 	tune      bool // -tune: crossovers of implementations and store modes on this machine
 	check     bool // -tune -check: the automatic choice against every forced one on the bar's calls
@@ -147,6 +154,7 @@ func parseFlags(args []string) (config, error) {
 	tuneFlag := fs.Bool("tune", false, "measure which implementation is fastest at which size, and from which size streaming stores pay, on this machine; print the crossovers beside the library's and the ELEM_IMPL / ELEM_STREAM_MIN lines to paste where they disagree (-reps rounds, -time each)")
 	check := fs.Bool("check", false, "with -tune: time the automatic choice against every forced implementation and store mode for float32 and float64 add, mul, div, max, vv and vs at n = 8 to 16M, ending with the line `tune: worst auto/best = R`")
 	exprFlag := fs.Bool("expr", false, "time the fused expressions of package expr (N, B, A at 16M, 16000 and 1000 elements) against the same ops one at a time and one elem.Add, ending with the line `expr: worst 16M fused/Add = R`")
+	mathFlag := fs.Bool("math", false, "time the math functions (Exp, Log, Tanh, ...) on float32 and float64 under every implementation against the math loop, with the measured max ulp, instead of the elementwise table")
 	small := fs.Bool("small", false, "time named calls of every family and the reductions at n = 1, 2, 4, 8, 16, 32, 64, 1000 against the plain Go loop each replaces, ending with the line `small: worst elem/loop at n<=16 = R`, instead of the elementwise table")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -169,7 +177,7 @@ func parseFlags(args []string) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg := config{types: split(*types), kinds: split(*kinds), impls: split(*impls), minTime: *minTime, reps: *reps, listImpls: *list,
-		workers: *workers, png: *png, svg: *svg, reduce: *reduce, views: *views, tune: *tuneFlag, check: *check, expr: *exprFlag, small: *small}
+		workers: *workers, png: *png, svg: *svg, reduce: *reduce, views: *views, tune: *tuneFlag, check: *check, expr: *exprFlag, small: *small, math: *mathFlag}
 	if cfg.workers < -1 {
 		return config{}, fmt.Errorf("bad -workers %d: want 0, N > 0 or -1", cfg.workers)
 	}

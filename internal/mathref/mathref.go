@@ -1,0 +1,291 @@
+// Package mathref holds the exact math functions that the math ops of elem
+// (Exp, Log, ...) are measured against: math/big evaluations to Prec bits,
+// far beyond a float64 ulp, and float64 forms for float32 arguments; and
+// the error of a result in ulps of the exact value. The kernel tests and
+// elembench -math use it; nothing in the library does.
+package mathref
+
+import (
+	"math"
+	"math/big"
+)
+
+// Func is one math function's references.
+type Func struct {
+	// Ref32 is the function in float64, whose error on float32 arguments
+	// is far below a float32 ulp (package math's, or a plain formula).
+	Ref32 func(float64) float64
+	// Ref64 is the exact value to Prec bits: nil for NaN, ±Inf at poles
+	// and beyond the range of float64.
+	Ref64 func(float64) *big.Float
+}
+
+// Funcs are the references, by op name.
+var Funcs = map[string]Func{
+	"exp":     {math.Exp, Exp},
+	"exp2":    {math.Exp2, func(x float64) *big.Float { return expOf(newBig().Mul(newBig().SetFloat64(x), ln2)) }},
+	"expm1":   {math.Expm1, Expm1},
+	"log":     {math.Log, Log},
+	"log2":    {math.Log2, func(x float64) *big.Float { return quoOrNil(Log(x), ln2) }},
+	"log10":   {math.Log10, func(x float64) *big.Float { return quoOrNil(Log(x), Log(10)) }},
+	"log1p":   {math.Log1p, Log1p},
+	"sigmoid": {Sigmoid64, Sigmoid},
+	"tanh":    {math.Tanh, Tanh},
+	"erf":     {math.Erf, Erf},
+}
+
+// ULP32 is the error of got in float32 ulps of the exact value ref; an
+// infinity is exact only where ref rounds to it.
+func ULP32(got float32, ref float64) float64 {
+	if math.IsNaN(ref) {
+		if got != got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	if math.IsInf(float64(got), 0) || math.IsInf(ref, 0) {
+		if float32(ref) == got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	a := math.Abs(ref)
+	e := -149
+	if a >= 0x1p-126 {
+		_, fe := math.Frexp(min(a, math.MaxFloat32))
+		e = fe - 24
+	}
+	return math.Abs(float64(got)-ref) / math.Ldexp(1, e)
+}
+
+// Prec is the precision of the math/big references, in bits.
+const Prec = 200
+
+func newBig() *big.Float { return new(big.Float).SetPrec(Prec) }
+
+// ln2 is ln 2 = sum 1/(k 2^k) to Prec bits.
+var ln2 = func() *big.Float {
+	sum, term := newBig(), newBig()
+	for k := 1; k < Prec+20; k++ {
+		term.SetMantExp(newBig().SetInt64(1), -k)
+		term.Quo(term, newBig().SetInt64(int64(k)))
+		sum.Add(sum, term)
+	}
+	return sum
+}()
+
+// Exp is e^x: 2^n e^r with r = x - n ln 2, |r| <= ln(2)/2, by its
+// Taylor series.
+func Exp(x float64) *big.Float { return expOf(newBig().SetFloat64(x)) }
+
+func expOf(xb *big.Float) *big.Float {
+	x, _ := xb.Float64()
+	switch {
+	case x > 710:
+		return newBig().SetInf(false)
+	case x < -746:
+		return newBig()
+	}
+	n := math.Round(x / math.Ln2)
+	r := newBig().Set(xb)
+	r.Sub(r, newBig().Mul(ln2, newBig().SetFloat64(n)))
+	sum, term := newBig().SetInt64(1), newBig().SetInt64(1)
+	for i := int64(1); i < 80; i++ {
+		term.Mul(term, r)
+		term.Quo(term, newBig().SetInt64(i))
+		sum.Add(sum, term)
+		if term.Sign() == 0 || term.MantExp(nil) < -Prec-8 {
+			break
+		}
+	}
+	return sum.SetMantExp(sum, int(n))
+}
+
+// Log is log x for x > 0: x = m 2^e, m in [1/2, 1), log m = 2 atanh z
+// with z = (m-1)/(m+1), by its series.
+func Log(x float64) *big.Float {
+	switch {
+	case x == 0:
+		return newBig().SetInf(true)
+	case x < 0:
+		return nil
+	case x == 1: // the series' own error is far below every other result's ulp, not this one's
+		return newBig()
+	}
+	return logOf(newBig().SetFloat64(x))
+}
+
+// logOf is log x for x > 0.
+func logOf(x *big.Float) *big.Float {
+	m := newBig()
+	e := x.MantExp(m)
+	z := newBig().Quo(newBig().Sub(m, newBig().SetInt64(1)), newBig().Add(m, newBig().SetInt64(1)))
+	z2 := newBig().Mul(z, z)
+	sum, pow := newBig().Set(z), newBig().Set(z)
+	for k := int64(3); k < 400; k += 2 {
+		pow.Mul(pow, z2)
+		term := newBig().Quo(pow, newBig().SetInt64(k))
+		sum.Add(sum, term)
+		if term.Sign() == 0 || term.MantExp(nil) < -Prec-8 {
+			break
+		}
+	}
+	sum.Mul(sum, newBig().SetInt64(2))
+	return sum.Add(sum, newBig().Mul(ln2, newBig().SetInt64(int64(e))))
+}
+
+// ULP64 is the error of got in float64 ulps of the exact value ref (nil
+// for a NaN result); an infinity is exact only where ref rounds to it.
+func ULP64(got float64, ref *big.Float) float64 {
+	if ref == nil {
+		if got != got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	if r, _ := ref.Float64(); math.IsInf(got, 0) || math.IsInf(r, 0) {
+		if r == got {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	if ref.Sign() == 0 {
+		return math.Abs(got) / 0x1p-1074
+	}
+	e := max(ref.MantExp(nil)-53, -1074)
+	d := newBig().Sub(newBig().SetFloat64(got), ref)
+	d.SetMantExp(d, -e)
+	v, _ := d.Float64()
+	return math.Abs(v)
+}
+
+// Sigmoid64 is 1/(1 + e^-x) in float64 (Go's math has none), whose
+// roundings are far below a float32 ulp.
+func Sigmoid64(x float64) float64 {
+	if x < 0 {
+		e := math.Exp(x)
+		return e / (1 + e)
+	}
+	return 1 / (1 + math.Exp(-x))
+}
+
+// Sigmoid is 1/(1 + e^-x).
+func Sigmoid(x float64) *big.Float {
+	e := Exp(-math.Abs(x))
+	d := newBig().Add(e, newBig().SetInt64(1))
+	if x < 0 {
+		return e.Quo(e, d)
+	}
+	return d.Quo(newBig().SetInt64(1), d)
+}
+
+// Tanh is (1 - e^-2|x|)/(1 + e^-2|x|) with x's sign.
+func Tanh(x float64) *big.Float {
+	if math.Abs(x) < 0x1p-30 { // x - x^3/3
+		xb := newBig().SetFloat64(x)
+		return xb.Sub(xb, newBig().Quo(newBig().Mul(xb, newBig().Mul(xb, xb)), newBig().SetInt64(3)))
+	}
+	e := Exp(-2 * math.Abs(x)) // -2|x| is exact
+	r := newBig().Quo(newBig().Sub(newBig().SetInt64(1), e), newBig().Add(newBig().SetInt64(1), e))
+	if x < 0 {
+		r.Neg(r)
+	}
+	return r
+}
+
+// Expm1 is e^x - 1, by its series for tiny x (e^x would need 1100 bits).
+func Expm1(x float64) *big.Float {
+	if math.Abs(x) < 0x1p-30 {
+		xb := newBig().SetFloat64(x)
+		x2 := newBig().Mul(xb, xb)
+		r := newBig().Add(xb, newBig().Quo(x2, newBig().SetInt64(2)))
+		return r.Add(r, newBig().Quo(newBig().Mul(x2, xb), newBig().SetInt64(6)))
+	}
+	e := Exp(x)
+	return e.Sub(e, newBig().SetInt64(1))
+}
+
+// Log1p is log(1 + x), 1 + x formed exactly.
+func Log1p(x float64) *big.Float {
+	u := newBig().Add(newBig().SetFloat64(x), newBig().SetInt64(1))
+	if u.Sign() <= 0 {
+		if u.Sign() == 0 {
+			return newBig().SetInf(true)
+		}
+		return nil
+	}
+	if math.Abs(x) < 0x1p-30 { // x - x^2/2 + x^3/3: 1 + x would need 1100 bits
+		xb := newBig().SetFloat64(x)
+		x2 := newBig().Mul(xb, xb)
+		r := newBig().Sub(xb, newBig().Quo(x2, newBig().SetInt64(2)))
+		return r.Add(r, newBig().Quo(newBig().Mul(x2, xb), newBig().SetInt64(3)))
+	}
+	return logOf(u)
+}
+
+func quoOrNil(x, y *big.Float) *big.Float {
+	if x == nil || x.IsInf() {
+		return x
+	}
+	return newBig().Quo(x, y)
+}
+
+// atanInv is atan(1/k) by its series.
+func atanInv(k int64) *big.Float {
+	z := newBig().Quo(newBig().SetInt64(1), newBig().SetInt64(k))
+	z2 := newBig().Mul(z, z)
+	sum, pow := newBig().Set(z), newBig().Set(z)
+	for n := int64(3); n < 2*Prec; n += 2 {
+		pow.Mul(pow, z2)
+		term := newBig().Quo(pow, newBig().SetInt64(n))
+		if (n/2)%2 == 1 {
+			term.Neg(term)
+		}
+		sum.Add(sum, term)
+		if pow.MantExp(nil) < -Prec-8 {
+			break
+		}
+	}
+	return sum
+}
+
+// pi is 16 atan(1/5) - 4 atan(1/239) (Machin).
+var pi = func() *big.Float {
+	p := newBig().Mul(atanInv(5), newBig().SetInt64(16))
+	return p.Sub(p, newBig().Mul(atanInv(239), newBig().SetInt64(4)))
+}()
+
+// Erf is 2/sqrt(pi) * sum (-1)^n x^(2n+1)/(n! (2n+1)) below 6 (whose
+// terms lose 52 of the Prec bits to cancellation), and 1 - erfc by its
+// asymptotic series from 6 on, x's sign kept.
+func Erf(x float64) *big.Float {
+	ax := math.Abs(x)
+	var r *big.Float
+	if ax < 6 {
+		xb := newBig().SetFloat64(ax)
+		x2 := newBig().Mul(xb, xb)
+		sum, pow := newBig().Set(xb), newBig().Set(xb)
+		for n := int64(1); n < 400; n++ {
+			pow.Mul(pow, x2)
+			pow.Quo(pow, newBig().SetInt64(n))
+			pow.Neg(pow)
+			sum.Add(sum, newBig().Quo(pow, newBig().SetInt64(2*n+1)))
+			if pow.Sign() == 0 || pow.MantExp(nil) < -Prec-64 {
+				break
+			}
+		}
+		r = sum.Mul(sum, newBig().Quo(newBig().SetInt64(2), newBig().Sqrt(pi)))
+	} else {
+		// erfc x ~ e^-x^2/(x sqrt(pi)) (1 - 1/(2x^2) + 3/(4x^4) - 15/(8x^6)).
+		inv := 1 / (2 * ax * ax)
+		series := 1 - inv + 3*inv*inv - 15*inv*inv*inv
+		e := expOf(newBig().SetFloat64(-ax * ax))
+		e.Quo(e, newBig().Mul(newBig().SetFloat64(ax), newBig().Sqrt(pi)))
+		e.Mul(e, newBig().SetFloat64(series))
+		r = newBig().Sub(newBig().SetInt64(1), e)
+	}
+	if x < 0 {
+		r.Neg(r)
+	}
+	return r
+}

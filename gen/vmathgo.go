@@ -142,4 +142,3 @@ func floatLiteral(b uint64, t registry.Type) string {
 	}
 	return fmt.Sprintf("%s(%s)", t.GoName, strconv.FormatFloat(x, 'g', -1, t.Bits))
 }
-

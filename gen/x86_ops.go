@@ -114,17 +114,17 @@ var x86Emitters = map[string]x86Emitter{
 			k.goMin(mx, k.reg(in[2], w), r, w)
 			return r
 		}},
-	"select": {consts: zeroConsts, compute: (*x86Kernel).selectLanes},
-	"exp": x86Math("exp"),
-	"log": x86Math("log"),
-	"exp2": x86Math("exp2"),
-	"expm1": x86Math("expm1"),
-	"log2": x86Math("log2"),
-	"log10": x86Math("log10"),
-	"log1p": x86Math("log1p"),
+	"select":  {consts: zeroConsts, compute: (*x86Kernel).selectLanes},
+	"exp":     x86Math("exp"),
+	"log":     x86Math("log"),
+	"exp2":    x86Math("exp2"),
+	"expm1":   x86Math("expm1"),
+	"log2":    x86Math("log2"),
+	"log10":   x86Math("log10"),
+	"log1p":   x86Math("log1p"),
 	"sigmoid": x86Math("sigmoid"),
-	"tanh": x86Math("tanh"),
-	"erf": x86Math("erf"),
+	"tanh":    x86Math("tanh"),
+	"erf":     x86Math("erf"),
 }
 
 // pick returns the float32 or float64 form of an instruction.

@@ -22,7 +22,9 @@ import (
 func x86Math(name string) x86Emitter {
 	prog := func(k *x86Kernel) *registry.MathProgram { return registry.MathProgramOf(registry.FindOp(name), k.t) }
 	return x86Emitter{features: []string{"cpu.X86.HasFMA"},
-		unroll: func(isa x86ISA) int { return x86MathGroups(isa, registry.MathProgramOf(registry.FindOp(name), registry.Float64)) },
+		unroll: func(isa x86ISA) int {
+			return x86MathGroups(isa, registry.MathProgramOf(registry.FindOp(name), registry.Float64))
+		},
 		compute: func(k *x86Kernel, in []x86Src, w int) Op {
 			return k.mathSteps(prog(k), [][]x86Src{in}, w)[0]
 		},

@@ -45,13 +45,13 @@ var mathFuncs = map[string]mathFunc{
 		edges: []float64{5e-324, 1e-310, 0x1p-1022, 0x1p-126, 0x1p-149, 1 + 0x1p-52, 1 - 0x1p-53, 0.7071067811865476, 0.7071067811865475,
 			1.4142135623730951, math.MaxFloat64, math.MaxFloat32, 2, 0.5, math.E}},
 	"exp2": {name: "exp2", args64: func(rng *rand.Rand) float64 { return expArgs(rng) * math.Log2E },
-		edges:  []float64{1024, 1023.9999999999999, -1074, -1075, -1022, 128, -149, -150, -126, 0.5, -0.5, 1e-20}},
+		edges: []float64{1024, 1023.9999999999999, -1074, -1075, -1022, 128, -149, -150, -126, 0.5, -0.5, 1e-20}},
 	"expm1": {name: "expm1", args64: func(rng *rand.Rand) float64 {
-			if rng.IntN(2) == 0 {
-				return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(60))
-			}
-			return expArgs(rng)
-		},
+		if rng.IntN(2) == 0 {
+			return (rng.Float64() - 0.5) * math.Ldexp(1, -rng.IntN(60))
+		}
+		return expArgs(rng)
+	},
 		edges: []float64{1e-30, 0x1p-60, 0.34657359027997264, -0.34657359027997264, 0.6931471805599453, -40, -100, 709.78, 88.7}},
 	"log2": {name: "log2", args64: logArgs,
 		edges: []float64{1, 2, 0.5, 1 + 0x1p-52, 1 - 0x1p-53, 5e-324, 0x1p-1022, math.MaxFloat64, 3, 0.7071067811865476}},

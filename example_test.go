@@ -2,6 +2,7 @@ package elem_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/simdkit/elem"
 )
@@ -161,4 +162,19 @@ func ExampleApplyUnary() {
 	elem.ApplyUnary(op, x, x)
 	fmt.Println(op, x)
 	// Output: floor [-2 1]
+}
+
+// The math functions: within 1 ulp of the exact value, the same bits on
+// every CPU, and the special values of Go's math (Log(0) = -Inf, Exp(-Inf)
+// = 0, NaN in, NaN out).
+func ExampleExp() {
+	x := []float64{-math.Inf(1), -1, 0, 1, 709.7}
+	e, l := make([]float64, len(x)), make([]float64, len(x))
+	elem.Exp(e, x)
+	elem.Log(l, e)
+	fmt.Println(e)
+	fmt.Println(l)
+	// Output:
+	// [0 0.36787944117144233 1 2.718281828459045 1.6549840276802644e+308]
+	// [-Inf -1 0 1 709.7]
 }

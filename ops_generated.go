@@ -12,12 +12,13 @@ type Op uint8
 
 // The binary operations.
 const (
-	OpAdd Op = iota // a + b
-	OpSub           // a - b
-	OpMul           // a * b
-	OpDiv           // a / b
-	OpMin           // min(a, b): Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0
-	OpMax           // max(a, b): Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0
+	OpAdd   Op = iota // a + b
+	OpSub             // a - b
+	OpMul             // a * b
+	OpDiv             // a / b
+	OpMin             // min(a, b): Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0
+	OpMax             // max(a, b): Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0
+	OpHypot           // sqrt(a**2 + b**2): within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN
 )
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
@@ -29,7 +30,7 @@ func (op Op) Valid() bool { return op < Op(kernel.NumOps) }
 // opOnFloats and opOnIntegers say which ops are defined on the float and on
 // the integer types: bit op is set for each.
 const (
-	opOnFloats   = 0b111111
+	opOnFloats   = 0b1111111
 	opOnIntegers = 0b110111
 )
 
@@ -46,7 +47,7 @@ func opOn[T Number]() uint64 {
 func DefinedOn[T Number](op Op) bool { return opOn[T]()>>op&1 != 0 }
 
 // Ops returns every binary operation in order.
-func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax} }
+func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot} }
 
 // Add sets dst[i] = a[i] + b[i].
 func Add[T Number](dst []T, a, b []T) {
@@ -290,6 +291,28 @@ func MaxScalar[T Number](dst []T, a []T, s T) {
 	kernel.FenceAfter(stream)
 }
 
+// Hypot sets dst[i] = T(hypot64(float64(a[i]), float64(b[i]))).
+// Within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN.
+func Hypot[T Float](dst []T, a, b []T) {
+	if !fits(dst, a) || !fits(dst, b) {
+		panic(misuseVV(OpHypot, dst, a, b))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Hypot(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// HypotScalar sets dst[i] = T(hypot64(float64(a[i]), float64(s))).
+// Within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN.
+func HypotScalar[T Float](dst []T, a []T, s T) {
+	if !fits(dst, a) {
+		panic(misuseV(OpHypot, dst, a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Hypot(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // Apply sets dst[i] = a[i] op b[i].
 func Apply[T Number](op Op, dst []T, a, b []T) {
 	if !DefinedOn[T](op) {
@@ -364,6 +387,10 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 		}
 		stream := kernel.StreamFlat[T](len(dst), 3)
 		kernel.Max(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
+	case OpHypot:
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Hypot(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 	}
 }
@@ -442,6 +469,10 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 		}
 		stream := kernel.StreamFlat[T](len(dst), 2)
 		kernel.Max(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
+	case OpHypot:
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Hypot(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 	}
 }

@@ -79,3 +79,34 @@ func ExamplePlan_RunParallel() {
 	fmt.Println(dst[:3], dst[n-1], err)
 	// Output: [2 2.5 3] 524289.5 <nil>
 }
+
+// GELU, SiLU and log returns, each one expression and one pass: the math
+// functions (erf, sigmoid, log, ...) run inside the fused kernels with the
+// bits of the named calls (elem.Erf, elem.Sigmoid, elem.Log).
+func Example_activations() {
+	shapes := map[string][]int{"x": {4}, "p": {4}, "q": {4}}
+	x := []float32{-2, -0.5, 0.5, 2}
+	for _, src := range []string{"0.5*x*(1 + erf(x*0.70710678))", "x * sigmoid(x)", "log(p / q)"} {
+		root, err := expr.Parse[float32](src, shapes)
+		if err != nil {
+			panic(err)
+		}
+		p, err := expr.Compile(root)
+		if err != nil {
+			panic(err)
+		}
+		args := []expr.Arg[float32]{expr.Array("x", x)}
+		if src == "log(p / q)" {
+			args = []expr.Arg[float32]{expr.Array("p", []float32{101, 99, 100, 103}), expr.Array("q", []float32{100, 101, 99, 100})}
+		}
+		dst := make([]float32, p.Len())
+		if err := p.Run(dst, args...); err != nil {
+			panic(err)
+		}
+		fmt.Printf("%-30s %.6f\n", src, dst)
+	}
+	// Output:
+	// 0.5*x*(1 + erf(x*0.70710678))  [-0.045500 -0.154269 0.345731 1.954500]
+	// x * sigmoid(x)                 [-0.238406 -0.188770 0.311230 1.761594]
+	// log(p / q)                     [0.009950 -0.020001 0.010050 0.029559]
+}

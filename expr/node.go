@@ -116,6 +116,9 @@ func Min[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMin, a, b) 
 // Max is max(a, b), as elem.Max: Go's builtin max.
 func Max[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMax, a, b) }
 
+// Hypot is sqrt(a^2 + b^2) without overflow, as elem.Hypot.
+func Hypot[T elem.Float](a, b Node[T]) Node[T] { return binary(elem.OpHypot, a, b) }
+
 // Apply is a op b for an op chosen at run time, as elem.Apply. Compile
 // fails, with an error wrapping ErrOp, on an op that elem does not define
 // on T (an invalid op, or OpDiv on integers).

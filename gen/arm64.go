@@ -181,6 +181,7 @@ var neonEmitters = map[string]neonEmitter{
 	"sigmoid": neonMath("sigmoid"),
 	"tanh":    neonMath("tanh"),
 	"erf":     neonMath("erf"),
+	"hypot":   neonMath("hypot"),
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the

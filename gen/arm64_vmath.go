@@ -109,6 +109,8 @@ func (k *neonKernel) mathSteps(p *registry.MathProgram, arr arm64enc.Arrangement
 			k.p.FVector(arm64enc.FCmGe, arr, d, a[1], a[0])
 		case registry.MEq:
 			k.p.FVector(arm64enc.FCmEq, arr, d, a[0], a[1])
+		case registry.MSqrt:
+			k.p.VUnary(arm64enc.FSqrt, arr, d, a[0])
 		case registry.MNaN:
 			k.p.FVector(arm64enc.FCmEq, arr, d, a[0], a[0])
 			k.p.VUnary(arm64enc.Not, b16, d, d)

@@ -104,6 +104,8 @@ func writeMathFunc(g *goFile, p *registry.MathProgram) {
 		case compares[op] != "":
 			a := args(s, registry.LaneFloat)
 			g.p("%s := %s %s %s", v, a[0], compares[op], a[1])
+		case op == registry.MSqrt:
+			g.p("%s := %s(math.Sqrt(float64(%s)))", v, t, val(s.Args[0], registry.LaneFloat))
 		case op == registry.MNaN:
 			a := val(s.Args[0], registry.LaneFloat)
 			g.p("%s := %s != %s", v, a, a)

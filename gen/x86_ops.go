@@ -125,6 +125,7 @@ var x86Emitters = map[string]x86Emitter{
 	"sigmoid": x86Math("sigmoid"),
 	"tanh":    x86Math("tanh"),
 	"erf":     x86Math("erf"),
+	"hypot":   x86Math("hypot"),
 }
 
 // pick returns the float32 or float64 form of an instruction.

@@ -224,6 +224,9 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 			}
 			r = dst(false)
 			inst(U8(uint8(s.Imm)), reg(a[0]), r)
+		case registry.MSqrt:
+			r = dst(false)
+			ps(k.VSQRTPS, k.VSQRTPD)(src(a[0]), r)
 		case registry.MLt, registry.MLe, registry.MEq, registry.MNaN:
 			pred := map[registry.MathOp]uint8{registry.MLt: 0x11, registry.MLe: 0x12, registry.MEq: 0x00, registry.MNaN: 0x03}[s.Op]
 			y := a[0]

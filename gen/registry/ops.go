@@ -176,6 +176,7 @@ var Ops = []Op{
 		Doc: "Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0"},
 	{Name: "max", Family: Binary, Types: Numbers, Expr: "max({a}, {b})", Named: "Max",
 		Doc: "Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0"},
+	mathBinaryOp("hypot", "Hypot", "sqrt({a}**2 + {b}**2)", "within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN"),
 
 	{Name: "and", Family: Bitwise, Types: Ints, Expr: "{a} & {b}", Named: "And", SignBlind: true},
 	{Name: "or", Family: Bitwise, Types: Ints, Expr: "{a} | {b}", Named: "Or", SignBlind: true},

@@ -64,6 +64,7 @@ const (
 	MMaskAnd               // masks a && b
 	MMaskOr                // masks a || b
 	MSelect                // a where mask m, else b (Args m, a, b)
+	MSqrt                  // the square root of a, correctly rounded
 )
 
 // Lane is what a value holds.
@@ -86,6 +87,7 @@ func (op MathOp) Result() Lane {
 	case op >= MLt && op <= MMaskOr:
 		return LaneMask
 	}
+	// MSqrt, like the arithmetic, is a float.
 	return LaneFloat
 }
 
@@ -207,6 +209,8 @@ func (b *mathBuilder) lt(x, y int) int      { return b.step(MLt, 0, x, y) }
 func (b *mathBuilder) eq(x, y int) int      { return b.step(MEq, 0, x, y) }
 func (b *mathBuilder) isNaN(x int) int      { return b.step(MNaN, 0, x) }
 func (b *mathBuilder) sel(m, x, y int) int  { return b.step(MSelect, 0, m, x, y) }
+func (b *mathBuilder) sqrt(x int) int       { return b.step(MSqrt, 0, x) }
+func (b *mathBuilder) or2(m, n int) int     { return b.step(MMaskOr, 0, m, n) }
 
 // horner evaluates c[0] + x*(c[1] + x*(c[2] + ...)) with fused steps.
 func (b *mathBuilder) horner(x int, c ...float64) int {
@@ -256,6 +260,7 @@ var MathPrograms = map[string]func(t Type) *MathProgram{
 	"sigmoid": sigmoidProgram,
 	"tanh":    tanhProgram,
 	"erf":     erfProgram,
+	"hypot":   hypotProgram,
 }
 
 // MathProgramOf returns op o's program on t.
@@ -587,6 +592,13 @@ func log1pProgram(t Type) *MathProgram {
 	return b.finish(b.sel(b.eq(x, b.f(0)), x, r))
 }
 
+// mathBinaryOp is the row of a math function of two operands.
+func mathBinaryOp(name, named, formula, doc string) Op {
+	return Op{Name: name, Formula: formula, Family: Binary, Types: Floats, Math: true, Compute: true, Named: named, Doc: doc,
+		Expr:   "{T}(" + name + "64(float64({a}), float64({b})))",
+		Expr32: "{T}(" + name + "32(float32({a}), float32({b})))"}
+}
+
 // mathOp is the row of a unary math function: its generic kernels call
 // the Go function emitted from its program (exp32, exp64).
 func mathOp(name, named, formula, doc string) Op {
@@ -661,6 +673,43 @@ func erfProgram(t Type) *MathProgram {
 	r = b.sel(b.lt(ax, b.f(1.25)), tB, r)
 	r = b.sel(b.lt(ax, b.f(0.84375)), tA, r)
 	return b.finish(b.or(r, b.and(x, sign)))
+}
+
+// hypotProgram is sqrt(a^2 + b^2) without overflow or underflow: the
+// larger magnitude decides a power of two that brings both into a range
+// where the squares are safe (exact scalings), the sum of squares is kept
+// in two parts (each square's exact error by a fused step), and the square
+// root is corrected by the remainder r^2 - s, exact in a fused step, then
+// scaled back. +Inf if either is infinite, NaN if either is NaN and
+// neither infinite.
+func hypotProgram(t Type) *MathProgram {
+	b := newMath("hypot", t, 2)
+	p, q := b.in(0), b.in(1)
+	abs := b.bits(^b.signBit() & (1<<t.Bits - 1))
+	ap, aq := b.and(p, abs), b.and(q, abs)
+	big, small := b.max(ap, aq), b.min(ap, aq)
+	hiAt, loAt, down, up := 50.0, -50.0, -70, 90
+	if t.Bits == 64 {
+		hiAt, loAt, down, up = 500, -500, -600, 600
+	}
+	one := b.f(1)
+	isBig, isSmall := b.lt(b.f(math.Ldexp(1, int(hiAt))), big), b.lt(big, b.f(math.Ldexp(1, int(loAt))))
+	k := b.sel(isBig, b.f(math.Ldexp(1, down)), b.sel(isSmall, b.f(math.Ldexp(1, up)), one))
+	kinv := b.sel(isBig, b.f(math.Ldexp(1, -down)), b.sel(isSmall, b.f(math.Ldexp(1, -up)), one))
+	x, y := b.mul(big, k), b.mul(small, k)
+	x2, y2 := b.mul(x, x), b.mul(y, y)
+	lo := b.add(b.fma(x, x, b.neg(x2)), b.fma(y, y, b.neg(y2)))
+	s, sl := b.fastTwoSum(x2, y2, lo)
+	r := b.sqrt(s)
+	h := b.add(r, b.div(b.add(b.fnma(r, r, s), sl), b.add(r, r)))
+	h = b.sel(b.eq(s, b.f(0)), b.f(0), h) // 0/0 in the correction
+	res := b.mul(h, kinv)
+	fb := bitsOf(t)
+	inf := b.f(fb.inf)
+	res = b.sel(b.isNaN(q), b.or(q, b.bits(fb.quiet)), res)
+	res = b.sel(b.isNaN(p), b.or(p, b.bits(fb.quiet)), res)
+	b.p.Out = b.sel(b.or2(b.eq(ap, inf), b.eq(aq, inf)), inf, res)
+	return b.p
 }
 
 // hornerSel is horner with each coefficient chosen per lane: cb where

@@ -184,6 +184,36 @@ func maxSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *f
 //go:noescape
 func maxSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// hypotVVF32AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX2.
+//
+//go:noescape
+func hypotVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotVVF32AVX2NT is hypotVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotVSF32AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX2.
+//
+//go:noescape
+func hypotVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotVSF32AVX2NT is hypotVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotSVF32AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX2.
+//
+//go:noescape
+func hypotSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotSVF32AVX2NT is hypotSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -363,6 +393,36 @@ func maxSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *f
 //
 //go:noescape
 func maxSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVVF64AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX2.
+//
+//go:noescape
+func hypotVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVVF64AVX2NT is hypotVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVSF64AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX2.
+//
+//go:noescape
+func hypotVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVSF64AVX2NT is hypotVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotSVF64AVX2 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX2.
+//
+//go:noescape
+func hypotSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotSVF64AVX2NT is hypotSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
@@ -1384,6 +1444,36 @@ func maxSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func maxSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// hypotVVF32AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX512.
+//
+//go:noescape
+func hypotVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotVVF32AVX512NT is hypotVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotVSF32AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX512.
+//
+//go:noescape
+func hypotVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotVSF32AVX512NT is hypotVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotSVF32AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX512.
+//
+//go:noescape
+func hypotSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotSVF32AVX512NT is hypotSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -1563,6 +1653,36 @@ func maxSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //
 //go:noescape
 func maxSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVVF64AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX512.
+//
+//go:noescape
+func hypotVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVVF64AVX512NT is hypotVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVSF64AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with AVX512.
+//
+//go:noescape
+func hypotVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVSF64AVX512NT is hypotVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotSVF64AVX512 computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with AVX512.
+//
+//go:noescape
+func hypotSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotSVF64AVX512NT is hypotSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func hypotSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //

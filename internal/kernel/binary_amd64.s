@@ -5950,6 +5950,2324 @@ maxSVF32AVX2NT_done:
 	VZEROUPPER
 	RET
 
+// func hypotVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotVVF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF32AVX2_done
+	TESTQ CX, CX
+	JLE   hypotVVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    hypotVVF32AVX2_exact1
+
+hypotVVF32AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+hypotVVF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVVF32AVX2_after1
+	VMOVUPS      (SI)(R10*4), Y0
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVVF32AVX2_loop1
+
+hypotVVF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVVF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X0
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVUPS      X0, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotVVF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           hypotVVF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X0
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVVF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVVF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X0
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF32AVX2_row
+	JMP  hypotVVF32AVX2_end
+
+hypotVVF32AVX2_exact1:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Y0
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVVF32AVX2_exact1
+
+hypotVVF32AVX2_end:
+hypotVVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA hypot32consts<>+0(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+8(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+16(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+24(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+32(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+40(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+48(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+56(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+64(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+72(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+80(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+88(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+96(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+104(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+112(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+120(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+128(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+136(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+144(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+152(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+160(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+168(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+176(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+184(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+192(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+200(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+208(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+216(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+224(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+232(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+240(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+248(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+256(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+264(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+272(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+280(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+288(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+296(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+304(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+312(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+320(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+328(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+336(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+344(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+352(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+360(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+368(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+376(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+384(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+392(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+400(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+408(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+416(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+424(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+432(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+440(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+448(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+456(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+464(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+472(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+480(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+488(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+496(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+504(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+512(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+520(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+528(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+536(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+544(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+552(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+560(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+568(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+576(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+584(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+592(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+600(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+608(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+616(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+624(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+632(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+640(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+648(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+656(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+664(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+672(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+680(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+688(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+696(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+704(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+712(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+720(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+728(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+736(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+744(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+752(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+760(SB)/8, $0x0040000000400000
+GLOBL hypot32consts<>(SB), RODATA|NOPTR, $768
+
+// func hypotVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·hypotVVF32AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   hypotVVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+hypotVVF32AVX2NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           hypotVVF32AVX2NT_head4
+	VMOVUPS      (SI)(R10*4), X0
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVUPS      X0, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotVVF32AVX2NT_head4:
+	CMPQ         R11, $0x00000002
+	JB           hypotVVF32AVX2NT_head2
+	VMOVQ        (SI)(R10*4), X0
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVVF32AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVVF32AVX2NT_head1
+	VMOVSS       (SI)(R10*4), X0
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVVF32AVX2NT_head1:
+	MOVQ R13, R11
+
+hypotVVF32AVX2NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVVF32AVX2NT_after1
+	VMOVUPS      (SI)(R10*4), Y0
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVNTPS     Y0, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVVF32AVX2NT_loop1
+
+hypotVVF32AVX2NT_after1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVVF32AVX2NT_tail4
+	VMOVUPS      (SI)(R10*4), X0
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVUPS      X0, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotVVF32AVX2NT_tail4:
+	CMPQ         R11, $0x00000002
+	JB           hypotVVF32AVX2NT_tail2
+	VMOVQ        (SI)(R10*4), X0
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVVF32AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVVF32AVX2NT_tail1
+	VMOVSS       (SI)(R10*4), X0
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF32AVX2NT_row
+
+hypotVVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotVSF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF32AVX2_done
+	TESTQ CX, CX
+	JLE   hypotVSF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    hypotVSF32AVX2_exact1
+
+hypotVSF32AVX2_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotVSF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVSF32AVX2_after1
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVSF32AVX2_loop1
+
+hypotVSF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVSF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X6
+	VBLENDVPS    X4, X6, X5, X6
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X6, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVUPS      X1, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotVSF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           hypotVSF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X6
+	VBLENDVPS    X4, X6, X5, X6
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X6, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVQ        X1, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVSF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVSF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X5, X0
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X0, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVSF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF32AVX2_row
+	JMP  hypotVSF32AVX2_end
+
+hypotVSF32AVX2_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y5, Y0
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y0, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVSF32AVX2_exact1
+
+hypotVSF32AVX2_end:
+hypotVSF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·hypotVSF32AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   hypotVSF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+hypotVSF32AVX2NT_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           hypotVSF32AVX2NT_head4
+	VMOVUPS      (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X6
+	VBLENDVPS    X4, X6, X5, X6
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X6, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVUPS      X1, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotVSF32AVX2NT_head4:
+	CMPQ         R11, $0x00000002
+	JB           hypotVSF32AVX2NT_head2
+	VMOVQ        (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X6
+	VBLENDVPS    X4, X6, X5, X6
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X6, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVQ        X1, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVSF32AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVSF32AVX2NT_head1
+	VMOVSS       (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X6
+	VBLENDVPS    X4, X6, X5, X6
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X6, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVSF32AVX2NT_head1:
+	MOVQ R13, R11
+
+hypotVSF32AVX2NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVSF32AVX2NT_after1
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVNTPS     Y1, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVSF32AVX2NT_loop1
+
+hypotVSF32AVX2NT_after1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVSF32AVX2NT_tail4
+	VMOVUPS      (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X6
+	VBLENDVPS    X4, X6, X5, X6
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X6, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVUPS      X1, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotVSF32AVX2NT_tail4:
+	CMPQ         R11, $0x00000002
+	JB           hypotVSF32AVX2NT_tail2
+	VMOVQ        (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X6
+	VBLENDVPS    X4, X6, X5, X6
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X6, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVQ        X1, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVSF32AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVSF32AVX2NT_tail1
+	VMOVSS       (SI)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X1, X2
+	VPAND        hypot32consts<>+0(SB), X0, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X5, X0
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X0, X1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X1, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVSF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF32AVX2NT_row
+
+hypotVSF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotSVF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF32AVX2_done
+	TESTQ CX, CX
+	JLE   hypotSVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    hypotSVF32AVX2_exact1
+
+hypotSVF32AVX2_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotSVF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotSVF32AVX2_after1
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotSVF32AVX2_loop1
+
+hypotSVF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           hypotSVF32AVX2_tail4
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X5
+	VBLENDVPS    X4, X5, X1, X5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
+	VMOVUPS      X5, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotSVF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           hypotSVF32AVX2_tail2
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X5
+	VBLENDVPS    X4, X5, X1, X5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
+	VMOVQ        X5, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotSVF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotSVF32AVX2_tail1
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotSVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF32AVX2_row
+	JMP  hypotSVF32AVX2_end
+
+hypotSVF32AVX2_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotSVF32AVX2_exact1
+
+hypotSVF32AVX2_end:
+hypotSVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·hypotSVF32AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   hypotSVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+hypotSVF32AVX2NT_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           hypotSVF32AVX2NT_head4
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X5
+	VBLENDVPS    X4, X5, X1, X5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
+	VMOVUPS      X5, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotSVF32AVX2NT_head4:
+	CMPQ         R11, $0x00000002
+	JB           hypotSVF32AVX2NT_head2
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X5
+	VBLENDVPS    X4, X5, X1, X5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
+	VMOVQ        X5, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotSVF32AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           hypotSVF32AVX2NT_head1
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X5
+	VBLENDVPS    X4, X5, X1, X5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
+	VMOVSS       X5, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotSVF32AVX2NT_head1:
+	MOVQ R13, R11
+
+hypotSVF32AVX2NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotSVF32AVX2NT_after1
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotSVF32AVX2NT_loop1
+
+hypotSVF32AVX2NT_after1:
+	CMPQ         R11, $0x00000004
+	JB           hypotSVF32AVX2NT_tail4
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X5
+	VBLENDVPS    X4, X5, X1, X5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
+	VMOVUPS      X5, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+hypotSVF32AVX2NT_tail4:
+	CMPQ         R11, $0x00000002
+	JB           hypotSVF32AVX2NT_tail2
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X5
+	VBLENDVPS    X4, X5, X1, X5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X5, X5
+	VMOVQ        X5, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotSVF32AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotSVF32AVX2NT_tail1
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        hypot32consts<>+0(SB), X0, X2
+	VPAND        hypot32consts<>+0(SB), X1, X3
+	VMAXPS       X3, X2, X4
+	VMINPS       X3, X2, X5
+	VMOVUPS      hypot32consts<>+128(SB), X6
+	VCMPPS       $0x11, X4, X6, X6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), X4, X7
+	VMOVUPS      hypot32consts<>+64(SB), X8
+	VBLENDVPS    X7, hypot32consts<>+320(SB), X8, X8
+	VBLENDVPS    X6, hypot32consts<>+256(SB), X8, X8
+	VMOVUPS      hypot32consts<>+64(SB), X9
+	VBLENDVPS    X7, hypot32consts<>+448(SB), X9, X7
+	VBLENDVPS    X6, hypot32consts<>+384(SB), X7, X7
+	VMULPS       X8, X4, X4
+	VMULPS       X8, X5, X5
+	VMULPS       X4, X4, X6
+	VMULPS       X5, X5, X8
+	VPXOR        hypot32consts<>+512(SB), X6, X9
+	VFMADD231PS  X4, X4, X9
+	VPXOR        hypot32consts<>+512(SB), X8, X4
+	VFMADD231PS  X5, X5, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X8, X6, X4
+	VSUBPS       X4, X6, X6
+	VADDPS       X8, X6, X6
+	VADDPS       X9, X6, X6
+	VSQRTPS      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PS X5, X5, X8
+	VADDPS       X6, X8, X8
+	VADDPS       X5, X5, X6
+	VDIVPS       X6, X8, X8
+	VADDPS       X8, X5, X5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), X4, X4
+	VBLENDVPS    X4, hypot32consts<>+576(SB), X5, X5
+	VMULPS       X7, X5, X5
+	VCMPPS       $0x03, X1, X1, X4
+	VPOR         hypot32consts<>+704(SB), X1, X1
+	VBLENDVPS    X4, X1, X5, X1
+	VCMPPS       $0x03, X0, X0, X4
+	VPOR         hypot32consts<>+704(SB), X0, X0
+	VBLENDVPS    X4, X0, X1, X0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X2, X2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPS    X2, hypot32consts<>+640(SB), X0, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotSVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF32AVX2NT_row
+
+hypotSVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
 // func addVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX
 TEXT ·addVVF64AVX2(SB), NOSPLIT, $0-64
@@ -11265,6 +13583,1819 @@ maxSVF64AVX2NT_tail1:
 	JNZ  maxSVF64AVX2NT_row
 
 maxSVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotVVF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF64AVX2_done
+	TESTQ CX, CX
+	JLE   hypotVVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    hypotVVF64AVX2_exact1
+
+hypotVVF64AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+hypotVVF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVVF64AVX2_after1
+	VMOVUPD      (SI)(R10*8), Y0
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          hypotVVF64AVX2_loop1
+
+hypotVVF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           hypotVVF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X0
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVUPD      X0, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVVF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVVF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X0
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF64AVX2_row
+	JMP  hypotVVF64AVX2_end
+
+hypotVVF64AVX2_exact1:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Y0
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVVF64AVX2_exact1
+
+hypotVVF64AVX2_end:
+hypotVVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA hypot64consts<>+0(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+8(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+16(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+24(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+32(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+40(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+48(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+56(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+64(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+72(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+80(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+88(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+96(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+104(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+112(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+120(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+128(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+136(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+144(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+152(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+160(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+168(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+176(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+184(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+192(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+200(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+208(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+216(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+224(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+232(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+240(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+248(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+256(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+264(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+272(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+280(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+288(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+296(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+304(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+312(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+320(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+328(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+336(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+344(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+352(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+360(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+368(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+376(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+384(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+392(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+400(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+408(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+416(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+424(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+432(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+440(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+448(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+456(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+464(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+472(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+480(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+488(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+496(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+504(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+512(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+520(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+528(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+536(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+544(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+552(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+560(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+568(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+576(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+584(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+592(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+600(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+608(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+616(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+624(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+632(SB)/8, $0x0008000000000000
+GLOBL hypot64consts<>(SB), RODATA|NOPTR, $640
+
+// func hypotVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·hypotVVF64AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   hypotVVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+hypotVVF64AVX2NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           hypotVVF64AVX2NT_head2
+	VMOVUPD      (SI)(R10*8), X0
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVUPD      X0, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVVF64AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVVF64AVX2NT_head1
+	VMOVQ        (SI)(R10*8), X0
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVVF64AVX2NT_head1:
+	MOVQ R13, R11
+
+hypotVVF64AVX2NT_loop1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVVF64AVX2NT_after1
+	VMOVUPD      (SI)(R10*8), Y0
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVNTPD     Y0, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          hypotVVF64AVX2NT_loop1
+
+hypotVVF64AVX2NT_after1:
+	CMPQ         R11, $0x00000002
+	JB           hypotVVF64AVX2NT_tail2
+	VMOVUPD      (SI)(R10*8), X0
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVUPD      X0, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVVF64AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVVF64AVX2NT_tail1
+	VMOVQ        (SI)(R10*8), X0
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF64AVX2NT_row
+
+hypotVVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotVSF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF64AVX2_done
+	TESTQ CX, CX
+	JLE   hypotVSF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    hypotVSF64AVX2_exact1
+
+hypotVSF64AVX2_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotVSF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVSF64AVX2_after1
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          hypotVSF64AVX2_loop1
+
+hypotVSF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           hypotVSF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X1, X2
+	VPAND        hypot64consts<>+0(SB), X0, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X6
+	VBLENDVPD    X4, X6, X5, X6
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X6, X1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
+	VMOVUPD      X1, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVSF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVSF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X1, X2
+	VPAND        hypot64consts<>+0(SB), X0, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X5, X0
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X0, X1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVSF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF64AVX2_row
+	JMP  hypotVSF64AVX2_end
+
+hypotVSF64AVX2_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y5, Y0
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y0, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVSF64AVX2_exact1
+
+hypotVSF64AVX2_end:
+hypotVSF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·hypotVSF64AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   hypotVSF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+hypotVSF64AVX2NT_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           hypotVSF64AVX2NT_head2
+	VMOVUPD      (SI)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X1, X2
+	VPAND        hypot64consts<>+0(SB), X0, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X6
+	VBLENDVPD    X4, X6, X5, X6
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X6, X1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
+	VMOVUPD      X1, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVSF64AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVSF64AVX2NT_head1
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X1, X2
+	VPAND        hypot64consts<>+0(SB), X0, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X6
+	VBLENDVPD    X4, X6, X5, X6
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X6, X1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVSF64AVX2NT_head1:
+	MOVQ R13, R11
+
+hypotVSF64AVX2NT_loop1:
+	CMPQ         R11, $0x00000004
+	JB           hypotVSF64AVX2NT_after1
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVNTPD     Y1, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          hypotVSF64AVX2NT_loop1
+
+hypotVSF64AVX2NT_after1:
+	CMPQ         R11, $0x00000002
+	JB           hypotVSF64AVX2NT_tail2
+	VMOVUPD      (SI)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X1, X2
+	VPAND        hypot64consts<>+0(SB), X0, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X6
+	VBLENDVPD    X4, X6, X5, X6
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X6, X1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
+	VMOVUPD      X1, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotVSF64AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotVSF64AVX2NT_tail1
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X1, X2
+	VPAND        hypot64consts<>+0(SB), X0, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X5, X0
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X0, X1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X1, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotVSF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF64AVX2NT_row
+
+hypotVSF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotSVF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF64AVX2_done
+	TESTQ CX, CX
+	JLE   hypotSVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    hypotSVF64AVX2_exact1
+
+hypotSVF64AVX2_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotSVF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           hypotSVF64AVX2_after1
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          hypotSVF64AVX2_loop1
+
+hypotSVF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           hypotSVF64AVX2_tail2
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X5
+	VBLENDVPD    X4, X5, X1, X5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X5, X5
+	VMOVUPD      X5, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotSVF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotSVF64AVX2_tail1
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotSVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF64AVX2_row
+	JMP  hypotSVF64AVX2_end
+
+hypotSVF64AVX2_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotSVF64AVX2_exact1
+
+hypotSVF64AVX2_end:
+hypotSVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·hypotSVF64AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   hypotSVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+hypotSVF64AVX2NT_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           hypotSVF64AVX2NT_head2
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X5
+	VBLENDVPD    X4, X5, X1, X5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X5, X5
+	VMOVUPD      X5, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotSVF64AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           hypotSVF64AVX2NT_head1
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X5
+	VBLENDVPD    X4, X5, X1, X5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X5, X5
+	VMOVQ        X5, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotSVF64AVX2NT_head1:
+	MOVQ R13, R11
+
+hypotSVF64AVX2NT_loop1:
+	CMPQ         R11, $0x00000004
+	JB           hypotSVF64AVX2NT_after1
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          hypotSVF64AVX2NT_loop1
+
+hypotSVF64AVX2NT_after1:
+	CMPQ         R11, $0x00000002
+	JB           hypotSVF64AVX2NT_tail2
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X5
+	VBLENDVPD    X4, X5, X1, X5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X5, X5
+	VMOVUPD      X5, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+hypotSVF64AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           hypotSVF64AVX2NT_tail1
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        hypot64consts<>+0(SB), X0, X2
+	VPAND        hypot64consts<>+0(SB), X1, X3
+	VMAXPD       X3, X2, X4
+	VMINPD       X3, X2, X5
+	VMOVUPS      hypot64consts<>+128(SB), X6
+	VCMPPD       $0x11, X4, X6, X6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), X4, X7
+	VMOVUPS      hypot64consts<>+64(SB), X8
+	VBLENDVPD    X7, hypot64consts<>+320(SB), X8, X8
+	VBLENDVPD    X6, hypot64consts<>+256(SB), X8, X8
+	VMOVUPS      hypot64consts<>+64(SB), X9
+	VBLENDVPD    X7, hypot64consts<>+256(SB), X9, X7
+	VBLENDVPD    X6, hypot64consts<>+320(SB), X7, X7
+	VMULPD       X8, X4, X4
+	VMULPD       X8, X5, X5
+	VMULPD       X4, X4, X6
+	VMULPD       X5, X5, X8
+	VPXOR        hypot64consts<>+384(SB), X6, X9
+	VFMADD231PD  X4, X4, X9
+	VPXOR        hypot64consts<>+384(SB), X8, X4
+	VFMADD231PD  X5, X5, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X8, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X8, X6, X6
+	VADDPD       X9, X6, X6
+	VSQRTPD      X4, X5
+	VMOVUPS      X4, X8
+	VFNMADD231PD X5, X5, X8
+	VADDPD       X6, X8, X8
+	VADDPD       X5, X5, X6
+	VDIVPD       X6, X8, X8
+	VADDPD       X8, X5, X5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), X4, X4
+	VBLENDVPD    X4, hypot64consts<>+448(SB), X5, X5
+	VMULPD       X7, X5, X5
+	VCMPPD       $0x03, X1, X1, X4
+	VPOR         hypot64consts<>+576(SB), X1, X1
+	VBLENDVPD    X4, X1, X5, X1
+	VCMPPD       $0x03, X0, X0, X4
+	VPOR         hypot64consts<>+576(SB), X0, X0
+	VBLENDVPD    X4, X0, X1, X0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X2, X2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), X3, X3
+	VPOR         X2, X3, X2
+	VBLENDVPD    X2, hypot64consts<>+512(SB), X0, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+hypotSVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF64AVX2NT_row
+
+hypotSVF64AVX2NT_done:
 	VZEROUPPER
 	RET
 
@@ -44238,6 +48369,2282 @@ maxSVF32AVX512NT_done:
 	VZEROUPPER
 	RET
 
+// func hypotVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·hypotVVF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF32AVX512_done
+	TESTQ CX, CX
+	JLE   hypotVVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    hypotVVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    hypotVVF32AVX512_exact2
+
+hypotVVF32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+hypotVVF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           hypotVVF32AVX512_after2
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       hypot32consts<>+0(SB), Z0, Z4
+	VPANDD       hypot32consts<>+0(SB), Z2, Z5
+	VPANDD       hypot32consts<>+0(SB), Z1, Z6
+	VPANDD       hypot32consts<>+0(SB), Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMAXPS       Z7, Z5, Z9
+	VMINPS       Z6, Z4, Z10
+	VMINPS       Z7, Z5, Z11
+	VMOVUPS      hypot32consts<>+128(SB), Z12
+	VCMPPS       $0x11, Z8, Z12, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z12
+	VCMPPS       $0x11, Z9, Z12, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z9, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K3, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+320(SB), Z13, K4, Z13
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K1, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z13, K2, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K3, Z14
+	VMOVUPS      hypot32consts<>+64(SB), Z15
+	VMOVUPS      Z15, Z15
+	VBLENDMPS    hypot32consts<>+448(SB), Z15, K4, Z15
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K1, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z15, K2, Z15
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z13, Z11, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z13
+	VMULPS       Z10, Z10, Z16
+	VMULPS       Z11, Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VPXORD       hypot32consts<>+512(SB), Z13, Z19
+	VFMADD231PS  Z8, Z8, Z18
+	VFMADD231PS  Z9, Z9, Z19
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VPXORD       hypot32consts<>+512(SB), Z17, Z9
+	VFMADD231PS  Z10, Z10, Z8
+	VFMADD231PS  Z11, Z11, Z9
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z9, Z19, Z19
+	VADDPS       Z16, Z12, Z8
+	VADDPS       Z17, Z13, Z9
+	VSUBPS       Z8, Z12, Z12
+	VSUBPS       Z9, Z13, Z13
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z13, Z13
+	VADDPS       Z18, Z12, Z12
+	VADDPS       Z19, Z13, Z13
+	VSQRTPS      Z8, Z10
+	VSQRTPS      Z9, Z11
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VMOVUPS      Z9, Z17
+	VFNMADD231PS Z11, Z11, Z17
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z13, Z17, Z17
+	VADDPS       Z10, Z10, Z12
+	VADDPS       Z11, Z11, Z13
+	VDIVPS       Z12, Z16, Z16
+	VDIVPS       Z13, Z17, Z17
+	VADDPS       Z16, Z10, Z10
+	VADDPS       Z17, Z11, Z11
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z9, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K1, Z10
+	VBLENDMPS    hypot32consts<>+576(SB), Z11, K2, Z11
+	VMULPS       Z14, Z10, Z10
+	VMULPS       Z15, Z11, Z11
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z3, Z3
+	VBLENDMPS    Z1, Z10, K1, Z10
+	VBLENDMPS    Z3, Z11, K2, Z11
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VPORD        hypot32consts<>+704(SB), Z2, Z1
+	VBLENDMPS    Z0, Z10, K1, Z10
+	VBLENDMPS    Z1, Z11, K2, Z11
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K1, Z10
+	VBLENDMPS    hypot32consts<>+640(SB), Z11, K2, Z11
+	VMOVUPS      Z10, (DX)(R10*4)
+	VMOVUPS      Z11, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          hypotVVF32AVX512_loop2
+
+hypotVVF32AVX512_after2:
+hypotVVF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           hypotVVF32AVX512_after1
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVVF32AVX512_loop1
+
+hypotVVF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           hypotVVF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z0
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotVVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF32AVX512_row
+	JMP  hypotVVF32AVX512_end
+
+hypotVVF32AVX512_exact1:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVVF32AVX512_exact1
+	JMP          hypotVVF32AVX512_end
+
+hypotVVF32AVX512_exact2:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       hypot32consts<>+0(SB), Z0, Z4
+	VPANDD       hypot32consts<>+0(SB), Z2, Z5
+	VPANDD       hypot32consts<>+0(SB), Z1, Z6
+	VPANDD       hypot32consts<>+0(SB), Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMAXPS       Z7, Z5, Z9
+	VMINPS       Z6, Z4, Z10
+	VMINPS       Z7, Z5, Z11
+	VMOVUPS      hypot32consts<>+128(SB), Z12
+	VCMPPS       $0x11, Z8, Z12, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z12
+	VCMPPS       $0x11, Z9, Z12, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z9, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K3, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+320(SB), Z13, K4, Z13
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K1, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z13, K2, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K3, Z14
+	VMOVUPS      hypot32consts<>+64(SB), Z15
+	VMOVUPS      Z15, Z15
+	VBLENDMPS    hypot32consts<>+448(SB), Z15, K4, Z15
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K1, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z15, K2, Z15
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z13, Z11, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z13
+	VMULPS       Z10, Z10, Z16
+	VMULPS       Z11, Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VPXORD       hypot32consts<>+512(SB), Z13, Z19
+	VFMADD231PS  Z8, Z8, Z18
+	VFMADD231PS  Z9, Z9, Z19
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VPXORD       hypot32consts<>+512(SB), Z17, Z9
+	VFMADD231PS  Z10, Z10, Z8
+	VFMADD231PS  Z11, Z11, Z9
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z9, Z19, Z19
+	VADDPS       Z16, Z12, Z8
+	VADDPS       Z17, Z13, Z9
+	VSUBPS       Z8, Z12, Z12
+	VSUBPS       Z9, Z13, Z13
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z13, Z13
+	VADDPS       Z18, Z12, Z12
+	VADDPS       Z19, Z13, Z13
+	VSQRTPS      Z8, Z10
+	VSQRTPS      Z9, Z11
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VMOVUPS      Z9, Z17
+	VFNMADD231PS Z11, Z11, Z17
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z13, Z17, Z17
+	VADDPS       Z10, Z10, Z12
+	VADDPS       Z11, Z11, Z13
+	VDIVPS       Z12, Z16, Z16
+	VDIVPS       Z13, Z17, Z17
+	VADDPS       Z16, Z10, Z10
+	VADDPS       Z17, Z11, Z11
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z9, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K1, Z10
+	VBLENDMPS    hypot32consts<>+576(SB), Z11, K2, Z11
+	VMULPS       Z14, Z10, Z10
+	VMULPS       Z15, Z11, Z11
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z3, Z3
+	VBLENDMPS    Z1, Z10, K1, Z10
+	VBLENDMPS    Z3, Z11, K2, Z11
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VPORD        hypot32consts<>+704(SB), Z2, Z1
+	VBLENDMPS    Z0, Z10, K1, Z10
+	VBLENDMPS    Z1, Z11, K2, Z11
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K1, Z10
+	VBLENDMPS    hypot32consts<>+640(SB), Z11, K2, Z11
+	VMOVUPS      Z10, (DX)(R10*4)
+	VMOVUPS      Z11, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVVF32AVX512_exact2
+
+hypotVVF32AVX512_end:
+hypotVVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hypotVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·hypotVVF32AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   hypotVVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+hypotVVF32AVX512NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           hypotVVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z0
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotVVF32AVX512NT_head_done:
+	MOVQ R13, R11
+
+hypotVVF32AVX512NT_loop2:
+	CMPQ         R11, $0x00000020
+	JB           hypotVVF32AVX512NT_after2
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       hypot32consts<>+0(SB), Z0, Z4
+	VPANDD       hypot32consts<>+0(SB), Z2, Z5
+	VPANDD       hypot32consts<>+0(SB), Z1, Z6
+	VPANDD       hypot32consts<>+0(SB), Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMAXPS       Z7, Z5, Z9
+	VMINPS       Z6, Z4, Z10
+	VMINPS       Z7, Z5, Z11
+	VMOVUPS      hypot32consts<>+128(SB), Z12
+	VCMPPS       $0x11, Z8, Z12, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z12
+	VCMPPS       $0x11, Z9, Z12, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z9, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K3, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+320(SB), Z13, K4, Z13
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K1, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z13, K2, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K3, Z14
+	VMOVUPS      hypot32consts<>+64(SB), Z15
+	VMOVUPS      Z15, Z15
+	VBLENDMPS    hypot32consts<>+448(SB), Z15, K4, Z15
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K1, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z15, K2, Z15
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z13, Z11, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z13
+	VMULPS       Z10, Z10, Z16
+	VMULPS       Z11, Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VPXORD       hypot32consts<>+512(SB), Z13, Z19
+	VFMADD231PS  Z8, Z8, Z18
+	VFMADD231PS  Z9, Z9, Z19
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VPXORD       hypot32consts<>+512(SB), Z17, Z9
+	VFMADD231PS  Z10, Z10, Z8
+	VFMADD231PS  Z11, Z11, Z9
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z9, Z19, Z19
+	VADDPS       Z16, Z12, Z8
+	VADDPS       Z17, Z13, Z9
+	VSUBPS       Z8, Z12, Z12
+	VSUBPS       Z9, Z13, Z13
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z13, Z13
+	VADDPS       Z18, Z12, Z12
+	VADDPS       Z19, Z13, Z13
+	VSQRTPS      Z8, Z10
+	VSQRTPS      Z9, Z11
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VMOVUPS      Z9, Z17
+	VFNMADD231PS Z11, Z11, Z17
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z13, Z17, Z17
+	VADDPS       Z10, Z10, Z12
+	VADDPS       Z11, Z11, Z13
+	VDIVPS       Z12, Z16, Z16
+	VDIVPS       Z13, Z17, Z17
+	VADDPS       Z16, Z10, Z10
+	VADDPS       Z17, Z11, Z11
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z9, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K1, Z10
+	VBLENDMPS    hypot32consts<>+576(SB), Z11, K2, Z11
+	VMULPS       Z14, Z10, Z10
+	VMULPS       Z15, Z11, Z11
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z3, Z3
+	VBLENDMPS    Z1, Z10, K1, Z10
+	VBLENDMPS    Z3, Z11, K2, Z11
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VPORD        hypot32consts<>+704(SB), Z2, Z1
+	VBLENDMPS    Z0, Z10, K1, Z10
+	VBLENDMPS    Z1, Z11, K2, Z11
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K1, Z10
+	VBLENDMPS    hypot32consts<>+640(SB), Z11, K2, Z11
+	VMOVNTPS     Z10, (DX)(R10*4)
+	VMOVNTPS     Z11, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          hypotVVF32AVX512NT_loop2
+
+hypotVVF32AVX512NT_after2:
+hypotVVF32AVX512NT_loop1:
+	CMPQ         R11, $0x00000010
+	JB           hypotVVF32AVX512NT_after1
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVNTPS     Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVVF32AVX512NT_loop1
+
+hypotVVF32AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           hypotVVF32AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z0
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotVVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF32AVX512NT_row
+
+hypotVVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·hypotVSF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF32AVX512_done
+	TESTQ CX, CX
+	JLE   hypotVSF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    hypotVSF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    hypotVSF32AVX512_exact2
+
+hypotVSF32AVX512_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotVSF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           hypotVSF32AVX512_after2
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VPANDD       hypot32consts<>+0(SB), Z2, Z4
+	VPANDD       hypot32consts<>+0(SB), Z0, Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VMAXPS       Z5, Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMINPS       Z5, Z3, Z9
+	VMINPS       Z6, Z4, Z10
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z8, Z11, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
+	VMULPS       Z11, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z7, Z7, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z15
+	VMULPS       Z10, Z10, Z16
+	VPXORD       hypot32consts<>+512(SB), Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VFMADD231PS  Z7, Z7, Z17
+	VFMADD231PS  Z8, Z8, Z18
+	VPXORD       hypot32consts<>+512(SB), Z15, Z7
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VFMADD231PS  Z9, Z9, Z7
+	VFMADD231PS  Z10, Z10, Z8
+	VADDPS       Z7, Z17, Z17
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z15, Z11, Z7
+	VADDPS       Z16, Z12, Z8
+	VSUBPS       Z7, Z11, Z11
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       Z15, Z11, Z11
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z11, Z11
+	VADDPS       Z18, Z12, Z12
+	VSQRTPS      Z7, Z9
+	VSQRTPS      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PS Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z9, Z9, Z11
+	VADDPS       Z10, Z10, Z12
+	VDIVPS       Z11, Z15, Z15
+	VDIVPS       Z12, Z16, Z16
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z7
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z7, Z9, K1, Z9
+	VBLENDMPS    Z8, Z10, K2, Z10
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z2, Z2
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z2, Z10, K2, Z10
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
+	VMOVUPS      Z9, (DX)(R10*4)
+	VMOVUPS      Z10, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          hypotVSF32AVX512_loop2
+
+hypotVSF32AVX512_after2:
+hypotVSF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           hypotVSF32AVX512_after1
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z1, Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z4
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVSF32AVX512_loop1
+
+hypotVSF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           hypotVSF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z1, Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotVSF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF32AVX512_row
+	JMP  hypotVSF32AVX512_end
+
+hypotVSF32AVX512_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z1, Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVSF32AVX512_exact1
+	JMP          hypotVSF32AVX512_end
+
+hypotVSF32AVX512_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VPANDD       hypot32consts<>+0(SB), Z2, Z4
+	VPANDD       hypot32consts<>+0(SB), Z0, Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VMAXPS       Z5, Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMINPS       Z5, Z3, Z9
+	VMINPS       Z6, Z4, Z10
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z8, Z11, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
+	VMULPS       Z11, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z7, Z7, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z15
+	VMULPS       Z10, Z10, Z16
+	VPXORD       hypot32consts<>+512(SB), Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VFMADD231PS  Z7, Z7, Z17
+	VFMADD231PS  Z8, Z8, Z18
+	VPXORD       hypot32consts<>+512(SB), Z15, Z7
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VFMADD231PS  Z9, Z9, Z7
+	VFMADD231PS  Z10, Z10, Z8
+	VADDPS       Z7, Z17, Z17
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z15, Z11, Z7
+	VADDPS       Z16, Z12, Z8
+	VSUBPS       Z7, Z11, Z11
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       Z15, Z11, Z11
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z11, Z11
+	VADDPS       Z18, Z12, Z12
+	VSQRTPS      Z7, Z9
+	VSQRTPS      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PS Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z9, Z9, Z11
+	VADDPS       Z10, Z10, Z12
+	VDIVPS       Z11, Z15, Z15
+	VDIVPS       Z12, Z16, Z16
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z7
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z7, Z9, K1, Z9
+	VBLENDMPS    Z0, Z10, K2, Z10
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z0
+	VPORD        hypot32consts<>+704(SB), Z2, Z1
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VBLENDMPS    Z1, Z10, K2, Z10
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
+	VMOVUPS      Z9, (DX)(R10*4)
+	VMOVUPS      Z10, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVSF32AVX512_exact2
+
+hypotVSF32AVX512_end:
+hypotVSF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·hypotVSF32AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   hypotVSF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+hypotVSF32AVX512NT_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           hypotVSF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z1, Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z4
+	VBLENDMPS    Z4, Z5, K2, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotVSF32AVX512NT_head_done:
+	MOVQ R13, R11
+
+hypotVSF32AVX512NT_loop2:
+	CMPQ         R11, $0x00000020
+	JB           hypotVSF32AVX512NT_after2
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VPANDD       hypot32consts<>+0(SB), Z2, Z4
+	VPANDD       hypot32consts<>+0(SB), Z0, Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VMAXPS       Z5, Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMINPS       Z5, Z3, Z9
+	VMINPS       Z6, Z4, Z10
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z8, Z11, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
+	VMULPS       Z11, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z7, Z7, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z15
+	VMULPS       Z10, Z10, Z16
+	VPXORD       hypot32consts<>+512(SB), Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VFMADD231PS  Z7, Z7, Z17
+	VFMADD231PS  Z8, Z8, Z18
+	VPXORD       hypot32consts<>+512(SB), Z15, Z7
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VFMADD231PS  Z9, Z9, Z7
+	VFMADD231PS  Z10, Z10, Z8
+	VADDPS       Z7, Z17, Z17
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z15, Z11, Z7
+	VADDPS       Z16, Z12, Z8
+	VSUBPS       Z7, Z11, Z11
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       Z15, Z11, Z11
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z11, Z11
+	VADDPS       Z18, Z12, Z12
+	VSQRTPS      Z7, Z9
+	VSQRTPS      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PS Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z9, Z9, Z11
+	VADDPS       Z10, Z10, Z12
+	VDIVPS       Z11, Z15, Z15
+	VDIVPS       Z12, Z16, Z16
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z7
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z7, Z9, K1, Z9
+	VBLENDMPS    Z8, Z10, K2, Z10
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z2, Z2
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z2, Z10, K2, Z10
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
+	VMOVNTPS     Z9, (DX)(R10*4)
+	VMOVNTPS     Z10, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          hypotVSF32AVX512NT_loop2
+
+hypotVSF32AVX512NT_after2:
+hypotVSF32AVX512NT_loop1:
+	CMPQ         R11, $0x00000010
+	JB           hypotVSF32AVX512NT_after1
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z1, Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z4
+	VBLENDMPS    Z4, Z5, K1, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVNTPS     Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVSF32AVX512NT_loop1
+
+hypotVSF32AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           hypotVSF32AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z1, Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotVSF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF32AVX512NT_row
+
+hypotVSF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·hypotSVF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF32AVX512_done
+	TESTQ CX, CX
+	JLE   hypotSVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    hypotSVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    hypotSVF32AVX512_exact2
+
+hypotSVF32AVX512_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotSVF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           hypotSVF32AVX512_after2
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VPANDD       hypot32consts<>+0(SB), Z0, Z4
+	VPANDD       hypot32consts<>+0(SB), Z1, Z5
+	VPANDD       hypot32consts<>+0(SB), Z2, Z6
+	VMAXPS       Z5, Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMINPS       Z5, Z3, Z9
+	VMINPS       Z6, Z4, Z10
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z8, Z11, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
+	VMULPS       Z11, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z7, Z7, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z15
+	VMULPS       Z10, Z10, Z16
+	VPXORD       hypot32consts<>+512(SB), Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VFMADD231PS  Z7, Z7, Z17
+	VFMADD231PS  Z8, Z8, Z18
+	VPXORD       hypot32consts<>+512(SB), Z15, Z7
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VFMADD231PS  Z9, Z9, Z7
+	VFMADD231PS  Z10, Z10, Z8
+	VADDPS       Z7, Z17, Z17
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z15, Z11, Z7
+	VADDPS       Z16, Z12, Z8
+	VSUBPS       Z7, Z11, Z11
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       Z15, Z11, Z11
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z11, Z11
+	VADDPS       Z18, Z12, Z12
+	VSQRTPS      Z7, Z9
+	VSQRTPS      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PS Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z9, Z9, Z11
+	VADDPS       Z10, Z10, Z12
+	VDIVPS       Z11, Z15, Z15
+	VDIVPS       Z12, Z16, Z16
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z2, Z2
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z2, Z10, K2, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z1
+	VPORD        hypot32consts<>+704(SB), Z0, Z2
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z2, Z10, K2, Z10
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
+	VMOVUPS      Z9, (DX)(R10*4)
+	VMOVUPS      Z10, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          hypotSVF32AVX512_loop2
+
+hypotSVF32AVX512_after2:
+hypotSVF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           hypotSVF32AVX512_after1
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotSVF32AVX512_loop1
+
+hypotSVF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           hypotSVF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotSVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF32AVX512_row
+	JMP  hypotSVF32AVX512_end
+
+hypotSVF32AVX512_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVUPS      Z5, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotSVF32AVX512_exact1
+	JMP          hypotSVF32AVX512_end
+
+hypotSVF32AVX512_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VPANDD       hypot32consts<>+0(SB), Z0, Z4
+	VPANDD       hypot32consts<>+0(SB), Z1, Z5
+	VPANDD       hypot32consts<>+0(SB), Z2, Z6
+	VMAXPS       Z5, Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMINPS       Z5, Z3, Z9
+	VMINPS       Z6, Z4, Z10
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z8, Z11, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
+	VMULPS       Z11, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z7, Z7, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z15
+	VMULPS       Z10, Z10, Z16
+	VPXORD       hypot32consts<>+512(SB), Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VFMADD231PS  Z7, Z7, Z17
+	VFMADD231PS  Z8, Z8, Z18
+	VPXORD       hypot32consts<>+512(SB), Z15, Z7
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VFMADD231PS  Z9, Z9, Z7
+	VFMADD231PS  Z10, Z10, Z8
+	VADDPS       Z7, Z17, Z17
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z15, Z11, Z7
+	VADDPS       Z16, Z12, Z8
+	VSUBPS       Z7, Z11, Z11
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       Z15, Z11, Z11
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z11, Z11
+	VADDPS       Z18, Z12, Z12
+	VSQRTPS      Z7, Z9
+	VSQRTPS      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PS Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z9, Z9, Z11
+	VADDPS       Z10, Z10, Z12
+	VDIVPS       Z11, Z15, Z15
+	VDIVPS       Z12, Z16, Z16
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z2, Z2
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z2, Z10, K2, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z0, Z10, K2, Z10
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
+	VMOVUPS      Z9, (DX)(R10*4)
+	VMOVUPS      Z10, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotSVF32AVX512_exact2
+
+hypotSVF32AVX512_end:
+hypotSVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·hypotSVF32AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   hypotSVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+hypotSVF32AVX512NT_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           hypotSVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotSVF32AVX512NT_head_done:
+	MOVQ R13, R11
+
+hypotSVF32AVX512NT_loop2:
+	CMPQ         R11, $0x00000020
+	JB           hypotSVF32AVX512NT_after2
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       hypot32consts<>+0(SB), Z0, Z3
+	VPANDD       hypot32consts<>+0(SB), Z0, Z4
+	VPANDD       hypot32consts<>+0(SB), Z1, Z5
+	VPANDD       hypot32consts<>+0(SB), Z2, Z6
+	VMAXPS       Z5, Z3, Z7
+	VMAXPS       Z6, Z4, Z8
+	VMINPS       Z5, Z3, Z9
+	VMINPS       Z6, Z4, Z10
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot32consts<>+128(SB), Z11
+	VCMPPS       $0x11, Z8, Z11, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z7, K3
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot32consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    hypot32consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPS    hypot32consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPS    hypot32consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot32consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPS    hypot32consts<>+448(SB), Z13, K3, Z13
+	VMOVUPS      hypot32consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPS    hypot32consts<>+448(SB), Z14, K4, Z14
+	VBLENDMPS    hypot32consts<>+384(SB), Z13, K1, Z13
+	VBLENDMPS    hypot32consts<>+384(SB), Z14, K2, Z14
+	VMULPS       Z11, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z7, Z7, Z11
+	VMULPS       Z8, Z8, Z12
+	VMULPS       Z9, Z9, Z15
+	VMULPS       Z10, Z10, Z16
+	VPXORD       hypot32consts<>+512(SB), Z11, Z17
+	VPXORD       hypot32consts<>+512(SB), Z12, Z18
+	VFMADD231PS  Z7, Z7, Z17
+	VFMADD231PS  Z8, Z8, Z18
+	VPXORD       hypot32consts<>+512(SB), Z15, Z7
+	VPXORD       hypot32consts<>+512(SB), Z16, Z8
+	VFMADD231PS  Z9, Z9, Z7
+	VFMADD231PS  Z10, Z10, Z8
+	VADDPS       Z7, Z17, Z17
+	VADDPS       Z8, Z18, Z18
+	VADDPS       Z15, Z11, Z7
+	VADDPS       Z16, Z12, Z8
+	VSUBPS       Z7, Z11, Z11
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       Z15, Z11, Z11
+	VADDPS       Z16, Z12, Z12
+	VADDPS       Z17, Z11, Z11
+	VADDPS       Z18, Z12, Z12
+	VSQRTPS      Z7, Z9
+	VSQRTPS      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PS Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PS Z10, Z10, Z16
+	VADDPS       Z11, Z15, Z15
+	VADDPS       Z12, Z16, Z16
+	VADDPS       Z9, Z9, Z11
+	VADDPS       Z10, Z10, Z12
+	VDIVPS       Z11, Z15, Z15
+	VDIVPS       Z12, Z16, Z16
+	VADDPS       Z15, Z9, Z9
+	VADDPS       Z16, Z10, Z10
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z7, K1
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+576(SB), Z10, K2, Z10
+	VMULPS       Z13, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VPORD        hypot32consts<>+704(SB), Z2, Z2
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z2, Z10, K2, Z10
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z1
+	VPORD        hypot32consts<>+704(SB), Z0, Z2
+	VBLENDMPS    Z1, Z9, K1, Z9
+	VBLENDMPS    Z2, Z10, K2, Z10
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z4, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z5, K3
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VBLENDMPS    hypot32consts<>+640(SB), Z10, K2, Z10
+	VMOVNTPS     Z9, (DX)(R10*4)
+	VMOVNTPS     Z10, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          hypotSVF32AVX512NT_loop2
+
+hypotSVF32AVX512NT_after2:
+hypotSVF32AVX512NT_loop1:
+	CMPQ         R11, $0x00000010
+	JB           hypotSVF32AVX512NT_after1
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K2, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K1, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K1, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z1
+	VBLENDMPS    Z1, Z5, K1, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K1, Z5
+	VMOVNTPS     Z5, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotSVF32AVX512NT_loop1
+
+hypotSVF32AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           hypotSVF32AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       hypot32consts<>+0(SB), Z0, Z2
+	VPANDD       hypot32consts<>+0(SB), Z1, Z3
+	VMAXPS       Z3, Z2, Z4
+	VMINPS       Z3, Z2, Z5
+	VMOVUPS      hypot32consts<>+128(SB), Z6
+	VCMPPS       $0x11, Z4, Z6, K2
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot32consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    hypot32consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPS    hypot32consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot32consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    hypot32consts<>+448(SB), Z7, K3, Z7
+	VBLENDMPS    hypot32consts<>+384(SB), Z7, K2, Z7
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+	VMULPS       Z4, Z4, Z6
+	VMULPS       Z5, Z5, Z8
+	VPXORD       hypot32consts<>+512(SB), Z6, Z9
+	VFMADD231PS  Z4, Z4, Z9
+	VPXORD       hypot32consts<>+512(SB), Z8, Z4
+	VFMADD231PS  Z5, Z5, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z8, Z6, Z4
+	VSUBPS       Z4, Z6, Z6
+	VADDPS       Z8, Z6, Z6
+	VADDPS       Z9, Z6, Z6
+	VSQRTPS      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PS Z5, Z5, Z8
+	VADDPS       Z6, Z8, Z8
+	VADDPS       Z5, Z5, Z6
+	VDIVPS       Z6, Z8, Z8
+	VADDPS       Z8, Z5, Z5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z4, K2
+	VBLENDMPS    hypot32consts<>+576(SB), Z5, K2, Z5
+	VMULPS       Z7, Z5, Z5
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        hypot32consts<>+704(SB), Z1, Z1
+	VBLENDMPS    Z1, Z5, K2, Z5
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z5, K2, Z5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z2, K2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPS    hypot32consts<>+640(SB), Z5, K2, Z5
+	VMOVUPS      Z5, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+hypotSVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF32AVX512NT_row
+
+hypotSVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
 // func addVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·addVVF64AVX512(SB), NOSPLIT, $0-64
@@ -49046,6 +55453,2282 @@ maxSVF64AVX512NT_tail_done:
 	JNZ  maxSVF64AVX512NT_row
 
 maxSVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·hypotVVF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF64AVX512_done
+	TESTQ CX, CX
+	JLE   hypotVVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    hypotVVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    hypotVVF64AVX512_exact2
+
+hypotVVF64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+hypotVVF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           hypotVVF64AVX512_after2
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       hypot64consts<>+0(SB), Z0, Z4
+	VPANDD       hypot64consts<>+0(SB), Z2, Z5
+	VPANDD       hypot64consts<>+0(SB), Z1, Z6
+	VPANDD       hypot64consts<>+0(SB), Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMAXPD       Z7, Z5, Z9
+	VMINPD       Z6, Z4, Z10
+	VMINPD       Z7, Z5, Z11
+	VMOVUPS      hypot64consts<>+128(SB), Z12
+	VCMPPD       $0x11, Z8, Z12, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z12
+	VCMPPD       $0x11, Z9, Z12, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z9, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K3, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K4, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K1, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K2, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K3, Z14
+	VMOVUPS      hypot64consts<>+64(SB), Z15
+	VMOVUPS      Z15, Z15
+	VBLENDMPD    hypot64consts<>+256(SB), Z15, K4, Z15
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K1, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z15, K2, Z15
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z13, Z11, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z13
+	VMULPD       Z10, Z10, Z16
+	VMULPD       Z11, Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VPXORD       hypot64consts<>+384(SB), Z13, Z19
+	VFMADD231PD  Z8, Z8, Z18
+	VFMADD231PD  Z9, Z9, Z19
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VPXORD       hypot64consts<>+384(SB), Z17, Z9
+	VFMADD231PD  Z10, Z10, Z8
+	VFMADD231PD  Z11, Z11, Z9
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z9, Z19, Z19
+	VADDPD       Z16, Z12, Z8
+	VADDPD       Z17, Z13, Z9
+	VSUBPD       Z8, Z12, Z12
+	VSUBPD       Z9, Z13, Z13
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z13, Z13
+	VADDPD       Z18, Z12, Z12
+	VADDPD       Z19, Z13, Z13
+	VSQRTPD      Z8, Z10
+	VSQRTPD      Z9, Z11
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VMOVUPS      Z9, Z17
+	VFNMADD231PD Z11, Z11, Z17
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z13, Z17, Z17
+	VADDPD       Z10, Z10, Z12
+	VADDPD       Z11, Z11, Z13
+	VDIVPD       Z12, Z16, Z16
+	VDIVPD       Z13, Z17, Z17
+	VADDPD       Z16, Z10, Z10
+	VADDPD       Z17, Z11, Z11
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z9, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K1, Z10
+	VBLENDMPD    hypot64consts<>+448(SB), Z11, K2, Z11
+	VMULPD       Z14, Z10, Z10
+	VMULPD       Z15, Z11, Z11
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z3, Z3
+	VBLENDMPD    Z1, Z10, K1, Z10
+	VBLENDMPD    Z3, Z11, K2, Z11
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VPORD        hypot64consts<>+576(SB), Z2, Z1
+	VBLENDMPD    Z0, Z10, K1, Z10
+	VBLENDMPD    Z1, Z11, K2, Z11
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K1, Z10
+	VBLENDMPD    hypot64consts<>+512(SB), Z11, K2, Z11
+	VMOVUPD      Z10, (DX)(R10*8)
+	VMOVUPD      Z11, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVVF64AVX512_loop2
+
+hypotVVF64AVX512_after2:
+hypotVVF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVVF64AVX512_after1
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVVF64AVX512_loop1
+
+hypotVVF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           hypotVVF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z0
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotVVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF64AVX512_row
+	JMP  hypotVVF64AVX512_end
+
+hypotVVF64AVX512_exact1:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVVF64AVX512_exact1
+	JMP          hypotVVF64AVX512_end
+
+hypotVVF64AVX512_exact2:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       hypot64consts<>+0(SB), Z0, Z4
+	VPANDD       hypot64consts<>+0(SB), Z2, Z5
+	VPANDD       hypot64consts<>+0(SB), Z1, Z6
+	VPANDD       hypot64consts<>+0(SB), Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMAXPD       Z7, Z5, Z9
+	VMINPD       Z6, Z4, Z10
+	VMINPD       Z7, Z5, Z11
+	VMOVUPS      hypot64consts<>+128(SB), Z12
+	VCMPPD       $0x11, Z8, Z12, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z12
+	VCMPPD       $0x11, Z9, Z12, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z9, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K3, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K4, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K1, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K2, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K3, Z14
+	VMOVUPS      hypot64consts<>+64(SB), Z15
+	VMOVUPS      Z15, Z15
+	VBLENDMPD    hypot64consts<>+256(SB), Z15, K4, Z15
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K1, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z15, K2, Z15
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z13, Z11, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z13
+	VMULPD       Z10, Z10, Z16
+	VMULPD       Z11, Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VPXORD       hypot64consts<>+384(SB), Z13, Z19
+	VFMADD231PD  Z8, Z8, Z18
+	VFMADD231PD  Z9, Z9, Z19
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VPXORD       hypot64consts<>+384(SB), Z17, Z9
+	VFMADD231PD  Z10, Z10, Z8
+	VFMADD231PD  Z11, Z11, Z9
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z9, Z19, Z19
+	VADDPD       Z16, Z12, Z8
+	VADDPD       Z17, Z13, Z9
+	VSUBPD       Z8, Z12, Z12
+	VSUBPD       Z9, Z13, Z13
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z13, Z13
+	VADDPD       Z18, Z12, Z12
+	VADDPD       Z19, Z13, Z13
+	VSQRTPD      Z8, Z10
+	VSQRTPD      Z9, Z11
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VMOVUPS      Z9, Z17
+	VFNMADD231PD Z11, Z11, Z17
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z13, Z17, Z17
+	VADDPD       Z10, Z10, Z12
+	VADDPD       Z11, Z11, Z13
+	VDIVPD       Z12, Z16, Z16
+	VDIVPD       Z13, Z17, Z17
+	VADDPD       Z16, Z10, Z10
+	VADDPD       Z17, Z11, Z11
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z9, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K1, Z10
+	VBLENDMPD    hypot64consts<>+448(SB), Z11, K2, Z11
+	VMULPD       Z14, Z10, Z10
+	VMULPD       Z15, Z11, Z11
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z3, Z3
+	VBLENDMPD    Z1, Z10, K1, Z10
+	VBLENDMPD    Z3, Z11, K2, Z11
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VPORD        hypot64consts<>+576(SB), Z2, Z1
+	VBLENDMPD    Z0, Z10, K1, Z10
+	VBLENDMPD    Z1, Z11, K2, Z11
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K1, Z10
+	VBLENDMPD    hypot64consts<>+512(SB), Z11, K2, Z11
+	VMOVUPD      Z10, (DX)(R10*8)
+	VMOVUPD      Z11, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVVF64AVX512_exact2
+
+hypotVVF64AVX512_end:
+hypotVVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hypotVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·hypotVVF64AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   hypotVVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+hypotVVF64AVX512NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           hypotVVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z0
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotVVF64AVX512NT_head_done:
+	MOVQ R13, R11
+
+hypotVVF64AVX512NT_loop2:
+	CMPQ         R11, $0x00000010
+	JB           hypotVVF64AVX512NT_after2
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       hypot64consts<>+0(SB), Z0, Z4
+	VPANDD       hypot64consts<>+0(SB), Z2, Z5
+	VPANDD       hypot64consts<>+0(SB), Z1, Z6
+	VPANDD       hypot64consts<>+0(SB), Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMAXPD       Z7, Z5, Z9
+	VMINPD       Z6, Z4, Z10
+	VMINPD       Z7, Z5, Z11
+	VMOVUPS      hypot64consts<>+128(SB), Z12
+	VCMPPD       $0x11, Z8, Z12, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z12
+	VCMPPD       $0x11, Z9, Z12, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z9, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K3, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K4, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K1, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K2, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K3, Z14
+	VMOVUPS      hypot64consts<>+64(SB), Z15
+	VMOVUPS      Z15, Z15
+	VBLENDMPD    hypot64consts<>+256(SB), Z15, K4, Z15
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K1, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z15, K2, Z15
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z13, Z11, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z13
+	VMULPD       Z10, Z10, Z16
+	VMULPD       Z11, Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VPXORD       hypot64consts<>+384(SB), Z13, Z19
+	VFMADD231PD  Z8, Z8, Z18
+	VFMADD231PD  Z9, Z9, Z19
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VPXORD       hypot64consts<>+384(SB), Z17, Z9
+	VFMADD231PD  Z10, Z10, Z8
+	VFMADD231PD  Z11, Z11, Z9
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z9, Z19, Z19
+	VADDPD       Z16, Z12, Z8
+	VADDPD       Z17, Z13, Z9
+	VSUBPD       Z8, Z12, Z12
+	VSUBPD       Z9, Z13, Z13
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z13, Z13
+	VADDPD       Z18, Z12, Z12
+	VADDPD       Z19, Z13, Z13
+	VSQRTPD      Z8, Z10
+	VSQRTPD      Z9, Z11
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VMOVUPS      Z9, Z17
+	VFNMADD231PD Z11, Z11, Z17
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z13, Z17, Z17
+	VADDPD       Z10, Z10, Z12
+	VADDPD       Z11, Z11, Z13
+	VDIVPD       Z12, Z16, Z16
+	VDIVPD       Z13, Z17, Z17
+	VADDPD       Z16, Z10, Z10
+	VADDPD       Z17, Z11, Z11
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z9, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K1, Z10
+	VBLENDMPD    hypot64consts<>+448(SB), Z11, K2, Z11
+	VMULPD       Z14, Z10, Z10
+	VMULPD       Z15, Z11, Z11
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z3, Z3
+	VBLENDMPD    Z1, Z10, K1, Z10
+	VBLENDMPD    Z3, Z11, K2, Z11
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VPORD        hypot64consts<>+576(SB), Z2, Z1
+	VBLENDMPD    Z0, Z10, K1, Z10
+	VBLENDMPD    Z1, Z11, K2, Z11
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K1, Z10
+	VBLENDMPD    hypot64consts<>+512(SB), Z11, K2, Z11
+	VMOVNTPD     Z10, (DX)(R10*8)
+	VMOVNTPD     Z11, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVVF64AVX512NT_loop2
+
+hypotVVF64AVX512NT_after2:
+hypotVVF64AVX512NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVVF64AVX512NT_after1
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVNTPD     Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVVF64AVX512NT_loop1
+
+hypotVVF64AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           hypotVVF64AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z0
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotVVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVVF64AVX512NT_row
+
+hypotVVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·hypotVSF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF64AVX512_done
+	TESTQ CX, CX
+	JLE   hypotVSF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    hypotVSF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    hypotVSF64AVX512_exact2
+
+hypotVSF64AVX512_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotVSF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           hypotVSF64AVX512_after2
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VPANDD       hypot64consts<>+0(SB), Z2, Z4
+	VPANDD       hypot64consts<>+0(SB), Z0, Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VMAXPD       Z5, Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMINPD       Z5, Z3, Z9
+	VMINPD       Z6, Z4, Z10
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z8, Z11, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
+	VMULPD       Z11, Z7, Z7
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z7, Z7, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z15
+	VMULPD       Z10, Z10, Z16
+	VPXORD       hypot64consts<>+384(SB), Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VFMADD231PD  Z7, Z7, Z17
+	VFMADD231PD  Z8, Z8, Z18
+	VPXORD       hypot64consts<>+384(SB), Z15, Z7
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VFMADD231PD  Z9, Z9, Z7
+	VFMADD231PD  Z10, Z10, Z8
+	VADDPD       Z7, Z17, Z17
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z15, Z11, Z7
+	VADDPD       Z16, Z12, Z8
+	VSUBPD       Z7, Z11, Z11
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       Z15, Z11, Z11
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z11, Z11
+	VADDPD       Z18, Z12, Z12
+	VSQRTPD      Z7, Z9
+	VSQRTPD      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PD Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z9, Z9, Z11
+	VADDPD       Z10, Z10, Z12
+	VDIVPD       Z11, Z15, Z15
+	VDIVPD       Z12, Z16, Z16
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z7
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z7, Z9, K1, Z9
+	VBLENDMPD    Z8, Z10, K2, Z10
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z2, Z2
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z2, Z10, K2, Z10
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
+	VMOVUPD      Z9, (DX)(R10*8)
+	VMOVUPD      Z10, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVSF64AVX512_loop2
+
+hypotVSF64AVX512_after2:
+hypotVSF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVSF64AVX512_after1
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z1, Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z4
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVSF64AVX512_loop1
+
+hypotVSF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           hypotVSF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z1, Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotVSF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF64AVX512_row
+	JMP  hypotVSF64AVX512_end
+
+hypotVSF64AVX512_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z1, Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVSF64AVX512_exact1
+	JMP          hypotVSF64AVX512_end
+
+hypotVSF64AVX512_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VPANDD       hypot64consts<>+0(SB), Z2, Z4
+	VPANDD       hypot64consts<>+0(SB), Z0, Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VMAXPD       Z5, Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMINPD       Z5, Z3, Z9
+	VMINPD       Z6, Z4, Z10
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z8, Z11, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
+	VMULPD       Z11, Z7, Z7
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z7, Z7, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z15
+	VMULPD       Z10, Z10, Z16
+	VPXORD       hypot64consts<>+384(SB), Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VFMADD231PD  Z7, Z7, Z17
+	VFMADD231PD  Z8, Z8, Z18
+	VPXORD       hypot64consts<>+384(SB), Z15, Z7
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VFMADD231PD  Z9, Z9, Z7
+	VFMADD231PD  Z10, Z10, Z8
+	VADDPD       Z7, Z17, Z17
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z15, Z11, Z7
+	VADDPD       Z16, Z12, Z8
+	VSUBPD       Z7, Z11, Z11
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       Z15, Z11, Z11
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z11, Z11
+	VADDPD       Z18, Z12, Z12
+	VSQRTPD      Z7, Z9
+	VSQRTPD      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PD Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z9, Z9, Z11
+	VADDPD       Z10, Z10, Z12
+	VDIVPD       Z11, Z15, Z15
+	VDIVPD       Z12, Z16, Z16
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z7
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z7, Z9, K1, Z9
+	VBLENDMPD    Z0, Z10, K2, Z10
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z0
+	VPORD        hypot64consts<>+576(SB), Z2, Z1
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VBLENDMPD    Z1, Z10, K2, Z10
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
+	VMOVUPD      Z9, (DX)(R10*8)
+	VMOVUPD      Z10, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotVSF64AVX512_exact2
+
+hypotVSF64AVX512_end:
+hypotVSF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hypotVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·hypotVSF64AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotVSF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   hypotVSF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+hypotVSF64AVX512NT_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           hypotVSF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z1, Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z4
+	VBLENDMPD    Z4, Z5, K2, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotVSF64AVX512NT_head_done:
+	MOVQ R13, R11
+
+hypotVSF64AVX512NT_loop2:
+	CMPQ         R11, $0x00000010
+	JB           hypotVSF64AVX512NT_after2
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VPANDD       hypot64consts<>+0(SB), Z2, Z4
+	VPANDD       hypot64consts<>+0(SB), Z0, Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VMAXPD       Z5, Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMINPD       Z5, Z3, Z9
+	VMINPD       Z6, Z4, Z10
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z8, Z11, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
+	VMULPD       Z11, Z7, Z7
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z7, Z7, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z15
+	VMULPD       Z10, Z10, Z16
+	VPXORD       hypot64consts<>+384(SB), Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VFMADD231PD  Z7, Z7, Z17
+	VFMADD231PD  Z8, Z8, Z18
+	VPXORD       hypot64consts<>+384(SB), Z15, Z7
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VFMADD231PD  Z9, Z9, Z7
+	VFMADD231PD  Z10, Z10, Z8
+	VADDPD       Z7, Z17, Z17
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z15, Z11, Z7
+	VADDPD       Z16, Z12, Z8
+	VSUBPD       Z7, Z11, Z11
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       Z15, Z11, Z11
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z11, Z11
+	VADDPD       Z18, Z12, Z12
+	VSQRTPD      Z7, Z9
+	VSQRTPD      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PD Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z9, Z9, Z11
+	VADDPD       Z10, Z10, Z12
+	VDIVPD       Z11, Z15, Z15
+	VDIVPD       Z12, Z16, Z16
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z7
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z7, Z9, K1, Z9
+	VBLENDMPD    Z8, Z10, K2, Z10
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z2, Z2
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z2, Z10, K2, Z10
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
+	VMOVNTPD     Z9, (DX)(R10*8)
+	VMOVNTPD     Z10, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotVSF64AVX512NT_loop2
+
+hypotVSF64AVX512NT_after2:
+hypotVSF64AVX512NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotVSF64AVX512NT_after1
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z1, Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z4
+	VBLENDMPD    Z4, Z5, K1, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVNTPD     Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotVSF64AVX512NT_loop1
+
+hypotVSF64AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           hypotVSF64AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z1, Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotVSF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotVSF64AVX512NT_row
+
+hypotVSF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·hypotSVF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF64AVX512_done
+	TESTQ CX, CX
+	JLE   hypotSVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    hypotSVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    hypotSVF64AVX512_exact2
+
+hypotSVF64AVX512_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+hypotSVF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           hypotSVF64AVX512_after2
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VPANDD       hypot64consts<>+0(SB), Z0, Z4
+	VPANDD       hypot64consts<>+0(SB), Z1, Z5
+	VPANDD       hypot64consts<>+0(SB), Z2, Z6
+	VMAXPD       Z5, Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMINPD       Z5, Z3, Z9
+	VMINPD       Z6, Z4, Z10
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z8, Z11, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
+	VMULPD       Z11, Z7, Z7
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z7, Z7, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z15
+	VMULPD       Z10, Z10, Z16
+	VPXORD       hypot64consts<>+384(SB), Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VFMADD231PD  Z7, Z7, Z17
+	VFMADD231PD  Z8, Z8, Z18
+	VPXORD       hypot64consts<>+384(SB), Z15, Z7
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VFMADD231PD  Z9, Z9, Z7
+	VFMADD231PD  Z10, Z10, Z8
+	VADDPD       Z7, Z17, Z17
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z15, Z11, Z7
+	VADDPD       Z16, Z12, Z8
+	VSUBPD       Z7, Z11, Z11
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       Z15, Z11, Z11
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z11, Z11
+	VADDPD       Z18, Z12, Z12
+	VSQRTPD      Z7, Z9
+	VSQRTPD      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PD Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z9, Z9, Z11
+	VADDPD       Z10, Z10, Z12
+	VDIVPD       Z11, Z15, Z15
+	VDIVPD       Z12, Z16, Z16
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z2, Z2
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z2, Z10, K2, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z1
+	VPORD        hypot64consts<>+576(SB), Z0, Z2
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z2, Z10, K2, Z10
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
+	VMOVUPD      Z9, (DX)(R10*8)
+	VMOVUPD      Z10, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotSVF64AVX512_loop2
+
+hypotSVF64AVX512_after2:
+hypotSVF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotSVF64AVX512_after1
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotSVF64AVX512_loop1
+
+hypotSVF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           hypotSVF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotSVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF64AVX512_row
+	JMP  hypotSVF64AVX512_end
+
+hypotSVF64AVX512_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVUPD      Z5, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotSVF64AVX512_exact1
+	JMP          hypotSVF64AVX512_end
+
+hypotSVF64AVX512_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VPANDD       hypot64consts<>+0(SB), Z0, Z4
+	VPANDD       hypot64consts<>+0(SB), Z1, Z5
+	VPANDD       hypot64consts<>+0(SB), Z2, Z6
+	VMAXPD       Z5, Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMINPD       Z5, Z3, Z9
+	VMINPD       Z6, Z4, Z10
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z8, Z11, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
+	VMULPD       Z11, Z7, Z7
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z7, Z7, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z15
+	VMULPD       Z10, Z10, Z16
+	VPXORD       hypot64consts<>+384(SB), Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VFMADD231PD  Z7, Z7, Z17
+	VFMADD231PD  Z8, Z8, Z18
+	VPXORD       hypot64consts<>+384(SB), Z15, Z7
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VFMADD231PD  Z9, Z9, Z7
+	VFMADD231PD  Z10, Z10, Z8
+	VADDPD       Z7, Z17, Z17
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z15, Z11, Z7
+	VADDPD       Z16, Z12, Z8
+	VSUBPD       Z7, Z11, Z11
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       Z15, Z11, Z11
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z11, Z11
+	VADDPD       Z18, Z12, Z12
+	VSQRTPD      Z7, Z9
+	VSQRTPD      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PD Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z9, Z9, Z11
+	VADDPD       Z10, Z10, Z12
+	VDIVPD       Z11, Z15, Z15
+	VDIVPD       Z12, Z16, Z16
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z2, Z2
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z2, Z10, K2, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z0, Z10, K2, Z10
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
+	VMOVUPD      Z9, (DX)(R10*8)
+	VMOVUPD      Z10, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          hypotSVF64AVX512_exact2
+
+hypotSVF64AVX512_end:
+hypotSVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hypotSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·hypotSVF64AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   hypotSVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   hypotSVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+hypotSVF64AVX512NT_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           hypotSVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotSVF64AVX512NT_head_done:
+	MOVQ R13, R11
+
+hypotSVF64AVX512NT_loop2:
+	CMPQ         R11, $0x00000010
+	JB           hypotSVF64AVX512NT_after2
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       hypot64consts<>+0(SB), Z0, Z3
+	VPANDD       hypot64consts<>+0(SB), Z0, Z4
+	VPANDD       hypot64consts<>+0(SB), Z1, Z5
+	VPANDD       hypot64consts<>+0(SB), Z2, Z6
+	VMAXPD       Z5, Z3, Z7
+	VMAXPD       Z6, Z4, Z8
+	VMINPD       Z5, Z3, Z9
+	VMINPD       Z6, Z4, Z10
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z7, Z11, K1
+	VMOVUPS      hypot64consts<>+128(SB), Z11
+	VCMPPD       $0x11, Z8, Z11, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z7, K3
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K4
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K3, Z11
+	VMOVUPS      hypot64consts<>+64(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    hypot64consts<>+320(SB), Z12, K4, Z12
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K1, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z12, K2, Z12
+	VMOVUPS      hypot64consts<>+64(SB), Z13
+	VMOVUPS      Z13, Z13
+	VBLENDMPD    hypot64consts<>+256(SB), Z13, K3, Z13
+	VMOVUPS      hypot64consts<>+64(SB), Z14
+	VMOVUPS      Z14, Z14
+	VBLENDMPD    hypot64consts<>+256(SB), Z14, K4, Z14
+	VBLENDMPD    hypot64consts<>+320(SB), Z13, K1, Z13
+	VBLENDMPD    hypot64consts<>+320(SB), Z14, K2, Z14
+	VMULPD       Z11, Z7, Z7
+	VMULPD       Z12, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z12, Z10, Z10
+	VMULPD       Z7, Z7, Z11
+	VMULPD       Z8, Z8, Z12
+	VMULPD       Z9, Z9, Z15
+	VMULPD       Z10, Z10, Z16
+	VPXORD       hypot64consts<>+384(SB), Z11, Z17
+	VPXORD       hypot64consts<>+384(SB), Z12, Z18
+	VFMADD231PD  Z7, Z7, Z17
+	VFMADD231PD  Z8, Z8, Z18
+	VPXORD       hypot64consts<>+384(SB), Z15, Z7
+	VPXORD       hypot64consts<>+384(SB), Z16, Z8
+	VFMADD231PD  Z9, Z9, Z7
+	VFMADD231PD  Z10, Z10, Z8
+	VADDPD       Z7, Z17, Z17
+	VADDPD       Z8, Z18, Z18
+	VADDPD       Z15, Z11, Z7
+	VADDPD       Z16, Z12, Z8
+	VSUBPD       Z7, Z11, Z11
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       Z15, Z11, Z11
+	VADDPD       Z16, Z12, Z12
+	VADDPD       Z17, Z11, Z11
+	VADDPD       Z18, Z12, Z12
+	VSQRTPD      Z7, Z9
+	VSQRTPD      Z8, Z10
+	VMOVUPS      Z7, Z15
+	VFNMADD231PD Z9, Z9, Z15
+	VMOVUPS      Z8, Z16
+	VFNMADD231PD Z10, Z10, Z16
+	VADDPD       Z11, Z15, Z15
+	VADDPD       Z12, Z16, Z16
+	VADDPD       Z9, Z9, Z11
+	VADDPD       Z10, Z10, Z12
+	VDIVPD       Z11, Z15, Z15
+	VDIVPD       Z12, Z16, Z16
+	VADDPD       Z15, Z9, Z9
+	VADDPD       Z16, Z10, Z10
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z7, K1
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+448(SB), Z10, K2, Z10
+	VMULPD       Z13, Z9, Z9
+	VMULPD       Z14, Z10, Z10
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VPORD        hypot64consts<>+576(SB), Z2, Z2
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z2, Z10, K2, Z10
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z1
+	VPORD        hypot64consts<>+576(SB), Z0, Z2
+	VBLENDMPD    Z1, Z9, K1, Z9
+	VBLENDMPD    Z2, Z10, K2, Z10
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z4, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z5, K3
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K4
+	KORW         K1, K3, K1
+	KORW         K2, K4, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VBLENDMPD    hypot64consts<>+512(SB), Z10, K2, Z10
+	VMOVNTPD     Z9, (DX)(R10*8)
+	VMOVNTPD     Z10, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          hypotSVF64AVX512NT_loop2
+
+hypotSVF64AVX512NT_after2:
+hypotSVF64AVX512NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           hypotSVF64AVX512NT_after1
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K2, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K1, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K2, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K1, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K1, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z1
+	VBLENDMPD    Z1, Z5, K1, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K1, Z5
+	VMOVNTPD     Z5, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          hypotSVF64AVX512NT_loop1
+
+hypotSVF64AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           hypotSVF64AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       hypot64consts<>+0(SB), Z0, Z2
+	VPANDD       hypot64consts<>+0(SB), Z1, Z3
+	VMAXPD       Z3, Z2, Z4
+	VMINPD       Z3, Z2, Z5
+	VMOVUPS      hypot64consts<>+128(SB), Z6
+	VCMPPD       $0x11, Z4, Z6, K2
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z4, K3
+	VMOVUPS      hypot64consts<>+64(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    hypot64consts<>+320(SB), Z6, K3, Z6
+	VBLENDMPD    hypot64consts<>+256(SB), Z6, K2, Z6
+	VMOVUPS      hypot64consts<>+64(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    hypot64consts<>+256(SB), Z7, K3, Z7
+	VBLENDMPD    hypot64consts<>+320(SB), Z7, K2, Z7
+	VMULPD       Z6, Z4, Z4
+	VMULPD       Z6, Z5, Z5
+	VMULPD       Z4, Z4, Z6
+	VMULPD       Z5, Z5, Z8
+	VPXORD       hypot64consts<>+384(SB), Z6, Z9
+	VFMADD231PD  Z4, Z4, Z9
+	VPXORD       hypot64consts<>+384(SB), Z8, Z4
+	VFMADD231PD  Z5, Z5, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z8, Z6, Z4
+	VSUBPD       Z4, Z6, Z6
+	VADDPD       Z8, Z6, Z6
+	VADDPD       Z9, Z6, Z6
+	VSQRTPD      Z4, Z5
+	VMOVUPS      Z4, Z8
+	VFNMADD231PD Z5, Z5, Z8
+	VADDPD       Z6, Z8, Z8
+	VADDPD       Z5, Z5, Z6
+	VDIVPD       Z6, Z8, Z8
+	VADDPD       Z8, Z5, Z5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z4, K2
+	VBLENDMPD    hypot64consts<>+448(SB), Z5, K2, Z5
+	VMULPD       Z7, Z5, Z5
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        hypot64consts<>+576(SB), Z1, Z1
+	VBLENDMPD    Z1, Z5, K2, Z5
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z5, K2, Z5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z2, K2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z3, K3
+	KORW         K2, K3, K2
+	VBLENDMPD    hypot64consts<>+512(SB), Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+hypotSVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  hypotSVF64AVX512NT_row
+
+hypotSVF64AVX512NT_done:
 	VZEROUPPER
 	RET
 

@@ -94,6 +94,21 @@ func maxVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *f
 //go:noescape
 func maxSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// hypotVVF32NEON computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb+j]**2) for r < m, j < n with NEON.
+//
+//go:noescape
+func hypotVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotVSF32NEON computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with NEON.
+//
+//go:noescape
+func hypotVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// hypotSVF32NEON computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with NEON.
+//
+//go:noescape
+func hypotSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -183,6 +198,21 @@ func maxVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *f
 //
 //go:noescape
 func maxSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVVF64NEON computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb+j]**2) for r < m, j < n with NEON.
+//
+//go:noescape
+func hypotVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotVSF64NEON computes dst[r*ldd+j] = sqrt(a[r*lda+j]**2 + b[r*ldb]**2) for r < m, j < n with NEON.
+//
+//go:noescape
+func hypotVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// hypotSVF64NEON computes dst[r*ldd+j] = sqrt(a[r*lda]**2 + b[r*ldb+j]**2) for r < m, j < n with NEON.
+//
+//go:noescape
+func hypotSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //

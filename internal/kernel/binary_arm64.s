@@ -3,6 +3,30 @@
 //go:build !purego
 
 #include "textflag.h"
+DATA hypot32consts<>+0(SB)/4, $0x7fffffff
+DATA hypot32consts<>+4(SB)/4, $0x3f800000
+DATA hypot32consts<>+8(SB)/4, $0x58800000
+DATA hypot32consts<>+12(SB)/4, $0x26800000
+DATA hypot32consts<>+16(SB)/4, $0x1c800000
+DATA hypot32consts<>+20(SB)/4, $0x6c800000
+DATA hypot32consts<>+24(SB)/4, $0x62800000
+DATA hypot32consts<>+28(SB)/4, $0x12800000
+DATA hypot32consts<>+32(SB)/4, $0x80000000
+DATA hypot32consts<>+36(SB)/4, $0x0
+DATA hypot32consts<>+40(SB)/4, $0x7f800000
+DATA hypot32consts<>+44(SB)/4, $0x400000
+GLOBL hypot32consts<>(SB), RODATA|NOPTR, $48
+DATA hypot64consts<>+0(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+8(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+16(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+24(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+32(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+40(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+48(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+56(SB)/8, $0x0
+DATA hypot64consts<>+64(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+72(SB)/8, $0x8000000000000
+GLOBL hypot64consts<>(SB), RODATA|NOPTR, $80
 
 // func addVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 TEXT ·addVVF32NEON(SB), NOSPLIT, $0-64
@@ -1168,6 +1192,2711 @@ next:
 done:
 	RET
 
+	// func hypotVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·hypotVVF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e24e498 // fcmeq v24.4s, v4.4s, v4.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e20e41c // fcmeq v28.4s, v0.4s, v0.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e25e4b8 // fcmeq v24.4s, v5.4s, v5.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e21e43c // fcmeq v28.4s, v1.4s, v1.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V2.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V6.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e26e4d8 // fcmeq v24.4s, v6.4s, v6.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V6.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e22e45c // fcmeq v28.4s, v2.4s, v2.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V2.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V3.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V7.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e27e4f8 // fcmeq v24.4s, v7.4s, v7.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V7.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e23e47c // fcmeq v28.4s, v3.4s, v3.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V3.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e24e498 // fcmeq v24.4s, v4.4s, v4.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e20e41c // fcmeq v28.4s, v0.4s, v0.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e25e4b8 // fcmeq v24.4s, v5.4s, v5.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e21e43c // fcmeq v28.4s, v1.4s, v1.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e24e498 // fcmeq v24.4s, v4.4s, v4.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e20e41c // fcmeq v28.4s, v0.4s, v0.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V0.B8, V17.B8
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V4.B8, V19.B8
+	WORD	$0x0e33f634 // fmax v20.2s, v17.2s, v19.2s
+	WORD	$0x0eb3f635 // fmin v21.2s, v17.2s, v19.2s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e697 // fcmgt v23.2s, v20.2s, v22.2s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb4e719 // fcmgt v25.2s, v24.2s, v20.2s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B8, V16.B8, V18.B8
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B8, V22.B8, V26.B8
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B8, V27.B8, V16.B8
+	WORD	$0x2e32de9c // fmul v28.2s, v20.2s, v18.2s
+	WORD	$0x2e32deb6 // fmul v22.2s, v21.2s, v18.2s
+	WORD	$0x2e3cdf98 // fmul v24.2s, v28.2s, v28.2s
+	WORD	$0x2e36ded9 // fmul v25.2s, v22.2s, v22.2s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V24.B8, V23.B8
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S2, V28.S2, V26.S2
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VEOR	V20.B8, V25.B8, V21.B8
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S2, V22.S2, V18.S2
+	WORD	$0x0e32d75b // fadd v27.2s, v26.2s, v18.2s
+	WORD	$0x0e39d71c // fadd v28.2s, v24.2s, v25.2s
+	WORD	$0x0ebcd717 // fsub v23.2s, v24.2s, v28.2s
+	WORD	$0x0e39d6f4 // fadd v20.2s, v23.2s, v25.2s
+	WORD	$0x0e3bd696 // fadd v22.2s, v20.2s, v27.2s
+	WORD	$0x2ea1fb95 // fsqrt v21.2s, v28.2s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S2, V21.S2, V26.S2
+	WORD	$0x0e36d752 // fadd v18.2s, v26.2s, v22.2s
+	WORD	$0x0e35d6b8 // fadd v24.2s, v21.2s, v21.2s
+	WORD	$0x2e38fe57 // fdiv v23.2s, v18.2s, v24.2s
+	WORD	$0x0e37d6b9 // fadd v25.2s, v21.2s, v23.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e79b // fcmeq v27.2s, v28.2s, v20.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B8, V26.B8, V22.B8
+	WORD	$0x2e30ded2 // fmul v18.2s, v22.2s, v16.2s
+	WORD	$0x0e24e498 // fcmeq v24.2s, v4.2s, v4.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V4.B8, V23.B8
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B8, V23.B8, V20.B8
+	WORD	$0x0e20e41c // fcmeq v28.2s, v0.2s, v0.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V0.B8, V27.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B8, V27.B8, V25.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e630 // fcmeq v16.2s, v17.2s, v22.2s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e678 // fcmeq v24.2s, v19.2s, v21.2s
+	VORR	V24.B8, V16.B8, V23.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B8, V18.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V0.B8, V17.B8
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V4.B8, V19.B8
+	WORD	$0x0e33f634 // fmax v20.2s, v17.2s, v19.2s
+	WORD	$0x0eb3f635 // fmin v21.2s, v17.2s, v19.2s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e697 // fcmgt v23.2s, v20.2s, v22.2s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb4e719 // fcmgt v25.2s, v24.2s, v20.2s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B8, V16.B8, V18.B8
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B8, V22.B8, V26.B8
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B8, V27.B8, V16.B8
+	WORD	$0x2e32de9c // fmul v28.2s, v20.2s, v18.2s
+	WORD	$0x2e32deb6 // fmul v22.2s, v21.2s, v18.2s
+	WORD	$0x2e3cdf98 // fmul v24.2s, v28.2s, v28.2s
+	WORD	$0x2e36ded9 // fmul v25.2s, v22.2s, v22.2s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V24.B8, V23.B8
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S2, V28.S2, V26.S2
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VEOR	V20.B8, V25.B8, V21.B8
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S2, V22.S2, V18.S2
+	WORD	$0x0e32d75b // fadd v27.2s, v26.2s, v18.2s
+	WORD	$0x0e39d71c // fadd v28.2s, v24.2s, v25.2s
+	WORD	$0x0ebcd717 // fsub v23.2s, v24.2s, v28.2s
+	WORD	$0x0e39d6f4 // fadd v20.2s, v23.2s, v25.2s
+	WORD	$0x0e3bd696 // fadd v22.2s, v20.2s, v27.2s
+	WORD	$0x2ea1fb95 // fsqrt v21.2s, v28.2s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S2, V21.S2, V26.S2
+	WORD	$0x0e36d752 // fadd v18.2s, v26.2s, v22.2s
+	WORD	$0x0e35d6b8 // fadd v24.2s, v21.2s, v21.2s
+	WORD	$0x2e38fe57 // fdiv v23.2s, v18.2s, v24.2s
+	WORD	$0x0e37d6b9 // fadd v25.2s, v21.2s, v23.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e79b // fcmeq v27.2s, v28.2s, v20.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B8, V26.B8, V22.B8
+	WORD	$0x2e30ded2 // fmul v18.2s, v22.2s, v16.2s
+	WORD	$0x0e24e498 // fcmeq v24.2s, v4.2s, v4.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V4.B8, V23.B8
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B8, V23.B8, V20.B8
+	WORD	$0x0e20e41c // fcmeq v28.2s, v0.2s, v0.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V0.B8, V27.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B8, V27.B8, V25.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e630 // fcmeq v16.2s, v17.2s, v22.2s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e678 // fcmeq v24.2s, v19.2s, v21.2s
+	VORR	V24.B8, V16.B8, V23.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B8, V18.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func hypotVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·hypotVSF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e3ee7d8 // fcmeq v24.4s, v30.4s, v30.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e20e41c // fcmeq v28.4s, v0.4s, v0.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e3ee7d8 // fcmeq v24.4s, v30.4s, v30.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e21e43c // fcmeq v28.4s, v1.4s, v1.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V2.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e3ee7d8 // fcmeq v24.4s, v30.4s, v30.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e22e45c // fcmeq v28.4s, v2.4s, v2.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V2.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V3.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e3ee7d8 // fcmeq v24.4s, v30.4s, v30.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e23e47c // fcmeq v28.4s, v3.4s, v3.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V3.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e3ee7d8 // fcmeq v24.4s, v30.4s, v30.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e20e41c // fcmeq v28.4s, v0.4s, v0.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e3ee7d8 // fcmeq v24.4s, v30.4s, v30.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e21e43c // fcmeq v28.4s, v1.4s, v1.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e3ee7d8 // fcmeq v24.4s, v30.4s, v30.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e20e41c // fcmeq v28.4s, v0.4s, v0.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V0.B8, V17.B8
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V30.B8, V19.B8
+	WORD	$0x0e33f634 // fmax v20.2s, v17.2s, v19.2s
+	WORD	$0x0eb3f635 // fmin v21.2s, v17.2s, v19.2s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e697 // fcmgt v23.2s, v20.2s, v22.2s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb4e719 // fcmgt v25.2s, v24.2s, v20.2s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B8, V16.B8, V18.B8
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B8, V22.B8, V26.B8
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B8, V27.B8, V16.B8
+	WORD	$0x2e32de9c // fmul v28.2s, v20.2s, v18.2s
+	WORD	$0x2e32deb6 // fmul v22.2s, v21.2s, v18.2s
+	WORD	$0x2e3cdf98 // fmul v24.2s, v28.2s, v28.2s
+	WORD	$0x2e36ded9 // fmul v25.2s, v22.2s, v22.2s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V24.B8, V23.B8
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S2, V28.S2, V26.S2
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VEOR	V20.B8, V25.B8, V21.B8
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S2, V22.S2, V18.S2
+	WORD	$0x0e32d75b // fadd v27.2s, v26.2s, v18.2s
+	WORD	$0x0e39d71c // fadd v28.2s, v24.2s, v25.2s
+	WORD	$0x0ebcd717 // fsub v23.2s, v24.2s, v28.2s
+	WORD	$0x0e39d6f4 // fadd v20.2s, v23.2s, v25.2s
+	WORD	$0x0e3bd696 // fadd v22.2s, v20.2s, v27.2s
+	WORD	$0x2ea1fb95 // fsqrt v21.2s, v28.2s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S2, V21.S2, V26.S2
+	WORD	$0x0e36d752 // fadd v18.2s, v26.2s, v22.2s
+	WORD	$0x0e35d6b8 // fadd v24.2s, v21.2s, v21.2s
+	WORD	$0x2e38fe57 // fdiv v23.2s, v18.2s, v24.2s
+	WORD	$0x0e37d6b9 // fadd v25.2s, v21.2s, v23.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e79b // fcmeq v27.2s, v28.2s, v20.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B8, V26.B8, V22.B8
+	WORD	$0x2e30ded2 // fmul v18.2s, v22.2s, v16.2s
+	WORD	$0x0e3ee7d8 // fcmeq v24.2s, v30.2s, v30.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V30.B8, V23.B8
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B8, V23.B8, V20.B8
+	WORD	$0x0e20e41c // fcmeq v28.2s, v0.2s, v0.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V0.B8, V27.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B8, V27.B8, V25.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e630 // fcmeq v16.2s, v17.2s, v22.2s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e678 // fcmeq v24.2s, v19.2s, v21.2s
+	VORR	V24.B8, V16.B8, V23.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B8, V18.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V0.B8, V17.B8
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V30.B8, V19.B8
+	WORD	$0x0e33f634 // fmax v20.2s, v17.2s, v19.2s
+	WORD	$0x0eb3f635 // fmin v21.2s, v17.2s, v19.2s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e697 // fcmgt v23.2s, v20.2s, v22.2s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb4e719 // fcmgt v25.2s, v24.2s, v20.2s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B8, V16.B8, V18.B8
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B8, V22.B8, V26.B8
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B8, V27.B8, V16.B8
+	WORD	$0x2e32de9c // fmul v28.2s, v20.2s, v18.2s
+	WORD	$0x2e32deb6 // fmul v22.2s, v21.2s, v18.2s
+	WORD	$0x2e3cdf98 // fmul v24.2s, v28.2s, v28.2s
+	WORD	$0x2e36ded9 // fmul v25.2s, v22.2s, v22.2s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V24.B8, V23.B8
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S2, V28.S2, V26.S2
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VEOR	V20.B8, V25.B8, V21.B8
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S2, V22.S2, V18.S2
+	WORD	$0x0e32d75b // fadd v27.2s, v26.2s, v18.2s
+	WORD	$0x0e39d71c // fadd v28.2s, v24.2s, v25.2s
+	WORD	$0x0ebcd717 // fsub v23.2s, v24.2s, v28.2s
+	WORD	$0x0e39d6f4 // fadd v20.2s, v23.2s, v25.2s
+	WORD	$0x0e3bd696 // fadd v22.2s, v20.2s, v27.2s
+	WORD	$0x2ea1fb95 // fsqrt v21.2s, v28.2s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S2, V21.S2, V26.S2
+	WORD	$0x0e36d752 // fadd v18.2s, v26.2s, v22.2s
+	WORD	$0x0e35d6b8 // fadd v24.2s, v21.2s, v21.2s
+	WORD	$0x2e38fe57 // fdiv v23.2s, v18.2s, v24.2s
+	WORD	$0x0e37d6b9 // fadd v25.2s, v21.2s, v23.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e79b // fcmeq v27.2s, v28.2s, v20.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B8, V26.B8, V22.B8
+	WORD	$0x2e30ded2 // fmul v18.2s, v22.2s, v16.2s
+	WORD	$0x0e3ee7d8 // fcmeq v24.2s, v30.2s, v30.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V30.B8, V23.B8
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B8, V23.B8, V20.B8
+	WORD	$0x0e20e41c // fcmeq v28.2s, v0.2s, v0.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V0.B8, V27.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B8, V27.B8, V25.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e630 // fcmeq v16.2s, v17.2s, v22.2s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e678 // fcmeq v24.2s, v19.2s, v21.2s
+	VORR	V24.B8, V16.B8, V23.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B8, V18.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func hypotSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·hypotSVF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e24e498 // fcmeq v24.4s, v4.4s, v4.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e3fe7fc // fcmeq v28.4s, v31.4s, v31.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e25e4b8 // fcmeq v24.4s, v5.4s, v5.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e3fe7fc // fcmeq v28.4s, v31.4s, v31.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V6.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e26e4d8 // fcmeq v24.4s, v6.4s, v6.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V6.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e3fe7fc // fcmeq v28.4s, v31.4s, v31.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V7.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e27e4f8 // fcmeq v24.4s, v7.4s, v7.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V7.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e3fe7fc // fcmeq v28.4s, v31.4s, v31.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e24e498 // fcmeq v24.4s, v4.4s, v4.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e3fe7fc // fcmeq v28.4s, v31.4s, v31.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e25e4b8 // fcmeq v24.4s, v5.4s, v5.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e3fe7fc // fcmeq v28.4s, v31.4s, v31.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e33f634 // fmax v20.4s, v17.4s, v19.4s
+	WORD	$0x4eb3f635 // fmin v21.4s, v17.4s, v19.4s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e697 // fcmgt v23.4s, v20.4s, v22.4s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb4e719 // fcmgt v25.4s, v24.4s, v20.4s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e32de9c // fmul v28.4s, v20.4s, v18.4s
+	WORD	$0x6e32deb6 // fmul v22.4s, v21.4s, v18.4s
+	WORD	$0x6e3cdf98 // fmul v24.4s, v28.4s, v28.4s
+	WORD	$0x6e36ded9 // fmul v25.4s, v22.4s, v22.4s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S4, V28.S4, V26.S4
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S4, V22.S4, V18.S4
+	WORD	$0x4e32d75b // fadd v27.4s, v26.4s, v18.4s
+	WORD	$0x4e39d71c // fadd v28.4s, v24.4s, v25.4s
+	WORD	$0x4ebcd717 // fsub v23.4s, v24.4s, v28.4s
+	WORD	$0x4e39d6f4 // fadd v20.4s, v23.4s, v25.4s
+	WORD	$0x4e3bd696 // fadd v22.4s, v20.4s, v27.4s
+	WORD	$0x6ea1fb95 // fsqrt v21.4s, v28.4s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S4, V21.S4, V26.S4
+	WORD	$0x4e36d752 // fadd v18.4s, v26.4s, v22.4s
+	WORD	$0x4e35d6b8 // fadd v24.4s, v21.4s, v21.4s
+	WORD	$0x6e38fe57 // fdiv v23.4s, v18.4s, v24.4s
+	WORD	$0x4e37d6b9 // fadd v25.4s, v21.4s, v23.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e79b // fcmeq v27.4s, v28.4s, v20.4s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e30ded2 // fmul v18.4s, v22.4s, v16.4s
+	WORD	$0x4e24e498 // fcmeq v24.4s, v4.4s, v4.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e3fe7fc // fcmeq v28.4s, v31.4s, v31.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e630 // fcmeq v16.4s, v17.4s, v22.4s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35e678 // fcmeq v24.4s, v19.4s, v21.4s
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V31.B8, V17.B8
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V4.B8, V19.B8
+	WORD	$0x0e33f634 // fmax v20.2s, v17.2s, v19.2s
+	WORD	$0x0eb3f635 // fmin v21.2s, v17.2s, v19.2s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e697 // fcmgt v23.2s, v20.2s, v22.2s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb4e719 // fcmgt v25.2s, v24.2s, v20.2s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B8, V16.B8, V18.B8
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B8, V22.B8, V26.B8
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B8, V27.B8, V16.B8
+	WORD	$0x2e32de9c // fmul v28.2s, v20.2s, v18.2s
+	WORD	$0x2e32deb6 // fmul v22.2s, v21.2s, v18.2s
+	WORD	$0x2e3cdf98 // fmul v24.2s, v28.2s, v28.2s
+	WORD	$0x2e36ded9 // fmul v25.2s, v22.2s, v22.2s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V24.B8, V23.B8
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S2, V28.S2, V26.S2
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VEOR	V20.B8, V25.B8, V21.B8
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S2, V22.S2, V18.S2
+	WORD	$0x0e32d75b // fadd v27.2s, v26.2s, v18.2s
+	WORD	$0x0e39d71c // fadd v28.2s, v24.2s, v25.2s
+	WORD	$0x0ebcd717 // fsub v23.2s, v24.2s, v28.2s
+	WORD	$0x0e39d6f4 // fadd v20.2s, v23.2s, v25.2s
+	WORD	$0x0e3bd696 // fadd v22.2s, v20.2s, v27.2s
+	WORD	$0x2ea1fb95 // fsqrt v21.2s, v28.2s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S2, V21.S2, V26.S2
+	WORD	$0x0e36d752 // fadd v18.2s, v26.2s, v22.2s
+	WORD	$0x0e35d6b8 // fadd v24.2s, v21.2s, v21.2s
+	WORD	$0x2e38fe57 // fdiv v23.2s, v18.2s, v24.2s
+	WORD	$0x0e37d6b9 // fadd v25.2s, v21.2s, v23.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e79b // fcmeq v27.2s, v28.2s, v20.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B8, V26.B8, V22.B8
+	WORD	$0x2e30ded2 // fmul v18.2s, v22.2s, v16.2s
+	WORD	$0x0e24e498 // fcmeq v24.2s, v4.2s, v4.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V4.B8, V23.B8
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B8, V23.B8, V20.B8
+	WORD	$0x0e3fe7fc // fcmeq v28.2s, v31.2s, v31.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V31.B8, V27.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B8, V27.B8, V25.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e630 // fcmeq v16.2s, v17.2s, v22.2s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e678 // fcmeq v24.2s, v19.2s, v21.2s
+	VORR	V24.B8, V16.B8, V23.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B8, V18.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V31.B8, V17.B8
+	MOVD	$hypot32consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V4.B8, V19.B8
+	WORD	$0x0e33f634 // fmax v20.2s, v17.2s, v19.2s
+	WORD	$0x0eb3f635 // fmin v21.2s, v17.2s, v19.2s
+	MOVD	$hypot32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e697 // fcmgt v23.2s, v20.2s, v22.2s
+	MOVD	$hypot32consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb4e719 // fcmgt v25.2s, v24.2s, v20.2s
+	MOVD	$hypot32consts<>+20(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B8, V26.B8, V28.B8
+	MOVD	$hypot32consts<>+16(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B8, V16.B8, V18.B8
+	MOVD	$hypot32consts<>+28(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$hypot32consts<>+4(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B8, V22.B8, V26.B8
+	MOVD	$hypot32consts<>+24(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B8, V27.B8, V16.B8
+	WORD	$0x2e32de9c // fmul v28.2s, v20.2s, v18.2s
+	WORD	$0x2e32deb6 // fmul v22.2s, v21.2s, v18.2s
+	WORD	$0x2e3cdf98 // fmul v24.2s, v28.2s, v28.2s
+	WORD	$0x2e36ded9 // fmul v25.2s, v22.2s, v22.2s
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VEOR	V27.B8, V24.B8, V23.B8
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.S2, V28.S2, V26.S2
+	MOVD	$hypot32consts<>+32(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VEOR	V20.B8, V25.B8, V21.B8
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.S2, V22.S2, V18.S2
+	WORD	$0x0e32d75b // fadd v27.2s, v26.2s, v18.2s
+	WORD	$0x0e39d71c // fadd v28.2s, v24.2s, v25.2s
+	WORD	$0x0ebcd717 // fsub v23.2s, v24.2s, v28.2s
+	WORD	$0x0e39d6f4 // fadd v20.2s, v23.2s, v25.2s
+	WORD	$0x0e3bd696 // fadd v22.2s, v20.2s, v27.2s
+	WORD	$0x2ea1fb95 // fsqrt v21.2s, v28.2s
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.S2, V21.S2, V26.S2
+	WORD	$0x0e36d752 // fadd v18.2s, v26.2s, v22.2s
+	WORD	$0x0e35d6b8 // fadd v24.2s, v21.2s, v21.2s
+	WORD	$0x2e38fe57 // fdiv v23.2s, v18.2s, v24.2s
+	WORD	$0x0e37d6b9 // fadd v25.2s, v21.2s, v23.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e79b // fcmeq v27.2s, v28.2s, v20.2s
+	MOVD	$hypot32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B8, V26.B8, V22.B8
+	WORD	$0x2e30ded2 // fmul v18.2s, v22.2s, v16.2s
+	WORD	$0x0e24e498 // fcmeq v24.2s, v4.2s, v4.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V4.B8, V23.B8
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B8, V23.B8, V20.B8
+	WORD	$0x0e3fe7fc // fcmeq v28.2s, v31.2s, v31.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$hypot32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VORR	V26.B8, V31.B8, V27.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B8, V27.B8, V25.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e630 // fcmeq v16.2s, v17.2s, v22.2s
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35e678 // fcmeq v24.2s, v19.2s, v21.2s
+	VORR	V24.B8, V16.B8, V23.B8
+	MOVD	$hypot32consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B8, V18.B8, V26.B8
+	VMOV	V26.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
 	// func addVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 TEXT ·addVVF64NEON(SB), NOSPLIT, $0-64
 	MOVD	m+0(FP), R0
@@ -2226,6 +4955,2416 @@ tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R12), F4
 	WORD	$0x4e64f7ec // fmax v12.2d, v31.2d, v4.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func hypotVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·hypotVVF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e61e43c // fcmeq v28.2d, v1.2d, v1.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V2.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V6.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e66e4d8 // fcmeq v24.2d, v6.2d, v6.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V6.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e62e45c // fcmeq v28.2d, v2.2d, v2.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V2.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V3.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V7.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e67e4f8 // fcmeq v24.2d, v7.2d, v7.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V7.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e63e47c // fcmeq v28.2d, v3.2d, v3.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V3.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e61e43c // fcmeq v28.2d, v1.2d, v1.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func hypotVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·hypotVSF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e61e43c // fcmeq v28.2d, v1.2d, v1.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V2.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e62e45c // fcmeq v28.2d, v2.2d, v2.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V2.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V3.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e63e47c // fcmeq v28.2d, v3.2d, v3.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V3.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V1.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e61e43c // fcmeq v28.2d, v1.2d, v1.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V0.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V30.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V30.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e60e41c // fcmeq v28.2d, v0.2d, v0.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func hypotSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·hypotSVF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V6.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e66e4d8 // fcmeq v24.2d, v6.2d, v6.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V6.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V14.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V7.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e67e4f8 // fcmeq v24.2d, v7.2d, v7.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V7.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V5.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V5.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V31.B16, V17.B16
+	MOVD	$hypot64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V4.B16, V19.B16
+	WORD	$0x4e73f634 // fmax v20.2d, v17.2d, v19.2d
+	WORD	$0x4ef3f635 // fmin v21.2d, v17.2d, v19.2d
+	MOVD	$hypot64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e697 // fcmgt v23.2d, v20.2d, v22.2d
+	MOVD	$hypot64consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef4e719 // fcmgt v25.2d, v24.2d, v20.2d
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V25.B16, V28.B16
+	VBSL	V27.B16, V26.B16, V28.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V23.B16, V18.B16
+	VBSL	V28.B16, V16.B16, V18.B16
+	MOVD	$hypot64consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$hypot64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V24.B16, V22.B16, V26.B16
+	MOVD	$hypot64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V23.B16, V16.B16
+	VBSL	V26.B16, V27.B16, V16.B16
+	WORD	$0x6e72de9c // fmul v28.2d, v20.2d, v18.2d
+	WORD	$0x6e72deb6 // fmul v22.2d, v21.2d, v18.2d
+	WORD	$0x6e7cdf98 // fmul v24.2d, v28.2d, v28.2d
+	WORD	$0x6e76ded9 // fmul v25.2d, v22.2d, v22.2d
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VEOR	V27.B16, V24.B16, V23.B16
+	VMOV	V23.B16, V26.B16
+	VFMLA	V28.D2, V28.D2, V26.D2
+	MOVD	$hypot64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VEOR	V20.B16, V25.B16, V21.B16
+	VMOV	V21.B16, V18.B16
+	VFMLA	V22.D2, V22.D2, V18.D2
+	WORD	$0x4e72d75b // fadd v27.2d, v26.2d, v18.2d
+	WORD	$0x4e79d71c // fadd v28.2d, v24.2d, v25.2d
+	WORD	$0x4efcd717 // fsub v23.2d, v24.2d, v28.2d
+	WORD	$0x4e79d6f4 // fadd v20.2d, v23.2d, v25.2d
+	WORD	$0x4e7bd696 // fadd v22.2d, v20.2d, v27.2d
+	WORD	$0x6ee1fb95 // fsqrt v21.2d, v28.2d
+	VMOV	V28.B16, V26.B16
+	VFMLS	V21.D2, V21.D2, V26.D2
+	WORD	$0x4e76d752 // fadd v18.2d, v26.2d, v22.2d
+	WORD	$0x4e75d6b8 // fadd v24.2d, v21.2d, v21.2d
+	WORD	$0x6e78fe57 // fdiv v23.2d, v18.2d, v24.2d
+	WORD	$0x4e77d6b9 // fadd v25.2d, v21.2d, v23.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e79b // fcmeq v27.2d, v28.2d, v20.2d
+	MOVD	$hypot64consts<>+56(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V27.B16, V22.B16
+	VBSL	V25.B16, V26.B16, V22.B16
+	WORD	$0x6e70ded2 // fmul v18.2d, v22.2d, v16.2d
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V4.B16, V23.B16
+	VMOV	V24.B16, V20.B16
+	VBSL	V18.B16, V23.B16, V20.B16
+	WORD	$0x4e7fe7fc // fcmeq v28.2d, v31.2d, v31.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$hypot64consts<>+72(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V31.B16, V27.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V20.B16, V27.B16, V25.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e630 // fcmeq v16.2d, v17.2d, v22.2d
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4e75e678 // fcmeq v24.2d, v19.2d, v21.2d
+	VORR	V24.B16, V16.B16, V23.B16
+	MOVD	$hypot64consts<>+64(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V25.B16, V18.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -1376,6 +1376,88 @@ var maxKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, lda
 	23: maxSVU64NEON,
 }
 
+// Hypot computes the m x n block of kind k of hypot with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Hypot[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		hypotChunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			hypotVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			hypotVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			hypotSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tFloat64:
+		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			hypotVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			hypotVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			hypotSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	}
+	hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// hypotKernel returns the assembly kernel that Hypot would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func hypotKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](hypotKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](hypotKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// hypotKernelsF32 are hypot's float32 kernels by kernelKey, as Hypot's switch calls them.
+var hypotKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  hypotVVF32NEON,
+	7:  hypotVVF32NEON,
+	14: hypotVSF32NEON,
+	15: hypotVSF32NEON,
+	22: hypotSVF32NEON,
+	23: hypotSVF32NEON,
+}
+
+// hypotKernelsF64 are hypot's float64 kernels by kernelKey, as Hypot's switch calls them.
+var hypotKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  hypotVVF64NEON,
+	7:  hypotVVF64NEON,
+	14: hypotVSF64NEON,
+	15: hypotVSF64NEON,
+	22: hypotSVF64NEON,
+	23: hypotSVF64NEON,
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

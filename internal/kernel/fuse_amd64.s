@@ -288,10 +288,10 @@ fuseF32AVX2_chunk:
 
 fuseF32AVX2_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000d0
-	JAE     fuseF32AVX2_keys208
-	CMPQ    R8, $0x00000068
-	JAE     fuseF32AVX2_keys104
+	CMPQ    R8, $0x000000c8
+	JAE     fuseF32AVX2_keys200
+	CMPQ    R8, $0x0000003b
+	JAE     fuseF32AVX2_keys59
 	CMPQ    R8, $0x00000021
 	JAE     fuseF32AVX2_keys33
 	CMPQ    R8, $0x00000012
@@ -357,8 +357,8 @@ fuseF32AVX2_keys32:
 	JMP fuseF32AVX2_op32
 
 fuseF32AVX2_keys33:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF32AVX2_keys43
+	CMPQ R8, $0x00000030
+	JAE  fuseF32AVX2_keys48
 	CMPQ R8, $0x00000028
 	JAE  fuseF32AVX2_keys40
 	CMPQ R8, $0x00000022
@@ -374,42 +374,66 @@ fuseF32AVX2_keys35:
 	JMP fuseF32AVX2_op35
 
 fuseF32AVX2_keys40:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX2_keys42
 	CMPQ R8, $0x00000029
 	JAE  fuseF32AVX2_keys41
 	JMP  fuseF32AVX2_op40
 
 fuseF32AVX2_keys41:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF32AVX2_keys42
-	JMP  fuseF32AVX2_op41
+	JMP fuseF32AVX2_op41
 
 fuseF32AVX2_keys42:
-	JMP fuseF32AVX2_op42
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX2_keys43
+	JMP  fuseF32AVX2_op42
 
 fuseF32AVX2_keys43:
-	CMPQ R8, $0x00000032
-	JAE  fuseF32AVX2_keys50
-	CMPQ R8, $0x00000030
-	JAE  fuseF32AVX2_keys48
-	JMP  fuseF32AVX2_op43
+	JMP fuseF32AVX2_op43
 
 fuseF32AVX2_keys48:
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX2_keys51
 	CMPQ R8, $0x00000031
 	JAE  fuseF32AVX2_keys49
 	JMP  fuseF32AVX2_op48
 
 fuseF32AVX2_keys49:
-	JMP fuseF32AVX2_op49
+	CMPQ R8, $0x00000032
+	JAE  fuseF32AVX2_keys50
+	JMP  fuseF32AVX2_op49
 
 fuseF32AVX2_keys50:
-	CMPQ R8, $0x00000060
-	JAE  fuseF32AVX2_keys96
-	CMPQ R8, $0x00000033
-	JAE  fuseF32AVX2_keys51
-	JMP  fuseF32AVX2_op50
+	JMP fuseF32AVX2_op50
 
 fuseF32AVX2_keys51:
-	JMP fuseF32AVX2_op51
+	CMPQ R8, $0x00000039
+	JAE  fuseF32AVX2_keys57
+	CMPQ R8, $0x00000038
+	JAE  fuseF32AVX2_keys56
+	JMP  fuseF32AVX2_op51
+
+fuseF32AVX2_keys56:
+	JMP fuseF32AVX2_op56
+
+fuseF32AVX2_keys57:
+	CMPQ R8, $0x0000003a
+	JAE  fuseF32AVX2_keys58
+	JMP  fuseF32AVX2_op57
+
+fuseF32AVX2_keys58:
+	JMP fuseF32AVX2_op58
+
+fuseF32AVX2_keys59:
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX2_keys144
+	CMPQ R8, $0x00000071
+	JAE  fuseF32AVX2_keys113
+	CMPQ R8, $0x00000068
+	JAE  fuseF32AVX2_keys104
+	CMPQ R8, $0x00000060
+	JAE  fuseF32AVX2_keys96
+	JMP  fuseF32AVX2_op59
 
 fuseF32AVX2_keys96:
 	CMPQ R8, $0x00000061
@@ -420,12 +444,6 @@ fuseF32AVX2_keys97:
 	JMP fuseF32AVX2_op97
 
 fuseF32AVX2_keys104:
-	CMPQ R8, $0x00000099
-	JAE  fuseF32AVX2_keys153
-	CMPQ R8, $0x00000080
-	JAE  fuseF32AVX2_keys128
-	CMPQ R8, $0x00000071
-	JAE  fuseF32AVX2_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF32AVX2_keys105
 	JMP  fuseF32AVX2_op104
@@ -439,6 +457,8 @@ fuseF32AVX2_keys112:
 	JMP fuseF32AVX2_op112
 
 fuseF32AVX2_keys113:
+	CMPQ R8, $0x00000080
+	JAE  fuseF32AVX2_keys128
 	CMPQ R8, $0x00000078
 	JAE  fuseF32AVX2_keys120
 	JMP  fuseF32AVX2_op113
@@ -452,29 +472,31 @@ fuseF32AVX2_keys121:
 	JMP fuseF32AVX2_op121
 
 fuseF32AVX2_keys128:
-	CMPQ R8, $0x00000089
-	JAE  fuseF32AVX2_keys137
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX2_keys136
 	CMPQ R8, $0x00000081
 	JAE  fuseF32AVX2_keys129
 	JMP  fuseF32AVX2_op128
 
 fuseF32AVX2_keys129:
-	CMPQ R8, $0x00000088
-	JAE  fuseF32AVX2_keys136
-	JMP  fuseF32AVX2_op129
+	JMP fuseF32AVX2_op129
 
 fuseF32AVX2_keys136:
-	JMP fuseF32AVX2_op136
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX2_keys137
+	JMP  fuseF32AVX2_op136
 
 fuseF32AVX2_keys137:
-	CMPQ R8, $0x00000091
-	JAE  fuseF32AVX2_keys145
-	CMPQ R8, $0x00000090
-	JAE  fuseF32AVX2_keys144
-	JMP  fuseF32AVX2_op137
+	JMP fuseF32AVX2_op137
 
 fuseF32AVX2_keys144:
-	JMP fuseF32AVX2_op144
+	CMPQ R8, $0x000000a9
+	JAE  fuseF32AVX2_keys169
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX2_keys153
+	CMPQ R8, $0x00000091
+	JAE  fuseF32AVX2_keys145
+	JMP  fuseF32AVX2_op144
 
 fuseF32AVX2_keys145:
 	CMPQ R8, $0x00000098
@@ -485,43 +507,41 @@ fuseF32AVX2_keys152:
 	JMP fuseF32AVX2_op152
 
 fuseF32AVX2_keys153:
-	CMPQ R8, $0x000000b1
-	JAE  fuseF32AVX2_keys177
-	CMPQ R8, $0x000000a8
-	JAE  fuseF32AVX2_keys168
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX2_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF32AVX2_keys160
 	JMP  fuseF32AVX2_op153
 
 fuseF32AVX2_keys160:
-	CMPQ R8, $0x000000a1
-	JAE  fuseF32AVX2_keys161
-	JMP  fuseF32AVX2_op160
+	JMP fuseF32AVX2_op160
 
 fuseF32AVX2_keys161:
-	JMP fuseF32AVX2_op161
+	CMPQ R8, $0x000000a8
+	JAE  fuseF32AVX2_keys168
+	JMP  fuseF32AVX2_op161
 
 fuseF32AVX2_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF32AVX2_keys169
-	JMP  fuseF32AVX2_op168
+	JMP fuseF32AVX2_op168
 
 fuseF32AVX2_keys169:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF32AVX2_keys184
 	CMPQ R8, $0x000000b0
 	JAE  fuseF32AVX2_keys176
 	JMP  fuseF32AVX2_op169
 
 fuseF32AVX2_keys176:
-	JMP fuseF32AVX2_op176
+	CMPQ R8, $0x000000b1
+	JAE  fuseF32AVX2_keys177
+	JMP  fuseF32AVX2_op176
 
 fuseF32AVX2_keys177:
-	CMPQ R8, $0x000000c0
-	JAE  fuseF32AVX2_keys192
-	CMPQ R8, $0x000000b8
-	JAE  fuseF32AVX2_keys184
-	JMP  fuseF32AVX2_op177
+	JMP fuseF32AVX2_op177
 
 fuseF32AVX2_keys184:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF32AVX2_keys192
 	CMPQ R8, $0x000000b9
 	JAE  fuseF32AVX2_keys185
 	JMP  fuseF32AVX2_op184
@@ -530,8 +550,6 @@ fuseF32AVX2_keys185:
 	JMP fuseF32AVX2_op185
 
 fuseF32AVX2_keys192:
-	CMPQ R8, $0x000000c8
-	JAE  fuseF32AVX2_keys200
 	CMPQ R8, $0x000000c1
 	JAE  fuseF32AVX2_keys193
 	JMP  fuseF32AVX2_op192
@@ -540,25 +558,25 @@ fuseF32AVX2_keys193:
 	JMP fuseF32AVX2_op193
 
 fuseF32AVX2_keys200:
+	CMPQ R8, $0x00000141
+	JAE  fuseF32AVX2_keys321
+	CMPQ R8, $0x00000123
+	JAE  fuseF32AVX2_keys291
+	CMPQ R8, $0x000000e0
+	JAE  fuseF32AVX2_keys224
+	CMPQ R8, $0x000000d1
+	JAE  fuseF32AVX2_keys209
 	CMPQ R8, $0x000000c9
 	JAE  fuseF32AVX2_keys201
 	JMP  fuseF32AVX2_op200
 
 fuseF32AVX2_keys201:
-	JMP fuseF32AVX2_op201
+	CMPQ R8, $0x000000d0
+	JAE  fuseF32AVX2_keys208
+	JMP  fuseF32AVX2_op201
 
 fuseF32AVX2_keys208:
-	CMPQ R8, $0x00000142
-	JAE  fuseF32AVX2_keys322
-	CMPQ R8, $0x00000125
-	JAE  fuseF32AVX2_keys293
-	CMPQ R8, $0x000000e8
-	JAE  fuseF32AVX2_keys232
-	CMPQ R8, $0x000000d9
-	JAE  fuseF32AVX2_keys217
-	CMPQ R8, $0x000000d1
-	JAE  fuseF32AVX2_keys209
-	JMP  fuseF32AVX2_op208
+	JMP fuseF32AVX2_op208
 
 fuseF32AVX2_keys209:
 	CMPQ R8, $0x000000d8
@@ -566,29 +584,31 @@ fuseF32AVX2_keys209:
 	JMP  fuseF32AVX2_op209
 
 fuseF32AVX2_keys216:
-	JMP fuseF32AVX2_op216
+	CMPQ R8, $0x000000d9
+	JAE  fuseF32AVX2_keys217
+	JMP  fuseF32AVX2_op216
 
 fuseF32AVX2_keys217:
-	CMPQ R8, $0x000000e0
-	JAE  fuseF32AVX2_keys224
-	JMP  fuseF32AVX2_op217
+	JMP fuseF32AVX2_op217
 
 fuseF32AVX2_keys224:
+	CMPQ R8, $0x000000e9
+	JAE  fuseF32AVX2_keys233
 	CMPQ R8, $0x000000e1
 	JAE  fuseF32AVX2_keys225
 	JMP  fuseF32AVX2_op224
 
 fuseF32AVX2_keys225:
-	JMP fuseF32AVX2_op225
+	CMPQ R8, $0x000000e8
+	JAE  fuseF32AVX2_keys232
+	JMP  fuseF32AVX2_op225
 
 fuseF32AVX2_keys232:
-	CMPQ R8, $0x00000121
-	JAE  fuseF32AVX2_keys289
-	CMPQ R8, $0x000000e9
-	JAE  fuseF32AVX2_keys233
-	JMP  fuseF32AVX2_op232
+	JMP fuseF32AVX2_op232
 
 fuseF32AVX2_keys233:
+	CMPQ R8, $0x00000121
+	JAE  fuseF32AVX2_keys289
 	CMPQ R8, $0x00000120
 	JAE  fuseF32AVX2_keys288
 	JMP  fuseF32AVX2_op233
@@ -597,8 +617,6 @@ fuseF32AVX2_keys288:
 	JMP fuseF32AVX2_op288
 
 fuseF32AVX2_keys289:
-	CMPQ R8, $0x00000123
-	JAE  fuseF32AVX2_keys291
 	CMPQ R8, $0x00000122
 	JAE  fuseF32AVX2_keys290
 	JMP  fuseF32AVX2_op289
@@ -607,23 +625,25 @@ fuseF32AVX2_keys290:
 	JMP fuseF32AVX2_op290
 
 fuseF32AVX2_keys291:
+	CMPQ R8, $0x0000012a
+	JAE  fuseF32AVX2_keys298
+	CMPQ R8, $0x00000126
+	JAE  fuseF32AVX2_keys294
 	CMPQ R8, $0x00000124
 	JAE  fuseF32AVX2_keys292
 	JMP  fuseF32AVX2_op291
 
 fuseF32AVX2_keys292:
-	JMP fuseF32AVX2_op292
+	CMPQ R8, $0x00000125
+	JAE  fuseF32AVX2_keys293
+	JMP  fuseF32AVX2_op292
 
 fuseF32AVX2_keys293:
-	CMPQ R8, $0x0000012b
-	JAE  fuseF32AVX2_keys299
-	CMPQ R8, $0x00000128
-	JAE  fuseF32AVX2_keys296
-	CMPQ R8, $0x00000126
-	JAE  fuseF32AVX2_keys294
-	JMP  fuseF32AVX2_op293
+	JMP fuseF32AVX2_op293
 
 fuseF32AVX2_keys294:
+	CMPQ R8, $0x00000128
+	JAE  fuseF32AVX2_keys296
 	CMPQ R8, $0x00000127
 	JAE  fuseF32AVX2_keys295
 	JMP  fuseF32AVX2_op294
@@ -637,64 +657,64 @@ fuseF32AVX2_keys296:
 	JMP  fuseF32AVX2_op296
 
 fuseF32AVX2_keys297:
-	CMPQ R8, $0x0000012a
-	JAE  fuseF32AVX2_keys298
-	JMP  fuseF32AVX2_op297
+	JMP fuseF32AVX2_op297
 
 fuseF32AVX2_keys298:
-	JMP fuseF32AVX2_op298
+	CMPQ R8, $0x0000012d
+	JAE  fuseF32AVX2_keys301
+	CMPQ R8, $0x0000012b
+	JAE  fuseF32AVX2_keys299
+	JMP  fuseF32AVX2_op298
 
 fuseF32AVX2_keys299:
-	CMPQ R8, $0x0000012e
-	JAE  fuseF32AVX2_keys302
 	CMPQ R8, $0x0000012c
 	JAE  fuseF32AVX2_keys300
 	JMP  fuseF32AVX2_op299
 
 fuseF32AVX2_keys300:
-	CMPQ R8, $0x0000012d
-	JAE  fuseF32AVX2_keys301
-	JMP  fuseF32AVX2_op300
+	JMP fuseF32AVX2_op300
 
 fuseF32AVX2_keys301:
-	JMP fuseF32AVX2_op301
-
-fuseF32AVX2_keys302:
-	CMPQ R8, $0x00000140
-	JAE  fuseF32AVX2_keys320
 	CMPQ R8, $0x0000012f
 	JAE  fuseF32AVX2_keys303
-	JMP  fuseF32AVX2_op302
+	CMPQ R8, $0x0000012e
+	JAE  fuseF32AVX2_keys302
+	JMP  fuseF32AVX2_op301
+
+fuseF32AVX2_keys302:
+	JMP fuseF32AVX2_op302
 
 fuseF32AVX2_keys303:
-	JMP fuseF32AVX2_op303
+	CMPQ R8, $0x00000140
+	JAE  fuseF32AVX2_keys320
+	JMP  fuseF32AVX2_op303
 
 fuseF32AVX2_keys320:
-	CMPQ R8, $0x00000141
-	JAE  fuseF32AVX2_keys321
-	JMP  fuseF32AVX2_op320
+	JMP fuseF32AVX2_op320
 
 fuseF32AVX2_keys321:
-	JMP fuseF32AVX2_op321
+	CMPQ R8, $0x0000015a
+	JAE  fuseF32AVX2_keys346
+	CMPQ R8, $0x0000014b
+	JAE  fuseF32AVX2_keys331
+	CMPQ R8, $0x00000148
+	JAE  fuseF32AVX2_keys328
+	CMPQ R8, $0x00000142
+	JAE  fuseF32AVX2_keys322
+	JMP  fuseF32AVX2_op321
 
 fuseF32AVX2_keys322:
-	CMPQ R8, $0x0000015b
-	JAE  fuseF32AVX2_keys347
-	CMPQ R8, $0x00000150
-	JAE  fuseF32AVX2_keys336
-	CMPQ R8, $0x00000149
-	JAE  fuseF32AVX2_keys329
 	CMPQ R8, $0x00000143
 	JAE  fuseF32AVX2_keys323
 	JMP  fuseF32AVX2_op322
 
 fuseF32AVX2_keys323:
-	CMPQ R8, $0x00000148
-	JAE  fuseF32AVX2_keys328
-	JMP  fuseF32AVX2_op323
+	JMP fuseF32AVX2_op323
 
 fuseF32AVX2_keys328:
-	JMP fuseF32AVX2_op328
+	CMPQ R8, $0x00000149
+	JAE  fuseF32AVX2_keys329
+	JMP  fuseF32AVX2_op328
 
 fuseF32AVX2_keys329:
 	CMPQ R8, $0x0000014a
@@ -702,67 +722,67 @@ fuseF32AVX2_keys329:
 	JMP  fuseF32AVX2_op329
 
 fuseF32AVX2_keys330:
-	CMPQ R8, $0x0000014b
-	JAE  fuseF32AVX2_keys331
-	JMP  fuseF32AVX2_op330
+	JMP fuseF32AVX2_op330
 
 fuseF32AVX2_keys331:
-	JMP fuseF32AVX2_op331
+	CMPQ R8, $0x00000152
+	JAE  fuseF32AVX2_keys338
+	CMPQ R8, $0x00000150
+	JAE  fuseF32AVX2_keys336
+	JMP  fuseF32AVX2_op331
 
 fuseF32AVX2_keys336:
-	CMPQ R8, $0x00000153
-	JAE  fuseF32AVX2_keys339
 	CMPQ R8, $0x00000151
 	JAE  fuseF32AVX2_keys337
 	JMP  fuseF32AVX2_op336
 
 fuseF32AVX2_keys337:
-	CMPQ R8, $0x00000152
-	JAE  fuseF32AVX2_keys338
-	JMP  fuseF32AVX2_op337
+	JMP fuseF32AVX2_op337
 
 fuseF32AVX2_keys338:
-	JMP fuseF32AVX2_op338
-
-fuseF32AVX2_keys339:
-	CMPQ R8, $0x00000159
-	JAE  fuseF32AVX2_keys345
 	CMPQ R8, $0x00000158
 	JAE  fuseF32AVX2_keys344
-	JMP  fuseF32AVX2_op339
+	CMPQ R8, $0x00000153
+	JAE  fuseF32AVX2_keys339
+	JMP  fuseF32AVX2_op338
+
+fuseF32AVX2_keys339:
+	JMP fuseF32AVX2_op339
 
 fuseF32AVX2_keys344:
-	JMP fuseF32AVX2_op344
+	CMPQ R8, $0x00000159
+	JAE  fuseF32AVX2_keys345
+	JMP  fuseF32AVX2_op344
 
 fuseF32AVX2_keys345:
-	CMPQ R8, $0x0000015a
-	JAE  fuseF32AVX2_keys346
-	JMP  fuseF32AVX2_op345
+	JMP fuseF32AVX2_op345
 
 fuseF32AVX2_keys346:
-	JMP fuseF32AVX2_op346
-
-fuseF32AVX2_keys347:
 	CMPQ R8, $0x00000169
 	JAE  fuseF32AVX2_keys361
-	CMPQ R8, $0x00000162
-	JAE  fuseF32AVX2_keys354
+	CMPQ R8, $0x00000161
+	JAE  fuseF32AVX2_keys353
+	CMPQ R8, $0x0000015b
+	JAE  fuseF32AVX2_keys347
+	JMP  fuseF32AVX2_op346
+
+fuseF32AVX2_keys347:
 	CMPQ R8, $0x00000160
 	JAE  fuseF32AVX2_keys352
 	JMP  fuseF32AVX2_op347
 
 fuseF32AVX2_keys352:
-	CMPQ R8, $0x00000161
-	JAE  fuseF32AVX2_keys353
-	JMP  fuseF32AVX2_op352
+	JMP fuseF32AVX2_op352
 
 fuseF32AVX2_keys353:
-	JMP fuseF32AVX2_op353
-
-fuseF32AVX2_keys354:
 	CMPQ R8, $0x00000163
 	JAE  fuseF32AVX2_keys355
-	JMP  fuseF32AVX2_op354
+	CMPQ R8, $0x00000162
+	JAE  fuseF32AVX2_keys354
+	JMP  fuseF32AVX2_op353
+
+fuseF32AVX2_keys354:
+	JMP fuseF32AVX2_op354
 
 fuseF32AVX2_keys355:
 	CMPQ R8, $0x00000168
@@ -3148,6 +3168,2530 @@ fuseF32AVX2_op51nt:
 	DECQ     R8
 	JNZ      fuseF32AVX2_op51nt
 	JMP      fuseF32AVX2_next
+
+fuseF32AVX2_op56:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX2_op56nt
+
+fuseF32AVX2_op56loop:
+	VMOVUPS      (R10), Y0
+	VMOVUPS      (R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VMOVUPS      32(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VMOVUPS      64(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VMOVUPS      96(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	ADDQ         $0x00000080, R11
+	DECQ         R8
+	JNZ          fuseF32AVX2_op56loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op56notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op56notail
+	MOVBQZX      3(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R9
+	MOVBQZX      4(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R10
+	MOVBQZX      5(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R11
+	VMOVUPS      (R10), Y0
+	VMOVUPS      (R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VMOVUPS      32(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VMOVUPS      64(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VMOVUPS      96(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 96(R9)
+
+fuseF32AVX2_op56notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op56nt:
+	VMOVUPS      (R10), Y0
+	VMOVUPS      (R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVNTPS     Y0, (R9)
+	VMOVUPS      32(R10), Y0
+	VMOVUPS      32(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVNTPS     Y0, 32(R9)
+	VMOVUPS      64(R10), Y0
+	VMOVUPS      64(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVNTPS     Y0, 64(R9)
+	VMOVUPS      96(R10), Y0
+	VMOVUPS      96(R11), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVNTPS     Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	ADDQ         $0x00000080, R11
+	DECQ         R8
+	JNZ          fuseF32AVX2_op56nt
+	JMP          fuseF32AVX2_next
+
+fuseF32AVX2_op57:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op57nt
+
+fuseF32AVX2_op57loop:
+	VMOVUPS      (R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, (R9)
+	VMOVUPS      32(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 32(R9)
+	VMOVUPS      64(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 64(R9)
+	VMOVUPS      96(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op57loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op57notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op57notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      5(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, (R9)
+	VMOVUPS      32(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 32(R9)
+	VMOVUPS      64(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 64(R9)
+	VMOVUPS      96(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 96(R9)
+
+fuseF32AVX2_op57notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op57nt:
+	VMOVUPS      (R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, (R9)
+	VMOVUPS      32(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, 32(R9)
+	VMOVUPS      64(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, 64(R9)
+	VMOVUPS      96(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y1, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op57nt
+	JMP          fuseF32AVX2_next
+
+fuseF32AVX2_op58:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op58nt
+
+fuseF32AVX2_op58loop:
+	VMOVUPS      (R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, (R9)
+	VMOVUPS      32(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, 32(R9)
+	VMOVUPS      64(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, 64(R9)
+	VMOVUPS      96(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op58loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op58notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op58notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, (R9)
+	VMOVUPS      32(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, 32(R9)
+	VMOVUPS      64(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, 64(R9)
+	VMOVUPS      96(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y5, Y0
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y0, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVUPS      Y1, 96(R9)
+
+fuseF32AVX2_op58notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op58nt:
+	VMOVUPS      (R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVNTPS     Y1, (R9)
+	VMOVUPS      32(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVNTPS     Y1, 32(R9)
+	VMOVUPS      64(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVNTPS     Y1, 64(R9)
+	VMOVUPS      96(R10), Y1
+	VPAND        hypot32consts<>+0(SB), Y1, Y2
+	VPAND        hypot32consts<>+0(SB), Y0, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y6, Y1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y1, Y1
+	VMOVNTPS     Y1, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF32AVX2_op58nt
+	JMP          fuseF32AVX2_next
+
+fuseF32AVX2_op59:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX2_op59nt
+
+fuseF32AVX2_op59loop:
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, (R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 32(R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 64(R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF32AVX2_op59loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX2_op59notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX2_op59notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, (R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 32(R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVUPS      Y5, 64(R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y1
+	VBLENDVPS    Y4, Y1, Y5, Y1
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y4, Y0, Y1, Y0
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y0, Y0
+	VMOVUPS      Y0, 96(R9)
+
+fuseF32AVX2_op59notail:
+	JMP fuseF32AVX2_next
+
+fuseF32AVX2_op59nt:
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, (R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, 32(R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, 64(R9)
+	VPAND        hypot32consts<>+0(SB), Y0, Y2
+	VPAND        hypot32consts<>+0(SB), Y1, Y3
+	VMAXPS       Y3, Y2, Y4
+	VMINPS       Y3, Y2, Y5
+	VMOVUPS      hypot32consts<>+128(SB), Y6
+	VCMPPS       $0x11, Y4, Y6, Y6
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot32consts<>+64(SB), Y8
+	VBLENDVPS    Y7, hypot32consts<>+320(SB), Y8, Y8
+	VBLENDVPS    Y6, hypot32consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot32consts<>+64(SB), Y9
+	VBLENDVPS    Y7, hypot32consts<>+448(SB), Y9, Y7
+	VBLENDVPS    Y6, hypot32consts<>+384(SB), Y7, Y7
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y8
+	VPXOR        hypot32consts<>+512(SB), Y6, Y9
+	VFMADD231PS  Y4, Y4, Y9
+	VPXOR        hypot32consts<>+512(SB), Y8, Y4
+	VFMADD231PS  Y5, Y5, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y8, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y6, Y6
+	VSQRTPS      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PS Y5, Y5, Y8
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y5, Y5, Y6
+	VDIVPS       Y6, Y8, Y8
+	VADDPS       Y8, Y5, Y5
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, hypot32consts<>+576(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VCMPPS       $0x03, Y1, Y1, Y4
+	VPOR         hypot32consts<>+704(SB), Y1, Y6
+	VBLENDVPS    Y4, Y6, Y5, Y6
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VPOR         hypot32consts<>+704(SB), Y0, Y5
+	VBLENDVPS    Y4, Y5, Y6, Y5
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPS    Y2, hypot32consts<>+640(SB), Y5, Y5
+	VMOVNTPS     Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF32AVX2_op59nt
+	JMP          fuseF32AVX2_next
 
 fuseF32AVX2_op96:
 	MOVBQZX      3(CX), R8
@@ -26541,6 +29085,104 @@ fuseF32AVX2_done:
 	VZEROUPPER
 	RET
 
+DATA hypot32consts<>+0(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+8(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+16(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+24(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+32(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+40(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+48(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+56(SB)/8, $0x7fffffff7fffffff
+DATA hypot32consts<>+64(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+72(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+80(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+88(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+96(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+104(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+112(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+120(SB)/8, $0x3f8000003f800000
+DATA hypot32consts<>+128(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+136(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+144(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+152(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+160(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+168(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+176(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+184(SB)/8, $0x5880000058800000
+DATA hypot32consts<>+192(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+200(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+208(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+216(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+224(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+232(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+240(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+248(SB)/8, $0x2680000026800000
+DATA hypot32consts<>+256(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+264(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+272(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+280(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+288(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+296(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+304(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+312(SB)/8, $0x1c8000001c800000
+DATA hypot32consts<>+320(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+328(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+336(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+344(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+352(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+360(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+368(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+376(SB)/8, $0x6c8000006c800000
+DATA hypot32consts<>+384(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+392(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+400(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+408(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+416(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+424(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+432(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+440(SB)/8, $0x6280000062800000
+DATA hypot32consts<>+448(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+456(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+464(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+472(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+480(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+488(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+496(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+504(SB)/8, $0x1280000012800000
+DATA hypot32consts<>+512(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+520(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+528(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+536(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+544(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+552(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+560(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+568(SB)/8, $0x8000000080000000
+DATA hypot32consts<>+576(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+584(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+592(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+600(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+608(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+616(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+624(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+632(SB)/8, $0x0000000000000000
+DATA hypot32consts<>+640(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+648(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+656(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+664(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+672(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+680(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+688(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+696(SB)/8, $0x7f8000007f800000
+DATA hypot32consts<>+704(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+712(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+720(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+728(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+736(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+744(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+752(SB)/8, $0x0040000000400000
+DATA hypot32consts<>+760(SB)/8, $0x0040000000400000
+GLOBL hypot32consts<>(SB), RODATA|NOPTR, $768
+
 DATA exp32consts<>+0(SB)/8, $0xc2d20000c2d20000
 DATA exp32consts<>+8(SB)/8, $0xc2d20000c2d20000
 DATA exp32consts<>+16(SB)/8, $0xc2d20000c2d20000
@@ -28739,10 +31381,10 @@ fuseF32AVX512_chunk:
 
 fuseF32AVX512_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000d0
-	JAE     fuseF32AVX512_keys208
-	CMPQ    R8, $0x00000068
-	JAE     fuseF32AVX512_keys104
+	CMPQ    R8, $0x000000c8
+	JAE     fuseF32AVX512_keys200
+	CMPQ    R8, $0x0000003b
+	JAE     fuseF32AVX512_keys59
 	CMPQ    R8, $0x00000021
 	JAE     fuseF32AVX512_keys33
 	CMPQ    R8, $0x00000012
@@ -28808,8 +31450,8 @@ fuseF32AVX512_keys32:
 	JMP fuseF32AVX512_op32
 
 fuseF32AVX512_keys33:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF32AVX512_keys43
+	CMPQ R8, $0x00000030
+	JAE  fuseF32AVX512_keys48
 	CMPQ R8, $0x00000028
 	JAE  fuseF32AVX512_keys40
 	CMPQ R8, $0x00000022
@@ -28825,42 +31467,66 @@ fuseF32AVX512_keys35:
 	JMP fuseF32AVX512_op35
 
 fuseF32AVX512_keys40:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF32AVX512_keys42
 	CMPQ R8, $0x00000029
 	JAE  fuseF32AVX512_keys41
 	JMP  fuseF32AVX512_op40
 
 fuseF32AVX512_keys41:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF32AVX512_keys42
-	JMP  fuseF32AVX512_op41
+	JMP fuseF32AVX512_op41
 
 fuseF32AVX512_keys42:
-	JMP fuseF32AVX512_op42
+	CMPQ R8, $0x0000002b
+	JAE  fuseF32AVX512_keys43
+	JMP  fuseF32AVX512_op42
 
 fuseF32AVX512_keys43:
-	CMPQ R8, $0x00000032
-	JAE  fuseF32AVX512_keys50
-	CMPQ R8, $0x00000030
-	JAE  fuseF32AVX512_keys48
-	JMP  fuseF32AVX512_op43
+	JMP fuseF32AVX512_op43
 
 fuseF32AVX512_keys48:
+	CMPQ R8, $0x00000033
+	JAE  fuseF32AVX512_keys51
 	CMPQ R8, $0x00000031
 	JAE  fuseF32AVX512_keys49
 	JMP  fuseF32AVX512_op48
 
 fuseF32AVX512_keys49:
-	JMP fuseF32AVX512_op49
+	CMPQ R8, $0x00000032
+	JAE  fuseF32AVX512_keys50
+	JMP  fuseF32AVX512_op49
 
 fuseF32AVX512_keys50:
-	CMPQ R8, $0x00000060
-	JAE  fuseF32AVX512_keys96
-	CMPQ R8, $0x00000033
-	JAE  fuseF32AVX512_keys51
-	JMP  fuseF32AVX512_op50
+	JMP fuseF32AVX512_op50
 
 fuseF32AVX512_keys51:
-	JMP fuseF32AVX512_op51
+	CMPQ R8, $0x00000039
+	JAE  fuseF32AVX512_keys57
+	CMPQ R8, $0x00000038
+	JAE  fuseF32AVX512_keys56
+	JMP  fuseF32AVX512_op51
+
+fuseF32AVX512_keys56:
+	JMP fuseF32AVX512_op56
+
+fuseF32AVX512_keys57:
+	CMPQ R8, $0x0000003a
+	JAE  fuseF32AVX512_keys58
+	JMP  fuseF32AVX512_op57
+
+fuseF32AVX512_keys58:
+	JMP fuseF32AVX512_op58
+
+fuseF32AVX512_keys59:
+	CMPQ R8, $0x00000090
+	JAE  fuseF32AVX512_keys144
+	CMPQ R8, $0x00000071
+	JAE  fuseF32AVX512_keys113
+	CMPQ R8, $0x00000068
+	JAE  fuseF32AVX512_keys104
+	CMPQ R8, $0x00000060
+	JAE  fuseF32AVX512_keys96
+	JMP  fuseF32AVX512_op59
 
 fuseF32AVX512_keys96:
 	CMPQ R8, $0x00000061
@@ -28871,12 +31537,6 @@ fuseF32AVX512_keys97:
 	JMP fuseF32AVX512_op97
 
 fuseF32AVX512_keys104:
-	CMPQ R8, $0x00000099
-	JAE  fuseF32AVX512_keys153
-	CMPQ R8, $0x00000080
-	JAE  fuseF32AVX512_keys128
-	CMPQ R8, $0x00000071
-	JAE  fuseF32AVX512_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF32AVX512_keys105
 	JMP  fuseF32AVX512_op104
@@ -28890,6 +31550,8 @@ fuseF32AVX512_keys112:
 	JMP fuseF32AVX512_op112
 
 fuseF32AVX512_keys113:
+	CMPQ R8, $0x00000080
+	JAE  fuseF32AVX512_keys128
 	CMPQ R8, $0x00000078
 	JAE  fuseF32AVX512_keys120
 	JMP  fuseF32AVX512_op113
@@ -28903,29 +31565,31 @@ fuseF32AVX512_keys121:
 	JMP fuseF32AVX512_op121
 
 fuseF32AVX512_keys128:
-	CMPQ R8, $0x00000089
-	JAE  fuseF32AVX512_keys137
+	CMPQ R8, $0x00000088
+	JAE  fuseF32AVX512_keys136
 	CMPQ R8, $0x00000081
 	JAE  fuseF32AVX512_keys129
 	JMP  fuseF32AVX512_op128
 
 fuseF32AVX512_keys129:
-	CMPQ R8, $0x00000088
-	JAE  fuseF32AVX512_keys136
-	JMP  fuseF32AVX512_op129
+	JMP fuseF32AVX512_op129
 
 fuseF32AVX512_keys136:
-	JMP fuseF32AVX512_op136
+	CMPQ R8, $0x00000089
+	JAE  fuseF32AVX512_keys137
+	JMP  fuseF32AVX512_op136
 
 fuseF32AVX512_keys137:
-	CMPQ R8, $0x00000091
-	JAE  fuseF32AVX512_keys145
-	CMPQ R8, $0x00000090
-	JAE  fuseF32AVX512_keys144
-	JMP  fuseF32AVX512_op137
+	JMP fuseF32AVX512_op137
 
 fuseF32AVX512_keys144:
-	JMP fuseF32AVX512_op144
+	CMPQ R8, $0x000000a9
+	JAE  fuseF32AVX512_keys169
+	CMPQ R8, $0x00000099
+	JAE  fuseF32AVX512_keys153
+	CMPQ R8, $0x00000091
+	JAE  fuseF32AVX512_keys145
+	JMP  fuseF32AVX512_op144
 
 fuseF32AVX512_keys145:
 	CMPQ R8, $0x00000098
@@ -28936,43 +31600,41 @@ fuseF32AVX512_keys152:
 	JMP fuseF32AVX512_op152
 
 fuseF32AVX512_keys153:
-	CMPQ R8, $0x000000b1
-	JAE  fuseF32AVX512_keys177
-	CMPQ R8, $0x000000a8
-	JAE  fuseF32AVX512_keys168
+	CMPQ R8, $0x000000a1
+	JAE  fuseF32AVX512_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF32AVX512_keys160
 	JMP  fuseF32AVX512_op153
 
 fuseF32AVX512_keys160:
-	CMPQ R8, $0x000000a1
-	JAE  fuseF32AVX512_keys161
-	JMP  fuseF32AVX512_op160
+	JMP fuseF32AVX512_op160
 
 fuseF32AVX512_keys161:
-	JMP fuseF32AVX512_op161
+	CMPQ R8, $0x000000a8
+	JAE  fuseF32AVX512_keys168
+	JMP  fuseF32AVX512_op161
 
 fuseF32AVX512_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF32AVX512_keys169
-	JMP  fuseF32AVX512_op168
+	JMP fuseF32AVX512_op168
 
 fuseF32AVX512_keys169:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF32AVX512_keys184
 	CMPQ R8, $0x000000b0
 	JAE  fuseF32AVX512_keys176
 	JMP  fuseF32AVX512_op169
 
 fuseF32AVX512_keys176:
-	JMP fuseF32AVX512_op176
+	CMPQ R8, $0x000000b1
+	JAE  fuseF32AVX512_keys177
+	JMP  fuseF32AVX512_op176
 
 fuseF32AVX512_keys177:
-	CMPQ R8, $0x000000c0
-	JAE  fuseF32AVX512_keys192
-	CMPQ R8, $0x000000b8
-	JAE  fuseF32AVX512_keys184
-	JMP  fuseF32AVX512_op177
+	JMP fuseF32AVX512_op177
 
 fuseF32AVX512_keys184:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF32AVX512_keys192
 	CMPQ R8, $0x000000b9
 	JAE  fuseF32AVX512_keys185
 	JMP  fuseF32AVX512_op184
@@ -28981,8 +31643,6 @@ fuseF32AVX512_keys185:
 	JMP fuseF32AVX512_op185
 
 fuseF32AVX512_keys192:
-	CMPQ R8, $0x000000c8
-	JAE  fuseF32AVX512_keys200
 	CMPQ R8, $0x000000c1
 	JAE  fuseF32AVX512_keys193
 	JMP  fuseF32AVX512_op192
@@ -28991,25 +31651,25 @@ fuseF32AVX512_keys193:
 	JMP fuseF32AVX512_op193
 
 fuseF32AVX512_keys200:
+	CMPQ R8, $0x00000141
+	JAE  fuseF32AVX512_keys321
+	CMPQ R8, $0x00000123
+	JAE  fuseF32AVX512_keys291
+	CMPQ R8, $0x000000e0
+	JAE  fuseF32AVX512_keys224
+	CMPQ R8, $0x000000d1
+	JAE  fuseF32AVX512_keys209
 	CMPQ R8, $0x000000c9
 	JAE  fuseF32AVX512_keys201
 	JMP  fuseF32AVX512_op200
 
 fuseF32AVX512_keys201:
-	JMP fuseF32AVX512_op201
+	CMPQ R8, $0x000000d0
+	JAE  fuseF32AVX512_keys208
+	JMP  fuseF32AVX512_op201
 
 fuseF32AVX512_keys208:
-	CMPQ R8, $0x00000142
-	JAE  fuseF32AVX512_keys322
-	CMPQ R8, $0x00000125
-	JAE  fuseF32AVX512_keys293
-	CMPQ R8, $0x000000e8
-	JAE  fuseF32AVX512_keys232
-	CMPQ R8, $0x000000d9
-	JAE  fuseF32AVX512_keys217
-	CMPQ R8, $0x000000d1
-	JAE  fuseF32AVX512_keys209
-	JMP  fuseF32AVX512_op208
+	JMP fuseF32AVX512_op208
 
 fuseF32AVX512_keys209:
 	CMPQ R8, $0x000000d8
@@ -29017,29 +31677,31 @@ fuseF32AVX512_keys209:
 	JMP  fuseF32AVX512_op209
 
 fuseF32AVX512_keys216:
-	JMP fuseF32AVX512_op216
+	CMPQ R8, $0x000000d9
+	JAE  fuseF32AVX512_keys217
+	JMP  fuseF32AVX512_op216
 
 fuseF32AVX512_keys217:
-	CMPQ R8, $0x000000e0
-	JAE  fuseF32AVX512_keys224
-	JMP  fuseF32AVX512_op217
+	JMP fuseF32AVX512_op217
 
 fuseF32AVX512_keys224:
+	CMPQ R8, $0x000000e9
+	JAE  fuseF32AVX512_keys233
 	CMPQ R8, $0x000000e1
 	JAE  fuseF32AVX512_keys225
 	JMP  fuseF32AVX512_op224
 
 fuseF32AVX512_keys225:
-	JMP fuseF32AVX512_op225
+	CMPQ R8, $0x000000e8
+	JAE  fuseF32AVX512_keys232
+	JMP  fuseF32AVX512_op225
 
 fuseF32AVX512_keys232:
-	CMPQ R8, $0x00000121
-	JAE  fuseF32AVX512_keys289
-	CMPQ R8, $0x000000e9
-	JAE  fuseF32AVX512_keys233
-	JMP  fuseF32AVX512_op232
+	JMP fuseF32AVX512_op232
 
 fuseF32AVX512_keys233:
+	CMPQ R8, $0x00000121
+	JAE  fuseF32AVX512_keys289
 	CMPQ R8, $0x00000120
 	JAE  fuseF32AVX512_keys288
 	JMP  fuseF32AVX512_op233
@@ -29048,8 +31710,6 @@ fuseF32AVX512_keys288:
 	JMP fuseF32AVX512_op288
 
 fuseF32AVX512_keys289:
-	CMPQ R8, $0x00000123
-	JAE  fuseF32AVX512_keys291
 	CMPQ R8, $0x00000122
 	JAE  fuseF32AVX512_keys290
 	JMP  fuseF32AVX512_op289
@@ -29058,23 +31718,25 @@ fuseF32AVX512_keys290:
 	JMP fuseF32AVX512_op290
 
 fuseF32AVX512_keys291:
+	CMPQ R8, $0x0000012a
+	JAE  fuseF32AVX512_keys298
+	CMPQ R8, $0x00000126
+	JAE  fuseF32AVX512_keys294
 	CMPQ R8, $0x00000124
 	JAE  fuseF32AVX512_keys292
 	JMP  fuseF32AVX512_op291
 
 fuseF32AVX512_keys292:
-	JMP fuseF32AVX512_op292
+	CMPQ R8, $0x00000125
+	JAE  fuseF32AVX512_keys293
+	JMP  fuseF32AVX512_op292
 
 fuseF32AVX512_keys293:
-	CMPQ R8, $0x0000012b
-	JAE  fuseF32AVX512_keys299
-	CMPQ R8, $0x00000128
-	JAE  fuseF32AVX512_keys296
-	CMPQ R8, $0x00000126
-	JAE  fuseF32AVX512_keys294
-	JMP  fuseF32AVX512_op293
+	JMP fuseF32AVX512_op293
 
 fuseF32AVX512_keys294:
+	CMPQ R8, $0x00000128
+	JAE  fuseF32AVX512_keys296
 	CMPQ R8, $0x00000127
 	JAE  fuseF32AVX512_keys295
 	JMP  fuseF32AVX512_op294
@@ -29088,64 +31750,64 @@ fuseF32AVX512_keys296:
 	JMP  fuseF32AVX512_op296
 
 fuseF32AVX512_keys297:
-	CMPQ R8, $0x0000012a
-	JAE  fuseF32AVX512_keys298
-	JMP  fuseF32AVX512_op297
+	JMP fuseF32AVX512_op297
 
 fuseF32AVX512_keys298:
-	JMP fuseF32AVX512_op298
+	CMPQ R8, $0x0000012d
+	JAE  fuseF32AVX512_keys301
+	CMPQ R8, $0x0000012b
+	JAE  fuseF32AVX512_keys299
+	JMP  fuseF32AVX512_op298
 
 fuseF32AVX512_keys299:
-	CMPQ R8, $0x0000012e
-	JAE  fuseF32AVX512_keys302
 	CMPQ R8, $0x0000012c
 	JAE  fuseF32AVX512_keys300
 	JMP  fuseF32AVX512_op299
 
 fuseF32AVX512_keys300:
-	CMPQ R8, $0x0000012d
-	JAE  fuseF32AVX512_keys301
-	JMP  fuseF32AVX512_op300
+	JMP fuseF32AVX512_op300
 
 fuseF32AVX512_keys301:
-	JMP fuseF32AVX512_op301
-
-fuseF32AVX512_keys302:
-	CMPQ R8, $0x00000140
-	JAE  fuseF32AVX512_keys320
 	CMPQ R8, $0x0000012f
 	JAE  fuseF32AVX512_keys303
-	JMP  fuseF32AVX512_op302
+	CMPQ R8, $0x0000012e
+	JAE  fuseF32AVX512_keys302
+	JMP  fuseF32AVX512_op301
+
+fuseF32AVX512_keys302:
+	JMP fuseF32AVX512_op302
 
 fuseF32AVX512_keys303:
-	JMP fuseF32AVX512_op303
+	CMPQ R8, $0x00000140
+	JAE  fuseF32AVX512_keys320
+	JMP  fuseF32AVX512_op303
 
 fuseF32AVX512_keys320:
-	CMPQ R8, $0x00000141
-	JAE  fuseF32AVX512_keys321
-	JMP  fuseF32AVX512_op320
+	JMP fuseF32AVX512_op320
 
 fuseF32AVX512_keys321:
-	JMP fuseF32AVX512_op321
+	CMPQ R8, $0x0000015a
+	JAE  fuseF32AVX512_keys346
+	CMPQ R8, $0x0000014b
+	JAE  fuseF32AVX512_keys331
+	CMPQ R8, $0x00000148
+	JAE  fuseF32AVX512_keys328
+	CMPQ R8, $0x00000142
+	JAE  fuseF32AVX512_keys322
+	JMP  fuseF32AVX512_op321
 
 fuseF32AVX512_keys322:
-	CMPQ R8, $0x0000015b
-	JAE  fuseF32AVX512_keys347
-	CMPQ R8, $0x00000150
-	JAE  fuseF32AVX512_keys336
-	CMPQ R8, $0x00000149
-	JAE  fuseF32AVX512_keys329
 	CMPQ R8, $0x00000143
 	JAE  fuseF32AVX512_keys323
 	JMP  fuseF32AVX512_op322
 
 fuseF32AVX512_keys323:
-	CMPQ R8, $0x00000148
-	JAE  fuseF32AVX512_keys328
-	JMP  fuseF32AVX512_op323
+	JMP fuseF32AVX512_op323
 
 fuseF32AVX512_keys328:
-	JMP fuseF32AVX512_op328
+	CMPQ R8, $0x00000149
+	JAE  fuseF32AVX512_keys329
+	JMP  fuseF32AVX512_op328
 
 fuseF32AVX512_keys329:
 	CMPQ R8, $0x0000014a
@@ -29153,67 +31815,67 @@ fuseF32AVX512_keys329:
 	JMP  fuseF32AVX512_op329
 
 fuseF32AVX512_keys330:
-	CMPQ R8, $0x0000014b
-	JAE  fuseF32AVX512_keys331
-	JMP  fuseF32AVX512_op330
+	JMP fuseF32AVX512_op330
 
 fuseF32AVX512_keys331:
-	JMP fuseF32AVX512_op331
+	CMPQ R8, $0x00000152
+	JAE  fuseF32AVX512_keys338
+	CMPQ R8, $0x00000150
+	JAE  fuseF32AVX512_keys336
+	JMP  fuseF32AVX512_op331
 
 fuseF32AVX512_keys336:
-	CMPQ R8, $0x00000153
-	JAE  fuseF32AVX512_keys339
 	CMPQ R8, $0x00000151
 	JAE  fuseF32AVX512_keys337
 	JMP  fuseF32AVX512_op336
 
 fuseF32AVX512_keys337:
-	CMPQ R8, $0x00000152
-	JAE  fuseF32AVX512_keys338
-	JMP  fuseF32AVX512_op337
+	JMP fuseF32AVX512_op337
 
 fuseF32AVX512_keys338:
-	JMP fuseF32AVX512_op338
-
-fuseF32AVX512_keys339:
-	CMPQ R8, $0x00000159
-	JAE  fuseF32AVX512_keys345
 	CMPQ R8, $0x00000158
 	JAE  fuseF32AVX512_keys344
-	JMP  fuseF32AVX512_op339
+	CMPQ R8, $0x00000153
+	JAE  fuseF32AVX512_keys339
+	JMP  fuseF32AVX512_op338
+
+fuseF32AVX512_keys339:
+	JMP fuseF32AVX512_op339
 
 fuseF32AVX512_keys344:
-	JMP fuseF32AVX512_op344
+	CMPQ R8, $0x00000159
+	JAE  fuseF32AVX512_keys345
+	JMP  fuseF32AVX512_op344
 
 fuseF32AVX512_keys345:
-	CMPQ R8, $0x0000015a
-	JAE  fuseF32AVX512_keys346
-	JMP  fuseF32AVX512_op345
+	JMP fuseF32AVX512_op345
 
 fuseF32AVX512_keys346:
-	JMP fuseF32AVX512_op346
-
-fuseF32AVX512_keys347:
 	CMPQ R8, $0x00000169
 	JAE  fuseF32AVX512_keys361
-	CMPQ R8, $0x00000162
-	JAE  fuseF32AVX512_keys354
+	CMPQ R8, $0x00000161
+	JAE  fuseF32AVX512_keys353
+	CMPQ R8, $0x0000015b
+	JAE  fuseF32AVX512_keys347
+	JMP  fuseF32AVX512_op346
+
+fuseF32AVX512_keys347:
 	CMPQ R8, $0x00000160
 	JAE  fuseF32AVX512_keys352
 	JMP  fuseF32AVX512_op347
 
 fuseF32AVX512_keys352:
-	CMPQ R8, $0x00000161
-	JAE  fuseF32AVX512_keys353
-	JMP  fuseF32AVX512_op352
+	JMP fuseF32AVX512_op352
 
 fuseF32AVX512_keys353:
-	JMP fuseF32AVX512_op353
-
-fuseF32AVX512_keys354:
 	CMPQ R8, $0x00000163
 	JAE  fuseF32AVX512_keys355
-	JMP  fuseF32AVX512_op354
+	CMPQ R8, $0x00000162
+	JAE  fuseF32AVX512_keys354
+	JMP  fuseF32AVX512_op353
+
+fuseF32AVX512_keys354:
+	JMP fuseF32AVX512_op354
 
 fuseF32AVX512_keys355:
 	CMPQ R8, $0x00000168
@@ -31599,6 +34261,2626 @@ fuseF32AVX512_op51nt:
 	DECQ     R8
 	JNZ      fuseF32AVX512_op51nt
 	JMP      fuseF32AVX512_next
+
+fuseF32AVX512_op56:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF32AVX512_op56nt
+
+fuseF32AVX512_op56loop:
+	VMOVUPS      (R10), Z0
+	VMOVUPS      (R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R10), Z0
+	VMOVUPS      64(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VMOVUPS      128(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VMOVUPS      192(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	ADDQ         $0x00000100, R11
+	DECQ         R8
+	JNZ          fuseF32AVX512_op56loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op56notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op56notail
+	MOVBQZX      3(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R9
+	MOVBQZX      4(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R10
+	MOVBQZX      5(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R11
+	VMOVUPS      (R10), Z0
+	VMOVUPS      (R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R10), Z0
+	VMOVUPS      64(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VMOVUPS      128(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VMOVUPS      192(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+
+fuseF32AVX512_op56notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op56nt:
+	VMOVUPS      (R10), Z0
+	VMOVUPS      (R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, (R9)
+	VMOVUPS      64(R10), Z0
+	VMOVUPS      64(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 64(R9)
+	VMOVUPS      128(R10), Z0
+	VMOVUPS      128(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 128(R9)
+	VMOVUPS      192(R10), Z0
+	VMOVUPS      192(R11), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	ADDQ         $0x00000100, R11
+	DECQ         R8
+	JNZ          fuseF32AVX512_op56nt
+	JMP          fuseF32AVX512_next
+
+fuseF32AVX512_op57:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op57nt
+
+fuseF32AVX512_op57loop:
+	VMOVUPS      (R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op57loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op57notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op57notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      5(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+
+fuseF32AVX512_op57notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op57nt:
+	VMOVUPS      (R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, (R9)
+	VMOVUPS      64(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 64(R9)
+	VMOVUPS      128(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 128(R9)
+	VMOVUPS      192(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op57nt
+	JMP          fuseF32AVX512_next
+
+fuseF32AVX512_op58:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSS (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op58nt
+
+fuseF32AVX512_op58loop:
+	VMOVUPS      (R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op58loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op58notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op58notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPS      (R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+
+fuseF32AVX512_op58notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op58nt:
+	VMOVUPS      (R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, (R9)
+	VMOVUPS      64(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 64(R9)
+	VMOVUPS      128(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 128(R9)
+	VMOVUPS      192(R10), Z5
+	VPANDD       hypot32consts<>+0(SB), Z5, Z6
+	VPANDD       hypot32consts<>+0(SB), Z0, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF32AVX512_op58nt
+	JMP          fuseF32AVX512_next
+
+fuseF32AVX512_op59:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSS (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF32AVX512_op59nt
+
+fuseF32AVX512_op59loop:
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF32AVX512_op59loop
+	CMPQ         SI, DI
+	JNE          fuseF32AVX512_op59notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF32AVX512_op59notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, (R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 64(R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 128(R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z5
+	VBLENDMPS    Z5, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z0
+	VBLENDMPS    Z0, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVUPS      Z9, 192(R9)
+
+fuseF32AVX512_op59notail:
+	JMP fuseF32AVX512_next
+
+fuseF32AVX512_op59nt:
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, (R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 64(R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 128(R9)
+	VPANDD       hypot32consts<>+0(SB), Z0, Z6
+	VPANDD       hypot32consts<>+0(SB), Z5, Z7
+	VMAXPS       Z7, Z6, Z8
+	VMINPS       Z7, Z6, Z9
+	VMOVUPS      hypot32consts<>+128(SB), Z10
+	VCMPPS       $0x11, Z8, Z10, K1
+	VCMPPS       $0x11, hypot32consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot32consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    hypot32consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPS    hypot32consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot32consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    hypot32consts<>+448(SB), Z11, K2, Z11
+	VBLENDMPS    hypot32consts<>+384(SB), Z11, K1, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+	VMULPS       Z8, Z8, Z10
+	VMULPS       Z9, Z9, Z12
+	VPXORD       hypot32consts<>+512(SB), Z10, Z13
+	VFMADD231PS  Z8, Z8, Z13
+	VPXORD       hypot32consts<>+512(SB), Z12, Z8
+	VFMADD231PS  Z9, Z9, Z8
+	VADDPS       Z8, Z13, Z13
+	VADDPS       Z12, Z10, Z8
+	VSUBPS       Z8, Z10, Z10
+	VADDPS       Z12, Z10, Z10
+	VADDPS       Z13, Z10, Z10
+	VSQRTPS      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PS Z9, Z9, Z12
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z9, Z9, Z10
+	VDIVPS       Z10, Z12, Z12
+	VADDPS       Z12, Z9, Z9
+	VCMPPS       $0x00, hypot32consts<>+576(SB), Z8, K1
+	VBLENDMPS    hypot32consts<>+576(SB), Z9, K1, Z9
+	VMULPS       Z11, Z9, Z9
+	VCMPPS       $0x03, Z5, Z5, K1
+	VPORD        hypot32consts<>+704(SB), Z5, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        hypot32consts<>+704(SB), Z0, Z8
+	VBLENDMPS    Z8, Z9, K1, Z9
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z6, K1
+	VCMPPS       $0x00, hypot32consts<>+640(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPS    hypot32consts<>+640(SB), Z9, K1, Z9
+	VMOVNTPS     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF32AVX512_op59nt
+	JMP          fuseF32AVX512_next
 
 fuseF32AVX512_op96:
 	MOVBQZX      3(CX), R8
@@ -55666,10 +60948,10 @@ fuseF64AVX2_chunk:
 
 fuseF64AVX2_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000d0
-	JAE     fuseF64AVX2_keys208
-	CMPQ    R8, $0x00000068
-	JAE     fuseF64AVX2_keys104
+	CMPQ    R8, $0x000000c8
+	JAE     fuseF64AVX2_keys200
+	CMPQ    R8, $0x0000003b
+	JAE     fuseF64AVX2_keys59
 	CMPQ    R8, $0x00000021
 	JAE     fuseF64AVX2_keys33
 	CMPQ    R8, $0x00000012
@@ -55735,8 +61017,8 @@ fuseF64AVX2_keys32:
 	JMP fuseF64AVX2_op32
 
 fuseF64AVX2_keys33:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF64AVX2_keys43
+	CMPQ R8, $0x00000030
+	JAE  fuseF64AVX2_keys48
 	CMPQ R8, $0x00000028
 	JAE  fuseF64AVX2_keys40
 	CMPQ R8, $0x00000022
@@ -55752,42 +61034,66 @@ fuseF64AVX2_keys35:
 	JMP fuseF64AVX2_op35
 
 fuseF64AVX2_keys40:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX2_keys42
 	CMPQ R8, $0x00000029
 	JAE  fuseF64AVX2_keys41
 	JMP  fuseF64AVX2_op40
 
 fuseF64AVX2_keys41:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF64AVX2_keys42
-	JMP  fuseF64AVX2_op41
+	JMP fuseF64AVX2_op41
 
 fuseF64AVX2_keys42:
-	JMP fuseF64AVX2_op42
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX2_keys43
+	JMP  fuseF64AVX2_op42
 
 fuseF64AVX2_keys43:
-	CMPQ R8, $0x00000032
-	JAE  fuseF64AVX2_keys50
-	CMPQ R8, $0x00000030
-	JAE  fuseF64AVX2_keys48
-	JMP  fuseF64AVX2_op43
+	JMP fuseF64AVX2_op43
 
 fuseF64AVX2_keys48:
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX2_keys51
 	CMPQ R8, $0x00000031
 	JAE  fuseF64AVX2_keys49
 	JMP  fuseF64AVX2_op48
 
 fuseF64AVX2_keys49:
-	JMP fuseF64AVX2_op49
+	CMPQ R8, $0x00000032
+	JAE  fuseF64AVX2_keys50
+	JMP  fuseF64AVX2_op49
 
 fuseF64AVX2_keys50:
-	CMPQ R8, $0x00000060
-	JAE  fuseF64AVX2_keys96
-	CMPQ R8, $0x00000033
-	JAE  fuseF64AVX2_keys51
-	JMP  fuseF64AVX2_op50
+	JMP fuseF64AVX2_op50
 
 fuseF64AVX2_keys51:
-	JMP fuseF64AVX2_op51
+	CMPQ R8, $0x00000039
+	JAE  fuseF64AVX2_keys57
+	CMPQ R8, $0x00000038
+	JAE  fuseF64AVX2_keys56
+	JMP  fuseF64AVX2_op51
+
+fuseF64AVX2_keys56:
+	JMP fuseF64AVX2_op56
+
+fuseF64AVX2_keys57:
+	CMPQ R8, $0x0000003a
+	JAE  fuseF64AVX2_keys58
+	JMP  fuseF64AVX2_op57
+
+fuseF64AVX2_keys58:
+	JMP fuseF64AVX2_op58
+
+fuseF64AVX2_keys59:
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX2_keys144
+	CMPQ R8, $0x00000071
+	JAE  fuseF64AVX2_keys113
+	CMPQ R8, $0x00000068
+	JAE  fuseF64AVX2_keys104
+	CMPQ R8, $0x00000060
+	JAE  fuseF64AVX2_keys96
+	JMP  fuseF64AVX2_op59
 
 fuseF64AVX2_keys96:
 	CMPQ R8, $0x00000061
@@ -55798,12 +61104,6 @@ fuseF64AVX2_keys97:
 	JMP fuseF64AVX2_op97
 
 fuseF64AVX2_keys104:
-	CMPQ R8, $0x00000099
-	JAE  fuseF64AVX2_keys153
-	CMPQ R8, $0x00000080
-	JAE  fuseF64AVX2_keys128
-	CMPQ R8, $0x00000071
-	JAE  fuseF64AVX2_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF64AVX2_keys105
 	JMP  fuseF64AVX2_op104
@@ -55817,6 +61117,8 @@ fuseF64AVX2_keys112:
 	JMP fuseF64AVX2_op112
 
 fuseF64AVX2_keys113:
+	CMPQ R8, $0x00000080
+	JAE  fuseF64AVX2_keys128
 	CMPQ R8, $0x00000078
 	JAE  fuseF64AVX2_keys120
 	JMP  fuseF64AVX2_op113
@@ -55830,29 +61132,31 @@ fuseF64AVX2_keys121:
 	JMP fuseF64AVX2_op121
 
 fuseF64AVX2_keys128:
-	CMPQ R8, $0x00000089
-	JAE  fuseF64AVX2_keys137
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX2_keys136
 	CMPQ R8, $0x00000081
 	JAE  fuseF64AVX2_keys129
 	JMP  fuseF64AVX2_op128
 
 fuseF64AVX2_keys129:
-	CMPQ R8, $0x00000088
-	JAE  fuseF64AVX2_keys136
-	JMP  fuseF64AVX2_op129
+	JMP fuseF64AVX2_op129
 
 fuseF64AVX2_keys136:
-	JMP fuseF64AVX2_op136
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX2_keys137
+	JMP  fuseF64AVX2_op136
 
 fuseF64AVX2_keys137:
-	CMPQ R8, $0x00000091
-	JAE  fuseF64AVX2_keys145
-	CMPQ R8, $0x00000090
-	JAE  fuseF64AVX2_keys144
-	JMP  fuseF64AVX2_op137
+	JMP fuseF64AVX2_op137
 
 fuseF64AVX2_keys144:
-	JMP fuseF64AVX2_op144
+	CMPQ R8, $0x000000a9
+	JAE  fuseF64AVX2_keys169
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX2_keys153
+	CMPQ R8, $0x00000091
+	JAE  fuseF64AVX2_keys145
+	JMP  fuseF64AVX2_op144
 
 fuseF64AVX2_keys145:
 	CMPQ R8, $0x00000098
@@ -55863,43 +61167,41 @@ fuseF64AVX2_keys152:
 	JMP fuseF64AVX2_op152
 
 fuseF64AVX2_keys153:
-	CMPQ R8, $0x000000b1
-	JAE  fuseF64AVX2_keys177
-	CMPQ R8, $0x000000a8
-	JAE  fuseF64AVX2_keys168
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX2_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF64AVX2_keys160
 	JMP  fuseF64AVX2_op153
 
 fuseF64AVX2_keys160:
-	CMPQ R8, $0x000000a1
-	JAE  fuseF64AVX2_keys161
-	JMP  fuseF64AVX2_op160
+	JMP fuseF64AVX2_op160
 
 fuseF64AVX2_keys161:
-	JMP fuseF64AVX2_op161
+	CMPQ R8, $0x000000a8
+	JAE  fuseF64AVX2_keys168
+	JMP  fuseF64AVX2_op161
 
 fuseF64AVX2_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF64AVX2_keys169
-	JMP  fuseF64AVX2_op168
+	JMP fuseF64AVX2_op168
 
 fuseF64AVX2_keys169:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF64AVX2_keys184
 	CMPQ R8, $0x000000b0
 	JAE  fuseF64AVX2_keys176
 	JMP  fuseF64AVX2_op169
 
 fuseF64AVX2_keys176:
-	JMP fuseF64AVX2_op176
+	CMPQ R8, $0x000000b1
+	JAE  fuseF64AVX2_keys177
+	JMP  fuseF64AVX2_op176
 
 fuseF64AVX2_keys177:
-	CMPQ R8, $0x000000c0
-	JAE  fuseF64AVX2_keys192
-	CMPQ R8, $0x000000b8
-	JAE  fuseF64AVX2_keys184
-	JMP  fuseF64AVX2_op177
+	JMP fuseF64AVX2_op177
 
 fuseF64AVX2_keys184:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF64AVX2_keys192
 	CMPQ R8, $0x000000b9
 	JAE  fuseF64AVX2_keys185
 	JMP  fuseF64AVX2_op184
@@ -55908,8 +61210,6 @@ fuseF64AVX2_keys185:
 	JMP fuseF64AVX2_op185
 
 fuseF64AVX2_keys192:
-	CMPQ R8, $0x000000c8
-	JAE  fuseF64AVX2_keys200
 	CMPQ R8, $0x000000c1
 	JAE  fuseF64AVX2_keys193
 	JMP  fuseF64AVX2_op192
@@ -55918,25 +61218,25 @@ fuseF64AVX2_keys193:
 	JMP fuseF64AVX2_op193
 
 fuseF64AVX2_keys200:
+	CMPQ R8, $0x00000141
+	JAE  fuseF64AVX2_keys321
+	CMPQ R8, $0x00000123
+	JAE  fuseF64AVX2_keys291
+	CMPQ R8, $0x000000e0
+	JAE  fuseF64AVX2_keys224
+	CMPQ R8, $0x000000d1
+	JAE  fuseF64AVX2_keys209
 	CMPQ R8, $0x000000c9
 	JAE  fuseF64AVX2_keys201
 	JMP  fuseF64AVX2_op200
 
 fuseF64AVX2_keys201:
-	JMP fuseF64AVX2_op201
+	CMPQ R8, $0x000000d0
+	JAE  fuseF64AVX2_keys208
+	JMP  fuseF64AVX2_op201
 
 fuseF64AVX2_keys208:
-	CMPQ R8, $0x00000142
-	JAE  fuseF64AVX2_keys322
-	CMPQ R8, $0x00000125
-	JAE  fuseF64AVX2_keys293
-	CMPQ R8, $0x000000e8
-	JAE  fuseF64AVX2_keys232
-	CMPQ R8, $0x000000d9
-	JAE  fuseF64AVX2_keys217
-	CMPQ R8, $0x000000d1
-	JAE  fuseF64AVX2_keys209
-	JMP  fuseF64AVX2_op208
+	JMP fuseF64AVX2_op208
 
 fuseF64AVX2_keys209:
 	CMPQ R8, $0x000000d8
@@ -55944,29 +61244,31 @@ fuseF64AVX2_keys209:
 	JMP  fuseF64AVX2_op209
 
 fuseF64AVX2_keys216:
-	JMP fuseF64AVX2_op216
+	CMPQ R8, $0x000000d9
+	JAE  fuseF64AVX2_keys217
+	JMP  fuseF64AVX2_op216
 
 fuseF64AVX2_keys217:
-	CMPQ R8, $0x000000e0
-	JAE  fuseF64AVX2_keys224
-	JMP  fuseF64AVX2_op217
+	JMP fuseF64AVX2_op217
 
 fuseF64AVX2_keys224:
+	CMPQ R8, $0x000000e9
+	JAE  fuseF64AVX2_keys233
 	CMPQ R8, $0x000000e1
 	JAE  fuseF64AVX2_keys225
 	JMP  fuseF64AVX2_op224
 
 fuseF64AVX2_keys225:
-	JMP fuseF64AVX2_op225
+	CMPQ R8, $0x000000e8
+	JAE  fuseF64AVX2_keys232
+	JMP  fuseF64AVX2_op225
 
 fuseF64AVX2_keys232:
-	CMPQ R8, $0x00000121
-	JAE  fuseF64AVX2_keys289
-	CMPQ R8, $0x000000e9
-	JAE  fuseF64AVX2_keys233
-	JMP  fuseF64AVX2_op232
+	JMP fuseF64AVX2_op232
 
 fuseF64AVX2_keys233:
+	CMPQ R8, $0x00000121
+	JAE  fuseF64AVX2_keys289
 	CMPQ R8, $0x00000120
 	JAE  fuseF64AVX2_keys288
 	JMP  fuseF64AVX2_op233
@@ -55975,8 +61277,6 @@ fuseF64AVX2_keys288:
 	JMP fuseF64AVX2_op288
 
 fuseF64AVX2_keys289:
-	CMPQ R8, $0x00000123
-	JAE  fuseF64AVX2_keys291
 	CMPQ R8, $0x00000122
 	JAE  fuseF64AVX2_keys290
 	JMP  fuseF64AVX2_op289
@@ -55985,23 +61285,25 @@ fuseF64AVX2_keys290:
 	JMP fuseF64AVX2_op290
 
 fuseF64AVX2_keys291:
+	CMPQ R8, $0x0000012a
+	JAE  fuseF64AVX2_keys298
+	CMPQ R8, $0x00000126
+	JAE  fuseF64AVX2_keys294
 	CMPQ R8, $0x00000124
 	JAE  fuseF64AVX2_keys292
 	JMP  fuseF64AVX2_op291
 
 fuseF64AVX2_keys292:
-	JMP fuseF64AVX2_op292
+	CMPQ R8, $0x00000125
+	JAE  fuseF64AVX2_keys293
+	JMP  fuseF64AVX2_op292
 
 fuseF64AVX2_keys293:
-	CMPQ R8, $0x0000012b
-	JAE  fuseF64AVX2_keys299
-	CMPQ R8, $0x00000128
-	JAE  fuseF64AVX2_keys296
-	CMPQ R8, $0x00000126
-	JAE  fuseF64AVX2_keys294
-	JMP  fuseF64AVX2_op293
+	JMP fuseF64AVX2_op293
 
 fuseF64AVX2_keys294:
+	CMPQ R8, $0x00000128
+	JAE  fuseF64AVX2_keys296
 	CMPQ R8, $0x00000127
 	JAE  fuseF64AVX2_keys295
 	JMP  fuseF64AVX2_op294
@@ -56015,64 +61317,64 @@ fuseF64AVX2_keys296:
 	JMP  fuseF64AVX2_op296
 
 fuseF64AVX2_keys297:
-	CMPQ R8, $0x0000012a
-	JAE  fuseF64AVX2_keys298
-	JMP  fuseF64AVX2_op297
+	JMP fuseF64AVX2_op297
 
 fuseF64AVX2_keys298:
-	JMP fuseF64AVX2_op298
+	CMPQ R8, $0x0000012d
+	JAE  fuseF64AVX2_keys301
+	CMPQ R8, $0x0000012b
+	JAE  fuseF64AVX2_keys299
+	JMP  fuseF64AVX2_op298
 
 fuseF64AVX2_keys299:
-	CMPQ R8, $0x0000012e
-	JAE  fuseF64AVX2_keys302
 	CMPQ R8, $0x0000012c
 	JAE  fuseF64AVX2_keys300
 	JMP  fuseF64AVX2_op299
 
 fuseF64AVX2_keys300:
-	CMPQ R8, $0x0000012d
-	JAE  fuseF64AVX2_keys301
-	JMP  fuseF64AVX2_op300
+	JMP fuseF64AVX2_op300
 
 fuseF64AVX2_keys301:
-	JMP fuseF64AVX2_op301
-
-fuseF64AVX2_keys302:
-	CMPQ R8, $0x00000140
-	JAE  fuseF64AVX2_keys320
 	CMPQ R8, $0x0000012f
 	JAE  fuseF64AVX2_keys303
-	JMP  fuseF64AVX2_op302
+	CMPQ R8, $0x0000012e
+	JAE  fuseF64AVX2_keys302
+	JMP  fuseF64AVX2_op301
+
+fuseF64AVX2_keys302:
+	JMP fuseF64AVX2_op302
 
 fuseF64AVX2_keys303:
-	JMP fuseF64AVX2_op303
+	CMPQ R8, $0x00000140
+	JAE  fuseF64AVX2_keys320
+	JMP  fuseF64AVX2_op303
 
 fuseF64AVX2_keys320:
-	CMPQ R8, $0x00000141
-	JAE  fuseF64AVX2_keys321
-	JMP  fuseF64AVX2_op320
+	JMP fuseF64AVX2_op320
 
 fuseF64AVX2_keys321:
-	JMP fuseF64AVX2_op321
+	CMPQ R8, $0x0000015a
+	JAE  fuseF64AVX2_keys346
+	CMPQ R8, $0x0000014b
+	JAE  fuseF64AVX2_keys331
+	CMPQ R8, $0x00000148
+	JAE  fuseF64AVX2_keys328
+	CMPQ R8, $0x00000142
+	JAE  fuseF64AVX2_keys322
+	JMP  fuseF64AVX2_op321
 
 fuseF64AVX2_keys322:
-	CMPQ R8, $0x0000015b
-	JAE  fuseF64AVX2_keys347
-	CMPQ R8, $0x00000150
-	JAE  fuseF64AVX2_keys336
-	CMPQ R8, $0x00000149
-	JAE  fuseF64AVX2_keys329
 	CMPQ R8, $0x00000143
 	JAE  fuseF64AVX2_keys323
 	JMP  fuseF64AVX2_op322
 
 fuseF64AVX2_keys323:
-	CMPQ R8, $0x00000148
-	JAE  fuseF64AVX2_keys328
-	JMP  fuseF64AVX2_op323
+	JMP fuseF64AVX2_op323
 
 fuseF64AVX2_keys328:
-	JMP fuseF64AVX2_op328
+	CMPQ R8, $0x00000149
+	JAE  fuseF64AVX2_keys329
+	JMP  fuseF64AVX2_op328
 
 fuseF64AVX2_keys329:
 	CMPQ R8, $0x0000014a
@@ -56080,67 +61382,67 @@ fuseF64AVX2_keys329:
 	JMP  fuseF64AVX2_op329
 
 fuseF64AVX2_keys330:
-	CMPQ R8, $0x0000014b
-	JAE  fuseF64AVX2_keys331
-	JMP  fuseF64AVX2_op330
+	JMP fuseF64AVX2_op330
 
 fuseF64AVX2_keys331:
-	JMP fuseF64AVX2_op331
+	CMPQ R8, $0x00000152
+	JAE  fuseF64AVX2_keys338
+	CMPQ R8, $0x00000150
+	JAE  fuseF64AVX2_keys336
+	JMP  fuseF64AVX2_op331
 
 fuseF64AVX2_keys336:
-	CMPQ R8, $0x00000153
-	JAE  fuseF64AVX2_keys339
 	CMPQ R8, $0x00000151
 	JAE  fuseF64AVX2_keys337
 	JMP  fuseF64AVX2_op336
 
 fuseF64AVX2_keys337:
-	CMPQ R8, $0x00000152
-	JAE  fuseF64AVX2_keys338
-	JMP  fuseF64AVX2_op337
+	JMP fuseF64AVX2_op337
 
 fuseF64AVX2_keys338:
-	JMP fuseF64AVX2_op338
-
-fuseF64AVX2_keys339:
-	CMPQ R8, $0x00000159
-	JAE  fuseF64AVX2_keys345
 	CMPQ R8, $0x00000158
 	JAE  fuseF64AVX2_keys344
-	JMP  fuseF64AVX2_op339
+	CMPQ R8, $0x00000153
+	JAE  fuseF64AVX2_keys339
+	JMP  fuseF64AVX2_op338
+
+fuseF64AVX2_keys339:
+	JMP fuseF64AVX2_op339
 
 fuseF64AVX2_keys344:
-	JMP fuseF64AVX2_op344
+	CMPQ R8, $0x00000159
+	JAE  fuseF64AVX2_keys345
+	JMP  fuseF64AVX2_op344
 
 fuseF64AVX2_keys345:
-	CMPQ R8, $0x0000015a
-	JAE  fuseF64AVX2_keys346
-	JMP  fuseF64AVX2_op345
+	JMP fuseF64AVX2_op345
 
 fuseF64AVX2_keys346:
-	JMP fuseF64AVX2_op346
-
-fuseF64AVX2_keys347:
 	CMPQ R8, $0x00000169
 	JAE  fuseF64AVX2_keys361
-	CMPQ R8, $0x00000162
-	JAE  fuseF64AVX2_keys354
+	CMPQ R8, $0x00000161
+	JAE  fuseF64AVX2_keys353
+	CMPQ R8, $0x0000015b
+	JAE  fuseF64AVX2_keys347
+	JMP  fuseF64AVX2_op346
+
+fuseF64AVX2_keys347:
 	CMPQ R8, $0x00000160
 	JAE  fuseF64AVX2_keys352
 	JMP  fuseF64AVX2_op347
 
 fuseF64AVX2_keys352:
-	CMPQ R8, $0x00000161
-	JAE  fuseF64AVX2_keys353
-	JMP  fuseF64AVX2_op352
+	JMP fuseF64AVX2_op352
 
 fuseF64AVX2_keys353:
-	JMP fuseF64AVX2_op353
-
-fuseF64AVX2_keys354:
 	CMPQ R8, $0x00000163
 	JAE  fuseF64AVX2_keys355
-	JMP  fuseF64AVX2_op354
+	CMPQ R8, $0x00000162
+	JAE  fuseF64AVX2_keys354
+	JMP  fuseF64AVX2_op353
+
+fuseF64AVX2_keys354:
+	JMP fuseF64AVX2_op354
 
 fuseF64AVX2_keys355:
 	CMPQ R8, $0x00000168
@@ -58526,6 +63828,2530 @@ fuseF64AVX2_op51nt:
 	DECQ     R8
 	JNZ      fuseF64AVX2_op51nt
 	JMP      fuseF64AVX2_next
+
+fuseF64AVX2_op56:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX2_op56nt
+
+fuseF64AVX2_op56loop:
+	VMOVUPD      (R10), Y0
+	VMOVUPD      (R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VMOVUPD      32(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VMOVUPD      64(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VMOVUPD      96(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	ADDQ         $0x00000080, R11
+	DECQ         R8
+	JNZ          fuseF64AVX2_op56loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op56notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op56notail
+	MOVBQZX      3(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R9
+	MOVBQZX      4(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R10
+	MOVBQZX      5(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R11
+	VMOVUPD      (R10), Y0
+	VMOVUPD      (R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VMOVUPD      32(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VMOVUPD      64(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VMOVUPD      96(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 96(R9)
+
+fuseF64AVX2_op56notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op56nt:
+	VMOVUPD      (R10), Y0
+	VMOVUPD      (R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVNTPD     Y0, (R9)
+	VMOVUPD      32(R10), Y0
+	VMOVUPD      32(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVNTPD     Y0, 32(R9)
+	VMOVUPD      64(R10), Y0
+	VMOVUPD      64(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVNTPD     Y0, 64(R9)
+	VMOVUPD      96(R10), Y0
+	VMOVUPD      96(R11), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVNTPD     Y0, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	ADDQ         $0x00000080, R11
+	DECQ         R8
+	JNZ          fuseF64AVX2_op56nt
+	JMP          fuseF64AVX2_next
+
+fuseF64AVX2_op57:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op57nt
+
+fuseF64AVX2_op57loop:
+	VMOVUPD      (R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, (R9)
+	VMOVUPD      32(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 32(R9)
+	VMOVUPD      64(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 64(R9)
+	VMOVUPD      96(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op57loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op57notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op57notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      5(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, (R9)
+	VMOVUPD      32(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 32(R9)
+	VMOVUPD      64(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 64(R9)
+	VMOVUPD      96(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 96(R9)
+
+fuseF64AVX2_op57notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op57nt:
+	VMOVUPD      (R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, (R9)
+	VMOVUPD      32(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, 32(R9)
+	VMOVUPD      64(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, 64(R9)
+	VMOVUPD      96(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y1, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op57nt
+	JMP          fuseF64AVX2_next
+
+fuseF64AVX2_op58:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Y0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op58nt
+
+fuseF64AVX2_op58loop:
+	VMOVUPD      (R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, (R9)
+	VMOVUPD      32(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, 32(R9)
+	VMOVUPD      64(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, 64(R9)
+	VMOVUPD      96(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op58loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op58notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op58notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, (R9)
+	VMOVUPD      32(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, 32(R9)
+	VMOVUPD      64(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, 64(R9)
+	VMOVUPD      96(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y5, Y0
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y0, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVUPD      Y1, 96(R9)
+
+fuseF64AVX2_op58notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op58nt:
+	VMOVUPD      (R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVNTPD     Y1, (R9)
+	VMOVUPD      32(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVNTPD     Y1, 32(R9)
+	VMOVUPD      64(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVNTPD     Y1, 64(R9)
+	VMOVUPD      96(R10), Y1
+	VPAND        hypot64consts<>+0(SB), Y1, Y2
+	VPAND        hypot64consts<>+0(SB), Y0, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y6, Y1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y1, Y1
+	VMOVNTPD     Y1, 96(R9)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000080, R10
+	DECQ         R8
+	JNZ          fuseF64AVX2_op58nt
+	JMP          fuseF64AVX2_next
+
+fuseF64AVX2_op59:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Y1
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX2_op59nt
+
+fuseF64AVX2_op59loop:
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, (R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 32(R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 64(R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF64AVX2_op59loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX2_op59notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX2_op59notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, (R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 32(R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVUPD      Y5, 64(R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y1
+	VBLENDVPD    Y4, Y1, Y5, Y1
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y4, Y0, Y1, Y0
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y0, Y0
+	VMOVUPD      Y0, 96(R9)
+
+fuseF64AVX2_op59notail:
+	JMP fuseF64AVX2_next
+
+fuseF64AVX2_op59nt:
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, (R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, 32(R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, 64(R9)
+	VPAND        hypot64consts<>+0(SB), Y0, Y2
+	VPAND        hypot64consts<>+0(SB), Y1, Y3
+	VMAXPD       Y3, Y2, Y4
+	VMINPD       Y3, Y2, Y5
+	VMOVUPS      hypot64consts<>+128(SB), Y6
+	VCMPPD       $0x11, Y4, Y6, Y6
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Y4, Y7
+	VMOVUPS      hypot64consts<>+64(SB), Y8
+	VBLENDVPD    Y7, hypot64consts<>+320(SB), Y8, Y8
+	VBLENDVPD    Y6, hypot64consts<>+256(SB), Y8, Y8
+	VMOVUPS      hypot64consts<>+64(SB), Y9
+	VBLENDVPD    Y7, hypot64consts<>+256(SB), Y9, Y7
+	VBLENDVPD    Y6, hypot64consts<>+320(SB), Y7, Y7
+	VMULPD       Y8, Y4, Y4
+	VMULPD       Y8, Y5, Y5
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y8
+	VPXOR        hypot64consts<>+384(SB), Y6, Y9
+	VFMADD231PD  Y4, Y4, Y9
+	VPXOR        hypot64consts<>+384(SB), Y8, Y4
+	VFMADD231PD  Y5, Y5, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y8, Y6, Y4
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y6, Y6
+	VSQRTPD      Y4, Y5
+	VMOVUPS      Y4, Y8
+	VFNMADD231PD Y5, Y5, Y8
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y5, Y5, Y6
+	VDIVPD       Y6, Y8, Y8
+	VADDPD       Y8, Y5, Y5
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Y4, Y4
+	VBLENDVPD    Y4, hypot64consts<>+448(SB), Y5, Y5
+	VMULPD       Y7, Y5, Y5
+	VCMPPD       $0x03, Y1, Y1, Y4
+	VPOR         hypot64consts<>+576(SB), Y1, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y6
+	VCMPPD       $0x03, Y0, Y0, Y4
+	VPOR         hypot64consts<>+576(SB), Y0, Y5
+	VBLENDVPD    Y4, Y5, Y6, Y5
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y2, Y2
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VBLENDVPD    Y2, hypot64consts<>+512(SB), Y5, Y5
+	VMOVNTPD     Y5, 96(R9)
+	ADDQ         $0x00000080, R9
+	DECQ         R8
+	JNZ          fuseF64AVX2_op59nt
+	JMP          fuseF64AVX2_next
 
 fuseF64AVX2_op96:
 	MOVBQZX      3(CX), R8
@@ -82975,6 +90801,88 @@ fuseF64AVX2_done:
 	VZEROUPPER
 	RET
 
+DATA hypot64consts<>+0(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+8(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+16(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+24(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+32(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+40(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+48(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+56(SB)/8, $0x7fffffffffffffff
+DATA hypot64consts<>+64(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+72(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+80(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+88(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+96(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+104(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+112(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+120(SB)/8, $0x3ff0000000000000
+DATA hypot64consts<>+128(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+136(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+144(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+152(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+160(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+168(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+176(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+184(SB)/8, $0x5f30000000000000
+DATA hypot64consts<>+192(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+200(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+208(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+216(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+224(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+232(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+240(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+248(SB)/8, $0x20b0000000000000
+DATA hypot64consts<>+256(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+264(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+272(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+280(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+288(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+296(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+304(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+312(SB)/8, $0x1a70000000000000
+DATA hypot64consts<>+320(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+328(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+336(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+344(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+352(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+360(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+368(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+376(SB)/8, $0x6570000000000000
+DATA hypot64consts<>+384(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+392(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+400(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+408(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+416(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+424(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+432(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+440(SB)/8, $0x8000000000000000
+DATA hypot64consts<>+448(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+456(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+464(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+472(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+480(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+488(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+496(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+504(SB)/8, $0x0000000000000000
+DATA hypot64consts<>+512(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+520(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+528(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+536(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+544(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+552(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+560(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+568(SB)/8, $0x7ff0000000000000
+DATA hypot64consts<>+576(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+584(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+592(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+600(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+608(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+616(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+624(SB)/8, $0x0008000000000000
+DATA hypot64consts<>+632(SB)/8, $0x0008000000000000
+GLOBL hypot64consts<>(SB), RODATA|NOPTR, $640
+
 DATA exp64consts<>+0(SB)/8, $0xc087500000000000
 DATA exp64consts<>+8(SB)/8, $0xc087500000000000
 DATA exp64consts<>+16(SB)/8, $0xc087500000000000
@@ -85509,10 +93417,10 @@ fuseF64AVX512_chunk:
 
 fuseF64AVX512_dispatch:
 	MOVWQZX (CX), R8
-	CMPQ    R8, $0x000000d0
-	JAE     fuseF64AVX512_keys208
-	CMPQ    R8, $0x00000068
-	JAE     fuseF64AVX512_keys104
+	CMPQ    R8, $0x000000c8
+	JAE     fuseF64AVX512_keys200
+	CMPQ    R8, $0x0000003b
+	JAE     fuseF64AVX512_keys59
 	CMPQ    R8, $0x00000021
 	JAE     fuseF64AVX512_keys33
 	CMPQ    R8, $0x00000012
@@ -85578,8 +93486,8 @@ fuseF64AVX512_keys32:
 	JMP fuseF64AVX512_op32
 
 fuseF64AVX512_keys33:
-	CMPQ R8, $0x0000002b
-	JAE  fuseF64AVX512_keys43
+	CMPQ R8, $0x00000030
+	JAE  fuseF64AVX512_keys48
 	CMPQ R8, $0x00000028
 	JAE  fuseF64AVX512_keys40
 	CMPQ R8, $0x00000022
@@ -85595,42 +93503,66 @@ fuseF64AVX512_keys35:
 	JMP fuseF64AVX512_op35
 
 fuseF64AVX512_keys40:
+	CMPQ R8, $0x0000002a
+	JAE  fuseF64AVX512_keys42
 	CMPQ R8, $0x00000029
 	JAE  fuseF64AVX512_keys41
 	JMP  fuseF64AVX512_op40
 
 fuseF64AVX512_keys41:
-	CMPQ R8, $0x0000002a
-	JAE  fuseF64AVX512_keys42
-	JMP  fuseF64AVX512_op41
+	JMP fuseF64AVX512_op41
 
 fuseF64AVX512_keys42:
-	JMP fuseF64AVX512_op42
+	CMPQ R8, $0x0000002b
+	JAE  fuseF64AVX512_keys43
+	JMP  fuseF64AVX512_op42
 
 fuseF64AVX512_keys43:
-	CMPQ R8, $0x00000032
-	JAE  fuseF64AVX512_keys50
-	CMPQ R8, $0x00000030
-	JAE  fuseF64AVX512_keys48
-	JMP  fuseF64AVX512_op43
+	JMP fuseF64AVX512_op43
 
 fuseF64AVX512_keys48:
+	CMPQ R8, $0x00000033
+	JAE  fuseF64AVX512_keys51
 	CMPQ R8, $0x00000031
 	JAE  fuseF64AVX512_keys49
 	JMP  fuseF64AVX512_op48
 
 fuseF64AVX512_keys49:
-	JMP fuseF64AVX512_op49
+	CMPQ R8, $0x00000032
+	JAE  fuseF64AVX512_keys50
+	JMP  fuseF64AVX512_op49
 
 fuseF64AVX512_keys50:
-	CMPQ R8, $0x00000060
-	JAE  fuseF64AVX512_keys96
-	CMPQ R8, $0x00000033
-	JAE  fuseF64AVX512_keys51
-	JMP  fuseF64AVX512_op50
+	JMP fuseF64AVX512_op50
 
 fuseF64AVX512_keys51:
-	JMP fuseF64AVX512_op51
+	CMPQ R8, $0x00000039
+	JAE  fuseF64AVX512_keys57
+	CMPQ R8, $0x00000038
+	JAE  fuseF64AVX512_keys56
+	JMP  fuseF64AVX512_op51
+
+fuseF64AVX512_keys56:
+	JMP fuseF64AVX512_op56
+
+fuseF64AVX512_keys57:
+	CMPQ R8, $0x0000003a
+	JAE  fuseF64AVX512_keys58
+	JMP  fuseF64AVX512_op57
+
+fuseF64AVX512_keys58:
+	JMP fuseF64AVX512_op58
+
+fuseF64AVX512_keys59:
+	CMPQ R8, $0x00000090
+	JAE  fuseF64AVX512_keys144
+	CMPQ R8, $0x00000071
+	JAE  fuseF64AVX512_keys113
+	CMPQ R8, $0x00000068
+	JAE  fuseF64AVX512_keys104
+	CMPQ R8, $0x00000060
+	JAE  fuseF64AVX512_keys96
+	JMP  fuseF64AVX512_op59
 
 fuseF64AVX512_keys96:
 	CMPQ R8, $0x00000061
@@ -85641,12 +93573,6 @@ fuseF64AVX512_keys97:
 	JMP fuseF64AVX512_op97
 
 fuseF64AVX512_keys104:
-	CMPQ R8, $0x00000099
-	JAE  fuseF64AVX512_keys153
-	CMPQ R8, $0x00000080
-	JAE  fuseF64AVX512_keys128
-	CMPQ R8, $0x00000071
-	JAE  fuseF64AVX512_keys113
 	CMPQ R8, $0x00000069
 	JAE  fuseF64AVX512_keys105
 	JMP  fuseF64AVX512_op104
@@ -85660,6 +93586,8 @@ fuseF64AVX512_keys112:
 	JMP fuseF64AVX512_op112
 
 fuseF64AVX512_keys113:
+	CMPQ R8, $0x00000080
+	JAE  fuseF64AVX512_keys128
 	CMPQ R8, $0x00000078
 	JAE  fuseF64AVX512_keys120
 	JMP  fuseF64AVX512_op113
@@ -85673,29 +93601,31 @@ fuseF64AVX512_keys121:
 	JMP fuseF64AVX512_op121
 
 fuseF64AVX512_keys128:
-	CMPQ R8, $0x00000089
-	JAE  fuseF64AVX512_keys137
+	CMPQ R8, $0x00000088
+	JAE  fuseF64AVX512_keys136
 	CMPQ R8, $0x00000081
 	JAE  fuseF64AVX512_keys129
 	JMP  fuseF64AVX512_op128
 
 fuseF64AVX512_keys129:
-	CMPQ R8, $0x00000088
-	JAE  fuseF64AVX512_keys136
-	JMP  fuseF64AVX512_op129
+	JMP fuseF64AVX512_op129
 
 fuseF64AVX512_keys136:
-	JMP fuseF64AVX512_op136
+	CMPQ R8, $0x00000089
+	JAE  fuseF64AVX512_keys137
+	JMP  fuseF64AVX512_op136
 
 fuseF64AVX512_keys137:
-	CMPQ R8, $0x00000091
-	JAE  fuseF64AVX512_keys145
-	CMPQ R8, $0x00000090
-	JAE  fuseF64AVX512_keys144
-	JMP  fuseF64AVX512_op137
+	JMP fuseF64AVX512_op137
 
 fuseF64AVX512_keys144:
-	JMP fuseF64AVX512_op144
+	CMPQ R8, $0x000000a9
+	JAE  fuseF64AVX512_keys169
+	CMPQ R8, $0x00000099
+	JAE  fuseF64AVX512_keys153
+	CMPQ R8, $0x00000091
+	JAE  fuseF64AVX512_keys145
+	JMP  fuseF64AVX512_op144
 
 fuseF64AVX512_keys145:
 	CMPQ R8, $0x00000098
@@ -85706,43 +93636,41 @@ fuseF64AVX512_keys152:
 	JMP fuseF64AVX512_op152
 
 fuseF64AVX512_keys153:
-	CMPQ R8, $0x000000b1
-	JAE  fuseF64AVX512_keys177
-	CMPQ R8, $0x000000a8
-	JAE  fuseF64AVX512_keys168
+	CMPQ R8, $0x000000a1
+	JAE  fuseF64AVX512_keys161
 	CMPQ R8, $0x000000a0
 	JAE  fuseF64AVX512_keys160
 	JMP  fuseF64AVX512_op153
 
 fuseF64AVX512_keys160:
-	CMPQ R8, $0x000000a1
-	JAE  fuseF64AVX512_keys161
-	JMP  fuseF64AVX512_op160
+	JMP fuseF64AVX512_op160
 
 fuseF64AVX512_keys161:
-	JMP fuseF64AVX512_op161
+	CMPQ R8, $0x000000a8
+	JAE  fuseF64AVX512_keys168
+	JMP  fuseF64AVX512_op161
 
 fuseF64AVX512_keys168:
-	CMPQ R8, $0x000000a9
-	JAE  fuseF64AVX512_keys169
-	JMP  fuseF64AVX512_op168
+	JMP fuseF64AVX512_op168
 
 fuseF64AVX512_keys169:
+	CMPQ R8, $0x000000b8
+	JAE  fuseF64AVX512_keys184
 	CMPQ R8, $0x000000b0
 	JAE  fuseF64AVX512_keys176
 	JMP  fuseF64AVX512_op169
 
 fuseF64AVX512_keys176:
-	JMP fuseF64AVX512_op176
+	CMPQ R8, $0x000000b1
+	JAE  fuseF64AVX512_keys177
+	JMP  fuseF64AVX512_op176
 
 fuseF64AVX512_keys177:
-	CMPQ R8, $0x000000c0
-	JAE  fuseF64AVX512_keys192
-	CMPQ R8, $0x000000b8
-	JAE  fuseF64AVX512_keys184
-	JMP  fuseF64AVX512_op177
+	JMP fuseF64AVX512_op177
 
 fuseF64AVX512_keys184:
+	CMPQ R8, $0x000000c0
+	JAE  fuseF64AVX512_keys192
 	CMPQ R8, $0x000000b9
 	JAE  fuseF64AVX512_keys185
 	JMP  fuseF64AVX512_op184
@@ -85751,8 +93679,6 @@ fuseF64AVX512_keys185:
 	JMP fuseF64AVX512_op185
 
 fuseF64AVX512_keys192:
-	CMPQ R8, $0x000000c8
-	JAE  fuseF64AVX512_keys200
 	CMPQ R8, $0x000000c1
 	JAE  fuseF64AVX512_keys193
 	JMP  fuseF64AVX512_op192
@@ -85761,25 +93687,25 @@ fuseF64AVX512_keys193:
 	JMP fuseF64AVX512_op193
 
 fuseF64AVX512_keys200:
+	CMPQ R8, $0x00000141
+	JAE  fuseF64AVX512_keys321
+	CMPQ R8, $0x00000123
+	JAE  fuseF64AVX512_keys291
+	CMPQ R8, $0x000000e0
+	JAE  fuseF64AVX512_keys224
+	CMPQ R8, $0x000000d1
+	JAE  fuseF64AVX512_keys209
 	CMPQ R8, $0x000000c9
 	JAE  fuseF64AVX512_keys201
 	JMP  fuseF64AVX512_op200
 
 fuseF64AVX512_keys201:
-	JMP fuseF64AVX512_op201
+	CMPQ R8, $0x000000d0
+	JAE  fuseF64AVX512_keys208
+	JMP  fuseF64AVX512_op201
 
 fuseF64AVX512_keys208:
-	CMPQ R8, $0x00000142
-	JAE  fuseF64AVX512_keys322
-	CMPQ R8, $0x00000125
-	JAE  fuseF64AVX512_keys293
-	CMPQ R8, $0x000000e8
-	JAE  fuseF64AVX512_keys232
-	CMPQ R8, $0x000000d9
-	JAE  fuseF64AVX512_keys217
-	CMPQ R8, $0x000000d1
-	JAE  fuseF64AVX512_keys209
-	JMP  fuseF64AVX512_op208
+	JMP fuseF64AVX512_op208
 
 fuseF64AVX512_keys209:
 	CMPQ R8, $0x000000d8
@@ -85787,29 +93713,31 @@ fuseF64AVX512_keys209:
 	JMP  fuseF64AVX512_op209
 
 fuseF64AVX512_keys216:
-	JMP fuseF64AVX512_op216
+	CMPQ R8, $0x000000d9
+	JAE  fuseF64AVX512_keys217
+	JMP  fuseF64AVX512_op216
 
 fuseF64AVX512_keys217:
-	CMPQ R8, $0x000000e0
-	JAE  fuseF64AVX512_keys224
-	JMP  fuseF64AVX512_op217
+	JMP fuseF64AVX512_op217
 
 fuseF64AVX512_keys224:
+	CMPQ R8, $0x000000e9
+	JAE  fuseF64AVX512_keys233
 	CMPQ R8, $0x000000e1
 	JAE  fuseF64AVX512_keys225
 	JMP  fuseF64AVX512_op224
 
 fuseF64AVX512_keys225:
-	JMP fuseF64AVX512_op225
+	CMPQ R8, $0x000000e8
+	JAE  fuseF64AVX512_keys232
+	JMP  fuseF64AVX512_op225
 
 fuseF64AVX512_keys232:
-	CMPQ R8, $0x00000121
-	JAE  fuseF64AVX512_keys289
-	CMPQ R8, $0x000000e9
-	JAE  fuseF64AVX512_keys233
-	JMP  fuseF64AVX512_op232
+	JMP fuseF64AVX512_op232
 
 fuseF64AVX512_keys233:
+	CMPQ R8, $0x00000121
+	JAE  fuseF64AVX512_keys289
 	CMPQ R8, $0x00000120
 	JAE  fuseF64AVX512_keys288
 	JMP  fuseF64AVX512_op233
@@ -85818,8 +93746,6 @@ fuseF64AVX512_keys288:
 	JMP fuseF64AVX512_op288
 
 fuseF64AVX512_keys289:
-	CMPQ R8, $0x00000123
-	JAE  fuseF64AVX512_keys291
 	CMPQ R8, $0x00000122
 	JAE  fuseF64AVX512_keys290
 	JMP  fuseF64AVX512_op289
@@ -85828,23 +93754,25 @@ fuseF64AVX512_keys290:
 	JMP fuseF64AVX512_op290
 
 fuseF64AVX512_keys291:
+	CMPQ R8, $0x0000012a
+	JAE  fuseF64AVX512_keys298
+	CMPQ R8, $0x00000126
+	JAE  fuseF64AVX512_keys294
 	CMPQ R8, $0x00000124
 	JAE  fuseF64AVX512_keys292
 	JMP  fuseF64AVX512_op291
 
 fuseF64AVX512_keys292:
-	JMP fuseF64AVX512_op292
+	CMPQ R8, $0x00000125
+	JAE  fuseF64AVX512_keys293
+	JMP  fuseF64AVX512_op292
 
 fuseF64AVX512_keys293:
-	CMPQ R8, $0x0000012b
-	JAE  fuseF64AVX512_keys299
-	CMPQ R8, $0x00000128
-	JAE  fuseF64AVX512_keys296
-	CMPQ R8, $0x00000126
-	JAE  fuseF64AVX512_keys294
-	JMP  fuseF64AVX512_op293
+	JMP fuseF64AVX512_op293
 
 fuseF64AVX512_keys294:
+	CMPQ R8, $0x00000128
+	JAE  fuseF64AVX512_keys296
 	CMPQ R8, $0x00000127
 	JAE  fuseF64AVX512_keys295
 	JMP  fuseF64AVX512_op294
@@ -85858,64 +93786,64 @@ fuseF64AVX512_keys296:
 	JMP  fuseF64AVX512_op296
 
 fuseF64AVX512_keys297:
-	CMPQ R8, $0x0000012a
-	JAE  fuseF64AVX512_keys298
-	JMP  fuseF64AVX512_op297
+	JMP fuseF64AVX512_op297
 
 fuseF64AVX512_keys298:
-	JMP fuseF64AVX512_op298
+	CMPQ R8, $0x0000012d
+	JAE  fuseF64AVX512_keys301
+	CMPQ R8, $0x0000012b
+	JAE  fuseF64AVX512_keys299
+	JMP  fuseF64AVX512_op298
 
 fuseF64AVX512_keys299:
-	CMPQ R8, $0x0000012e
-	JAE  fuseF64AVX512_keys302
 	CMPQ R8, $0x0000012c
 	JAE  fuseF64AVX512_keys300
 	JMP  fuseF64AVX512_op299
 
 fuseF64AVX512_keys300:
-	CMPQ R8, $0x0000012d
-	JAE  fuseF64AVX512_keys301
-	JMP  fuseF64AVX512_op300
+	JMP fuseF64AVX512_op300
 
 fuseF64AVX512_keys301:
-	JMP fuseF64AVX512_op301
-
-fuseF64AVX512_keys302:
-	CMPQ R8, $0x00000140
-	JAE  fuseF64AVX512_keys320
 	CMPQ R8, $0x0000012f
 	JAE  fuseF64AVX512_keys303
-	JMP  fuseF64AVX512_op302
+	CMPQ R8, $0x0000012e
+	JAE  fuseF64AVX512_keys302
+	JMP  fuseF64AVX512_op301
+
+fuseF64AVX512_keys302:
+	JMP fuseF64AVX512_op302
 
 fuseF64AVX512_keys303:
-	JMP fuseF64AVX512_op303
+	CMPQ R8, $0x00000140
+	JAE  fuseF64AVX512_keys320
+	JMP  fuseF64AVX512_op303
 
 fuseF64AVX512_keys320:
-	CMPQ R8, $0x00000141
-	JAE  fuseF64AVX512_keys321
-	JMP  fuseF64AVX512_op320
+	JMP fuseF64AVX512_op320
 
 fuseF64AVX512_keys321:
-	JMP fuseF64AVX512_op321
+	CMPQ R8, $0x0000015a
+	JAE  fuseF64AVX512_keys346
+	CMPQ R8, $0x0000014b
+	JAE  fuseF64AVX512_keys331
+	CMPQ R8, $0x00000148
+	JAE  fuseF64AVX512_keys328
+	CMPQ R8, $0x00000142
+	JAE  fuseF64AVX512_keys322
+	JMP  fuseF64AVX512_op321
 
 fuseF64AVX512_keys322:
-	CMPQ R8, $0x0000015b
-	JAE  fuseF64AVX512_keys347
-	CMPQ R8, $0x00000150
-	JAE  fuseF64AVX512_keys336
-	CMPQ R8, $0x00000149
-	JAE  fuseF64AVX512_keys329
 	CMPQ R8, $0x00000143
 	JAE  fuseF64AVX512_keys323
 	JMP  fuseF64AVX512_op322
 
 fuseF64AVX512_keys323:
-	CMPQ R8, $0x00000148
-	JAE  fuseF64AVX512_keys328
-	JMP  fuseF64AVX512_op323
+	JMP fuseF64AVX512_op323
 
 fuseF64AVX512_keys328:
-	JMP fuseF64AVX512_op328
+	CMPQ R8, $0x00000149
+	JAE  fuseF64AVX512_keys329
+	JMP  fuseF64AVX512_op328
 
 fuseF64AVX512_keys329:
 	CMPQ R8, $0x0000014a
@@ -85923,67 +93851,67 @@ fuseF64AVX512_keys329:
 	JMP  fuseF64AVX512_op329
 
 fuseF64AVX512_keys330:
-	CMPQ R8, $0x0000014b
-	JAE  fuseF64AVX512_keys331
-	JMP  fuseF64AVX512_op330
+	JMP fuseF64AVX512_op330
 
 fuseF64AVX512_keys331:
-	JMP fuseF64AVX512_op331
+	CMPQ R8, $0x00000152
+	JAE  fuseF64AVX512_keys338
+	CMPQ R8, $0x00000150
+	JAE  fuseF64AVX512_keys336
+	JMP  fuseF64AVX512_op331
 
 fuseF64AVX512_keys336:
-	CMPQ R8, $0x00000153
-	JAE  fuseF64AVX512_keys339
 	CMPQ R8, $0x00000151
 	JAE  fuseF64AVX512_keys337
 	JMP  fuseF64AVX512_op336
 
 fuseF64AVX512_keys337:
-	CMPQ R8, $0x00000152
-	JAE  fuseF64AVX512_keys338
-	JMP  fuseF64AVX512_op337
+	JMP fuseF64AVX512_op337
 
 fuseF64AVX512_keys338:
-	JMP fuseF64AVX512_op338
-
-fuseF64AVX512_keys339:
-	CMPQ R8, $0x00000159
-	JAE  fuseF64AVX512_keys345
 	CMPQ R8, $0x00000158
 	JAE  fuseF64AVX512_keys344
-	JMP  fuseF64AVX512_op339
+	CMPQ R8, $0x00000153
+	JAE  fuseF64AVX512_keys339
+	JMP  fuseF64AVX512_op338
+
+fuseF64AVX512_keys339:
+	JMP fuseF64AVX512_op339
 
 fuseF64AVX512_keys344:
-	JMP fuseF64AVX512_op344
+	CMPQ R8, $0x00000159
+	JAE  fuseF64AVX512_keys345
+	JMP  fuseF64AVX512_op344
 
 fuseF64AVX512_keys345:
-	CMPQ R8, $0x0000015a
-	JAE  fuseF64AVX512_keys346
-	JMP  fuseF64AVX512_op345
+	JMP fuseF64AVX512_op345
 
 fuseF64AVX512_keys346:
-	JMP fuseF64AVX512_op346
-
-fuseF64AVX512_keys347:
 	CMPQ R8, $0x00000169
 	JAE  fuseF64AVX512_keys361
-	CMPQ R8, $0x00000162
-	JAE  fuseF64AVX512_keys354
+	CMPQ R8, $0x00000161
+	JAE  fuseF64AVX512_keys353
+	CMPQ R8, $0x0000015b
+	JAE  fuseF64AVX512_keys347
+	JMP  fuseF64AVX512_op346
+
+fuseF64AVX512_keys347:
 	CMPQ R8, $0x00000160
 	JAE  fuseF64AVX512_keys352
 	JMP  fuseF64AVX512_op347
 
 fuseF64AVX512_keys352:
-	CMPQ R8, $0x00000161
-	JAE  fuseF64AVX512_keys353
-	JMP  fuseF64AVX512_op352
+	JMP fuseF64AVX512_op352
 
 fuseF64AVX512_keys353:
-	JMP fuseF64AVX512_op353
-
-fuseF64AVX512_keys354:
 	CMPQ R8, $0x00000163
 	JAE  fuseF64AVX512_keys355
-	JMP  fuseF64AVX512_op354
+	CMPQ R8, $0x00000162
+	JAE  fuseF64AVX512_keys354
+	JMP  fuseF64AVX512_op353
+
+fuseF64AVX512_keys354:
+	JMP fuseF64AVX512_op354
 
 fuseF64AVX512_keys355:
 	CMPQ R8, $0x00000168
@@ -88369,6 +96297,2626 @@ fuseF64AVX512_op51nt:
 	DECQ     R8
 	JNZ      fuseF64AVX512_op51nt
 	JMP      fuseF64AVX512_next
+
+fuseF64AVX512_op56:
+	MOVBQZX 3(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R9
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R9
+	MOVBQZX 4(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R10
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R10
+	MOVBQZX 5(CX), R8
+	SHLQ    $0x05, R8
+	MOVQ    (AX)(R8*1), R11
+	MOVQ    16(AX)(R8*1), R8
+	ANDQ    BX, R8
+	ADDQ    R8, R11
+	MOVQ    DI, R8
+	TESTB   $0x01, 2(CX)
+	JNZ     fuseF64AVX512_op56nt
+
+fuseF64AVX512_op56loop:
+	VMOVUPD      (R10), Z0
+	VMOVUPD      (R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VMOVUPD      64(R10), Z0
+	VMOVUPD      64(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VMOVUPD      128(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VMOVUPD      192(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	ADDQ         $0x00000100, R11
+	DECQ         R8
+	JNZ          fuseF64AVX512_op56loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op56notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op56notail
+	MOVBQZX      3(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R9
+	MOVBQZX      4(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R10
+	MOVBQZX      5(CX), R12
+	SHLQ         $0x05, R12
+	MOVQ         16(AX)(R12*1), R12
+	ANDQ         R8, R12
+	ADDQ         R12, R11
+	VMOVUPD      (R10), Z0
+	VMOVUPD      (R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VMOVUPD      64(R10), Z0
+	VMOVUPD      64(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VMOVUPD      128(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VMOVUPD      192(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+
+fuseF64AVX512_op56notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op56nt:
+	VMOVUPD      (R10), Z0
+	VMOVUPD      (R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, (R9)
+	VMOVUPD      64(R10), Z0
+	VMOVUPD      64(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 64(R9)
+	VMOVUPD      128(R10), Z0
+	VMOVUPD      128(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 128(R9)
+	VMOVUPD      192(R10), Z0
+	VMOVUPD      192(R11), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	ADDQ         $0x00000100, R11
+	DECQ         R8
+	JNZ          fuseF64AVX512_op56nt
+	JMP          fuseF64AVX512_next
+
+fuseF64AVX512_op57:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op57nt
+
+fuseF64AVX512_op57loop:
+	VMOVUPD      (R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VMOVUPD      64(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VMOVUPD      128(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VMOVUPD      192(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op57loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op57notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op57notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      5(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VMOVUPD      64(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VMOVUPD      128(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VMOVUPD      192(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+
+fuseF64AVX512_op57notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op57nt:
+	VMOVUPD      (R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, (R9)
+	VMOVUPD      64(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 64(R9)
+	VMOVUPD      128(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 128(R9)
+	VMOVUPD      192(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op57nt
+	JMP          fuseF64AVX512_next
+
+fuseF64AVX512_op58:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R11
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R11
+	VBROADCASTSD (R11), Z0
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op58nt
+
+fuseF64AVX512_op58loop:
+	VMOVUPD      (R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VMOVUPD      64(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VMOVUPD      128(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VMOVUPD      192(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op58loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op58notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op58notail
+	MOVBQZX      3(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R9
+	MOVBQZX      4(CX), R11
+	SHLQ         $0x05, R11
+	MOVQ         16(AX)(R11*1), R11
+	ANDQ         R8, R11
+	ADDQ         R11, R10
+	VMOVUPD      (R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VMOVUPD      64(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VMOVUPD      128(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VMOVUPD      192(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+
+fuseF64AVX512_op58notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op58nt:
+	VMOVUPD      (R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, (R9)
+	VMOVUPD      64(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 64(R9)
+	VMOVUPD      128(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 128(R9)
+	VMOVUPD      192(R10), Z5
+	VPANDD       hypot64consts<>+0(SB), Z5, Z6
+	VPANDD       hypot64consts<>+0(SB), Z0, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	ADDQ         $0x00000100, R10
+	DECQ         R8
+	JNZ          fuseF64AVX512_op58nt
+	JMP          fuseF64AVX512_next
+
+fuseF64AVX512_op59:
+	MOVBQZX      3(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R9
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R9
+	MOVBQZX      4(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z0
+	MOVBQZX      5(CX), R8
+	SHLQ         $0x05, R8
+	MOVQ         (AX)(R8*1), R10
+	MOVQ         16(AX)(R8*1), R8
+	ANDQ         BX, R8
+	ADDQ         R8, R10
+	VBROADCASTSD (R10), Z5
+	MOVQ         DI, R8
+	TESTB        $0x01, 2(CX)
+	JNZ          fuseF64AVX512_op59nt
+
+fuseF64AVX512_op59loop:
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF64AVX512_op59loop
+	CMPQ         SI, DI
+	JNE          fuseF64AVX512_op59notail
+	MOVQ         tail+56(FP), R8
+	TESTQ        R8, R8
+	JZ           fuseF64AVX512_op59notail
+	MOVBQZX      3(CX), R10
+	SHLQ         $0x05, R10
+	MOVQ         16(AX)(R10*1), R10
+	ANDQ         R8, R10
+	ADDQ         R10, R9
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, (R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 64(R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 128(R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z5
+	VBLENDMPD    Z5, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z0
+	VBLENDMPD    Z0, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVUPD      Z9, 192(R9)
+
+fuseF64AVX512_op59notail:
+	JMP fuseF64AVX512_next
+
+fuseF64AVX512_op59nt:
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, (R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 64(R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 128(R9)
+	VPANDD       hypot64consts<>+0(SB), Z0, Z6
+	VPANDD       hypot64consts<>+0(SB), Z5, Z7
+	VMAXPD       Z7, Z6, Z8
+	VMINPD       Z7, Z6, Z9
+	VMOVUPS      hypot64consts<>+128(SB), Z10
+	VCMPPD       $0x11, Z8, Z10, K1
+	VCMPPD       $0x11, hypot64consts<>+192(SB), Z8, K2
+	VMOVUPS      hypot64consts<>+64(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    hypot64consts<>+320(SB), Z10, K2, Z10
+	VBLENDMPD    hypot64consts<>+256(SB), Z10, K1, Z10
+	VMOVUPS      hypot64consts<>+64(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    hypot64consts<>+256(SB), Z11, K2, Z11
+	VBLENDMPD    hypot64consts<>+320(SB), Z11, K1, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z10, Z9, Z9
+	VMULPD       Z8, Z8, Z10
+	VMULPD       Z9, Z9, Z12
+	VPXORD       hypot64consts<>+384(SB), Z10, Z13
+	VFMADD231PD  Z8, Z8, Z13
+	VPXORD       hypot64consts<>+384(SB), Z12, Z8
+	VFMADD231PD  Z9, Z9, Z8
+	VADDPD       Z8, Z13, Z13
+	VADDPD       Z12, Z10, Z8
+	VSUBPD       Z8, Z10, Z10
+	VADDPD       Z12, Z10, Z10
+	VADDPD       Z13, Z10, Z10
+	VSQRTPD      Z8, Z9
+	VMOVUPS      Z8, Z12
+	VFNMADD231PD Z9, Z9, Z12
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z9, Z9, Z10
+	VDIVPD       Z10, Z12, Z12
+	VADDPD       Z12, Z9, Z9
+	VCMPPD       $0x00, hypot64consts<>+448(SB), Z8, K1
+	VBLENDMPD    hypot64consts<>+448(SB), Z9, K1, Z9
+	VMULPD       Z11, Z9, Z9
+	VCMPPD       $0x03, Z5, Z5, K1
+	VPORD        hypot64consts<>+576(SB), Z5, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        hypot64consts<>+576(SB), Z0, Z8
+	VBLENDMPD    Z8, Z9, K1, Z9
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z6, K1
+	VCMPPD       $0x00, hypot64consts<>+512(SB), Z7, K2
+	KORW         K1, K2, K1
+	VBLENDMPD    hypot64consts<>+512(SB), Z9, K1, Z9
+	VMOVNTPD     Z9, 192(R9)
+	ADDQ         $0x00000100, R9
+	DECQ         R8
+	JNZ          fuseF64AVX512_op59nt
+	JMP          fuseF64AVX512_next
 
 fuseF64AVX512_op96:
 	MOVBQZX      3(CX), R8

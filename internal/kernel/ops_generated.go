@@ -79,16 +79,17 @@ type Op uint8
 
 // The binary operations, numbered as in package elem.
 const (
-	OpAdd  Op = 0 // a + b
-	OpSub  Op = 1 // a - b
-	OpMul  Op = 2 // a * b
-	OpDiv  Op = 3 // a / b
-	OpMin  Op = 4 // min(a, b)
-	OpMax  Op = 5 // max(a, b)
-	NumOps Op = 6 // the number of binary operations
+	OpAdd   Op = 0 // a + b
+	OpSub   Op = 1 // a - b
+	OpMul   Op = 2 // a * b
+	OpDiv   Op = 3 // a / b
+	OpMin   Op = 4 // min(a, b)
+	OpMax   Op = 5 // max(a, b)
+	OpHypot Op = 6 // sqrt(a**2 + b**2)
+	NumOps  Op = 7 // the number of binary operations
 )
 
-var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max"}
+var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max", "hypot"}
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
 func (op Op) String() string {
@@ -114,6 +115,8 @@ func Binary[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda int,
 		Min(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	case OpMax:
 		Max(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+	case OpHypot:
+		Hypot(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -136,6 +139,8 @@ func BinaryEntry[T Number](op Op) func(k Kind, m, n int, dst []T, ldd int, a []T
 		return Min[T]
 	case OpMax:
 		return Max[T]
+	case OpHypot:
+		return Hypot[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -156,6 +161,8 @@ func BinaryKernel[T Number](op Op, k Kind, m, n int, stream bool) Kernel3 {
 		return minKernel[T](k, m, n, stream)
 	case OpMax:
 		return maxKernel[T](k, m, n, stream)
+	case OpHypot:
+		return hypotKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -176,6 +183,8 @@ func Reference[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda i
 		minGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 	case OpMax:
 		maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+	case OpHypot:
+		hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -196,6 +205,8 @@ func RowVV[T Number](op Op, d []T, a []T, b []T) {
 		minVV(d, a, b)
 	case OpMax:
 		maxVV(d, a, b)
+	case OpHypot:
+		hypotVV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -216,6 +227,8 @@ func RowVS[T Number](op Op, d []T, a []T, b T) {
 		minVS(d, a, b)
 	case OpMax:
 		maxVS(d, a, b)
+	case OpHypot:
+		hypotVS(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -236,6 +249,8 @@ func RowSV[T Number](op Op, d []T, a *T, b []T) {
 		minSV(d, a, b)
 	case OpMax:
 		maxSV(d, a, b)
+	case OpHypot:
+		hypotSV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -549,6 +564,76 @@ func maxChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b 
 		}
 		for col := 0; col < n; col += limit {
 			Max(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, stream)
+		}
+	}
+}
+
+//go:noinline
+func hypotVV[T Number](d []T, a []T, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(hypot32(float32(a[j]), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(hypot64(float64(a[j]), float64(b[j])))
+	}
+}
+
+//go:noinline
+func hypotVS[T Number](d []T, a []T, b T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(hypot32(float32(a[j]), float32(b)))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(hypot64(float64(a[j]), float64(b)))
+	}
+}
+
+//go:noinline
+func hypotSV[T Number](d []T, a *T, b []T) {
+	b = b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(hypot32(float32(*a), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(hypot64(float64(*a), float64(b[j])))
+	}
+}
+
+func hypotGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	for r := range m {
+		switch k {
+		case VV:
+			hypotVV(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb:][:n])
+		case VS:
+			hypotVS(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb])
+		case SV:
+			hypotSV(dst[r*ldd:][:n], &a[r*lda], b[r*ldb:][:n])
+		}
+	}
+}
+
+func hypotChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Hypot(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, b[r*ldb:], ldb, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Hypot(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, stream)
 		}
 	}
 }

@@ -6,6 +6,148 @@ import (
 	"math"
 )
 
+// hypot32 is hypot on float32, the steps of its program (see gen/registry/vmath.go).
+func hypot32(x0, x1 float32) float32 {
+	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v4 := math.Float32bits(x1) & uint32(0x7fffffff)
+	v5 := max(math.Float32frombits(v3), math.Float32frombits(v4))
+	v6 := min(math.Float32frombits(v3), math.Float32frombits(v4))
+	v9 := float32(1.1258999e+15) < v5
+	v11 := v5 < float32(8.881784e-16)
+	v14 := uint32(0x3f800000)
+	if v11 {
+		v14 = uint32(0x6c800000)
+	}
+	v15 := v14
+	if v9 {
+		v15 = uint32(0x1c800000)
+	}
+	v18 := uint32(0x3f800000)
+	if v11 {
+		v18 = uint32(0x12800000)
+	}
+	v19 := v18
+	if v9 {
+		v19 = uint32(0x62800000)
+	}
+	v20 := float32(v5 * math.Float32frombits(v15))
+	v21 := float32(v6 * math.Float32frombits(v15))
+	v22 := float32(v20 * v20)
+	v23 := float32(v21 * v21)
+	v25 := math.Float32bits(v22) ^ uint32(0x80000000)
+	v26 := fma32(v20, v20, math.Float32frombits(v25))
+	v27 := math.Float32bits(v23) ^ uint32(0x80000000)
+	v28 := fma32(v21, v21, math.Float32frombits(v27))
+	v29 := float32(v26 + v28)
+	v30 := float32(v22 + v23)
+	v31 := float32(v22 - v30)
+	v32 := float32(v31 + v23)
+	v33 := float32(v32 + v29)
+	v34 := float32(math.Sqrt(float64(v30)))
+	v35 := fma32(-v34, v34, v30)
+	v36 := float32(v35 + v33)
+	v37 := float32(v34 + v34)
+	v38 := float32(v36 / v37)
+	v39 := float32(v34 + v38)
+	v41 := v30 == float32(0)
+	v42 := math.Float32bits(v39)
+	if v41 {
+		v42 = uint32(0x0)
+	}
+	v43 := float32(math.Float32frombits(v42) * math.Float32frombits(v19))
+	v45 := x1 != x1
+	v47 := math.Float32bits(x1) | uint32(0x400000)
+	v48 := math.Float32bits(v43)
+	if v45 {
+		v48 = v47
+	}
+	v49 := x0 != x0
+	v50 := math.Float32bits(x0) | uint32(0x400000)
+	v51 := v48
+	if v49 {
+		v51 = v50
+	}
+	v52 := math.Float32frombits(v3) == float32(math.Inf(1))
+	v53 := math.Float32frombits(v4) == float32(math.Inf(1))
+	v54 := v52 || v53
+	v55 := v51
+	if v54 {
+		v55 = uint32(0x7f800000)
+	}
+	return math.Float32frombits(v55)
+}
+
+// hypot64 is hypot on float64, the steps of its program (see gen/registry/vmath.go).
+func hypot64(x0, x1 float64) float64 {
+	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v4 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
+	v5 := max(math.Float64frombits(v3), math.Float64frombits(v4))
+	v6 := min(math.Float64frombits(v3), math.Float64frombits(v4))
+	v9 := float64(3.273390607896142e+150) < v5
+	v11 := v5 < float64(3.054936363499605e-151)
+	v14 := uint64(0x3ff0000000000000)
+	if v11 {
+		v14 = uint64(0x6570000000000000)
+	}
+	v15 := v14
+	if v9 {
+		v15 = uint64(0x1a70000000000000)
+	}
+	v16 := uint64(0x3ff0000000000000)
+	if v11 {
+		v16 = uint64(0x1a70000000000000)
+	}
+	v17 := v16
+	if v9 {
+		v17 = uint64(0x6570000000000000)
+	}
+	v18 := float64(v5 * math.Float64frombits(v15))
+	v19 := float64(v6 * math.Float64frombits(v15))
+	v20 := float64(v18 * v18)
+	v21 := float64(v19 * v19)
+	v23 := math.Float64bits(v20) ^ uint64(0x8000000000000000)
+	v24 := math.FMA(v18, v18, math.Float64frombits(v23))
+	v25 := math.Float64bits(v21) ^ uint64(0x8000000000000000)
+	v26 := math.FMA(v19, v19, math.Float64frombits(v25))
+	v27 := float64(v24 + v26)
+	v28 := float64(v20 + v21)
+	v29 := float64(v20 - v28)
+	v30 := float64(v29 + v21)
+	v31 := float64(v30 + v27)
+	v32 := float64(math.Sqrt(float64(v28)))
+	v33 := math.FMA(-v32, v32, v28)
+	v34 := float64(v33 + v31)
+	v35 := float64(v32 + v32)
+	v36 := float64(v34 / v35)
+	v37 := float64(v32 + v36)
+	v39 := v28 == float64(0)
+	v40 := math.Float64bits(v37)
+	if v39 {
+		v40 = uint64(0x0)
+	}
+	v41 := float64(math.Float64frombits(v40) * math.Float64frombits(v17))
+	v43 := x1 != x1
+	v45 := math.Float64bits(x1) | uint64(0x8000000000000)
+	v46 := math.Float64bits(v41)
+	if v43 {
+		v46 = v45
+	}
+	v47 := x0 != x0
+	v48 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v49 := v46
+	if v47 {
+		v49 = v48
+	}
+	v50 := math.Float64frombits(v3) == float64(math.Inf(1))
+	v51 := math.Float64frombits(v4) == float64(math.Inf(1))
+	v52 := v50 || v51
+	v53 := v49
+	if v52 {
+		v53 = uint64(0x7ff0000000000000)
+	}
+	return math.Float64frombits(v53)
+}
+
 // exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
 func exp32(x0 float32) float32 {
 	v2 := max(x0, float32(-105))

@@ -289,3 +289,27 @@ func Erf(x float64) *big.Float {
 	}
 	return r
 }
+
+// Func2 is a math function of two arguments' references.
+type Func2 struct {
+	Ref32 func(x, y float64) float64
+	Ref64 func(x, y float64) *big.Float
+}
+
+// Funcs2 are the references of the functions of two arguments, by op name.
+var Funcs2 = map[string]Func2{
+	"hypot": {math.Hypot, Hypot},
+}
+
+// Hypot is sqrt(x^2 + y^2), the squares and their sum exact.
+func Hypot(x, y float64) *big.Float {
+	if math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return newBig().SetInf(false)
+	}
+	if x != x || y != y {
+		return nil
+	}
+	xb, yb := newBig().SetFloat64(x), newBig().SetFloat64(y)
+	s := newBig().Add(newBig().Mul(xb, xb), newBig().Mul(yb, yb))
+	return s.Sqrt(s)
+}

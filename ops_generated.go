@@ -19,6 +19,7 @@ const (
 	OpMin             // min(a, b): Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0
 	OpMax             // max(a, b): Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0
 	OpHypot           // sqrt(a**2 + b**2): within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN
+	OpAtan2           // atan2(a, b): the angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities)
 )
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
@@ -30,7 +31,7 @@ func (op Op) Valid() bool { return op < Op(kernel.NumOps) }
 // opOnFloats and opOnIntegers say which ops are defined on the float and on
 // the integer types: bit op is set for each.
 const (
-	opOnFloats   = 0b1111111
+	opOnFloats   = 0b11111111
 	opOnIntegers = 0b110111
 )
 
@@ -47,7 +48,7 @@ func opOn[T Number]() uint64 {
 func DefinedOn[T Number](op Op) bool { return opOn[T]()>>op&1 != 0 }
 
 // Ops returns every binary operation in order.
-func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot} }
+func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot, OpAtan2} }
 
 // Add sets dst[i] = a[i] + b[i].
 func Add[T Number](dst []T, a, b []T) {
@@ -313,6 +314,28 @@ func HypotScalar[T Float](dst []T, a []T, s T) {
 	kernel.FenceAfter(stream)
 }
 
+// Atan2 sets dst[i] = T(atan264(float64(a[i]), float64(b[i]))).
+// The angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities).
+func Atan2[T Float](dst []T, a, b []T) {
+	if !fits(dst, a) || !fits(dst, b) {
+		panic(misuseVV(OpAtan2, dst, a, b))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.Atan2(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// Atan2Scalar sets dst[i] = T(atan264(float64(a[i]), float64(s))).
+// The angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities).
+func Atan2Scalar[T Float](dst []T, a []T, s T) {
+	if !fits(dst, a) {
+		panic(misuseV(OpAtan2, dst, a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.Atan2(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // Apply sets dst[i] = a[i] op b[i].
 func Apply[T Number](op Op, dst []T, a, b []T) {
 	if !DefinedOn[T](op) {
@@ -391,6 +414,10 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 	case OpHypot:
 		stream := kernel.StreamFlat[T](len(dst), 3)
 		kernel.Hypot(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
+	case OpAtan2:
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.Atan2(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 	}
 }
@@ -473,6 +500,10 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 	case OpHypot:
 		stream := kernel.StreamFlat[T](len(dst), 2)
 		kernel.Hypot(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
+	case OpAtan2:
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.Atan2(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 	}
 }

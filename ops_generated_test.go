@@ -105,6 +105,18 @@ func namedCalls[T Float]() []namedCall {
 				kernel.Reference(kernel.VS, kernel.OpHypot, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
 			},
 		},
+		{name: "Atan2", op: "atan2", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "T",
+			run: func(dst any, in []any) { Atan2(dst.([]T), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.Reference(kernel.VV, kernel.OpAtan2, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "Atan2Scalar", op: "atan2", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "T",
+			run: func(dst any, in []any) { Atan2Scalar(dst.([]T), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.Reference(kernel.VS, kernel.OpAtan2, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
 		{name: "Neg", op: "neg", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
 			run: func(dst any, in []any) { Neg(dst.([]T), in[0].([]T)) },
 			ref: func(n int, dst any, in []any) {

@@ -119,6 +119,9 @@ func Max[T elem.Number](a, b Node[T]) Node[T] { return binary(elem.OpMax, a, b) 
 // Hypot is sqrt(a^2 + b^2) without overflow, as elem.Hypot.
 func Hypot[T elem.Float](a, b Node[T]) Node[T] { return binary(elem.OpHypot, a, b) }
 
+// Atan2 is the angle of the point (x, y), as elem.Atan2.
+func Atan2[T elem.Float](y, x Node[T]) Node[T] { return binary(elem.OpAtan2, y, x) }
+
 // Apply is a op b for an op chosen at run time, as elem.Apply. Compile
 // fails, with an error wrapping ErrOp, on an op that elem does not define
 // on T (an invalid op, or OpDiv on integers).

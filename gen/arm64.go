@@ -182,6 +182,7 @@ var neonEmitters = map[string]neonEmitter{
 	"tanh":    neonMath("tanh"),
 	"erf":     neonMath("erf"),
 	"hypot":   neonMath("hypot"),
+	"atan2":   neonMath("atan2"),
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the

@@ -126,6 +126,7 @@ var x86Emitters = map[string]x86Emitter{
 	"tanh":    x86Math("tanh"),
 	"erf":     x86Math("erf"),
 	"hypot":   x86Math("hypot"),
+	"atan2":   x86Math("atan2"),
 }
 
 // pick returns the float32 or float64 form of an instruction.

@@ -177,6 +177,7 @@ var Ops = []Op{
 	{Name: "max", Family: Binary, Types: Numbers, Expr: "max({a}, {b})", Named: "Max",
 		Doc: "Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0"},
 	mathBinaryOp("hypot", "Hypot", "sqrt({a}**2 + {b}**2)", "within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN"),
+	mathBinaryOp("atan2", "Atan2", "atan2({a}, {b})", "the angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities)"),
 
 	{Name: "and", Family: Bitwise, Types: Ints, Expr: "{a} & {b}", Named: "And", SignBlind: true},
 	{Name: "or", Family: Bitwise, Types: Ints, Expr: "{a} | {b}", Named: "Or", SignBlind: true},

@@ -261,6 +261,7 @@ var MathPrograms = map[string]func(t Type) *MathProgram{
 	"tanh":    tanhProgram,
 	"erf":     erfProgram,
 	"hypot":   hypotProgram,
+	"atan2":   atan2Program,
 }
 
 // MathProgramOf returns op o's program on t.
@@ -709,6 +710,80 @@ func hypotProgram(t Type) *MathProgram {
 	res = b.sel(b.isNaN(q), b.or(q, b.bits(fb.quiet)), res)
 	res = b.sel(b.isNaN(p), b.or(p, b.bits(fb.quiet)), res)
 	b.p.Out = b.sel(b.or2(b.eq(ap, inf), b.eq(aq, inf)), inf, res)
+	return b.p
+}
+
+// divHL2 is (nh + nl) / (dh + dl) as a quotient and its correction, not
+// yet added (see divHL).
+func (b *mathBuilder) divHL2(nh, nl, dh, dl int) (int, int) {
+	q := b.div(b.f(1), dh)
+	y0 := b.mul(nh, q)
+	rem := b.fnma(y0, dh, nh)
+	return y0, b.mul(b.fnma(y0, dl, b.add(rem, nl)), q)
+}
+
+// twoSumLo is (x + y) + lo as a rounded sum and a small rest.
+func (b *mathBuilder) twoSumLo(x, y, lo int) (int, int) {
+	s, e := b.twoSum(x, y)
+	return s, b.add(e, lo)
+}
+
+// atan2Program is the angle of (x, y): t = min(|x|,|y|)/max(|x|,|y|) as a
+// quotient and its exact correction (both scaled up first when tiny), then
+// Cephes's atan (Go's math.atan): t itself up to 0.66, else pi/4 +
+// atan((t-1)/(t+1)), the quotient again in two parts; atan(u) = u +
+// u*z*P(z)/Q(z), the correction of u weighted by 1 - u^2; then pi/2 - a
+// where |y| > |x| and pi - a where x's sign is set, each sum exact with
+// its small terms added to its error, and y's sign. Go's special cases by
+// selects (zeros, infinities: pi/4 for two, NaN first from y).
+func atan2Program(t Type) *MathProgram {
+	b := newMath("atan2", t, 2)
+	y, x := b.in(0), b.in(1)
+	fb := bitsOf(t)
+	sign := b.bits(b.signBit())
+	absMask := b.bits(^b.signBit() & (1<<t.Bits - 1))
+	ax, ay := b.and(x, absMask), b.and(y, absMask)
+	inf := b.f(fb.inf)
+	one := b.f(1)
+	bothInf := b.step(MMaskAnd, 0, b.eq(ax, inf), b.eq(ay, inf))
+	swap := b.lt(ax, ay)
+	num := b.sel(bothInf, one, b.sel(swap, ax, ay))
+	den := b.sel(bothInf, one, b.sel(swap, ay, ax))
+	tinyAt, up := -100, 60
+	if t.Bits == 64 {
+		tinyAt, up = -900, 500
+	}
+	k := b.sel(b.lt(den, b.f(math.Ldexp(1, tinyAt))), b.f(math.Ldexp(1, up)), one)
+	num, den = b.mul(num, k), b.mul(den, k)
+	tq := b.div(num, den)
+	tl := b.sel(b.eq(den, inf), b.f(0), b.div(b.fnma(tq, den, num), den))
+	// u = t, or (t - 1)/(t + 1) above 0.66.
+	far := b.lt(b.c(0.66), tq)
+	dh, dl := b.fastTwoSum(one, tq, tl)
+	qh, ql := b.divHL2(b.sub(tq, one), tl, dh, dl)
+	uh, ul := b.sel(far, qh, tq), b.sel(far, ql, tl)
+	z := b.mul(uh, uh)
+	P := b.horner(z, -6.485021904942025371773e+01, -1.228866684490136173410e+02, -7.500855792314704667340e+01, -1.615753718733365076637e+01, -8.750608600031904122785e-01)
+	Q := b.horner(z, 1.945506571482613964425e+02, 4.853903996359136964868e+02, 4.328810604912902668951e+02, 1.650270098316988542046e+02, 2.485846490142306297962e+01, 1)
+	w := b.div(b.mul(z, P), Q)
+	small := b.fma(uh, w, b.fnma(ul, z, ul))
+	pi := newBig().Add(newBig().SetFloat64(math.Pi), newBig().SetFloat64(1.2246467991473532e-16))
+	pi4h, pi4l := splitConst(t, 0, newBig().Quo(pi, newBig().SetInt64(4)))
+	pi2h, pi2l := splitConst(t, 0, newBig().Quo(pi, newBig().SetInt64(2)))
+	pih, pil := splitConst(t, 0, pi)
+	zero := b.f(0)
+	ah, al := b.twoSumLo(b.sel(far, b.f(pi4h), zero), uh, b.add(b.sel(far, b.f(pi4l), zero), small))
+	rh, rl := b.twoSumLo(b.f(pi2h), b.neg(ah), b.sub(b.f(pi2l), al))
+	ah, al = b.sel(swap, rh, ah), b.sel(swap, rl, al)
+	xneg := b.lt(b.or(one, b.and(x, sign)), zero) // x's sign bit, -0 too: ±1 with it
+	ch, cl := b.twoSumLo(b.f(pih), b.neg(ah), b.sub(b.f(pil), al))
+	ah, al = b.sel(xneg, ch, ah), b.sel(xneg, cl, al)
+	r := b.add(ah, al)
+	// y = ±0: 0, or pi where x's sign is set.
+	r = b.sel(b.eq(ay, zero), b.sel(xneg, b.f(pih), zero), r)
+	r = b.or(r, b.and(y, sign))
+	r = b.sel(b.isNaN(x), b.or(x, b.bits(fb.quiet)), r)
+	b.p.Out = b.sel(b.isNaN(y), b.or(y, b.bits(fb.quiet)), r)
 	return b.p
 }
 

@@ -214,6 +214,36 @@ func hypotSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func hypotSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// atan2VVF32AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func atan2VVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2VVF32AVX2NT is atan2VVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2VSF32AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func atan2VSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2VSF32AVX2NT is atan2VSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2SVF32AVX2 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func atan2SVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2SVF32AVX2NT is atan2SVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2SVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -423,6 +453,36 @@ func hypotSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //
 //go:noescape
 func hypotSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VVF64AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func atan2VVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VVF64AVX2NT is atan2VVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VSF64AVX2 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func atan2VSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VSF64AVX2NT is atan2VSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2SVF64AVX2 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func atan2SVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2SVF64AVX2NT is atan2SVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2SVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
@@ -1474,6 +1534,36 @@ func hypotSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, 
 //go:noescape
 func hypotSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// atan2VVF32AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func atan2VVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2VVF32AVX512NT is atan2VVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2VSF32AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func atan2VSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2VSF32AVX512NT is atan2VSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2SVF32AVX512 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func atan2SVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2SVF32AVX512NT is atan2SVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2SVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -1683,6 +1773,36 @@ func hypotSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, 
 //
 //go:noescape
 func hypotSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VVF64AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func atan2VVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VVF64AVX512NT is atan2VVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VSF64AVX512 computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func atan2VSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VSF64AVX512NT is atan2VSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2VSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2SVF64AVX512 computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func atan2SVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2SVF64AVX512NT is atan2SVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func atan2SVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //

@@ -8268,6 +8268,4732 @@ hypotSVF32AVX2NT_done:
 	VZEROUPPER
 	RET
 
+// func atan2VVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2VVF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF32AVX2_done
+	TESTQ CX, CX
+	JLE   atan2VVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    atan2VVF32AVX2_exact1
+
+atan2VVF32AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+atan2VVF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VVF32AVX2_after1
+	VMOVUPS      (SI)(R10*4), Y0
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y1, Y2
+	VPAND        atan232consts<>+64(SB), Y0, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y1, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y3, Y1, Y2, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         atan232consts<>+1536(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VVF32AVX2_loop1
+
+atan2VVF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VVF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X0
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVUPS      X0, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2VVF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           atan2VVF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X0
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VVF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VVF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X0
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF32AVX2_row
+	JMP  atan2VVF32AVX2_end
+
+atan2VVF32AVX2_exact1:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Y0
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y1, Y2
+	VPAND        atan232consts<>+64(SB), Y0, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y1, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y3, Y1, Y2, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         atan232consts<>+1536(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VVF32AVX2_exact1
+
+atan2VVF32AVX2_end:
+atan2VVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA atan232consts<>+0(SB)/8, $0x8000000080000000
+DATA atan232consts<>+8(SB)/8, $0x8000000080000000
+DATA atan232consts<>+16(SB)/8, $0x8000000080000000
+DATA atan232consts<>+24(SB)/8, $0x8000000080000000
+DATA atan232consts<>+32(SB)/8, $0x8000000080000000
+DATA atan232consts<>+40(SB)/8, $0x8000000080000000
+DATA atan232consts<>+48(SB)/8, $0x8000000080000000
+DATA atan232consts<>+56(SB)/8, $0x8000000080000000
+DATA atan232consts<>+64(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+72(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+80(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+88(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+96(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+104(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+112(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+120(SB)/8, $0x7fffffff7fffffff
+DATA atan232consts<>+128(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+136(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+144(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+152(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+160(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+168(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+176(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+184(SB)/8, $0x7f8000007f800000
+DATA atan232consts<>+192(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+200(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+208(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+216(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+224(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+232(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+240(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+248(SB)/8, $0x3f8000003f800000
+DATA atan232consts<>+256(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+264(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+272(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+280(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+288(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+296(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+304(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+312(SB)/8, $0x0d8000000d800000
+DATA atan232consts<>+320(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+328(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+336(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+344(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+352(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+360(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+368(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+376(SB)/8, $0x5d8000005d800000
+DATA atan232consts<>+384(SB)/8, $0x0000000000000000
+DATA atan232consts<>+392(SB)/8, $0x0000000000000000
+DATA atan232consts<>+400(SB)/8, $0x0000000000000000
+DATA atan232consts<>+408(SB)/8, $0x0000000000000000
+DATA atan232consts<>+416(SB)/8, $0x0000000000000000
+DATA atan232consts<>+424(SB)/8, $0x0000000000000000
+DATA atan232consts<>+432(SB)/8, $0x0000000000000000
+DATA atan232consts<>+440(SB)/8, $0x0000000000000000
+DATA atan232consts<>+448(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+456(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+464(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+472(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+480(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+488(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+496(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+504(SB)/8, $0x3f28f5c33f28f5c3
+DATA atan232consts<>+512(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+520(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+528(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+536(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+544(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+552(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+560(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+568(SB)/8, $0xbf6003fdbf6003fd
+DATA atan232consts<>+576(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+584(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+592(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+600(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+608(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+616(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+624(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+632(SB)/8, $0xc18142a3c18142a3
+DATA atan232consts<>+640(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+648(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+656(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+664(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+672(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+680(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+688(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+696(SB)/8, $0xc2960462c2960462
+DATA atan232consts<>+704(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+712(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+720(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+728(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+736(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+744(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+752(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+760(SB)/8, $0xc2f5c5f9c2f5c5f9
+DATA atan232consts<>+768(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+776(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+784(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+792(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+800(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+808(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+816(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+824(SB)/8, $0xc281b350c281b350
+DATA atan232consts<>+832(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+840(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+848(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+856(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+864(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+872(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+880(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+888(SB)/8, $0x41c6de2341c6de23
+DATA atan232consts<>+896(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+904(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+912(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+920(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+928(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+936(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+944(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+952(SB)/8, $0x432506ea432506ea
+DATA atan232consts<>+960(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+968(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+976(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+984(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+992(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+1000(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+1008(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+1016(SB)/8, $0x43d870c743d870c7
+DATA atan232consts<>+1024(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1032(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1040(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1048(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1056(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1064(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1072(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1080(SB)/8, $0x43f2b1f943f2b1f9
+DATA atan232consts<>+1088(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1096(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1104(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1112(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1120(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1128(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1136(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1144(SB)/8, $0x43428cf843428cf8
+DATA atan232consts<>+1152(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1160(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1168(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1176(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1184(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1192(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1200(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1208(SB)/8, $0x3f490fdb3f490fdb
+DATA atan232consts<>+1216(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1224(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1232(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1240(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1248(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1256(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1264(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1272(SB)/8, $0xb2bbbd2eb2bbbd2e
+DATA atan232consts<>+1280(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1288(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1296(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1304(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1312(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1320(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1328(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1336(SB)/8, $0x3fc90fdb3fc90fdb
+DATA atan232consts<>+1344(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1352(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1360(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1368(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1376(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1384(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1392(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1400(SB)/8, $0xb33bbd2eb33bbd2e
+DATA atan232consts<>+1408(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1416(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1424(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1432(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1440(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1448(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1456(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1464(SB)/8, $0x40490fdb40490fdb
+DATA atan232consts<>+1472(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1480(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1488(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1496(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1504(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1512(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1520(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1528(SB)/8, $0xb3bbbd2eb3bbbd2e
+DATA atan232consts<>+1536(SB)/8, $0x0040000000400000
+DATA atan232consts<>+1544(SB)/8, $0x0040000000400000
+DATA atan232consts<>+1552(SB)/8, $0x0040000000400000
+DATA atan232consts<>+1560(SB)/8, $0x0040000000400000
+DATA atan232consts<>+1568(SB)/8, $0x0040000000400000
+DATA atan232consts<>+1576(SB)/8, $0x0040000000400000
+DATA atan232consts<>+1584(SB)/8, $0x0040000000400000
+DATA atan232consts<>+1592(SB)/8, $0x0040000000400000
+GLOBL atan232consts<>(SB), RODATA|NOPTR, $1600
+
+// func atan2VVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·atan2VVF32AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   atan2VVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+atan2VVF32AVX2NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           atan2VVF32AVX2NT_head4
+	VMOVUPS      (SI)(R10*4), X0
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVUPS      X0, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2VVF32AVX2NT_head4:
+	CMPQ         R11, $0x00000002
+	JB           atan2VVF32AVX2NT_head2
+	VMOVQ        (SI)(R10*4), X0
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VVF32AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VVF32AVX2NT_head1
+	VMOVSS       (SI)(R10*4), X0
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VVF32AVX2NT_head1:
+	MOVQ R13, R11
+
+atan2VVF32AVX2NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VVF32AVX2NT_after1
+	VMOVUPS      (SI)(R10*4), Y0
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y1, Y2
+	VPAND        atan232consts<>+64(SB), Y0, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y1, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y3, Y1, Y2, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         atan232consts<>+1536(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVNTPS     Y0, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VVF32AVX2NT_loop1
+
+atan2VVF32AVX2NT_after1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VVF32AVX2NT_tail4
+	VMOVUPS      (SI)(R10*4), X0
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVUPS      X0, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2VVF32AVX2NT_tail4:
+	CMPQ         R11, $0x00000002
+	JB           atan2VVF32AVX2NT_tail2
+	VMOVQ        (SI)(R10*4), X0
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VVF32AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VVF32AVX2NT_tail1
+	VMOVSS       (SI)(R10*4), X0
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF32AVX2NT_row
+
+atan2VVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2VSF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF32AVX2_done
+	TESTQ CX, CX
+	JLE   atan2VSF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    atan2VSF32AVX2_exact1
+
+atan2VSF32AVX2_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2VSF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VSF32AVX2_after1
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y0, Y2
+	VPAND        atan232consts<>+64(SB), Y1, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y0, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y3
+	VPOR         atan232consts<>+1536(SB), Y0, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y2, Y1, Y4, Y1
+	VMOVUPS      Y1, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VSF32AVX2_loop1
+
+atan2VSF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VSF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VMOVUPS      X1, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2VSF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           atan2VSF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VMOVQ        X1, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VSF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VSF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X3, X0, X2, X0
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X0, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VSF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF32AVX2_row
+	JMP  atan2VSF32AVX2_end
+
+atan2VSF32AVX2_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y0, Y2
+	VPAND        atan232consts<>+64(SB), Y1, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y0, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y3
+	VPOR         atan232consts<>+1536(SB), Y0, Y0
+	VBLENDVPS    Y3, Y0, Y2, Y0
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y2, Y1, Y0, Y1
+	VMOVUPS      Y1, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VSF32AVX2_exact1
+
+atan2VSF32AVX2_end:
+atan2VSF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·atan2VSF32AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   atan2VSF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+atan2VSF32AVX2NT_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           atan2VSF32AVX2NT_head4
+	VMOVUPS      (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VMOVUPS      X1, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2VSF32AVX2NT_head4:
+	CMPQ         R11, $0x00000002
+	JB           atan2VSF32AVX2NT_head2
+	VMOVQ        (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VMOVQ        X1, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VSF32AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VSF32AVX2NT_head1
+	VMOVSS       (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VSF32AVX2NT_head1:
+	MOVQ R13, R11
+
+atan2VSF32AVX2NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VSF32AVX2NT_after1
+	VMOVUPS      (SI)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y0, Y2
+	VPAND        atan232consts<>+64(SB), Y1, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y0, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y3
+	VPOR         atan232consts<>+1536(SB), Y0, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y2, Y1, Y4, Y1
+	VMOVNTPS     Y1, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VSF32AVX2NT_loop1
+
+atan2VSF32AVX2NT_after1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VSF32AVX2NT_tail4
+	VMOVUPS      (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VMOVUPS      X1, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2VSF32AVX2NT_tail4:
+	CMPQ         R11, $0x00000002
+	JB           atan2VSF32AVX2NT_tail2
+	VMOVQ        (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VMOVQ        X1, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VSF32AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VSF32AVX2NT_tail1
+	VMOVSS       (SI)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X0, X2
+	VPAND        atan232consts<>+64(SB), X1, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X0, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X3, X0, X2, X0
+	VCMPPS       $0x03, X1, X1, X2
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X2, X1, X0, X1
+	VMOVSS       X1, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VSF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF32AVX2NT_row
+
+atan2VSF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2SVF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF32AVX2_done
+	TESTQ CX, CX
+	JLE   atan2SVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000008
+	JE    atan2SVF32AVX2_exact1
+
+atan2SVF32AVX2_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2SVF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2SVF32AVX2_after1
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y1, Y2
+	VPAND        atan232consts<>+64(SB), Y0, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y1, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y3, Y1, Y2, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         atan232consts<>+1536(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVUPS      Y3, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2SVF32AVX2_loop1
+
+atan2SVF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           atan2SVF32AVX2_tail4
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X3
+	VBLENDVPS    X2, X3, X1, X3
+	VMOVUPS      X3, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2SVF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           atan2SVF32AVX2_tail2
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X3
+	VBLENDVPS    X2, X3, X1, X3
+	VMOVQ        X3, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2SVF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2SVF32AVX2_tail1
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2SVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF32AVX2_row
+	JMP  atan2SVF32AVX2_end
+
+atan2SVF32AVX2_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y1, Y2
+	VPAND        atan232consts<>+64(SB), Y0, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y1, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y3, Y1, Y2, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         atan232consts<>+1536(SB), Y0, Y0
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2SVF32AVX2_exact1
+
+atan2SVF32AVX2_end:
+atan2SVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·atan2SVF32AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   atan2SVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+atan2SVF32AVX2NT_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000004
+	JB           atan2SVF32AVX2NT_head4
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X3
+	VBLENDVPS    X2, X3, X1, X3
+	VMOVUPS      X3, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2SVF32AVX2NT_head4:
+	CMPQ         R11, $0x00000002
+	JB           atan2SVF32AVX2NT_head2
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X3
+	VBLENDVPS    X2, X3, X1, X3
+	VMOVQ        X3, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2SVF32AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           atan2SVF32AVX2NT_head1
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X3
+	VBLENDVPS    X2, X3, X1, X3
+	VMOVSS       X3, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2SVF32AVX2NT_head1:
+	MOVQ R13, R11
+
+atan2SVF32AVX2NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2SVF32AVX2NT_after1
+	VMOVUPS      (R8)(R10*4), Y1
+	VPAND        atan232consts<>+64(SB), Y1, Y2
+	VPAND        atan232consts<>+64(SB), Y0, Y3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPS       $0x11, Y3, Y2, Y5
+	VBLENDVPS    Y5, Y2, Y3, Y6
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y6, Y6
+	VBLENDVPS    Y5, Y3, Y2, Y2
+	VBLENDVPS    Y4, atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan232consts<>+192(SB), Y7
+	VBLENDVPS    Y4, atan232consts<>+320(SB), Y7, Y4
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y4, Y2, Y2
+	VDIVPS       Y2, Y6, Y4
+	VCMPPS       $0x00, atan232consts<>+128(SB), Y2, Y7
+	VFNMADD231PS Y2, Y4, Y6
+	VDIVPS       Y2, Y6, Y6
+	VBLENDVPS    Y7, atan232consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan232consts<>+448(SB), Y2
+	VCMPPS       $0x11, Y4, Y2, Y2
+	VADDPS       atan232consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VSUBPS       Y7, Y8, Y8
+	VADDPS       Y4, Y8, Y8
+	VADDPS       Y6, Y8, Y8
+	VSUBPS       atan232consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan232consts<>+192(SB), Y10
+	VDIVPS       Y7, Y10, Y10
+	VMULPS       Y10, Y9, Y11
+	VFNMADD231PS Y7, Y11, Y9
+	VADDPS       Y6, Y9, Y9
+	VFNMADD231PS Y8, Y11, Y9
+	VMULPS       Y10, Y9, Y9
+	VBLENDVPS    Y2, Y11, Y4, Y11
+	VBLENDVPS    Y2, Y9, Y6, Y9
+	VMULPS       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan232consts<>+512(SB), Y7
+	VFMADD213PS  atan232consts<>+576(SB), Y7, Y6
+	VFMADD213PS  atan232consts<>+640(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+704(SB), Y4, Y6
+	VFMADD213PS  atan232consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan232consts<>+192(SB), Y8
+	VFMADD213PS  atan232consts<>+832(SB), Y8, Y7
+	VFMADD213PS  atan232consts<>+896(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+960(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1024(SB), Y4, Y7
+	VFMADD213PS  atan232consts<>+1088(SB), Y4, Y7
+	VMULPS       Y6, Y4, Y6
+	VDIVPS       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PS Y4, Y9, Y7
+	VFMADD231PS  Y6, Y11, Y7
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan232consts<>+384(SB), Y6
+	VBLENDVPS    Y2, atan232consts<>+1216(SB), Y6, Y2
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y11, Y4, Y6
+	VSUBPS       Y4, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y7, Y11, Y11
+	VADDPS       Y11, Y4, Y4
+	VADDPS       Y2, Y4, Y4
+	VPXOR        atan232consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan232consts<>+1344(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       atan232consts<>+1280(SB), Y2, Y8
+	VSUBPS       atan232consts<>+1280(SB), Y8, Y9
+	VSUBPS       Y9, Y8, Y10
+	VMOVUPS      atan232consts<>+1280(SB), Y11
+	VSUBPS       Y10, Y11, Y10
+	VSUBPS       Y9, Y2, Y2
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y7, Y10, Y10
+	VBLENDVPS    Y5, Y8, Y6, Y8
+	VBLENDVPS    Y5, Y10, Y4, Y10
+	VPAND        atan232consts<>+0(SB), Y1, Y2
+	VPOR         atan232consts<>+192(SB), Y2, Y2
+	VCMPPS       $0x11, atan232consts<>+384(SB), Y2, Y2
+	VPXOR        atan232consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan232consts<>+1472(SB), Y5
+	VSUBPS       Y10, Y5, Y5
+	VADDPS       atan232consts<>+1408(SB), Y4, Y6
+	VSUBPS       atan232consts<>+1408(SB), Y6, Y7
+	VSUBPS       Y7, Y6, Y9
+	VMOVUPS      atan232consts<>+1408(SB), Y11
+	VSUBPS       Y9, Y11, Y9
+	VSUBPS       Y7, Y4, Y4
+	VADDPS       Y4, Y9, Y9
+	VADDPS       Y5, Y9, Y9
+	VBLENDVPS    Y2, Y6, Y8, Y6
+	VBLENDVPS    Y2, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan232consts<>+384(SB), Y4
+	VBLENDVPS    Y2, atan232consts<>+1408(SB), Y4, Y2
+	VBLENDVPS    Y3, Y2, Y6, Y2
+	VPAND        atan232consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VPOR         atan232consts<>+1536(SB), Y1, Y1
+	VBLENDVPS    Y3, Y1, Y2, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         atan232consts<>+1536(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMOVNTPS     Y3, (DX)(R10*4)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2SVF32AVX2NT_loop1
+
+atan2SVF32AVX2NT_after1:
+	CMPQ         R11, $0x00000004
+	JB           atan2SVF32AVX2NT_tail4
+	VMOVUPS      (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X3
+	VBLENDVPS    X2, X3, X1, X3
+	VMOVUPS      X3, (DX)(R10*4)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+
+atan2SVF32AVX2NT_tail4:
+	CMPQ         R11, $0x00000002
+	JB           atan2SVF32AVX2NT_tail2
+	VMOVQ        (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X3
+	VBLENDVPS    X2, X3, X1, X3
+	VMOVQ        X3, (DX)(R10*4)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2SVF32AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2SVF32AVX2NT_tail1
+	VMOVSS       (R8)(R10*4), X1
+	VPAND        atan232consts<>+64(SB), X1, X2
+	VPAND        atan232consts<>+64(SB), X0, X3
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPS       $0x11, X3, X2, X5
+	VBLENDVPS    X5, X2, X3, X6
+	VBLENDVPS    X4, atan232consts<>+192(SB), X6, X6
+	VBLENDVPS    X5, X3, X2, X2
+	VBLENDVPS    X4, atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+256(SB), X2, X4
+	VMOVUPS      atan232consts<>+192(SB), X7
+	VBLENDVPS    X4, atan232consts<>+320(SB), X7, X4
+	VMULPS       X4, X6, X6
+	VMULPS       X4, X2, X2
+	VDIVPS       X2, X6, X4
+	VCMPPS       $0x00, atan232consts<>+128(SB), X2, X7
+	VFNMADD231PS X2, X4, X6
+	VDIVPS       X2, X6, X6
+	VBLENDVPS    X7, atan232consts<>+384(SB), X6, X6
+	VMOVUPS      atan232consts<>+448(SB), X2
+	VCMPPS       $0x11, X4, X2, X2
+	VADDPS       atan232consts<>+192(SB), X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VSUBPS       X7, X8, X8
+	VADDPS       X4, X8, X8
+	VADDPS       X6, X8, X8
+	VSUBPS       atan232consts<>+192(SB), X4, X9
+	VMOVUPS      atan232consts<>+192(SB), X10
+	VDIVPS       X7, X10, X10
+	VMULPS       X10, X9, X11
+	VFNMADD231PS X7, X11, X9
+	VADDPS       X6, X9, X9
+	VFNMADD231PS X8, X11, X9
+	VMULPS       X10, X9, X9
+	VBLENDVPS    X2, X11, X4, X11
+	VBLENDVPS    X2, X9, X6, X9
+	VMULPS       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan232consts<>+512(SB), X7
+	VFMADD213PS  atan232consts<>+576(SB), X7, X6
+	VFMADD213PS  atan232consts<>+640(SB), X4, X6
+	VFMADD213PS  atan232consts<>+704(SB), X4, X6
+	VFMADD213PS  atan232consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan232consts<>+192(SB), X8
+	VFMADD213PS  atan232consts<>+832(SB), X8, X7
+	VFMADD213PS  atan232consts<>+896(SB), X4, X7
+	VFMADD213PS  atan232consts<>+960(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1024(SB), X4, X7
+	VFMADD213PS  atan232consts<>+1088(SB), X4, X7
+	VMULPS       X6, X4, X6
+	VDIVPS       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PS X4, X9, X7
+	VFMADD231PS  X6, X11, X7
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1152(SB), X4, X4
+	VMOVUPS      atan232consts<>+384(SB), X6
+	VBLENDVPS    X2, atan232consts<>+1216(SB), X6, X2
+	VADDPS       X7, X2, X2
+	VADDPS       X11, X4, X6
+	VSUBPS       X4, X6, X7
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X4, X4
+	VSUBPS       X7, X11, X11
+	VADDPS       X11, X4, X4
+	VADDPS       X2, X4, X4
+	VPXOR        atan232consts<>+0(SB), X6, X2
+	VMOVUPS      atan232consts<>+1344(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       atan232consts<>+1280(SB), X2, X8
+	VSUBPS       atan232consts<>+1280(SB), X8, X9
+	VSUBPS       X9, X8, X10
+	VMOVUPS      atan232consts<>+1280(SB), X11
+	VSUBPS       X10, X11, X10
+	VSUBPS       X9, X2, X2
+	VADDPS       X2, X10, X10
+	VADDPS       X7, X10, X10
+	VBLENDVPS    X5, X8, X6, X8
+	VBLENDVPS    X5, X10, X4, X10
+	VPAND        atan232consts<>+0(SB), X1, X2
+	VPOR         atan232consts<>+192(SB), X2, X2
+	VCMPPS       $0x11, atan232consts<>+384(SB), X2, X2
+	VPXOR        atan232consts<>+0(SB), X8, X4
+	VMOVUPS      atan232consts<>+1472(SB), X5
+	VSUBPS       X10, X5, X5
+	VADDPS       atan232consts<>+1408(SB), X4, X6
+	VSUBPS       atan232consts<>+1408(SB), X6, X7
+	VSUBPS       X7, X6, X9
+	VMOVUPS      atan232consts<>+1408(SB), X11
+	VSUBPS       X9, X11, X9
+	VSUBPS       X7, X4, X4
+	VADDPS       X4, X9, X9
+	VADDPS       X5, X9, X9
+	VBLENDVPS    X2, X6, X8, X6
+	VBLENDVPS    X2, X9, X10, X9
+	VADDPS       X9, X6, X6
+	VCMPPS       $0x00, atan232consts<>+384(SB), X3, X3
+	VMOVUPS      atan232consts<>+384(SB), X4
+	VBLENDVPS    X2, atan232consts<>+1408(SB), X4, X2
+	VBLENDVPS    X3, X2, X6, X2
+	VPAND        atan232consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         atan232consts<>+1536(SB), X1, X1
+	VBLENDVPS    X3, X1, X2, X1
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         atan232consts<>+1536(SB), X0, X0
+	VBLENDVPS    X2, X0, X1, X0
+	VMOVSS       X0, (DX)(R10*4)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2SVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF32AVX2NT_row
+
+atan2SVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
 // func addVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX
 TEXT ·addVVF64AVX2(SB), NOSPLIT, $0-64
@@ -15396,6 +20122,3667 @@ hypotSVF64AVX2NT_tail1:
 	JNZ  hypotSVF64AVX2NT_row
 
 hypotSVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2VVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2VVF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF64AVX2_done
+	TESTQ CX, CX
+	JLE   atan2VVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    atan2VVF64AVX2_exact1
+
+atan2VVF64AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+atan2VVF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VVF64AVX2_after1
+	VMOVUPD      (SI)(R10*8), Y0
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y1, Y2
+	VPAND        atan264consts<>+64(SB), Y0, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y1, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y3, Y1, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         atan264consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          atan2VVF64AVX2_loop1
+
+atan2VVF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           atan2VVF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X0
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVUPD      X0, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VVF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VVF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X0
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF64AVX2_row
+	JMP  atan2VVF64AVX2_end
+
+atan2VVF64AVX2_exact1:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Y0
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y1, Y2
+	VPAND        atan264consts<>+64(SB), Y0, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y1, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y3, Y1, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         atan264consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VVF64AVX2_exact1
+
+atan2VVF64AVX2_end:
+atan2VVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA atan264consts<>+0(SB)/8, $0x8000000000000000
+DATA atan264consts<>+8(SB)/8, $0x8000000000000000
+DATA atan264consts<>+16(SB)/8, $0x8000000000000000
+DATA atan264consts<>+24(SB)/8, $0x8000000000000000
+DATA atan264consts<>+32(SB)/8, $0x8000000000000000
+DATA atan264consts<>+40(SB)/8, $0x8000000000000000
+DATA atan264consts<>+48(SB)/8, $0x8000000000000000
+DATA atan264consts<>+56(SB)/8, $0x8000000000000000
+DATA atan264consts<>+64(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+72(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+80(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+88(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+96(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+104(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+112(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+120(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+128(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+136(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+144(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+152(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+160(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+168(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+176(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+184(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+192(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+200(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+208(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+216(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+224(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+232(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+240(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+248(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+256(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+264(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+272(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+280(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+288(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+296(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+304(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+312(SB)/8, $0x07b0000000000000
+DATA atan264consts<>+320(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+328(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+336(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+344(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+352(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+360(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+368(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+376(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+384(SB)/8, $0x0000000000000000
+DATA atan264consts<>+392(SB)/8, $0x0000000000000000
+DATA atan264consts<>+400(SB)/8, $0x0000000000000000
+DATA atan264consts<>+408(SB)/8, $0x0000000000000000
+DATA atan264consts<>+416(SB)/8, $0x0000000000000000
+DATA atan264consts<>+424(SB)/8, $0x0000000000000000
+DATA atan264consts<>+432(SB)/8, $0x0000000000000000
+DATA atan264consts<>+440(SB)/8, $0x0000000000000000
+DATA atan264consts<>+448(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+456(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+464(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+472(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+480(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+488(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+496(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+504(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+512(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+520(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+528(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+536(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+544(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+552(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+560(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+568(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+576(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+584(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+592(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+600(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+608(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+616(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+624(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+632(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+640(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+648(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+656(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+664(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+672(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+680(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+688(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+696(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+704(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+712(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+720(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+728(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+736(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+744(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+752(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+760(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+768(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+776(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+784(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+792(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+800(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+808(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+816(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+824(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+832(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+840(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+848(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+856(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+864(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+872(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+880(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+888(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+896(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+904(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+912(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+920(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+928(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+936(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+944(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+952(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+960(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+968(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+976(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+984(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+992(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+1000(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+1008(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+1016(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+1024(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1032(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1040(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1048(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1056(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1064(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1072(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1080(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+1088(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1096(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1104(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1112(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1120(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1128(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1136(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1144(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+1152(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1160(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1168(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1176(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1184(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1192(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1200(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1208(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+1216(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1224(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1232(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1240(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1248(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1256(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1264(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1272(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+1280(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1288(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1296(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1304(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1312(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1320(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1328(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1336(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+1344(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1352(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1360(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1368(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1376(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1384(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1392(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1400(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+1408(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1416(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1424(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1432(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1440(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1448(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1456(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1464(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+1472(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1480(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1488(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1496(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1504(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1512(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1520(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1528(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+1536(SB)/8, $0x0008000000000000
+DATA atan264consts<>+1544(SB)/8, $0x0008000000000000
+DATA atan264consts<>+1552(SB)/8, $0x0008000000000000
+DATA atan264consts<>+1560(SB)/8, $0x0008000000000000
+DATA atan264consts<>+1568(SB)/8, $0x0008000000000000
+DATA atan264consts<>+1576(SB)/8, $0x0008000000000000
+DATA atan264consts<>+1584(SB)/8, $0x0008000000000000
+DATA atan264consts<>+1592(SB)/8, $0x0008000000000000
+GLOBL atan264consts<>(SB), RODATA|NOPTR, $1600
+
+// func atan2VVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·atan2VVF64AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   atan2VVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+atan2VVF64AVX2NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           atan2VVF64AVX2NT_head2
+	VMOVUPD      (SI)(R10*8), X0
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVUPD      X0, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VVF64AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VVF64AVX2NT_head1
+	VMOVQ        (SI)(R10*8), X0
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VVF64AVX2NT_head1:
+	MOVQ R13, R11
+
+atan2VVF64AVX2NT_loop1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VVF64AVX2NT_after1
+	VMOVUPD      (SI)(R10*8), Y0
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y1, Y2
+	VPAND        atan264consts<>+64(SB), Y0, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y1, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y3, Y1, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         atan264consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          atan2VVF64AVX2NT_loop1
+
+atan2VVF64AVX2NT_after1:
+	CMPQ         R11, $0x00000002
+	JB           atan2VVF64AVX2NT_tail2
+	VMOVUPD      (SI)(R10*8), X0
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVUPD      X0, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VVF64AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VVF64AVX2NT_tail1
+	VMOVQ        (SI)(R10*8), X0
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF64AVX2NT_row
+
+atan2VVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2VSF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF64AVX2_done
+	TESTQ CX, CX
+	JLE   atan2VSF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    atan2VSF64AVX2_exact1
+
+atan2VSF64AVX2_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2VSF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VSF64AVX2_after1
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y0, Y2
+	VPAND        atan264consts<>+64(SB), Y1, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y0, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y0, Y0, Y3
+	VPOR         atan264consts<>+1536(SB), Y0, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y2, Y1, Y4, Y1
+	VMOVUPD      Y1, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          atan2VSF64AVX2_loop1
+
+atan2VSF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           atan2VSF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X0, X2
+	VPAND        atan264consts<>+64(SB), X1, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X0, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         atan264consts<>+1536(SB), X0, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X2, X1, X4, X1
+	VMOVUPD      X1, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VSF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VSF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X0, X2
+	VPAND        atan264consts<>+64(SB), X1, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X0, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X3, X0, X2, X0
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X2, X1, X0, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VSF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF64AVX2_row
+	JMP  atan2VSF64AVX2_end
+
+atan2VSF64AVX2_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y0, Y2
+	VPAND        atan264consts<>+64(SB), Y1, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y0, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y0, Y0, Y3
+	VPOR         atan264consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y3, Y0, Y2, Y0
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y2, Y1, Y0, Y1
+	VMOVUPD      Y1, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VSF64AVX2_exact1
+
+atan2VSF64AVX2_end:
+atan2VSF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·atan2VSF64AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   atan2VSF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+atan2VSF64AVX2NT_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           atan2VSF64AVX2NT_head2
+	VMOVUPD      (SI)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X0, X2
+	VPAND        atan264consts<>+64(SB), X1, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X0, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         atan264consts<>+1536(SB), X0, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X2, X1, X4, X1
+	VMOVUPD      X1, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VSF64AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VSF64AVX2NT_head1
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X0, X2
+	VPAND        atan264consts<>+64(SB), X1, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X0, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         atan264consts<>+1536(SB), X0, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X2, X1, X4, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VSF64AVX2NT_head1:
+	MOVQ R13, R11
+
+atan2VSF64AVX2NT_loop1:
+	CMPQ         R11, $0x00000004
+	JB           atan2VSF64AVX2NT_after1
+	VMOVUPD      (SI)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y0, Y2
+	VPAND        atan264consts<>+64(SB), Y1, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y0, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y0, Y0, Y3
+	VPOR         atan264consts<>+1536(SB), Y0, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y2, Y1, Y4, Y1
+	VMOVNTPD     Y1, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          atan2VSF64AVX2NT_loop1
+
+atan2VSF64AVX2NT_after1:
+	CMPQ         R11, $0x00000002
+	JB           atan2VSF64AVX2NT_tail2
+	VMOVUPD      (SI)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X0, X2
+	VPAND        atan264consts<>+64(SB), X1, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X0, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         atan264consts<>+1536(SB), X0, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X2, X1, X4, X1
+	VMOVUPD      X1, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2VSF64AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2VSF64AVX2NT_tail1
+	VMOVQ        (SI)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X0, X2
+	VPAND        atan264consts<>+64(SB), X1, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X0, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X1, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X3, X0, X2, X0
+	VCMPPD       $0x03, X1, X1, X2
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X2, X1, X0, X1
+	VMOVQ        X1, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2VSF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF64AVX2NT_row
+
+atan2VSF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2SVF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF64AVX2_done
+	TESTQ CX, CX
+	JLE   atan2SVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000004
+	JE    atan2SVF64AVX2_exact1
+
+atan2SVF64AVX2_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2SVF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           atan2SVF64AVX2_after1
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y1, Y2
+	VPAND        atan264consts<>+64(SB), Y0, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y1, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y3, Y1, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         atan264consts<>+1536(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVUPD      Y3, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          atan2SVF64AVX2_loop1
+
+atan2SVF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           atan2SVF64AVX2_tail2
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X3
+	VBLENDVPD    X2, X3, X1, X3
+	VMOVUPD      X3, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2SVF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2SVF64AVX2_tail1
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2SVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF64AVX2_row
+	JMP  atan2SVF64AVX2_end
+
+atan2SVF64AVX2_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y1, Y2
+	VPAND        atan264consts<>+64(SB), Y0, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y1, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y3, Y1, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         atan264consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVUPD      Y0, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2SVF64AVX2_exact1
+
+atan2SVF64AVX2_end:
+atan2SVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·atan2SVF64AVX2NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   atan2SVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+atan2SVF64AVX2NT_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000001f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	CMPQ         R11, $0x00000002
+	JB           atan2SVF64AVX2NT_head2
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X3
+	VBLENDVPD    X2, X3, X1, X3
+	VMOVUPD      X3, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2SVF64AVX2NT_head2:
+	CMPQ         R11, $0x00000001
+	JB           atan2SVF64AVX2NT_head1
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X3
+	VBLENDVPD    X2, X3, X1, X3
+	VMOVQ        X3, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2SVF64AVX2NT_head1:
+	MOVQ R13, R11
+
+atan2SVF64AVX2NT_loop1:
+	CMPQ         R11, $0x00000004
+	JB           atan2SVF64AVX2NT_after1
+	VMOVUPD      (R8)(R10*8), Y1
+	VPAND        atan264consts<>+64(SB), Y1, Y2
+	VPAND        atan264consts<>+64(SB), Y0, Y3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y3, Y5
+	VPAND        Y4, Y5, Y4
+	VCMPPD       $0x11, Y3, Y2, Y5
+	VBLENDVPD    Y5, Y2, Y3, Y6
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y6, Y6
+	VBLENDVPD    Y5, Y3, Y2, Y2
+	VBLENDVPD    Y4, atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Y2, Y4
+	VMOVUPS      atan264consts<>+192(SB), Y7
+	VBLENDVPD    Y4, atan264consts<>+320(SB), Y7, Y4
+	VMULPD       Y4, Y6, Y6
+	VMULPD       Y4, Y2, Y2
+	VDIVPD       Y2, Y6, Y4
+	VCMPPD       $0x00, atan264consts<>+128(SB), Y2, Y7
+	VFNMADD231PD Y2, Y4, Y6
+	VDIVPD       Y2, Y6, Y6
+	VBLENDVPD    Y7, atan264consts<>+384(SB), Y6, Y6
+	VMOVUPS      atan264consts<>+448(SB), Y2
+	VCMPPD       $0x11, Y4, Y2, Y2
+	VADDPD       atan264consts<>+192(SB), Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VSUBPD       Y7, Y8, Y8
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y6, Y8, Y8
+	VSUBPD       atan264consts<>+192(SB), Y4, Y9
+	VMOVUPS      atan264consts<>+192(SB), Y10
+	VDIVPD       Y7, Y10, Y10
+	VMULPD       Y10, Y9, Y11
+	VFNMADD231PD Y7, Y11, Y9
+	VADDPD       Y6, Y9, Y9
+	VFNMADD231PD Y8, Y11, Y9
+	VMULPD       Y10, Y9, Y9
+	VBLENDVPD    Y2, Y11, Y4, Y11
+	VBLENDVPD    Y2, Y9, Y6, Y9
+	VMULPD       Y11, Y11, Y4
+	VMOVUPS      Y4, Y6
+	VMOVUPS      atan264consts<>+512(SB), Y7
+	VFMADD213PD  atan264consts<>+576(SB), Y7, Y6
+	VFMADD213PD  atan264consts<>+640(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+704(SB), Y4, Y6
+	VFMADD213PD  atan264consts<>+768(SB), Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      atan264consts<>+192(SB), Y8
+	VFMADD213PD  atan264consts<>+832(SB), Y8, Y7
+	VFMADD213PD  atan264consts<>+896(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+960(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1024(SB), Y4, Y7
+	VFMADD213PD  atan264consts<>+1088(SB), Y4, Y7
+	VMULPD       Y6, Y4, Y6
+	VDIVPD       Y7, Y6, Y6
+	VMOVUPS      Y9, Y7
+	VFNMADD231PD Y4, Y9, Y7
+	VFMADD231PD  Y6, Y11, Y7
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1152(SB), Y4, Y4
+	VMOVUPS      atan264consts<>+384(SB), Y6
+	VBLENDVPD    Y2, atan264consts<>+1216(SB), Y6, Y2
+	VADDPD       Y7, Y2, Y2
+	VADDPD       Y11, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y4, Y4
+	VSUBPD       Y7, Y11, Y11
+	VADDPD       Y11, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VPXOR        atan264consts<>+0(SB), Y6, Y2
+	VMOVUPS      atan264consts<>+1344(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       atan264consts<>+1280(SB), Y2, Y8
+	VSUBPD       atan264consts<>+1280(SB), Y8, Y9
+	VSUBPD       Y9, Y8, Y10
+	VMOVUPS      atan264consts<>+1280(SB), Y11
+	VSUBPD       Y10, Y11, Y10
+	VSUBPD       Y9, Y2, Y2
+	VADDPD       Y2, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VBLENDVPD    Y5, Y8, Y6, Y8
+	VBLENDVPD    Y5, Y10, Y4, Y10
+	VPAND        atan264consts<>+0(SB), Y1, Y2
+	VPOR         atan264consts<>+192(SB), Y2, Y2
+	VCMPPD       $0x11, atan264consts<>+384(SB), Y2, Y2
+	VPXOR        atan264consts<>+0(SB), Y8, Y4
+	VMOVUPS      atan264consts<>+1472(SB), Y5
+	VSUBPD       Y10, Y5, Y5
+	VADDPD       atan264consts<>+1408(SB), Y4, Y6
+	VSUBPD       atan264consts<>+1408(SB), Y6, Y7
+	VSUBPD       Y7, Y6, Y9
+	VMOVUPS      atan264consts<>+1408(SB), Y11
+	VSUBPD       Y9, Y11, Y9
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y9, Y9
+	VADDPD       Y5, Y9, Y9
+	VBLENDVPD    Y2, Y6, Y8, Y6
+	VBLENDVPD    Y2, Y9, Y10, Y9
+	VADDPD       Y9, Y6, Y6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Y3, Y3
+	VMOVUPS      atan264consts<>+384(SB), Y4
+	VBLENDVPD    Y2, atan264consts<>+1408(SB), Y4, Y2
+	VBLENDVPD    Y3, Y2, Y6, Y2
+	VPAND        atan264consts<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VPOR         atan264consts<>+1536(SB), Y1, Y1
+	VBLENDVPD    Y3, Y1, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         atan264consts<>+1536(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMOVNTPD     Y3, (DX)(R10*8)
+	ADDQ         $0x00000004, R10
+	SUBQ         $0x00000004, R11
+	JMP          atan2SVF64AVX2NT_loop1
+
+atan2SVF64AVX2NT_after1:
+	CMPQ         R11, $0x00000002
+	JB           atan2SVF64AVX2NT_tail2
+	VMOVUPD      (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X3
+	VBLENDVPD    X2, X3, X1, X3
+	VMOVUPD      X3, (DX)(R10*8)
+	ADDQ         $0x00000002, R10
+	SUBQ         $0x00000002, R11
+
+atan2SVF64AVX2NT_tail2:
+	CMPQ         R11, $0x00000001
+	JB           atan2SVF64AVX2NT_tail1
+	VMOVQ        (R8)(R10*8), X1
+	VPAND        atan264consts<>+64(SB), X1, X2
+	VPAND        atan264consts<>+64(SB), X0, X3
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X3, X5
+	VPAND        X4, X5, X4
+	VCMPPD       $0x11, X3, X2, X5
+	VBLENDVPD    X5, X2, X3, X6
+	VBLENDVPD    X4, atan264consts<>+192(SB), X6, X6
+	VBLENDVPD    X5, X3, X2, X2
+	VBLENDVPD    X4, atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+256(SB), X2, X4
+	VMOVUPS      atan264consts<>+192(SB), X7
+	VBLENDVPD    X4, atan264consts<>+320(SB), X7, X4
+	VMULPD       X4, X6, X6
+	VMULPD       X4, X2, X2
+	VDIVPD       X2, X6, X4
+	VCMPPD       $0x00, atan264consts<>+128(SB), X2, X7
+	VFNMADD231PD X2, X4, X6
+	VDIVPD       X2, X6, X6
+	VBLENDVPD    X7, atan264consts<>+384(SB), X6, X6
+	VMOVUPS      atan264consts<>+448(SB), X2
+	VCMPPD       $0x11, X4, X2, X2
+	VADDPD       atan264consts<>+192(SB), X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VSUBPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VADDPD       X6, X8, X8
+	VSUBPD       atan264consts<>+192(SB), X4, X9
+	VMOVUPS      atan264consts<>+192(SB), X10
+	VDIVPD       X7, X10, X10
+	VMULPD       X10, X9, X11
+	VFNMADD231PD X7, X11, X9
+	VADDPD       X6, X9, X9
+	VFNMADD231PD X8, X11, X9
+	VMULPD       X10, X9, X9
+	VBLENDVPD    X2, X11, X4, X11
+	VBLENDVPD    X2, X9, X6, X9
+	VMULPD       X11, X11, X4
+	VMOVUPS      X4, X6
+	VMOVUPS      atan264consts<>+512(SB), X7
+	VFMADD213PD  atan264consts<>+576(SB), X7, X6
+	VFMADD213PD  atan264consts<>+640(SB), X4, X6
+	VFMADD213PD  atan264consts<>+704(SB), X4, X6
+	VFMADD213PD  atan264consts<>+768(SB), X4, X6
+	VMOVUPS      X4, X7
+	VMOVUPS      atan264consts<>+192(SB), X8
+	VFMADD213PD  atan264consts<>+832(SB), X8, X7
+	VFMADD213PD  atan264consts<>+896(SB), X4, X7
+	VFMADD213PD  atan264consts<>+960(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1024(SB), X4, X7
+	VFMADD213PD  atan264consts<>+1088(SB), X4, X7
+	VMULPD       X6, X4, X6
+	VDIVPD       X7, X6, X6
+	VMOVUPS      X9, X7
+	VFNMADD231PD X4, X9, X7
+	VFMADD231PD  X6, X11, X7
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1152(SB), X4, X4
+	VMOVUPS      atan264consts<>+384(SB), X6
+	VBLENDVPD    X2, atan264consts<>+1216(SB), X6, X2
+	VADDPD       X7, X2, X2
+	VADDPD       X11, X4, X6
+	VSUBPD       X4, X6, X7
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X4, X4
+	VSUBPD       X7, X11, X11
+	VADDPD       X11, X4, X4
+	VADDPD       X2, X4, X4
+	VPXOR        atan264consts<>+0(SB), X6, X2
+	VMOVUPS      atan264consts<>+1344(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       atan264consts<>+1280(SB), X2, X8
+	VSUBPD       atan264consts<>+1280(SB), X8, X9
+	VSUBPD       X9, X8, X10
+	VMOVUPS      atan264consts<>+1280(SB), X11
+	VSUBPD       X10, X11, X10
+	VSUBPD       X9, X2, X2
+	VADDPD       X2, X10, X10
+	VADDPD       X7, X10, X10
+	VBLENDVPD    X5, X8, X6, X8
+	VBLENDVPD    X5, X10, X4, X10
+	VPAND        atan264consts<>+0(SB), X1, X2
+	VPOR         atan264consts<>+192(SB), X2, X2
+	VCMPPD       $0x11, atan264consts<>+384(SB), X2, X2
+	VPXOR        atan264consts<>+0(SB), X8, X4
+	VMOVUPS      atan264consts<>+1472(SB), X5
+	VSUBPD       X10, X5, X5
+	VADDPD       atan264consts<>+1408(SB), X4, X6
+	VSUBPD       atan264consts<>+1408(SB), X6, X7
+	VSUBPD       X7, X6, X9
+	VMOVUPS      atan264consts<>+1408(SB), X11
+	VSUBPD       X9, X11, X9
+	VSUBPD       X7, X4, X4
+	VADDPD       X4, X9, X9
+	VADDPD       X5, X9, X9
+	VBLENDVPD    X2, X6, X8, X6
+	VBLENDVPD    X2, X9, X10, X9
+	VADDPD       X9, X6, X6
+	VCMPPD       $0x00, atan264consts<>+384(SB), X3, X3
+	VMOVUPS      atan264consts<>+384(SB), X4
+	VBLENDVPD    X2, atan264consts<>+1408(SB), X4, X2
+	VBLENDVPD    X3, X2, X6, X2
+	VPAND        atan264consts<>+0(SB), X0, X3
+	VPOR         X3, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         atan264consts<>+1536(SB), X1, X1
+	VBLENDVPD    X3, X1, X2, X1
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         atan264consts<>+1536(SB), X0, X0
+	VBLENDVPD    X2, X0, X1, X0
+	VMOVQ        X0, (DX)(R10*8)
+	ADDQ         $0x00000001, R10
+	SUBQ         $0x00000001, R11
+
+atan2SVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF64AVX2NT_row
+
+atan2SVF64AVX2NT_done:
 	VZEROUPPER
 	RET
 
@@ -50645,6 +59032,4694 @@ hypotSVF32AVX512NT_done:
 	VZEROUPPER
 	RET
 
+// func atan2VVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·atan2VVF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF32AVX512_done
+	TESTQ CX, CX
+	JLE   atan2VVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    atan2VVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    atan2VVF32AVX512_exact2
+
+atan2VVF32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+atan2VVF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           atan2VVF32AVX512_after2
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       atan232consts<>+64(SB), Z1, Z4
+	VPANDD       atan232consts<>+64(SB), Z3, Z5
+	VPANDD       atan232consts<>+64(SB), Z0, Z6
+	VPANDD       atan232consts<>+64(SB), Z2, Z7
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z7, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z6, Z4, K3
+	VCMPPS       $0x11, Z7, Z5, K4
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K3, Z8
+	VMOVUPS      Z7, Z9
+	VBLENDMPS    Z5, Z9, K4, Z9
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K1, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z9, K2, Z9
+	VBLENDMPS    Z6, Z4, K3, Z4
+	VBLENDMPS    Z7, Z5, K4, Z5
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z5, K2, Z5
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z5, K2
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K1, Z10
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+320(SB), Z11, K2, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z10, Z4, Z4
+	VMULPS       Z11, Z5, Z5
+	VDIVPS       Z4, Z8, Z10
+	VDIVPS       Z5, Z9, Z11
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
+	VFNMADD231PS Z4, Z10, Z8
+	VFNMADD231PS Z5, Z11, Z9
+	VDIVPS       Z4, Z8, Z8
+	VDIVPS       Z5, Z9, Z9
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K1, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z9, K2, Z9
+	VMOVUPS      atan232consts<>+448(SB), Z4
+	VCMPPS       $0x11, Z10, Z4, K1
+	VMOVUPS      atan232consts<>+448(SB), Z4
+	VCMPPS       $0x11, Z11, Z4, K2
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VADDPS       atan232consts<>+192(SB), Z11, Z5
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VMOVUPS      atan232consts<>+192(SB), Z13
+	VSUBPS       Z5, Z13, Z13
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z11, Z13, Z13
+	VADDPS       Z8, Z12, Z12
+	VADDPS       Z9, Z13, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VSUBPS       atan232consts<>+192(SB), Z11, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMOVUPS      atan232consts<>+192(SB), Z17
+	VDIVPS       Z5, Z17, Z17
+	VMULPS       Z16, Z14, Z18
+	VMULPS       Z17, Z15, Z19
+	VFNMADD231PS Z4, Z18, Z14
+	VFNMADD231PS Z5, Z19, Z15
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z9, Z15, Z15
+	VFNMADD231PS Z12, Z18, Z14
+	VFNMADD231PS Z13, Z19, Z15
+	VMULPS       Z16, Z14, Z14
+	VMULPS       Z17, Z15, Z15
+	VBLENDMPS    Z18, Z10, K1, Z10
+	VBLENDMPS    Z19, Z11, K2, Z11
+	VBLENDMPS    Z14, Z8, K1, Z8
+	VBLENDMPS    Z15, Z9, K2, Z9
+	VMULPS       Z10, Z10, Z4
+	VMULPS       Z11, Z11, Z5
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VMOVUPS      Z5, Z13
+	VMOVUPS      atan232consts<>+512(SB), Z14
+	VFMADD213PS  atan232consts<>+576(SB), Z14, Z13
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z5, Z13
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z5, Z13
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z5, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VMOVUPS      Z5, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VFMADD213PS  atan232consts<>+832(SB), Z16, Z15
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z5, Z15
+	VMULPS       Z12, Z4, Z12
+	VMULPS       Z13, Z5, Z13
+	VDIVPS       Z14, Z12, Z12
+	VDIVPS       Z15, Z13, Z13
+	VMOVUPS      Z8, Z14
+	VFNMADD231PS Z4, Z8, Z14
+	VMOVUPS      Z9, Z4
+	VFNMADD231PS Z5, Z9, Z4
+	VFMADD231PS  Z12, Z10, Z14
+	VFMADD231PS  Z13, Z11, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1152(SB), Z5, K1, Z5
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1152(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+1216(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+384(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    atan232consts<>+1216(SB), Z12, K2, Z12
+	VADDPS       Z14, Z9, Z9
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z10, Z5, Z4
+	VADDPS       Z11, Z8, Z13
+	VSUBPS       Z5, Z4, Z14
+	VSUBPS       Z8, Z13, Z15
+	VSUBPS       Z14, Z4, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z5, Z5
+	VSUBPS       Z17, Z8, Z8
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z15, Z11, Z11
+	VADDPS       Z10, Z5, Z5
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z9, Z5, Z5
+	VADDPS       Z12, Z8, Z8
+	VPXORD       atan232consts<>+0(SB), Z4, Z9
+	VPXORD       atan232consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      atan232consts<>+1344(SB), Z12
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VADDPS       atan232consts<>+1280(SB), Z10, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       atan232consts<>+1280(SB), Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VMOVUPS      atan232consts<>+1280(SB), Z20
+	VSUBPS       Z18, Z20, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z20
+	VSUBPS       Z19, Z20, Z19
+	VSUBPS       Z16, Z9, Z9
+	VSUBPS       Z17, Z10, Z10
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z19, Z19
+	VADDPS       Z11, Z18, Z18
+	VADDPS       Z12, Z19, Z19
+	VBLENDMPS    Z14, Z4, K3, Z4
+	VBLENDMPS    Z15, Z13, K4, Z13
+	VBLENDMPS    Z18, Z5, K3, Z5
+	VBLENDMPS    Z19, Z8, K4, Z8
+	VPANDD       atan232consts<>+0(SB), Z1, Z9
+	VPANDD       atan232consts<>+0(SB), Z3, Z10
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VPORD        atan232consts<>+192(SB), Z10, Z10
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z10, K2
+	VPXORD       atan232consts<>+0(SB), Z4, Z9
+	VPXORD       atan232consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      atan232consts<>+1472(SB), Z12
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VADDPS       atan232consts<>+1408(SB), Z10, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       atan232consts<>+1408(SB), Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VMOVUPS      atan232consts<>+1408(SB), Z20
+	VSUBPS       Z18, Z20, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z20
+	VSUBPS       Z19, Z20, Z19
+	VSUBPS       Z16, Z9, Z9
+	VSUBPS       Z17, Z10, Z10
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z19, Z19
+	VADDPS       Z11, Z18, Z18
+	VADDPS       Z12, Z19, Z19
+	VBLENDMPS    Z14, Z4, K1, Z4
+	VBLENDMPS    Z15, Z13, K2, Z13
+	VBLENDMPS    Z18, Z5, K1, Z5
+	VBLENDMPS    Z19, Z8, K2, Z8
+	VADDPS       Z5, Z4, Z4
+	VADDPS       Z8, Z13, Z13
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z7, K4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K1, Z5
+	VMOVUPS      atan232consts<>+384(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    atan232consts<>+1408(SB), Z6, K2, Z6
+	VBLENDMPS    Z5, Z4, K3, Z4
+	VBLENDMPS    Z6, Z13, K4, Z13
+	VPANDD       atan232consts<>+0(SB), Z0, Z5
+	VPANDD       atan232consts<>+0(SB), Z2, Z6
+	VPORD        Z5, Z4, Z4
+	VPORD        Z6, Z13, Z13
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z3, Z3
+	VBLENDMPS    Z1, Z4, K1, Z4
+	VBLENDMPS    Z3, Z13, K2, Z13
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VPORD        atan232consts<>+1536(SB), Z2, Z1
+	VBLENDMPS    Z0, Z4, K1, Z4
+	VBLENDMPS    Z1, Z13, K2, Z13
+	VMOVUPS      Z4, (DX)(R10*4)
+	VMOVUPS      Z13, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          atan2VVF32AVX512_loop2
+
+atan2VVF32AVX512_after2:
+atan2VVF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           atan2VVF32AVX512_after1
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K1, Z6
+	VMOVUPS      Z6, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VVF32AVX512_loop1
+
+atan2VVF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           atan2VVF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z0
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2VVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF32AVX512_row
+	JMP  atan2VVF32AVX512_end
+
+atan2VVF32AVX512_exact1:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K1, Z6
+	VMOVUPS      Z6, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VVF32AVX512_exact1
+	JMP          atan2VVF32AVX512_end
+
+atan2VVF32AVX512_exact2:
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       atan232consts<>+64(SB), Z1, Z4
+	VPANDD       atan232consts<>+64(SB), Z3, Z5
+	VPANDD       atan232consts<>+64(SB), Z0, Z6
+	VPANDD       atan232consts<>+64(SB), Z2, Z7
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z7, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z6, Z4, K3
+	VCMPPS       $0x11, Z7, Z5, K4
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K3, Z8
+	VMOVUPS      Z7, Z9
+	VBLENDMPS    Z5, Z9, K4, Z9
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K1, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z9, K2, Z9
+	VBLENDMPS    Z6, Z4, K3, Z4
+	VBLENDMPS    Z7, Z5, K4, Z5
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z5, K2, Z5
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z5, K2
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K1, Z10
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+320(SB), Z11, K2, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z10, Z4, Z4
+	VMULPS       Z11, Z5, Z5
+	VDIVPS       Z4, Z8, Z10
+	VDIVPS       Z5, Z9, Z11
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
+	VFNMADD231PS Z4, Z10, Z8
+	VFNMADD231PS Z5, Z11, Z9
+	VDIVPS       Z4, Z8, Z8
+	VDIVPS       Z5, Z9, Z9
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K1, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z9, K2, Z9
+	VMOVUPS      atan232consts<>+448(SB), Z4
+	VCMPPS       $0x11, Z10, Z4, K1
+	VMOVUPS      atan232consts<>+448(SB), Z4
+	VCMPPS       $0x11, Z11, Z4, K2
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VADDPS       atan232consts<>+192(SB), Z11, Z5
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VMOVUPS      atan232consts<>+192(SB), Z13
+	VSUBPS       Z5, Z13, Z13
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z11, Z13, Z13
+	VADDPS       Z8, Z12, Z12
+	VADDPS       Z9, Z13, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VSUBPS       atan232consts<>+192(SB), Z11, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMOVUPS      atan232consts<>+192(SB), Z17
+	VDIVPS       Z5, Z17, Z17
+	VMULPS       Z16, Z14, Z18
+	VMULPS       Z17, Z15, Z19
+	VFNMADD231PS Z4, Z18, Z14
+	VFNMADD231PS Z5, Z19, Z15
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z9, Z15, Z15
+	VFNMADD231PS Z12, Z18, Z14
+	VFNMADD231PS Z13, Z19, Z15
+	VMULPS       Z16, Z14, Z14
+	VMULPS       Z17, Z15, Z15
+	VBLENDMPS    Z18, Z10, K1, Z10
+	VBLENDMPS    Z19, Z11, K2, Z11
+	VBLENDMPS    Z14, Z8, K1, Z8
+	VBLENDMPS    Z15, Z9, K2, Z9
+	VMULPS       Z10, Z10, Z4
+	VMULPS       Z11, Z11, Z5
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VMOVUPS      Z5, Z13
+	VMOVUPS      atan232consts<>+512(SB), Z14
+	VFMADD213PS  atan232consts<>+576(SB), Z14, Z13
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z5, Z13
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z5, Z13
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z5, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VMOVUPS      Z5, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VFMADD213PS  atan232consts<>+832(SB), Z16, Z15
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z5, Z15
+	VMULPS       Z12, Z4, Z12
+	VMULPS       Z13, Z5, Z13
+	VDIVPS       Z14, Z12, Z12
+	VDIVPS       Z15, Z13, Z13
+	VMOVUPS      Z8, Z14
+	VFNMADD231PS Z4, Z8, Z14
+	VMOVUPS      Z9, Z4
+	VFNMADD231PS Z5, Z9, Z4
+	VFMADD231PS  Z12, Z10, Z14
+	VFMADD231PS  Z13, Z11, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1152(SB), Z5, K1, Z5
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1152(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+1216(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+384(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    atan232consts<>+1216(SB), Z12, K2, Z12
+	VADDPS       Z14, Z9, Z9
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z10, Z5, Z4
+	VADDPS       Z11, Z8, Z13
+	VSUBPS       Z5, Z4, Z14
+	VSUBPS       Z8, Z13, Z15
+	VSUBPS       Z14, Z4, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z5, Z5
+	VSUBPS       Z17, Z8, Z8
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z15, Z11, Z11
+	VADDPS       Z10, Z5, Z5
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z9, Z5, Z5
+	VADDPS       Z12, Z8, Z8
+	VPXORD       atan232consts<>+0(SB), Z4, Z9
+	VPXORD       atan232consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      atan232consts<>+1344(SB), Z12
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VADDPS       atan232consts<>+1280(SB), Z10, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       atan232consts<>+1280(SB), Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VMOVUPS      atan232consts<>+1280(SB), Z20
+	VSUBPS       Z18, Z20, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z20
+	VSUBPS       Z19, Z20, Z19
+	VSUBPS       Z16, Z9, Z9
+	VSUBPS       Z17, Z10, Z10
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z19, Z19
+	VADDPS       Z11, Z18, Z18
+	VADDPS       Z12, Z19, Z19
+	VBLENDMPS    Z14, Z4, K3, Z4
+	VBLENDMPS    Z15, Z13, K4, Z13
+	VBLENDMPS    Z18, Z5, K3, Z5
+	VBLENDMPS    Z19, Z8, K4, Z8
+	VPANDD       atan232consts<>+0(SB), Z1, Z9
+	VPANDD       atan232consts<>+0(SB), Z3, Z10
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VPORD        atan232consts<>+192(SB), Z10, Z10
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z10, K2
+	VPXORD       atan232consts<>+0(SB), Z4, Z9
+	VPXORD       atan232consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      atan232consts<>+1472(SB), Z12
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VADDPS       atan232consts<>+1408(SB), Z10, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       atan232consts<>+1408(SB), Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VMOVUPS      atan232consts<>+1408(SB), Z20
+	VSUBPS       Z18, Z20, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z20
+	VSUBPS       Z19, Z20, Z19
+	VSUBPS       Z16, Z9, Z9
+	VSUBPS       Z17, Z10, Z10
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z19, Z19
+	VADDPS       Z11, Z18, Z18
+	VADDPS       Z12, Z19, Z19
+	VBLENDMPS    Z14, Z4, K1, Z4
+	VBLENDMPS    Z15, Z13, K2, Z13
+	VBLENDMPS    Z18, Z5, K1, Z5
+	VBLENDMPS    Z19, Z8, K2, Z8
+	VADDPS       Z5, Z4, Z4
+	VADDPS       Z8, Z13, Z13
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z7, K4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K1, Z5
+	VMOVUPS      atan232consts<>+384(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    atan232consts<>+1408(SB), Z6, K2, Z6
+	VBLENDMPS    Z5, Z4, K3, Z4
+	VBLENDMPS    Z6, Z13, K4, Z13
+	VPANDD       atan232consts<>+0(SB), Z0, Z5
+	VPANDD       atan232consts<>+0(SB), Z2, Z6
+	VPORD        Z5, Z4, Z4
+	VPORD        Z6, Z13, Z13
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z3, Z3
+	VBLENDMPS    Z1, Z4, K1, Z4
+	VBLENDMPS    Z3, Z13, K2, Z13
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VPORD        atan232consts<>+1536(SB), Z2, Z1
+	VBLENDMPS    Z0, Z4, K1, Z4
+	VBLENDMPS    Z1, Z13, K2, Z13
+	VMOVUPS      Z4, (DX)(R10*4)
+	VMOVUPS      Z13, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VVF32AVX512_exact2
+
+atan2VVF32AVX512_end:
+atan2VVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func atan2VVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·atan2VVF32AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   atan2VVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+atan2VVF32AVX512NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           atan2VVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z0
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2VVF32AVX512NT_head_done:
+	MOVQ R13, R11
+
+atan2VVF32AVX512NT_loop2:
+	CMPQ         R11, $0x00000020
+	JB           atan2VVF32AVX512NT_after2
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VMOVUPS      64(R8)(R10*4), Z3
+	VPANDD       atan232consts<>+64(SB), Z1, Z4
+	VPANDD       atan232consts<>+64(SB), Z3, Z5
+	VPANDD       atan232consts<>+64(SB), Z0, Z6
+	VPANDD       atan232consts<>+64(SB), Z2, Z7
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z7, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z6, Z4, K3
+	VCMPPS       $0x11, Z7, Z5, K4
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K3, Z8
+	VMOVUPS      Z7, Z9
+	VBLENDMPS    Z5, Z9, K4, Z9
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K1, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z9, K2, Z9
+	VBLENDMPS    Z6, Z4, K3, Z4
+	VBLENDMPS    Z7, Z5, K4, Z5
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z5, K2, Z5
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z5, K2
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K1, Z10
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+320(SB), Z11, K2, Z11
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z11, Z9, Z9
+	VMULPS       Z10, Z4, Z4
+	VMULPS       Z11, Z5, Z5
+	VDIVPS       Z4, Z8, Z10
+	VDIVPS       Z5, Z9, Z11
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K2
+	VFNMADD231PS Z4, Z10, Z8
+	VFNMADD231PS Z5, Z11, Z9
+	VDIVPS       Z4, Z8, Z8
+	VDIVPS       Z5, Z9, Z9
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K1, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z9, K2, Z9
+	VMOVUPS      atan232consts<>+448(SB), Z4
+	VCMPPS       $0x11, Z10, Z4, K1
+	VMOVUPS      atan232consts<>+448(SB), Z4
+	VCMPPS       $0x11, Z11, Z4, K2
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VADDPS       atan232consts<>+192(SB), Z11, Z5
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VMOVUPS      atan232consts<>+192(SB), Z13
+	VSUBPS       Z5, Z13, Z13
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z11, Z13, Z13
+	VADDPS       Z8, Z12, Z12
+	VADDPS       Z9, Z13, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VSUBPS       atan232consts<>+192(SB), Z11, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMOVUPS      atan232consts<>+192(SB), Z17
+	VDIVPS       Z5, Z17, Z17
+	VMULPS       Z16, Z14, Z18
+	VMULPS       Z17, Z15, Z19
+	VFNMADD231PS Z4, Z18, Z14
+	VFNMADD231PS Z5, Z19, Z15
+	VADDPS       Z8, Z14, Z14
+	VADDPS       Z9, Z15, Z15
+	VFNMADD231PS Z12, Z18, Z14
+	VFNMADD231PS Z13, Z19, Z15
+	VMULPS       Z16, Z14, Z14
+	VMULPS       Z17, Z15, Z15
+	VBLENDMPS    Z18, Z10, K1, Z10
+	VBLENDMPS    Z19, Z11, K2, Z11
+	VBLENDMPS    Z14, Z8, K1, Z8
+	VBLENDMPS    Z15, Z9, K2, Z9
+	VMULPS       Z10, Z10, Z4
+	VMULPS       Z11, Z11, Z5
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VMOVUPS      Z5, Z13
+	VMOVUPS      atan232consts<>+512(SB), Z14
+	VFMADD213PS  atan232consts<>+576(SB), Z14, Z13
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z5, Z13
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z5, Z13
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z5, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VMOVUPS      Z5, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VFMADD213PS  atan232consts<>+832(SB), Z16, Z15
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z5, Z15
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z5, Z15
+	VMULPS       Z12, Z4, Z12
+	VMULPS       Z13, Z5, Z13
+	VDIVPS       Z14, Z12, Z12
+	VDIVPS       Z15, Z13, Z13
+	VMOVUPS      Z8, Z14
+	VFNMADD231PS Z4, Z8, Z14
+	VMOVUPS      Z9, Z4
+	VFNMADD231PS Z5, Z9, Z4
+	VFMADD231PS  Z12, Z10, Z14
+	VFMADD231PS  Z13, Z11, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1152(SB), Z5, K1, Z5
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1152(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+1216(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+384(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPS    atan232consts<>+1216(SB), Z12, K2, Z12
+	VADDPS       Z14, Z9, Z9
+	VADDPS       Z4, Z12, Z12
+	VADDPS       Z10, Z5, Z4
+	VADDPS       Z11, Z8, Z13
+	VSUBPS       Z5, Z4, Z14
+	VSUBPS       Z8, Z13, Z15
+	VSUBPS       Z14, Z4, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z5, Z5
+	VSUBPS       Z17, Z8, Z8
+	VSUBPS       Z14, Z10, Z10
+	VSUBPS       Z15, Z11, Z11
+	VADDPS       Z10, Z5, Z5
+	VADDPS       Z11, Z8, Z8
+	VADDPS       Z9, Z5, Z5
+	VADDPS       Z12, Z8, Z8
+	VPXORD       atan232consts<>+0(SB), Z4, Z9
+	VPXORD       atan232consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      atan232consts<>+1344(SB), Z12
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VADDPS       atan232consts<>+1280(SB), Z10, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       atan232consts<>+1280(SB), Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VMOVUPS      atan232consts<>+1280(SB), Z20
+	VSUBPS       Z18, Z20, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z20
+	VSUBPS       Z19, Z20, Z19
+	VSUBPS       Z16, Z9, Z9
+	VSUBPS       Z17, Z10, Z10
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z19, Z19
+	VADDPS       Z11, Z18, Z18
+	VADDPS       Z12, Z19, Z19
+	VBLENDMPS    Z14, Z4, K3, Z4
+	VBLENDMPS    Z15, Z13, K4, Z13
+	VBLENDMPS    Z18, Z5, K3, Z5
+	VBLENDMPS    Z19, Z8, K4, Z8
+	VPANDD       atan232consts<>+0(SB), Z1, Z9
+	VPANDD       atan232consts<>+0(SB), Z3, Z10
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VPORD        atan232consts<>+192(SB), Z10, Z10
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z10, K2
+	VPXORD       atan232consts<>+0(SB), Z4, Z9
+	VPXORD       atan232consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z5, Z11, Z11
+	VMOVUPS      atan232consts<>+1472(SB), Z12
+	VSUBPS       Z8, Z12, Z12
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VADDPS       atan232consts<>+1408(SB), Z10, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       atan232consts<>+1408(SB), Z15, Z17
+	VSUBPS       Z16, Z14, Z18
+	VSUBPS       Z17, Z15, Z19
+	VMOVUPS      atan232consts<>+1408(SB), Z20
+	VSUBPS       Z18, Z20, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z20
+	VSUBPS       Z19, Z20, Z19
+	VSUBPS       Z16, Z9, Z9
+	VSUBPS       Z17, Z10, Z10
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z19, Z19
+	VADDPS       Z11, Z18, Z18
+	VADDPS       Z12, Z19, Z19
+	VBLENDMPS    Z14, Z4, K1, Z4
+	VBLENDMPS    Z15, Z13, K2, Z13
+	VBLENDMPS    Z18, Z5, K1, Z5
+	VBLENDMPS    Z19, Z8, K2, Z8
+	VADDPS       Z5, Z4, Z4
+	VADDPS       Z8, Z13, Z13
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z7, K4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K1, Z5
+	VMOVUPS      atan232consts<>+384(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPS    atan232consts<>+1408(SB), Z6, K2, Z6
+	VBLENDMPS    Z5, Z4, K3, Z4
+	VBLENDMPS    Z6, Z13, K4, Z13
+	VPANDD       atan232consts<>+0(SB), Z0, Z5
+	VPANDD       atan232consts<>+0(SB), Z2, Z6
+	VPORD        Z5, Z4, Z4
+	VPORD        Z6, Z13, Z13
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z3, Z3
+	VBLENDMPS    Z1, Z4, K1, Z4
+	VBLENDMPS    Z3, Z13, K2, Z13
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VPORD        atan232consts<>+1536(SB), Z2, Z1
+	VBLENDMPS    Z0, Z4, K1, Z4
+	VBLENDMPS    Z1, Z13, K2, Z13
+	VMOVNTPS     Z4, (DX)(R10*4)
+	VMOVNTPS     Z13, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          atan2VVF32AVX512NT_loop2
+
+atan2VVF32AVX512NT_after2:
+atan2VVF32AVX512NT_loop1:
+	CMPQ         R11, $0x00000010
+	JB           atan2VVF32AVX512NT_after1
+	VMOVUPS      (SI)(R10*4), Z0
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K1, Z6
+	VMOVNTPS     Z6, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VVF32AVX512NT_loop1
+
+atan2VVF32AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           atan2VVF32AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z0
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2VVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF32AVX512NT_row
+
+atan2VVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·atan2VSF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF32AVX512_done
+	TESTQ CX, CX
+	JLE   atan2VSF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    atan2VSF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    atan2VSF32AVX512_exact2
+
+atan2VSF32AVX512_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2VSF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           atan2VSF32AVX512_after2
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VPANDD       atan232consts<>+64(SB), Z0, Z4
+	VPANDD       atan232consts<>+64(SB), Z1, Z5
+	VPANDD       atan232consts<>+64(SB), Z2, Z6
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z5, Z3, K3
+	VCMPPS       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPS    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K4, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPS    Z5, Z3, K3, Z3
+	VBLENDMPS    Z6, Z4, K4, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
+	VMOVUPS      atan232consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
+	VMULPS       Z9, Z7, Z7
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VDIVPS       Z3, Z7, Z9
+	VDIVPS       Z4, Z8, Z10
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VFNMADD231PS Z3, Z9, Z7
+	VFNMADD231PS Z4, Z10, Z8
+	VDIVPS       Z3, Z7, Z7
+	VDIVPS       Z4, Z8, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z9, Z3, K1
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z10, Z3, K2
+	VADDPS       atan232consts<>+192(SB), Z9, Z3
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VSUBPS       Z3, Z11, Z11
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z7, Z11, Z11
+	VADDPS       Z8, Z12, Z12
+	VSUBPS       atan232consts<>+192(SB), Z9, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VDIVPS       Z3, Z15, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMULPS       Z15, Z13, Z17
+	VMULPS       Z16, Z14, Z18
+	VFNMADD231PS Z3, Z17, Z13
+	VFNMADD231PS Z4, Z18, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VFNMADD231PS Z11, Z17, Z13
+	VFNMADD231PS Z12, Z18, Z14
+	VMULPS       Z15, Z13, Z13
+	VMULPS       Z16, Z14, Z14
+	VBLENDMPS    Z17, Z9, K1, Z9
+	VBLENDMPS    Z18, Z10, K2, Z10
+	VBLENDMPS    Z13, Z7, K1, Z7
+	VBLENDMPS    Z14, Z8, K2, Z8
+	VMULPS       Z9, Z9, Z3
+	VMULPS       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan232consts<>+512(SB), Z12
+	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan232consts<>+192(SB), Z14
+	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VMULPS       Z11, Z3, Z11
+	VMULPS       Z12, Z4, Z12
+	VDIVPS       Z13, Z11, Z11
+	VDIVPS       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PS Z4, Z8, Z3
+	VFMADD231PS  Z11, Z9, Z13
+	VFMADD231PS  Z12, Z10, Z3
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
+	VADDPS       Z13, Z8, Z8
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z9, Z4, Z3
+	VADDPS       Z10, Z7, Z12
+	VSUBPS       Z4, Z3, Z13
+	VSUBPS       Z7, Z12, Z14
+	VSUBPS       Z13, Z3, Z15
+	VSUBPS       Z14, Z12, Z16
+	VSUBPS       Z15, Z4, Z4
+	VSUBPS       Z16, Z7, Z7
+	VSUBPS       Z13, Z9, Z9
+	VSUBPS       Z14, Z10, Z10
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z11, Z7, Z7
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1344(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1280(SB), Z8, Z13
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K3, Z3
+	VBLENDMPS    Z14, Z12, K4, Z12
+	VBLENDMPS    Z17, Z4, K3, Z4
+	VBLENDMPS    Z18, Z7, K4, Z7
+	VPANDD       atan232consts<>+0(SB), Z0, Z8
+	VPANDD       atan232consts<>+0(SB), Z0, Z9
+	VPORD        atan232consts<>+192(SB), Z8, Z8
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1472(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1408(SB), Z8, Z13
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K1, Z3
+	VBLENDMPS    Z14, Z12, K2, Z12
+	VBLENDMPS    Z17, Z4, K1, Z4
+	VBLENDMPS    Z18, Z7, K2, Z7
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z7, Z12, Z12
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z3, K3, Z3
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPANDD       atan232consts<>+0(SB), Z2, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z4
+	VPORD        atan232consts<>+1536(SB), Z0, Z5
+	VBLENDMPS    Z4, Z3, K1, Z3
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z2, Z2
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VMOVUPS      Z3, (DX)(R10*4)
+	VMOVUPS      Z12, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          atan2VSF32AVX512_loop2
+
+atan2VSF32AVX512_after2:
+atan2VSF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           atan2VSF32AVX512_after1
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z0, Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z2
+	VBLENDMPS    Z2, Z6, K1, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VMOVUPS      Z6, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VSF32AVX512_loop1
+
+atan2VSF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           atan2VSF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z0, Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2VSF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF32AVX512_row
+	JMP  atan2VSF32AVX512_end
+
+atan2VSF32AVX512_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z0, Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K1, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z0
+	VBLENDMPS    Z0, Z6, K1, Z6
+	VMOVUPS      Z6, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VSF32AVX512_exact1
+	JMP          atan2VSF32AVX512_end
+
+atan2VSF32AVX512_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VPANDD       atan232consts<>+64(SB), Z0, Z4
+	VPANDD       atan232consts<>+64(SB), Z1, Z5
+	VPANDD       atan232consts<>+64(SB), Z2, Z6
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z5, Z3, K3
+	VCMPPS       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPS    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K4, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPS    Z5, Z3, K3, Z3
+	VBLENDMPS    Z6, Z4, K4, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
+	VMOVUPS      atan232consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
+	VMULPS       Z9, Z7, Z7
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VDIVPS       Z3, Z7, Z9
+	VDIVPS       Z4, Z8, Z10
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VFNMADD231PS Z3, Z9, Z7
+	VFNMADD231PS Z4, Z10, Z8
+	VDIVPS       Z3, Z7, Z7
+	VDIVPS       Z4, Z8, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z9, Z3, K1
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z10, Z3, K2
+	VADDPS       atan232consts<>+192(SB), Z9, Z3
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VSUBPS       Z3, Z11, Z11
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z7, Z11, Z11
+	VADDPS       Z8, Z12, Z12
+	VSUBPS       atan232consts<>+192(SB), Z9, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VDIVPS       Z3, Z15, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMULPS       Z15, Z13, Z17
+	VMULPS       Z16, Z14, Z18
+	VFNMADD231PS Z3, Z17, Z13
+	VFNMADD231PS Z4, Z18, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VFNMADD231PS Z11, Z17, Z13
+	VFNMADD231PS Z12, Z18, Z14
+	VMULPS       Z15, Z13, Z13
+	VMULPS       Z16, Z14, Z14
+	VBLENDMPS    Z17, Z9, K1, Z9
+	VBLENDMPS    Z18, Z10, K2, Z10
+	VBLENDMPS    Z13, Z7, K1, Z7
+	VBLENDMPS    Z14, Z8, K2, Z8
+	VMULPS       Z9, Z9, Z3
+	VMULPS       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan232consts<>+512(SB), Z12
+	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan232consts<>+192(SB), Z14
+	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VMULPS       Z11, Z3, Z11
+	VMULPS       Z12, Z4, Z12
+	VDIVPS       Z13, Z11, Z11
+	VDIVPS       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PS Z4, Z8, Z3
+	VFMADD231PS  Z11, Z9, Z13
+	VFMADD231PS  Z12, Z10, Z3
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
+	VADDPS       Z13, Z8, Z8
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z9, Z4, Z3
+	VADDPS       Z10, Z7, Z12
+	VSUBPS       Z4, Z3, Z13
+	VSUBPS       Z7, Z12, Z14
+	VSUBPS       Z13, Z3, Z15
+	VSUBPS       Z14, Z12, Z16
+	VSUBPS       Z15, Z4, Z4
+	VSUBPS       Z16, Z7, Z7
+	VSUBPS       Z13, Z9, Z9
+	VSUBPS       Z14, Z10, Z10
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z11, Z7, Z7
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1344(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1280(SB), Z8, Z13
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K3, Z3
+	VBLENDMPS    Z14, Z12, K4, Z12
+	VBLENDMPS    Z17, Z4, K3, Z4
+	VBLENDMPS    Z18, Z7, K4, Z7
+	VPANDD       atan232consts<>+0(SB), Z0, Z8
+	VPANDD       atan232consts<>+0(SB), Z0, Z9
+	VPORD        atan232consts<>+192(SB), Z8, Z8
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1472(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1408(SB), Z8, Z13
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K1, Z3
+	VBLENDMPS    Z14, Z12, K2, Z12
+	VBLENDMPS    Z17, Z4, K1, Z4
+	VBLENDMPS    Z18, Z7, K2, Z7
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z7, Z12, Z12
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z3, K3, Z3
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPANDD       atan232consts<>+0(SB), Z2, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z4
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z4, Z3, K1, Z3
+	VBLENDMPS    Z0, Z12, K2, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z0
+	VPORD        atan232consts<>+1536(SB), Z2, Z1
+	VBLENDMPS    Z0, Z3, K1, Z3
+	VBLENDMPS    Z1, Z12, K2, Z12
+	VMOVUPS      Z3, (DX)(R10*4)
+	VMOVUPS      Z12, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VSF32AVX512_exact2
+
+atan2VSF32AVX512_end:
+atan2VSF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·atan2VSF32AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   atan2VSF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+atan2VSF32AVX512NT_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           atan2VSF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z0, Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2VSF32AVX512NT_head_done:
+	MOVQ R13, R11
+
+atan2VSF32AVX512NT_loop2:
+	CMPQ         R11, $0x00000020
+	JB           atan2VSF32AVX512NT_after2
+	VMOVUPS      (SI)(R10*4), Z1
+	VMOVUPS      64(SI)(R10*4), Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VPANDD       atan232consts<>+64(SB), Z0, Z4
+	VPANDD       atan232consts<>+64(SB), Z1, Z5
+	VPANDD       atan232consts<>+64(SB), Z2, Z6
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z5, Z3, K3
+	VCMPPS       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPS    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K4, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPS    Z5, Z3, K3, Z3
+	VBLENDMPS    Z6, Z4, K4, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
+	VMOVUPS      atan232consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
+	VMULPS       Z9, Z7, Z7
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VDIVPS       Z3, Z7, Z9
+	VDIVPS       Z4, Z8, Z10
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VFNMADD231PS Z3, Z9, Z7
+	VFNMADD231PS Z4, Z10, Z8
+	VDIVPS       Z3, Z7, Z7
+	VDIVPS       Z4, Z8, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z9, Z3, K1
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z10, Z3, K2
+	VADDPS       atan232consts<>+192(SB), Z9, Z3
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VSUBPS       Z3, Z11, Z11
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z7, Z11, Z11
+	VADDPS       Z8, Z12, Z12
+	VSUBPS       atan232consts<>+192(SB), Z9, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VDIVPS       Z3, Z15, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMULPS       Z15, Z13, Z17
+	VMULPS       Z16, Z14, Z18
+	VFNMADD231PS Z3, Z17, Z13
+	VFNMADD231PS Z4, Z18, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VFNMADD231PS Z11, Z17, Z13
+	VFNMADD231PS Z12, Z18, Z14
+	VMULPS       Z15, Z13, Z13
+	VMULPS       Z16, Z14, Z14
+	VBLENDMPS    Z17, Z9, K1, Z9
+	VBLENDMPS    Z18, Z10, K2, Z10
+	VBLENDMPS    Z13, Z7, K1, Z7
+	VBLENDMPS    Z14, Z8, K2, Z8
+	VMULPS       Z9, Z9, Z3
+	VMULPS       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan232consts<>+512(SB), Z12
+	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan232consts<>+192(SB), Z14
+	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VMULPS       Z11, Z3, Z11
+	VMULPS       Z12, Z4, Z12
+	VDIVPS       Z13, Z11, Z11
+	VDIVPS       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PS Z4, Z8, Z3
+	VFMADD231PS  Z11, Z9, Z13
+	VFMADD231PS  Z12, Z10, Z3
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
+	VADDPS       Z13, Z8, Z8
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z9, Z4, Z3
+	VADDPS       Z10, Z7, Z12
+	VSUBPS       Z4, Z3, Z13
+	VSUBPS       Z7, Z12, Z14
+	VSUBPS       Z13, Z3, Z15
+	VSUBPS       Z14, Z12, Z16
+	VSUBPS       Z15, Z4, Z4
+	VSUBPS       Z16, Z7, Z7
+	VSUBPS       Z13, Z9, Z9
+	VSUBPS       Z14, Z10, Z10
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z11, Z7, Z7
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1344(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1280(SB), Z8, Z13
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K3, Z3
+	VBLENDMPS    Z14, Z12, K4, Z12
+	VBLENDMPS    Z17, Z4, K3, Z4
+	VBLENDMPS    Z18, Z7, K4, Z7
+	VPANDD       atan232consts<>+0(SB), Z0, Z8
+	VPANDD       atan232consts<>+0(SB), Z0, Z9
+	VPORD        atan232consts<>+192(SB), Z8, Z8
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1472(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1408(SB), Z8, Z13
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K1, Z3
+	VBLENDMPS    Z14, Z12, K2, Z12
+	VBLENDMPS    Z17, Z4, K1, Z4
+	VBLENDMPS    Z18, Z7, K2, Z7
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z7, Z12, Z12
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z3, K3, Z3
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPANDD       atan232consts<>+0(SB), Z2, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z4
+	VPORD        atan232consts<>+1536(SB), Z0, Z5
+	VBLENDMPS    Z4, Z3, K1, Z3
+	VBLENDMPS    Z5, Z12, K2, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z2, Z2
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VMOVNTPS     Z3, (DX)(R10*4)
+	VMOVNTPS     Z12, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          atan2VSF32AVX512NT_loop2
+
+atan2VSF32AVX512NT_after2:
+atan2VSF32AVX512NT_loop1:
+	CMPQ         R11, $0x00000010
+	JB           atan2VSF32AVX512NT_after1
+	VMOVUPS      (SI)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z0, Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z2
+	VBLENDMPS    Z2, Z6, K1, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VMOVNTPS     Z6, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VSF32AVX512NT_loop1
+
+atan2VSF32AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           atan2VSF32AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (SI)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z0, Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2VSF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF32AVX512NT_row
+
+atan2VSF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·atan2SVF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF32AVX512_done
+	TESTQ CX, CX
+	JLE   atan2SVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	CMPQ  CX, $0x00000010
+	JE    atan2SVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    atan2SVF32AVX512_exact2
+
+atan2SVF32AVX512_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2SVF32AVX512_loop2:
+	CMPQ         R11, $0x00000020
+	JB           atan2SVF32AVX512_after2
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VPANDD       atan232consts<>+64(SB), Z2, Z4
+	VPANDD       atan232consts<>+64(SB), Z0, Z5
+	VPANDD       atan232consts<>+64(SB), Z0, Z6
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z5, Z3, K3
+	VCMPPS       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPS    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K4, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPS    Z5, Z3, K3, Z3
+	VBLENDMPS    Z6, Z4, K4, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
+	VMOVUPS      atan232consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
+	VMULPS       Z9, Z7, Z7
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VDIVPS       Z3, Z7, Z9
+	VDIVPS       Z4, Z8, Z10
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VFNMADD231PS Z3, Z9, Z7
+	VFNMADD231PS Z4, Z10, Z8
+	VDIVPS       Z3, Z7, Z7
+	VDIVPS       Z4, Z8, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z9, Z3, K1
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z10, Z3, K2
+	VADDPS       atan232consts<>+192(SB), Z9, Z3
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VSUBPS       Z3, Z11, Z11
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z7, Z11, Z11
+	VADDPS       Z8, Z12, Z12
+	VSUBPS       atan232consts<>+192(SB), Z9, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VDIVPS       Z3, Z15, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMULPS       Z15, Z13, Z17
+	VMULPS       Z16, Z14, Z18
+	VFNMADD231PS Z3, Z17, Z13
+	VFNMADD231PS Z4, Z18, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VFNMADD231PS Z11, Z17, Z13
+	VFNMADD231PS Z12, Z18, Z14
+	VMULPS       Z15, Z13, Z13
+	VMULPS       Z16, Z14, Z14
+	VBLENDMPS    Z17, Z9, K1, Z9
+	VBLENDMPS    Z18, Z10, K2, Z10
+	VBLENDMPS    Z13, Z7, K1, Z7
+	VBLENDMPS    Z14, Z8, K2, Z8
+	VMULPS       Z9, Z9, Z3
+	VMULPS       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan232consts<>+512(SB), Z12
+	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan232consts<>+192(SB), Z14
+	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VMULPS       Z11, Z3, Z11
+	VMULPS       Z12, Z4, Z12
+	VDIVPS       Z13, Z11, Z11
+	VDIVPS       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PS Z4, Z8, Z3
+	VFMADD231PS  Z11, Z9, Z13
+	VFMADD231PS  Z12, Z10, Z3
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
+	VADDPS       Z13, Z8, Z8
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z9, Z4, Z3
+	VADDPS       Z10, Z7, Z12
+	VSUBPS       Z4, Z3, Z13
+	VSUBPS       Z7, Z12, Z14
+	VSUBPS       Z13, Z3, Z15
+	VSUBPS       Z14, Z12, Z16
+	VSUBPS       Z15, Z4, Z4
+	VSUBPS       Z16, Z7, Z7
+	VSUBPS       Z13, Z9, Z9
+	VSUBPS       Z14, Z10, Z10
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z11, Z7, Z7
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1344(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1280(SB), Z8, Z13
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K3, Z3
+	VBLENDMPS    Z14, Z12, K4, Z12
+	VBLENDMPS    Z17, Z4, K3, Z4
+	VBLENDMPS    Z18, Z7, K4, Z7
+	VPANDD       atan232consts<>+0(SB), Z1, Z8
+	VPANDD       atan232consts<>+0(SB), Z2, Z9
+	VPORD        atan232consts<>+192(SB), Z8, Z8
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1472(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1408(SB), Z8, Z13
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K1, Z3
+	VBLENDMPS    Z14, Z12, K2, Z12
+	VBLENDMPS    Z17, Z4, K1, Z4
+	VBLENDMPS    Z18, Z7, K2, Z7
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z7, Z12, Z12
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z3, K3, Z3
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPANDD       atan232consts<>+0(SB), Z0, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z2, Z2
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z1
+	VPORD        atan232consts<>+1536(SB), Z0, Z2
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VMOVUPS      Z3, (DX)(R10*4)
+	VMOVUPS      Z12, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          atan2SVF32AVX512_loop2
+
+atan2SVF32AVX512_after2:
+atan2SVF32AVX512_loop1:
+	CMPQ         R11, $0x00000010
+	JB           atan2SVF32AVX512_after1
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VMOVUPS      Z6, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2SVF32AVX512_loop1
+
+atan2SVF32AVX512_after1:
+	TESTQ        R11, R11
+	JZ           atan2SVF32AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2SVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF32AVX512_row
+	JMP  atan2SVF32AVX512_end
+
+atan2SVF32AVX512_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K1, Z6
+	VMOVUPS      Z6, (DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2SVF32AVX512_exact1
+	JMP          atan2SVF32AVX512_end
+
+atan2SVF32AVX512_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VPANDD       atan232consts<>+64(SB), Z2, Z4
+	VPANDD       atan232consts<>+64(SB), Z0, Z5
+	VPANDD       atan232consts<>+64(SB), Z0, Z6
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z5, Z3, K3
+	VCMPPS       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPS    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K4, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPS    Z5, Z3, K3, Z3
+	VBLENDMPS    Z6, Z4, K4, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
+	VMOVUPS      atan232consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
+	VMULPS       Z9, Z7, Z7
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VDIVPS       Z3, Z7, Z9
+	VDIVPS       Z4, Z8, Z10
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VFNMADD231PS Z3, Z9, Z7
+	VFNMADD231PS Z4, Z10, Z8
+	VDIVPS       Z3, Z7, Z7
+	VDIVPS       Z4, Z8, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z9, Z3, K1
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z10, Z3, K2
+	VADDPS       atan232consts<>+192(SB), Z9, Z3
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VSUBPS       Z3, Z11, Z11
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z7, Z11, Z11
+	VADDPS       Z8, Z12, Z12
+	VSUBPS       atan232consts<>+192(SB), Z9, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VDIVPS       Z3, Z15, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMULPS       Z15, Z13, Z17
+	VMULPS       Z16, Z14, Z18
+	VFNMADD231PS Z3, Z17, Z13
+	VFNMADD231PS Z4, Z18, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VFNMADD231PS Z11, Z17, Z13
+	VFNMADD231PS Z12, Z18, Z14
+	VMULPS       Z15, Z13, Z13
+	VMULPS       Z16, Z14, Z14
+	VBLENDMPS    Z17, Z9, K1, Z9
+	VBLENDMPS    Z18, Z10, K2, Z10
+	VBLENDMPS    Z13, Z7, K1, Z7
+	VBLENDMPS    Z14, Z8, K2, Z8
+	VMULPS       Z9, Z9, Z3
+	VMULPS       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan232consts<>+512(SB), Z12
+	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan232consts<>+192(SB), Z14
+	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VMULPS       Z11, Z3, Z11
+	VMULPS       Z12, Z4, Z12
+	VDIVPS       Z13, Z11, Z11
+	VDIVPS       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PS Z4, Z8, Z3
+	VFMADD231PS  Z11, Z9, Z13
+	VFMADD231PS  Z12, Z10, Z3
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
+	VADDPS       Z13, Z8, Z8
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z9, Z4, Z3
+	VADDPS       Z10, Z7, Z12
+	VSUBPS       Z4, Z3, Z13
+	VSUBPS       Z7, Z12, Z14
+	VSUBPS       Z13, Z3, Z15
+	VSUBPS       Z14, Z12, Z16
+	VSUBPS       Z15, Z4, Z4
+	VSUBPS       Z16, Z7, Z7
+	VSUBPS       Z13, Z9, Z9
+	VSUBPS       Z14, Z10, Z10
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z11, Z7, Z7
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1344(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1280(SB), Z8, Z13
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K3, Z3
+	VBLENDMPS    Z14, Z12, K4, Z12
+	VBLENDMPS    Z17, Z4, K3, Z4
+	VBLENDMPS    Z18, Z7, K4, Z7
+	VPANDD       atan232consts<>+0(SB), Z1, Z8
+	VPANDD       atan232consts<>+0(SB), Z2, Z9
+	VPORD        atan232consts<>+192(SB), Z8, Z8
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1472(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1408(SB), Z8, Z13
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K1, Z3
+	VBLENDMPS    Z14, Z12, K2, Z12
+	VBLENDMPS    Z17, Z4, K1, Z4
+	VBLENDMPS    Z18, Z7, K2, Z7
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z7, Z12, Z12
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z3, K3, Z3
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPANDD       atan232consts<>+0(SB), Z0, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z2, Z2
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z1
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z0, Z12, K2, Z12
+	VMOVUPS      Z3, (DX)(R10*4)
+	VMOVUPS      Z12, 64(DX)(R10*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2SVF32AVX512_exact2
+
+atan2SVF32AVX512_end:
+atan2SVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·atan2SVF32AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   atan2SVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+atan2SVF32AVX512NT_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x02, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           atan2SVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2SVF32AVX512NT_head_done:
+	MOVQ R13, R11
+
+atan2SVF32AVX512NT_loop2:
+	CMPQ         R11, $0x00000020
+	JB           atan2SVF32AVX512NT_after2
+	VMOVUPS      (R8)(R10*4), Z1
+	VMOVUPS      64(R8)(R10*4), Z2
+	VPANDD       atan232consts<>+64(SB), Z1, Z3
+	VPANDD       atan232consts<>+64(SB), Z2, Z4
+	VPANDD       atan232consts<>+64(SB), Z0, Z5
+	VPANDD       atan232consts<>+64(SB), Z0, Z6
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPS       $0x11, Z5, Z3, K3
+	VCMPPS       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPS    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPS    Z4, Z8, K4, Z8
+	VBLENDMPS    atan232consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPS    Z5, Z3, K3, Z3
+	VBLENDMPS    Z6, Z4, K4, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z3, K1
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z4, K2
+	VMOVUPS      atan232consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPS    atan232consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan232consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPS    atan232consts<>+320(SB), Z10, K2, Z10
+	VMULPS       Z9, Z7, Z7
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VDIVPS       Z3, Z7, Z9
+	VDIVPS       Z4, Z8, Z10
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z4, K2
+	VFNMADD231PS Z3, Z9, Z7
+	VFNMADD231PS Z4, Z10, Z8
+	VDIVPS       Z3, Z7, Z7
+	VDIVPS       Z4, Z8, Z8
+	VBLENDMPS    atan232consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPS    atan232consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z9, Z3, K1
+	VMOVUPS      atan232consts<>+448(SB), Z3
+	VCMPPS       $0x11, Z10, Z3, K2
+	VADDPS       atan232consts<>+192(SB), Z9, Z3
+	VADDPS       atan232consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan232consts<>+192(SB), Z11
+	VSUBPS       Z3, Z11, Z11
+	VMOVUPS      atan232consts<>+192(SB), Z12
+	VSUBPS       Z4, Z12, Z12
+	VADDPS       Z9, Z11, Z11
+	VADDPS       Z10, Z12, Z12
+	VADDPS       Z7, Z11, Z11
+	VADDPS       Z8, Z12, Z12
+	VSUBPS       atan232consts<>+192(SB), Z9, Z13
+	VSUBPS       atan232consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VDIVPS       Z3, Z15, Z15
+	VMOVUPS      atan232consts<>+192(SB), Z16
+	VDIVPS       Z4, Z16, Z16
+	VMULPS       Z15, Z13, Z17
+	VMULPS       Z16, Z14, Z18
+	VFNMADD231PS Z3, Z17, Z13
+	VFNMADD231PS Z4, Z18, Z14
+	VADDPS       Z7, Z13, Z13
+	VADDPS       Z8, Z14, Z14
+	VFNMADD231PS Z11, Z17, Z13
+	VFNMADD231PS Z12, Z18, Z14
+	VMULPS       Z15, Z13, Z13
+	VMULPS       Z16, Z14, Z14
+	VBLENDMPS    Z17, Z9, K1, Z9
+	VBLENDMPS    Z18, Z10, K2, Z10
+	VBLENDMPS    Z13, Z7, K1, Z7
+	VBLENDMPS    Z14, Z8, K2, Z8
+	VMULPS       Z9, Z9, Z3
+	VMULPS       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan232consts<>+512(SB), Z12
+	VFMADD213PS  atan232consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan232consts<>+512(SB), Z13
+	VFMADD213PS  atan232consts<>+576(SB), Z13, Z12
+	VFMADD213PS  atan232consts<>+640(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+640(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+704(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+704(SB), Z4, Z12
+	VFMADD213PS  atan232consts<>+768(SB), Z3, Z11
+	VFMADD213PS  atan232consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan232consts<>+192(SB), Z14
+	VFMADD213PS  atan232consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan232consts<>+192(SB), Z15
+	VFMADD213PS  atan232consts<>+832(SB), Z15, Z14
+	VFMADD213PS  atan232consts<>+896(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+896(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+960(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+960(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1024(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1024(SB), Z4, Z14
+	VFMADD213PS  atan232consts<>+1088(SB), Z3, Z13
+	VFMADD213PS  atan232consts<>+1088(SB), Z4, Z14
+	VMULPS       Z11, Z3, Z11
+	VMULPS       Z12, Z4, Z12
+	VDIVPS       Z13, Z11, Z11
+	VDIVPS       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PS Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PS Z4, Z8, Z3
+	VFMADD231PS  Z11, Z9, Z13
+	VFMADD231PS  Z12, Z10, Z3
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPS    atan232consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPS    atan232consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan232consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPS    atan232consts<>+1216(SB), Z11, K2, Z11
+	VADDPS       Z13, Z8, Z8
+	VADDPS       Z3, Z11, Z11
+	VADDPS       Z9, Z4, Z3
+	VADDPS       Z10, Z7, Z12
+	VSUBPS       Z4, Z3, Z13
+	VSUBPS       Z7, Z12, Z14
+	VSUBPS       Z13, Z3, Z15
+	VSUBPS       Z14, Z12, Z16
+	VSUBPS       Z15, Z4, Z4
+	VSUBPS       Z16, Z7, Z7
+	VSUBPS       Z13, Z9, Z9
+	VSUBPS       Z14, Z10, Z10
+	VADDPS       Z9, Z4, Z4
+	VADDPS       Z10, Z7, Z7
+	VADDPS       Z8, Z4, Z4
+	VADDPS       Z11, Z7, Z7
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1344(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1344(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1280(SB), Z8, Z13
+	VADDPS       atan232consts<>+1280(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1280(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1280(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1280(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K3, Z3
+	VBLENDMPS    Z14, Z12, K4, Z12
+	VBLENDMPS    Z17, Z4, K3, Z4
+	VBLENDMPS    Z18, Z7, K4, Z7
+	VPANDD       atan232consts<>+0(SB), Z1, Z8
+	VPANDD       atan232consts<>+0(SB), Z2, Z9
+	VPORD        atan232consts<>+192(SB), Z8, Z8
+	VPORD        atan232consts<>+192(SB), Z9, Z9
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z8, K1
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z9, K2
+	VPXORD       atan232consts<>+0(SB), Z3, Z8
+	VPXORD       atan232consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan232consts<>+1472(SB), Z10
+	VSUBPS       Z4, Z10, Z10
+	VMOVUPS      atan232consts<>+1472(SB), Z11
+	VSUBPS       Z7, Z11, Z11
+	VADDPS       atan232consts<>+1408(SB), Z8, Z13
+	VADDPS       atan232consts<>+1408(SB), Z9, Z14
+	VSUBPS       atan232consts<>+1408(SB), Z13, Z15
+	VSUBPS       atan232consts<>+1408(SB), Z14, Z16
+	VSUBPS       Z15, Z13, Z17
+	VSUBPS       Z16, Z14, Z18
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z17, Z19, Z17
+	VMOVUPS      atan232consts<>+1408(SB), Z19
+	VSUBPS       Z18, Z19, Z18
+	VSUBPS       Z15, Z8, Z8
+	VSUBPS       Z16, Z9, Z9
+	VADDPS       Z8, Z17, Z17
+	VADDPS       Z9, Z18, Z18
+	VADDPS       Z10, Z17, Z17
+	VADDPS       Z11, Z18, Z18
+	VBLENDMPS    Z13, Z3, K1, Z3
+	VBLENDMPS    Z14, Z12, K2, Z12
+	VBLENDMPS    Z17, Z4, K1, Z4
+	VBLENDMPS    Z18, Z7, K2, Z7
+	VADDPS       Z4, Z3, Z3
+	VADDPS       Z7, Z12, Z12
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z5, K3
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z6, K4
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPS    Z4, Z3, K3, Z3
+	VBLENDMPS    Z5, Z12, K4, Z12
+	VPANDD       atan232consts<>+0(SB), Z0, Z4
+	VPANDD       atan232consts<>+0(SB), Z0, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VPORD        atan232consts<>+1536(SB), Z2, Z2
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VCMPPS       $0x03, Z0, Z0, K1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z1
+	VPORD        atan232consts<>+1536(SB), Z0, Z2
+	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z2, Z12, K2, Z12
+	VMOVNTPS     Z3, (DX)(R10*4)
+	VMOVNTPS     Z12, 64(DX)(R10*4)
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000020, R11
+	JMP          atan2SVF32AVX512NT_loop2
+
+atan2SVF32AVX512NT_after2:
+atan2SVF32AVX512NT_loop1:
+	CMPQ         R11, $0x00000010
+	JB           atan2SVF32AVX512NT_after1
+	VMOVUPS      (R8)(R10*4), Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPS       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPS    Z3, Z2, K2, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K1, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K1
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K1, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K1
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K1
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K1, Z5
+	VBLENDMPS    Z7, Z4, K1, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K1, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K1
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K1, Z6
+	VBLENDMPS    Z9, Z2, K1, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K2
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD        atan232consts<>+1536(SB), Z0, Z1
+	VBLENDMPS    Z1, Z6, K1, Z6
+	VMOVNTPS     Z6, (DX)(R10*4)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2SVF32AVX512NT_loop1
+
+atan2SVF32AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           atan2SVF32AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPS.Z    (R8)(R10*4), K1, Z1
+	VPANDD       atan232consts<>+64(SB), Z1, Z2
+	VPANDD       atan232consts<>+64(SB), Z0, Z3
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPS       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPS    Z2, Z4, K3, Z4
+	VBLENDMPS    atan232consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPS    Z3, Z2, K3, Z2
+	VBLENDMPS    atan232consts<>+192(SB), Z2, K2, Z2
+	VCMPPS       $0x11, atan232consts<>+256(SB), Z2, K2
+	VMOVUPS      atan232consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPS    atan232consts<>+320(SB), Z5, K2, Z5
+	VMULPS       Z5, Z4, Z4
+	VMULPS       Z5, Z2, Z2
+	VDIVPS       Z2, Z4, Z5
+	VCMPPS       $0x00, atan232consts<>+128(SB), Z2, K2
+	VFNMADD231PS Z2, Z5, Z4
+	VDIVPS       Z2, Z4, Z4
+	VBLENDMPS    atan232consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan232consts<>+448(SB), Z2
+	VCMPPS       $0x11, Z5, Z2, K2
+	VADDPS       atan232consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan232consts<>+192(SB), Z6
+	VSUBPS       Z2, Z6, Z6
+	VADDPS       Z5, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VSUBPS       atan232consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VDIVPS       Z2, Z8, Z8
+	VMULPS       Z8, Z7, Z9
+	VFNMADD231PS Z2, Z9, Z7
+	VADDPS       Z4, Z7, Z7
+	VFNMADD231PS Z6, Z9, Z7
+	VMULPS       Z8, Z7, Z7
+	VBLENDMPS    Z9, Z5, K2, Z5
+	VBLENDMPS    Z7, Z4, K2, Z4
+	VMULPS       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan232consts<>+512(SB), Z7
+	VFMADD213PS  atan232consts<>+576(SB), Z7, Z6
+	VFMADD213PS  atan232consts<>+640(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+704(SB), Z2, Z6
+	VFMADD213PS  atan232consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan232consts<>+192(SB), Z8
+	VFMADD213PS  atan232consts<>+832(SB), Z8, Z7
+	VFMADD213PS  atan232consts<>+896(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+960(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1024(SB), Z2, Z7
+	VFMADD213PS  atan232consts<>+1088(SB), Z2, Z7
+	VMULPS       Z6, Z2, Z6
+	VDIVPS       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PS Z2, Z4, Z7
+	VFMADD231PS  Z6, Z5, Z7
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan232consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPS    atan232consts<>+1216(SB), Z4, K2, Z4
+	VADDPS       Z7, Z4, Z4
+	VADDPS       Z5, Z2, Z6
+	VSUBPS       Z2, Z6, Z7
+	VSUBPS       Z7, Z6, Z8
+	VSUBPS       Z8, Z2, Z2
+	VSUBPS       Z7, Z5, Z5
+	VADDPS       Z5, Z2, Z2
+	VADDPS       Z4, Z2, Z2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1344(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1280(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1280(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1280(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K3, Z6
+	VBLENDMPS    Z9, Z2, K3, Z2
+	VPANDD       atan232consts<>+0(SB), Z1, Z4
+	VPORD        atan232consts<>+192(SB), Z4, Z4
+	VCMPPS       $0x11, atan232consts<>+384(SB), Z4, K2
+	VPXORD       atan232consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan232consts<>+1472(SB), Z5
+	VSUBPS       Z2, Z5, Z5
+	VADDPS       atan232consts<>+1408(SB), Z4, Z7
+	VSUBPS       atan232consts<>+1408(SB), Z7, Z8
+	VSUBPS       Z8, Z7, Z9
+	VMOVUPS      atan232consts<>+1408(SB), Z10
+	VSUBPS       Z9, Z10, Z9
+	VSUBPS       Z8, Z4, Z4
+	VADDPS       Z4, Z9, Z9
+	VADDPS       Z5, Z9, Z9
+	VBLENDMPS    Z7, Z6, K2, Z6
+	VBLENDMPS    Z9, Z2, K2, Z2
+	VADDPS       Z2, Z6, Z6
+	VCMPPS       $0x00, atan232consts<>+384(SB), Z3, K3
+	VMOVUPS      atan232consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    atan232consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPS    Z2, Z6, K3, Z6
+	VPANDD       atan232consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD        atan232consts<>+1536(SB), Z1, Z1
+	VBLENDMPS    Z1, Z6, K2, Z6
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        atan232consts<>+1536(SB), Z0, Z0
+	VBLENDMPS    Z0, Z6, K2, Z6
+	VMOVUPS      Z6, K1, (DX)(R10*4)
+	ADDQ         R11, R10
+
+atan2SVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF32AVX512NT_row
+
+atan2SVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
 // func addVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·addVVF64AVX512(SB), NOSPLIT, $0-64
@@ -57729,6 +70804,4694 @@ hypotSVF64AVX512NT_tail_done:
 	JNZ  hypotSVF64AVX512NT_row
 
 hypotSVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2VVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·atan2VVF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF64AVX512_done
+	TESTQ CX, CX
+	JLE   atan2VVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    atan2VVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    atan2VVF64AVX512_exact2
+
+atan2VVF64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+atan2VVF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           atan2VVF64AVX512_after2
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       atan264consts<>+64(SB), Z1, Z4
+	VPANDD       atan264consts<>+64(SB), Z3, Z5
+	VPANDD       atan264consts<>+64(SB), Z0, Z6
+	VPANDD       atan264consts<>+64(SB), Z2, Z7
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z7, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z6, Z4, K3
+	VCMPPD       $0x11, Z7, Z5, K4
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K3, Z8
+	VMOVUPS      Z7, Z9
+	VBLENDMPD    Z5, Z9, K4, Z9
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K1, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z9, K2, Z9
+	VBLENDMPD    Z6, Z4, K3, Z4
+	VBLENDMPD    Z7, Z5, K4, Z5
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z5, K2, Z5
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z5, K2
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K1, Z10
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+320(SB), Z11, K2, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z10, Z4, Z4
+	VMULPD       Z11, Z5, Z5
+	VDIVPD       Z4, Z8, Z10
+	VDIVPD       Z5, Z9, Z11
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
+	VFNMADD231PD Z4, Z10, Z8
+	VFNMADD231PD Z5, Z11, Z9
+	VDIVPD       Z4, Z8, Z8
+	VDIVPD       Z5, Z9, Z9
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K1, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z9, K2, Z9
+	VMOVUPS      atan264consts<>+448(SB), Z4
+	VCMPPD       $0x11, Z10, Z4, K1
+	VMOVUPS      atan264consts<>+448(SB), Z4
+	VCMPPD       $0x11, Z11, Z4, K2
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VADDPD       atan264consts<>+192(SB), Z11, Z5
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VMOVUPS      atan264consts<>+192(SB), Z13
+	VSUBPD       Z5, Z13, Z13
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z11, Z13, Z13
+	VADDPD       Z8, Z12, Z12
+	VADDPD       Z9, Z13, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VSUBPD       atan264consts<>+192(SB), Z11, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMOVUPS      atan264consts<>+192(SB), Z17
+	VDIVPD       Z5, Z17, Z17
+	VMULPD       Z16, Z14, Z18
+	VMULPD       Z17, Z15, Z19
+	VFNMADD231PD Z4, Z18, Z14
+	VFNMADD231PD Z5, Z19, Z15
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z9, Z15, Z15
+	VFNMADD231PD Z12, Z18, Z14
+	VFNMADD231PD Z13, Z19, Z15
+	VMULPD       Z16, Z14, Z14
+	VMULPD       Z17, Z15, Z15
+	VBLENDMPD    Z18, Z10, K1, Z10
+	VBLENDMPD    Z19, Z11, K2, Z11
+	VBLENDMPD    Z14, Z8, K1, Z8
+	VBLENDMPD    Z15, Z9, K2, Z9
+	VMULPD       Z10, Z10, Z4
+	VMULPD       Z11, Z11, Z5
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VMOVUPS      Z5, Z13
+	VMOVUPS      atan264consts<>+512(SB), Z14
+	VFMADD213PD  atan264consts<>+576(SB), Z14, Z13
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z5, Z13
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z5, Z13
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z5, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VMOVUPS      Z5, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VFMADD213PD  atan264consts<>+832(SB), Z16, Z15
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z5, Z15
+	VMULPD       Z12, Z4, Z12
+	VMULPD       Z13, Z5, Z13
+	VDIVPD       Z14, Z12, Z12
+	VDIVPD       Z15, Z13, Z13
+	VMOVUPS      Z8, Z14
+	VFNMADD231PD Z4, Z8, Z14
+	VMOVUPS      Z9, Z4
+	VFNMADD231PD Z5, Z9, Z4
+	VFMADD231PD  Z12, Z10, Z14
+	VFMADD231PD  Z13, Z11, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1152(SB), Z5, K1, Z5
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1152(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+1216(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+384(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    atan264consts<>+1216(SB), Z12, K2, Z12
+	VADDPD       Z14, Z9, Z9
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z10, Z5, Z4
+	VADDPD       Z11, Z8, Z13
+	VSUBPD       Z5, Z4, Z14
+	VSUBPD       Z8, Z13, Z15
+	VSUBPD       Z14, Z4, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z5, Z5
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z15, Z11, Z11
+	VADDPD       Z10, Z5, Z5
+	VADDPD       Z11, Z8, Z8
+	VADDPD       Z9, Z5, Z5
+	VADDPD       Z12, Z8, Z8
+	VPXORD       atan264consts<>+0(SB), Z4, Z9
+	VPXORD       atan264consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      atan264consts<>+1344(SB), Z12
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VADDPD       atan264consts<>+1280(SB), Z10, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       atan264consts<>+1280(SB), Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VMOVUPS      atan264consts<>+1280(SB), Z20
+	VSUBPD       Z18, Z20, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z20
+	VSUBPD       Z19, Z20, Z19
+	VSUBPD       Z16, Z9, Z9
+	VSUBPD       Z17, Z10, Z10
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z18, Z18
+	VADDPD       Z12, Z19, Z19
+	VBLENDMPD    Z14, Z4, K3, Z4
+	VBLENDMPD    Z15, Z13, K4, Z13
+	VBLENDMPD    Z18, Z5, K3, Z5
+	VBLENDMPD    Z19, Z8, K4, Z8
+	VPANDD       atan264consts<>+0(SB), Z1, Z9
+	VPANDD       atan264consts<>+0(SB), Z3, Z10
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VPORD        atan264consts<>+192(SB), Z10, Z10
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z10, K2
+	VPXORD       atan264consts<>+0(SB), Z4, Z9
+	VPXORD       atan264consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      atan264consts<>+1472(SB), Z12
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VADDPD       atan264consts<>+1408(SB), Z10, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       atan264consts<>+1408(SB), Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VMOVUPS      atan264consts<>+1408(SB), Z20
+	VSUBPD       Z18, Z20, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z20
+	VSUBPD       Z19, Z20, Z19
+	VSUBPD       Z16, Z9, Z9
+	VSUBPD       Z17, Z10, Z10
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z18, Z18
+	VADDPD       Z12, Z19, Z19
+	VBLENDMPD    Z14, Z4, K1, Z4
+	VBLENDMPD    Z15, Z13, K2, Z13
+	VBLENDMPD    Z18, Z5, K1, Z5
+	VBLENDMPD    Z19, Z8, K2, Z8
+	VADDPD       Z5, Z4, Z4
+	VADDPD       Z8, Z13, Z13
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z7, K4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K1, Z5
+	VMOVUPS      atan264consts<>+384(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    atan264consts<>+1408(SB), Z6, K2, Z6
+	VBLENDMPD    Z5, Z4, K3, Z4
+	VBLENDMPD    Z6, Z13, K4, Z13
+	VPANDD       atan264consts<>+0(SB), Z0, Z5
+	VPANDD       atan264consts<>+0(SB), Z2, Z6
+	VPORD        Z5, Z4, Z4
+	VPORD        Z6, Z13, Z13
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z3, Z3
+	VBLENDMPD    Z1, Z4, K1, Z4
+	VBLENDMPD    Z3, Z13, K2, Z13
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VPORD        atan264consts<>+1536(SB), Z2, Z1
+	VBLENDMPD    Z0, Z4, K1, Z4
+	VBLENDMPD    Z1, Z13, K2, Z13
+	VMOVUPD      Z4, (DX)(R10*8)
+	VMOVUPD      Z13, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VVF64AVX512_loop2
+
+atan2VVF64AVX512_after2:
+atan2VVF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VVF64AVX512_after1
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K1, Z6
+	VMOVUPD      Z6, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VVF64AVX512_loop1
+
+atan2VVF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           atan2VVF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z0
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2VVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF64AVX512_row
+	JMP  atan2VVF64AVX512_end
+
+atan2VVF64AVX512_exact1:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K1, Z6
+	VMOVUPD      Z6, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VVF64AVX512_exact1
+	JMP          atan2VVF64AVX512_end
+
+atan2VVF64AVX512_exact2:
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       atan264consts<>+64(SB), Z1, Z4
+	VPANDD       atan264consts<>+64(SB), Z3, Z5
+	VPANDD       atan264consts<>+64(SB), Z0, Z6
+	VPANDD       atan264consts<>+64(SB), Z2, Z7
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z7, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z6, Z4, K3
+	VCMPPD       $0x11, Z7, Z5, K4
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K3, Z8
+	VMOVUPS      Z7, Z9
+	VBLENDMPD    Z5, Z9, K4, Z9
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K1, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z9, K2, Z9
+	VBLENDMPD    Z6, Z4, K3, Z4
+	VBLENDMPD    Z7, Z5, K4, Z5
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z5, K2, Z5
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z5, K2
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K1, Z10
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+320(SB), Z11, K2, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z10, Z4, Z4
+	VMULPD       Z11, Z5, Z5
+	VDIVPD       Z4, Z8, Z10
+	VDIVPD       Z5, Z9, Z11
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
+	VFNMADD231PD Z4, Z10, Z8
+	VFNMADD231PD Z5, Z11, Z9
+	VDIVPD       Z4, Z8, Z8
+	VDIVPD       Z5, Z9, Z9
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K1, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z9, K2, Z9
+	VMOVUPS      atan264consts<>+448(SB), Z4
+	VCMPPD       $0x11, Z10, Z4, K1
+	VMOVUPS      atan264consts<>+448(SB), Z4
+	VCMPPD       $0x11, Z11, Z4, K2
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VADDPD       atan264consts<>+192(SB), Z11, Z5
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VMOVUPS      atan264consts<>+192(SB), Z13
+	VSUBPD       Z5, Z13, Z13
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z11, Z13, Z13
+	VADDPD       Z8, Z12, Z12
+	VADDPD       Z9, Z13, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VSUBPD       atan264consts<>+192(SB), Z11, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMOVUPS      atan264consts<>+192(SB), Z17
+	VDIVPD       Z5, Z17, Z17
+	VMULPD       Z16, Z14, Z18
+	VMULPD       Z17, Z15, Z19
+	VFNMADD231PD Z4, Z18, Z14
+	VFNMADD231PD Z5, Z19, Z15
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z9, Z15, Z15
+	VFNMADD231PD Z12, Z18, Z14
+	VFNMADD231PD Z13, Z19, Z15
+	VMULPD       Z16, Z14, Z14
+	VMULPD       Z17, Z15, Z15
+	VBLENDMPD    Z18, Z10, K1, Z10
+	VBLENDMPD    Z19, Z11, K2, Z11
+	VBLENDMPD    Z14, Z8, K1, Z8
+	VBLENDMPD    Z15, Z9, K2, Z9
+	VMULPD       Z10, Z10, Z4
+	VMULPD       Z11, Z11, Z5
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VMOVUPS      Z5, Z13
+	VMOVUPS      atan264consts<>+512(SB), Z14
+	VFMADD213PD  atan264consts<>+576(SB), Z14, Z13
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z5, Z13
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z5, Z13
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z5, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VMOVUPS      Z5, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VFMADD213PD  atan264consts<>+832(SB), Z16, Z15
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z5, Z15
+	VMULPD       Z12, Z4, Z12
+	VMULPD       Z13, Z5, Z13
+	VDIVPD       Z14, Z12, Z12
+	VDIVPD       Z15, Z13, Z13
+	VMOVUPS      Z8, Z14
+	VFNMADD231PD Z4, Z8, Z14
+	VMOVUPS      Z9, Z4
+	VFNMADD231PD Z5, Z9, Z4
+	VFMADD231PD  Z12, Z10, Z14
+	VFMADD231PD  Z13, Z11, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1152(SB), Z5, K1, Z5
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1152(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+1216(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+384(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    atan264consts<>+1216(SB), Z12, K2, Z12
+	VADDPD       Z14, Z9, Z9
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z10, Z5, Z4
+	VADDPD       Z11, Z8, Z13
+	VSUBPD       Z5, Z4, Z14
+	VSUBPD       Z8, Z13, Z15
+	VSUBPD       Z14, Z4, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z5, Z5
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z15, Z11, Z11
+	VADDPD       Z10, Z5, Z5
+	VADDPD       Z11, Z8, Z8
+	VADDPD       Z9, Z5, Z5
+	VADDPD       Z12, Z8, Z8
+	VPXORD       atan264consts<>+0(SB), Z4, Z9
+	VPXORD       atan264consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      atan264consts<>+1344(SB), Z12
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VADDPD       atan264consts<>+1280(SB), Z10, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       atan264consts<>+1280(SB), Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VMOVUPS      atan264consts<>+1280(SB), Z20
+	VSUBPD       Z18, Z20, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z20
+	VSUBPD       Z19, Z20, Z19
+	VSUBPD       Z16, Z9, Z9
+	VSUBPD       Z17, Z10, Z10
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z18, Z18
+	VADDPD       Z12, Z19, Z19
+	VBLENDMPD    Z14, Z4, K3, Z4
+	VBLENDMPD    Z15, Z13, K4, Z13
+	VBLENDMPD    Z18, Z5, K3, Z5
+	VBLENDMPD    Z19, Z8, K4, Z8
+	VPANDD       atan264consts<>+0(SB), Z1, Z9
+	VPANDD       atan264consts<>+0(SB), Z3, Z10
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VPORD        atan264consts<>+192(SB), Z10, Z10
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z10, K2
+	VPXORD       atan264consts<>+0(SB), Z4, Z9
+	VPXORD       atan264consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      atan264consts<>+1472(SB), Z12
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VADDPD       atan264consts<>+1408(SB), Z10, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       atan264consts<>+1408(SB), Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VMOVUPS      atan264consts<>+1408(SB), Z20
+	VSUBPD       Z18, Z20, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z20
+	VSUBPD       Z19, Z20, Z19
+	VSUBPD       Z16, Z9, Z9
+	VSUBPD       Z17, Z10, Z10
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z18, Z18
+	VADDPD       Z12, Z19, Z19
+	VBLENDMPD    Z14, Z4, K1, Z4
+	VBLENDMPD    Z15, Z13, K2, Z13
+	VBLENDMPD    Z18, Z5, K1, Z5
+	VBLENDMPD    Z19, Z8, K2, Z8
+	VADDPD       Z5, Z4, Z4
+	VADDPD       Z8, Z13, Z13
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z7, K4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K1, Z5
+	VMOVUPS      atan264consts<>+384(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    atan264consts<>+1408(SB), Z6, K2, Z6
+	VBLENDMPD    Z5, Z4, K3, Z4
+	VBLENDMPD    Z6, Z13, K4, Z13
+	VPANDD       atan264consts<>+0(SB), Z0, Z5
+	VPANDD       atan264consts<>+0(SB), Z2, Z6
+	VPORD        Z5, Z4, Z4
+	VPORD        Z6, Z13, Z13
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z3, Z3
+	VBLENDMPD    Z1, Z4, K1, Z4
+	VBLENDMPD    Z3, Z13, K2, Z13
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VPORD        atan264consts<>+1536(SB), Z2, Z1
+	VBLENDMPD    Z0, Z4, K1, Z4
+	VBLENDMPD    Z1, Z13, K2, Z13
+	VMOVUPD      Z4, (DX)(R10*8)
+	VMOVUPD      Z13, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VVF64AVX512_exact2
+
+atan2VVF64AVX512_end:
+atan2VVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func atan2VVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·atan2VVF64AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   atan2VVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+atan2VVF64AVX512NT_row:
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           atan2VVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z0
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2VVF64AVX512NT_head_done:
+	MOVQ R13, R11
+
+atan2VVF64AVX512NT_loop2:
+	CMPQ         R11, $0x00000010
+	JB           atan2VVF64AVX512NT_after2
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VMOVUPD      64(R8)(R10*8), Z3
+	VPANDD       atan264consts<>+64(SB), Z1, Z4
+	VPANDD       atan264consts<>+64(SB), Z3, Z5
+	VPANDD       atan264consts<>+64(SB), Z0, Z6
+	VPANDD       atan264consts<>+64(SB), Z2, Z7
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z7, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z6, Z4, K3
+	VCMPPD       $0x11, Z7, Z5, K4
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K3, Z8
+	VMOVUPS      Z7, Z9
+	VBLENDMPD    Z5, Z9, K4, Z9
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K1, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z9, K2, Z9
+	VBLENDMPD    Z6, Z4, K3, Z4
+	VBLENDMPD    Z7, Z5, K4, Z5
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z5, K2, Z5
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z5, K2
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K1, Z10
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+320(SB), Z11, K2, Z11
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z11, Z9, Z9
+	VMULPD       Z10, Z4, Z4
+	VMULPD       Z11, Z5, Z5
+	VDIVPD       Z4, Z8, Z10
+	VDIVPD       Z5, Z9, Z11
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K2
+	VFNMADD231PD Z4, Z10, Z8
+	VFNMADD231PD Z5, Z11, Z9
+	VDIVPD       Z4, Z8, Z8
+	VDIVPD       Z5, Z9, Z9
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K1, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z9, K2, Z9
+	VMOVUPS      atan264consts<>+448(SB), Z4
+	VCMPPD       $0x11, Z10, Z4, K1
+	VMOVUPS      atan264consts<>+448(SB), Z4
+	VCMPPD       $0x11, Z11, Z4, K2
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VADDPD       atan264consts<>+192(SB), Z11, Z5
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VMOVUPS      atan264consts<>+192(SB), Z13
+	VSUBPD       Z5, Z13, Z13
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z11, Z13, Z13
+	VADDPD       Z8, Z12, Z12
+	VADDPD       Z9, Z13, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VSUBPD       atan264consts<>+192(SB), Z11, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMOVUPS      atan264consts<>+192(SB), Z17
+	VDIVPD       Z5, Z17, Z17
+	VMULPD       Z16, Z14, Z18
+	VMULPD       Z17, Z15, Z19
+	VFNMADD231PD Z4, Z18, Z14
+	VFNMADD231PD Z5, Z19, Z15
+	VADDPD       Z8, Z14, Z14
+	VADDPD       Z9, Z15, Z15
+	VFNMADD231PD Z12, Z18, Z14
+	VFNMADD231PD Z13, Z19, Z15
+	VMULPD       Z16, Z14, Z14
+	VMULPD       Z17, Z15, Z15
+	VBLENDMPD    Z18, Z10, K1, Z10
+	VBLENDMPD    Z19, Z11, K2, Z11
+	VBLENDMPD    Z14, Z8, K1, Z8
+	VBLENDMPD    Z15, Z9, K2, Z9
+	VMULPD       Z10, Z10, Z4
+	VMULPD       Z11, Z11, Z5
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VMOVUPS      Z5, Z13
+	VMOVUPS      atan264consts<>+512(SB), Z14
+	VFMADD213PD  atan264consts<>+576(SB), Z14, Z13
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z5, Z13
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z5, Z13
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z5, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VMOVUPS      Z5, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VFMADD213PD  atan264consts<>+832(SB), Z16, Z15
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z5, Z15
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z5, Z15
+	VMULPD       Z12, Z4, Z12
+	VMULPD       Z13, Z5, Z13
+	VDIVPD       Z14, Z12, Z12
+	VDIVPD       Z15, Z13, Z13
+	VMOVUPS      Z8, Z14
+	VFNMADD231PD Z4, Z8, Z14
+	VMOVUPS      Z9, Z4
+	VFNMADD231PD Z5, Z9, Z4
+	VFMADD231PD  Z12, Z10, Z14
+	VFMADD231PD  Z13, Z11, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1152(SB), Z5, K1, Z5
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1152(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+1216(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+384(SB), Z12
+	VMOVUPS      Z12, Z12
+	VBLENDMPD    atan264consts<>+1216(SB), Z12, K2, Z12
+	VADDPD       Z14, Z9, Z9
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z10, Z5, Z4
+	VADDPD       Z11, Z8, Z13
+	VSUBPD       Z5, Z4, Z14
+	VSUBPD       Z8, Z13, Z15
+	VSUBPD       Z14, Z4, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z5, Z5
+	VSUBPD       Z17, Z8, Z8
+	VSUBPD       Z14, Z10, Z10
+	VSUBPD       Z15, Z11, Z11
+	VADDPD       Z10, Z5, Z5
+	VADDPD       Z11, Z8, Z8
+	VADDPD       Z9, Z5, Z5
+	VADDPD       Z12, Z8, Z8
+	VPXORD       atan264consts<>+0(SB), Z4, Z9
+	VPXORD       atan264consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      atan264consts<>+1344(SB), Z12
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VADDPD       atan264consts<>+1280(SB), Z10, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       atan264consts<>+1280(SB), Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VMOVUPS      atan264consts<>+1280(SB), Z20
+	VSUBPD       Z18, Z20, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z20
+	VSUBPD       Z19, Z20, Z19
+	VSUBPD       Z16, Z9, Z9
+	VSUBPD       Z17, Z10, Z10
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z18, Z18
+	VADDPD       Z12, Z19, Z19
+	VBLENDMPD    Z14, Z4, K3, Z4
+	VBLENDMPD    Z15, Z13, K4, Z13
+	VBLENDMPD    Z18, Z5, K3, Z5
+	VBLENDMPD    Z19, Z8, K4, Z8
+	VPANDD       atan264consts<>+0(SB), Z1, Z9
+	VPANDD       atan264consts<>+0(SB), Z3, Z10
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VPORD        atan264consts<>+192(SB), Z10, Z10
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z10, K2
+	VPXORD       atan264consts<>+0(SB), Z4, Z9
+	VPXORD       atan264consts<>+0(SB), Z13, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z5, Z11, Z11
+	VMOVUPS      atan264consts<>+1472(SB), Z12
+	VSUBPD       Z8, Z12, Z12
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VADDPD       atan264consts<>+1408(SB), Z10, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       atan264consts<>+1408(SB), Z15, Z17
+	VSUBPD       Z16, Z14, Z18
+	VSUBPD       Z17, Z15, Z19
+	VMOVUPS      atan264consts<>+1408(SB), Z20
+	VSUBPD       Z18, Z20, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z20
+	VSUBPD       Z19, Z20, Z19
+	VSUBPD       Z16, Z9, Z9
+	VSUBPD       Z17, Z10, Z10
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z18, Z18
+	VADDPD       Z12, Z19, Z19
+	VBLENDMPD    Z14, Z4, K1, Z4
+	VBLENDMPD    Z15, Z13, K2, Z13
+	VBLENDMPD    Z18, Z5, K1, Z5
+	VBLENDMPD    Z19, Z8, K2, Z8
+	VADDPD       Z5, Z4, Z4
+	VADDPD       Z8, Z13, Z13
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z7, K4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K1, Z5
+	VMOVUPS      atan264consts<>+384(SB), Z6
+	VMOVUPS      Z6, Z6
+	VBLENDMPD    atan264consts<>+1408(SB), Z6, K2, Z6
+	VBLENDMPD    Z5, Z4, K3, Z4
+	VBLENDMPD    Z6, Z13, K4, Z13
+	VPANDD       atan264consts<>+0(SB), Z0, Z5
+	VPANDD       atan264consts<>+0(SB), Z2, Z6
+	VPORD        Z5, Z4, Z4
+	VPORD        Z6, Z13, Z13
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z3, Z3
+	VBLENDMPD    Z1, Z4, K1, Z4
+	VBLENDMPD    Z3, Z13, K2, Z13
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VPORD        atan264consts<>+1536(SB), Z2, Z1
+	VBLENDMPD    Z0, Z4, K1, Z4
+	VBLENDMPD    Z1, Z13, K2, Z13
+	VMOVNTPD     Z4, (DX)(R10*8)
+	VMOVNTPD     Z13, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VVF64AVX512NT_loop2
+
+atan2VVF64AVX512NT_after2:
+atan2VVF64AVX512NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VVF64AVX512NT_after1
+	VMOVUPD      (SI)(R10*8), Z0
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K1, Z6
+	VMOVNTPD     Z6, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VVF64AVX512NT_loop1
+
+atan2VVF64AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           atan2VVF64AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z0
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2VVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VVF64AVX512NT_row
+
+atan2VVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·atan2VSF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF64AVX512_done
+	TESTQ CX, CX
+	JLE   atan2VSF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    atan2VSF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    atan2VSF64AVX512_exact2
+
+atan2VSF64AVX512_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2VSF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           atan2VSF64AVX512_after2
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VPANDD       atan264consts<>+64(SB), Z0, Z4
+	VPANDD       atan264consts<>+64(SB), Z1, Z5
+	VPANDD       atan264consts<>+64(SB), Z2, Z6
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z5, Z3, K3
+	VCMPPD       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPD    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K4, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPD    Z5, Z3, K3, Z3
+	VBLENDMPD    Z6, Z4, K4, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
+	VMOVUPS      atan264consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
+	VMULPD       Z9, Z7, Z7
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z9, Z3, Z3
+	VMULPD       Z10, Z4, Z4
+	VDIVPD       Z3, Z7, Z9
+	VDIVPD       Z4, Z8, Z10
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VFNMADD231PD Z3, Z9, Z7
+	VFNMADD231PD Z4, Z10, Z8
+	VDIVPD       Z3, Z7, Z7
+	VDIVPD       Z4, Z8, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z9, Z3, K1
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z10, Z3, K2
+	VADDPD       atan264consts<>+192(SB), Z9, Z3
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VSUBPD       Z3, Z11, Z11
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z7, Z11, Z11
+	VADDPD       Z8, Z12, Z12
+	VSUBPD       atan264consts<>+192(SB), Z9, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VDIVPD       Z3, Z15, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMULPD       Z15, Z13, Z17
+	VMULPD       Z16, Z14, Z18
+	VFNMADD231PD Z3, Z17, Z13
+	VFNMADD231PD Z4, Z18, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VFNMADD231PD Z11, Z17, Z13
+	VFNMADD231PD Z12, Z18, Z14
+	VMULPD       Z15, Z13, Z13
+	VMULPD       Z16, Z14, Z14
+	VBLENDMPD    Z17, Z9, K1, Z9
+	VBLENDMPD    Z18, Z10, K2, Z10
+	VBLENDMPD    Z13, Z7, K1, Z7
+	VBLENDMPD    Z14, Z8, K2, Z8
+	VMULPD       Z9, Z9, Z3
+	VMULPD       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan264consts<>+512(SB), Z12
+	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan264consts<>+192(SB), Z14
+	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VMULPD       Z11, Z3, Z11
+	VMULPD       Z12, Z4, Z12
+	VDIVPD       Z13, Z11, Z11
+	VDIVPD       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PD Z4, Z8, Z3
+	VFMADD231PD  Z11, Z9, Z13
+	VFMADD231PD  Z12, Z10, Z3
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
+	VADDPD       Z13, Z8, Z8
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z9, Z4, Z3
+	VADDPD       Z10, Z7, Z12
+	VSUBPD       Z4, Z3, Z13
+	VSUBPD       Z7, Z12, Z14
+	VSUBPD       Z13, Z3, Z15
+	VSUBPD       Z14, Z12, Z16
+	VSUBPD       Z15, Z4, Z4
+	VSUBPD       Z16, Z7, Z7
+	VSUBPD       Z13, Z9, Z9
+	VSUBPD       Z14, Z10, Z10
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z11, Z7, Z7
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1344(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1280(SB), Z8, Z13
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K3, Z3
+	VBLENDMPD    Z14, Z12, K4, Z12
+	VBLENDMPD    Z17, Z4, K3, Z4
+	VBLENDMPD    Z18, Z7, K4, Z7
+	VPANDD       atan264consts<>+0(SB), Z0, Z8
+	VPANDD       atan264consts<>+0(SB), Z0, Z9
+	VPORD        atan264consts<>+192(SB), Z8, Z8
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1472(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1408(SB), Z8, Z13
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K1, Z3
+	VBLENDMPD    Z14, Z12, K2, Z12
+	VBLENDMPD    Z17, Z4, K1, Z4
+	VBLENDMPD    Z18, Z7, K2, Z7
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z7, Z12, Z12
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z3, K3, Z3
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPANDD       atan264consts<>+0(SB), Z2, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z4
+	VPORD        atan264consts<>+1536(SB), Z0, Z5
+	VBLENDMPD    Z4, Z3, K1, Z3
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z2, Z2
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VMOVUPD      Z3, (DX)(R10*8)
+	VMOVUPD      Z12, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VSF64AVX512_loop2
+
+atan2VSF64AVX512_after2:
+atan2VSF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VSF64AVX512_after1
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z0, Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z2
+	VBLENDMPD    Z2, Z6, K1, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VMOVUPD      Z6, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VSF64AVX512_loop1
+
+atan2VSF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           atan2VSF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z0, Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2VSF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF64AVX512_row
+	JMP  atan2VSF64AVX512_end
+
+atan2VSF64AVX512_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z0, Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K1, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z0
+	VBLENDMPD    Z0, Z6, K1, Z6
+	VMOVUPD      Z6, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VSF64AVX512_exact1
+	JMP          atan2VSF64AVX512_end
+
+atan2VSF64AVX512_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VPANDD       atan264consts<>+64(SB), Z0, Z4
+	VPANDD       atan264consts<>+64(SB), Z1, Z5
+	VPANDD       atan264consts<>+64(SB), Z2, Z6
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z5, Z3, K3
+	VCMPPD       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPD    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K4, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPD    Z5, Z3, K3, Z3
+	VBLENDMPD    Z6, Z4, K4, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
+	VMOVUPS      atan264consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
+	VMULPD       Z9, Z7, Z7
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z9, Z3, Z3
+	VMULPD       Z10, Z4, Z4
+	VDIVPD       Z3, Z7, Z9
+	VDIVPD       Z4, Z8, Z10
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VFNMADD231PD Z3, Z9, Z7
+	VFNMADD231PD Z4, Z10, Z8
+	VDIVPD       Z3, Z7, Z7
+	VDIVPD       Z4, Z8, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z9, Z3, K1
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z10, Z3, K2
+	VADDPD       atan264consts<>+192(SB), Z9, Z3
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VSUBPD       Z3, Z11, Z11
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z7, Z11, Z11
+	VADDPD       Z8, Z12, Z12
+	VSUBPD       atan264consts<>+192(SB), Z9, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VDIVPD       Z3, Z15, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMULPD       Z15, Z13, Z17
+	VMULPD       Z16, Z14, Z18
+	VFNMADD231PD Z3, Z17, Z13
+	VFNMADD231PD Z4, Z18, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VFNMADD231PD Z11, Z17, Z13
+	VFNMADD231PD Z12, Z18, Z14
+	VMULPD       Z15, Z13, Z13
+	VMULPD       Z16, Z14, Z14
+	VBLENDMPD    Z17, Z9, K1, Z9
+	VBLENDMPD    Z18, Z10, K2, Z10
+	VBLENDMPD    Z13, Z7, K1, Z7
+	VBLENDMPD    Z14, Z8, K2, Z8
+	VMULPD       Z9, Z9, Z3
+	VMULPD       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan264consts<>+512(SB), Z12
+	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan264consts<>+192(SB), Z14
+	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VMULPD       Z11, Z3, Z11
+	VMULPD       Z12, Z4, Z12
+	VDIVPD       Z13, Z11, Z11
+	VDIVPD       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PD Z4, Z8, Z3
+	VFMADD231PD  Z11, Z9, Z13
+	VFMADD231PD  Z12, Z10, Z3
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
+	VADDPD       Z13, Z8, Z8
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z9, Z4, Z3
+	VADDPD       Z10, Z7, Z12
+	VSUBPD       Z4, Z3, Z13
+	VSUBPD       Z7, Z12, Z14
+	VSUBPD       Z13, Z3, Z15
+	VSUBPD       Z14, Z12, Z16
+	VSUBPD       Z15, Z4, Z4
+	VSUBPD       Z16, Z7, Z7
+	VSUBPD       Z13, Z9, Z9
+	VSUBPD       Z14, Z10, Z10
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z11, Z7, Z7
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1344(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1280(SB), Z8, Z13
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K3, Z3
+	VBLENDMPD    Z14, Z12, K4, Z12
+	VBLENDMPD    Z17, Z4, K3, Z4
+	VBLENDMPD    Z18, Z7, K4, Z7
+	VPANDD       atan264consts<>+0(SB), Z0, Z8
+	VPANDD       atan264consts<>+0(SB), Z0, Z9
+	VPORD        atan264consts<>+192(SB), Z8, Z8
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1472(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1408(SB), Z8, Z13
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K1, Z3
+	VBLENDMPD    Z14, Z12, K2, Z12
+	VBLENDMPD    Z17, Z4, K1, Z4
+	VBLENDMPD    Z18, Z7, K2, Z7
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z7, Z12, Z12
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z3, K3, Z3
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPANDD       atan264consts<>+0(SB), Z2, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z4
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z4, Z3, K1, Z3
+	VBLENDMPD    Z0, Z12, K2, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z0
+	VPORD        atan264consts<>+1536(SB), Z2, Z1
+	VBLENDMPD    Z0, Z3, K1, Z3
+	VBLENDMPD    Z1, Z12, K2, Z12
+	VMOVUPD      Z3, (DX)(R10*8)
+	VMOVUPD      Z12, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2VSF64AVX512_exact2
+
+atan2VSF64AVX512_end:
+atan2VSF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func atan2VSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·atan2VSF64AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2VSF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   atan2VSF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+atan2VSF64AVX512NT_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           atan2VSF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z0, Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2VSF64AVX512NT_head_done:
+	MOVQ R13, R11
+
+atan2VSF64AVX512NT_loop2:
+	CMPQ         R11, $0x00000010
+	JB           atan2VSF64AVX512NT_after2
+	VMOVUPD      (SI)(R10*8), Z1
+	VMOVUPD      64(SI)(R10*8), Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VPANDD       atan264consts<>+64(SB), Z0, Z4
+	VPANDD       atan264consts<>+64(SB), Z1, Z5
+	VPANDD       atan264consts<>+64(SB), Z2, Z6
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z5, Z3, K3
+	VCMPPD       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPD    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K4, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPD    Z5, Z3, K3, Z3
+	VBLENDMPD    Z6, Z4, K4, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
+	VMOVUPS      atan264consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
+	VMULPD       Z9, Z7, Z7
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z9, Z3, Z3
+	VMULPD       Z10, Z4, Z4
+	VDIVPD       Z3, Z7, Z9
+	VDIVPD       Z4, Z8, Z10
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VFNMADD231PD Z3, Z9, Z7
+	VFNMADD231PD Z4, Z10, Z8
+	VDIVPD       Z3, Z7, Z7
+	VDIVPD       Z4, Z8, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z9, Z3, K1
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z10, Z3, K2
+	VADDPD       atan264consts<>+192(SB), Z9, Z3
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VSUBPD       Z3, Z11, Z11
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z7, Z11, Z11
+	VADDPD       Z8, Z12, Z12
+	VSUBPD       atan264consts<>+192(SB), Z9, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VDIVPD       Z3, Z15, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMULPD       Z15, Z13, Z17
+	VMULPD       Z16, Z14, Z18
+	VFNMADD231PD Z3, Z17, Z13
+	VFNMADD231PD Z4, Z18, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VFNMADD231PD Z11, Z17, Z13
+	VFNMADD231PD Z12, Z18, Z14
+	VMULPD       Z15, Z13, Z13
+	VMULPD       Z16, Z14, Z14
+	VBLENDMPD    Z17, Z9, K1, Z9
+	VBLENDMPD    Z18, Z10, K2, Z10
+	VBLENDMPD    Z13, Z7, K1, Z7
+	VBLENDMPD    Z14, Z8, K2, Z8
+	VMULPD       Z9, Z9, Z3
+	VMULPD       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan264consts<>+512(SB), Z12
+	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan264consts<>+192(SB), Z14
+	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VMULPD       Z11, Z3, Z11
+	VMULPD       Z12, Z4, Z12
+	VDIVPD       Z13, Z11, Z11
+	VDIVPD       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PD Z4, Z8, Z3
+	VFMADD231PD  Z11, Z9, Z13
+	VFMADD231PD  Z12, Z10, Z3
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
+	VADDPD       Z13, Z8, Z8
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z9, Z4, Z3
+	VADDPD       Z10, Z7, Z12
+	VSUBPD       Z4, Z3, Z13
+	VSUBPD       Z7, Z12, Z14
+	VSUBPD       Z13, Z3, Z15
+	VSUBPD       Z14, Z12, Z16
+	VSUBPD       Z15, Z4, Z4
+	VSUBPD       Z16, Z7, Z7
+	VSUBPD       Z13, Z9, Z9
+	VSUBPD       Z14, Z10, Z10
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z11, Z7, Z7
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1344(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1280(SB), Z8, Z13
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K3, Z3
+	VBLENDMPD    Z14, Z12, K4, Z12
+	VBLENDMPD    Z17, Z4, K3, Z4
+	VBLENDMPD    Z18, Z7, K4, Z7
+	VPANDD       atan264consts<>+0(SB), Z0, Z8
+	VPANDD       atan264consts<>+0(SB), Z0, Z9
+	VPORD        atan264consts<>+192(SB), Z8, Z8
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1472(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1408(SB), Z8, Z13
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K1, Z3
+	VBLENDMPD    Z14, Z12, K2, Z12
+	VBLENDMPD    Z17, Z4, K1, Z4
+	VBLENDMPD    Z18, Z7, K2, Z7
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z7, Z12, Z12
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z3, K3, Z3
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPANDD       atan264consts<>+0(SB), Z2, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z4
+	VPORD        atan264consts<>+1536(SB), Z0, Z5
+	VBLENDMPD    Z4, Z3, K1, Z3
+	VBLENDMPD    Z5, Z12, K2, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z2, Z2
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VMOVNTPD     Z3, (DX)(R10*8)
+	VMOVNTPD     Z12, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2VSF64AVX512NT_loop2
+
+atan2VSF64AVX512NT_after2:
+atan2VSF64AVX512NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2VSF64AVX512NT_after1
+	VMOVUPD      (SI)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z0, Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z2
+	VBLENDMPD    Z2, Z6, K1, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VMOVNTPD     Z6, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2VSF64AVX512NT_loop1
+
+atan2VSF64AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           atan2VSF64AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (SI)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z0, Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z1, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2VSF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2VSF64AVX512NT_row
+
+atan2VSF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·atan2SVF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF64AVX512_done
+	TESTQ CX, CX
+	JLE   atan2SVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	CMPQ  CX, $0x00000008
+	JE    atan2SVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    atan2SVF64AVX512_exact2
+
+atan2SVF64AVX512_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+atan2SVF64AVX512_loop2:
+	CMPQ         R11, $0x00000010
+	JB           atan2SVF64AVX512_after2
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VPANDD       atan264consts<>+64(SB), Z2, Z4
+	VPANDD       atan264consts<>+64(SB), Z0, Z5
+	VPANDD       atan264consts<>+64(SB), Z0, Z6
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z5, Z3, K3
+	VCMPPD       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPD    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K4, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPD    Z5, Z3, K3, Z3
+	VBLENDMPD    Z6, Z4, K4, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
+	VMOVUPS      atan264consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
+	VMULPD       Z9, Z7, Z7
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z9, Z3, Z3
+	VMULPD       Z10, Z4, Z4
+	VDIVPD       Z3, Z7, Z9
+	VDIVPD       Z4, Z8, Z10
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VFNMADD231PD Z3, Z9, Z7
+	VFNMADD231PD Z4, Z10, Z8
+	VDIVPD       Z3, Z7, Z7
+	VDIVPD       Z4, Z8, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z9, Z3, K1
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z10, Z3, K2
+	VADDPD       atan264consts<>+192(SB), Z9, Z3
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VSUBPD       Z3, Z11, Z11
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z7, Z11, Z11
+	VADDPD       Z8, Z12, Z12
+	VSUBPD       atan264consts<>+192(SB), Z9, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VDIVPD       Z3, Z15, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMULPD       Z15, Z13, Z17
+	VMULPD       Z16, Z14, Z18
+	VFNMADD231PD Z3, Z17, Z13
+	VFNMADD231PD Z4, Z18, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VFNMADD231PD Z11, Z17, Z13
+	VFNMADD231PD Z12, Z18, Z14
+	VMULPD       Z15, Z13, Z13
+	VMULPD       Z16, Z14, Z14
+	VBLENDMPD    Z17, Z9, K1, Z9
+	VBLENDMPD    Z18, Z10, K2, Z10
+	VBLENDMPD    Z13, Z7, K1, Z7
+	VBLENDMPD    Z14, Z8, K2, Z8
+	VMULPD       Z9, Z9, Z3
+	VMULPD       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan264consts<>+512(SB), Z12
+	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan264consts<>+192(SB), Z14
+	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VMULPD       Z11, Z3, Z11
+	VMULPD       Z12, Z4, Z12
+	VDIVPD       Z13, Z11, Z11
+	VDIVPD       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PD Z4, Z8, Z3
+	VFMADD231PD  Z11, Z9, Z13
+	VFMADD231PD  Z12, Z10, Z3
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
+	VADDPD       Z13, Z8, Z8
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z9, Z4, Z3
+	VADDPD       Z10, Z7, Z12
+	VSUBPD       Z4, Z3, Z13
+	VSUBPD       Z7, Z12, Z14
+	VSUBPD       Z13, Z3, Z15
+	VSUBPD       Z14, Z12, Z16
+	VSUBPD       Z15, Z4, Z4
+	VSUBPD       Z16, Z7, Z7
+	VSUBPD       Z13, Z9, Z9
+	VSUBPD       Z14, Z10, Z10
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z11, Z7, Z7
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1344(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1280(SB), Z8, Z13
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K3, Z3
+	VBLENDMPD    Z14, Z12, K4, Z12
+	VBLENDMPD    Z17, Z4, K3, Z4
+	VBLENDMPD    Z18, Z7, K4, Z7
+	VPANDD       atan264consts<>+0(SB), Z1, Z8
+	VPANDD       atan264consts<>+0(SB), Z2, Z9
+	VPORD        atan264consts<>+192(SB), Z8, Z8
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1472(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1408(SB), Z8, Z13
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K1, Z3
+	VBLENDMPD    Z14, Z12, K2, Z12
+	VBLENDMPD    Z17, Z4, K1, Z4
+	VBLENDMPD    Z18, Z7, K2, Z7
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z7, Z12, Z12
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z3, K3, Z3
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPANDD       atan264consts<>+0(SB), Z0, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z2, Z2
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z1
+	VPORD        atan264consts<>+1536(SB), Z0, Z2
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VMOVUPD      Z3, (DX)(R10*8)
+	VMOVUPD      Z12, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2SVF64AVX512_loop2
+
+atan2SVF64AVX512_after2:
+atan2SVF64AVX512_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2SVF64AVX512_after1
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VMOVUPD      Z6, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2SVF64AVX512_loop1
+
+atan2SVF64AVX512_after1:
+	TESTQ        R11, R11
+	JZ           atan2SVF64AVX512_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2SVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF64AVX512_row
+	JMP  atan2SVF64AVX512_end
+
+atan2SVF64AVX512_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K1, Z6
+	VMOVUPD      Z6, (DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2SVF64AVX512_exact1
+	JMP          atan2SVF64AVX512_end
+
+atan2SVF64AVX512_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VPANDD       atan264consts<>+64(SB), Z2, Z4
+	VPANDD       atan264consts<>+64(SB), Z0, Z5
+	VPANDD       atan264consts<>+64(SB), Z0, Z6
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z5, Z3, K3
+	VCMPPD       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPD    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K4, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPD    Z5, Z3, K3, Z3
+	VBLENDMPD    Z6, Z4, K4, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
+	VMOVUPS      atan264consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
+	VMULPD       Z9, Z7, Z7
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z9, Z3, Z3
+	VMULPD       Z10, Z4, Z4
+	VDIVPD       Z3, Z7, Z9
+	VDIVPD       Z4, Z8, Z10
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VFNMADD231PD Z3, Z9, Z7
+	VFNMADD231PD Z4, Z10, Z8
+	VDIVPD       Z3, Z7, Z7
+	VDIVPD       Z4, Z8, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z9, Z3, K1
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z10, Z3, K2
+	VADDPD       atan264consts<>+192(SB), Z9, Z3
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VSUBPD       Z3, Z11, Z11
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z7, Z11, Z11
+	VADDPD       Z8, Z12, Z12
+	VSUBPD       atan264consts<>+192(SB), Z9, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VDIVPD       Z3, Z15, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMULPD       Z15, Z13, Z17
+	VMULPD       Z16, Z14, Z18
+	VFNMADD231PD Z3, Z17, Z13
+	VFNMADD231PD Z4, Z18, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VFNMADD231PD Z11, Z17, Z13
+	VFNMADD231PD Z12, Z18, Z14
+	VMULPD       Z15, Z13, Z13
+	VMULPD       Z16, Z14, Z14
+	VBLENDMPD    Z17, Z9, K1, Z9
+	VBLENDMPD    Z18, Z10, K2, Z10
+	VBLENDMPD    Z13, Z7, K1, Z7
+	VBLENDMPD    Z14, Z8, K2, Z8
+	VMULPD       Z9, Z9, Z3
+	VMULPD       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan264consts<>+512(SB), Z12
+	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan264consts<>+192(SB), Z14
+	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VMULPD       Z11, Z3, Z11
+	VMULPD       Z12, Z4, Z12
+	VDIVPD       Z13, Z11, Z11
+	VDIVPD       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PD Z4, Z8, Z3
+	VFMADD231PD  Z11, Z9, Z13
+	VFMADD231PD  Z12, Z10, Z3
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
+	VADDPD       Z13, Z8, Z8
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z9, Z4, Z3
+	VADDPD       Z10, Z7, Z12
+	VSUBPD       Z4, Z3, Z13
+	VSUBPD       Z7, Z12, Z14
+	VSUBPD       Z13, Z3, Z15
+	VSUBPD       Z14, Z12, Z16
+	VSUBPD       Z15, Z4, Z4
+	VSUBPD       Z16, Z7, Z7
+	VSUBPD       Z13, Z9, Z9
+	VSUBPD       Z14, Z10, Z10
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z11, Z7, Z7
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1344(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1280(SB), Z8, Z13
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K3, Z3
+	VBLENDMPD    Z14, Z12, K4, Z12
+	VBLENDMPD    Z17, Z4, K3, Z4
+	VBLENDMPD    Z18, Z7, K4, Z7
+	VPANDD       atan264consts<>+0(SB), Z1, Z8
+	VPANDD       atan264consts<>+0(SB), Z2, Z9
+	VPORD        atan264consts<>+192(SB), Z8, Z8
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1472(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1408(SB), Z8, Z13
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K1, Z3
+	VBLENDMPD    Z14, Z12, K2, Z12
+	VBLENDMPD    Z17, Z4, K1, Z4
+	VBLENDMPD    Z18, Z7, K2, Z7
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z7, Z12, Z12
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z3, K3, Z3
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPANDD       atan264consts<>+0(SB), Z0, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z2, Z2
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z1
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z0, Z12, K2, Z12
+	VMOVUPD      Z3, (DX)(R10*8)
+	VMOVUPD      Z12, 64(DX)(R10*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	DECQ         AX
+	JNZ          atan2SVF64AVX512_exact2
+
+atan2SVF64AVX512_end:
+atan2SVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func atan2SVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·atan2SVF64AVX512NT(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   atan2SVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   atan2SVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+atan2SVF64AVX512NT_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+	MOVQ         DX, R12
+	NEGQ         R12
+	ANDQ         $0x0000003f, R12
+	SHRQ         $0x03, R12
+	CMPQ         R12, R11
+	CMOVQGT      R11, R12
+	MOVQ         R11, R13
+	SUBQ         R12, R13
+	MOVQ         R12, R11
+	TESTQ        R11, R11
+	JZ           atan2SVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2SVF64AVX512NT_head_done:
+	MOVQ R13, R11
+
+atan2SVF64AVX512NT_loop2:
+	CMPQ         R11, $0x00000010
+	JB           atan2SVF64AVX512NT_after2
+	VMOVUPD      (R8)(R10*8), Z1
+	VMOVUPD      64(R8)(R10*8), Z2
+	VPANDD       atan264consts<>+64(SB), Z1, Z3
+	VPANDD       atan264consts<>+64(SB), Z2, Z4
+	VPANDD       atan264consts<>+64(SB), Z0, Z5
+	VPANDD       atan264consts<>+64(SB), Z0, Z6
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z6, K4
+	KANDW        K1, K3, K1
+	KANDW        K2, K4, K2
+	VCMPPD       $0x11, Z5, Z3, K3
+	VCMPPD       $0x11, Z6, Z4, K4
+	VMOVUPS      Z5, Z7
+	VBLENDMPD    Z3, Z7, K3, Z7
+	VMOVUPS      Z6, Z8
+	VBLENDMPD    Z4, Z8, K4, Z8
+	VBLENDMPD    atan264consts<>+192(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+192(SB), Z8, K2, Z8
+	VBLENDMPD    Z5, Z3, K3, Z3
+	VBLENDMPD    Z6, Z4, K4, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z3, K1, Z3
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z3, K1
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z4, K2
+	VMOVUPS      atan264consts<>+192(SB), Z9
+	VMOVUPS      Z9, Z9
+	VBLENDMPD    atan264consts<>+320(SB), Z9, K1, Z9
+	VMOVUPS      atan264consts<>+192(SB), Z10
+	VMOVUPS      Z10, Z10
+	VBLENDMPD    atan264consts<>+320(SB), Z10, K2, Z10
+	VMULPD       Z9, Z7, Z7
+	VMULPD       Z10, Z8, Z8
+	VMULPD       Z9, Z3, Z3
+	VMULPD       Z10, Z4, Z4
+	VDIVPD       Z3, Z7, Z9
+	VDIVPD       Z4, Z8, Z10
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z4, K2
+	VFNMADD231PD Z3, Z9, Z7
+	VFNMADD231PD Z4, Z10, Z8
+	VDIVPD       Z3, Z7, Z7
+	VDIVPD       Z4, Z8, Z8
+	VBLENDMPD    atan264consts<>+384(SB), Z7, K1, Z7
+	VBLENDMPD    atan264consts<>+384(SB), Z8, K2, Z8
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z9, Z3, K1
+	VMOVUPS      atan264consts<>+448(SB), Z3
+	VCMPPD       $0x11, Z10, Z3, K2
+	VADDPD       atan264consts<>+192(SB), Z9, Z3
+	VADDPD       atan264consts<>+192(SB), Z10, Z4
+	VMOVUPS      atan264consts<>+192(SB), Z11
+	VSUBPD       Z3, Z11, Z11
+	VMOVUPS      atan264consts<>+192(SB), Z12
+	VSUBPD       Z4, Z12, Z12
+	VADDPD       Z9, Z11, Z11
+	VADDPD       Z10, Z12, Z12
+	VADDPD       Z7, Z11, Z11
+	VADDPD       Z8, Z12, Z12
+	VSUBPD       atan264consts<>+192(SB), Z9, Z13
+	VSUBPD       atan264consts<>+192(SB), Z10, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VDIVPD       Z3, Z15, Z15
+	VMOVUPS      atan264consts<>+192(SB), Z16
+	VDIVPD       Z4, Z16, Z16
+	VMULPD       Z15, Z13, Z17
+	VMULPD       Z16, Z14, Z18
+	VFNMADD231PD Z3, Z17, Z13
+	VFNMADD231PD Z4, Z18, Z14
+	VADDPD       Z7, Z13, Z13
+	VADDPD       Z8, Z14, Z14
+	VFNMADD231PD Z11, Z17, Z13
+	VFNMADD231PD Z12, Z18, Z14
+	VMULPD       Z15, Z13, Z13
+	VMULPD       Z16, Z14, Z14
+	VBLENDMPD    Z17, Z9, K1, Z9
+	VBLENDMPD    Z18, Z10, K2, Z10
+	VBLENDMPD    Z13, Z7, K1, Z7
+	VBLENDMPD    Z14, Z8, K2, Z8
+	VMULPD       Z9, Z9, Z3
+	VMULPD       Z10, Z10, Z4
+	VMOVUPS      Z3, Z11
+	VMOVUPS      atan264consts<>+512(SB), Z12
+	VFMADD213PD  atan264consts<>+576(SB), Z12, Z11
+	VMOVUPS      Z4, Z12
+	VMOVUPS      atan264consts<>+512(SB), Z13
+	VFMADD213PD  atan264consts<>+576(SB), Z13, Z12
+	VFMADD213PD  atan264consts<>+640(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+640(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+704(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+704(SB), Z4, Z12
+	VFMADD213PD  atan264consts<>+768(SB), Z3, Z11
+	VFMADD213PD  atan264consts<>+768(SB), Z4, Z12
+	VMOVUPS      Z3, Z13
+	VMOVUPS      atan264consts<>+192(SB), Z14
+	VFMADD213PD  atan264consts<>+832(SB), Z14, Z13
+	VMOVUPS      Z4, Z14
+	VMOVUPS      atan264consts<>+192(SB), Z15
+	VFMADD213PD  atan264consts<>+832(SB), Z15, Z14
+	VFMADD213PD  atan264consts<>+896(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+896(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+960(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+960(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1024(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1024(SB), Z4, Z14
+	VFMADD213PD  atan264consts<>+1088(SB), Z3, Z13
+	VFMADD213PD  atan264consts<>+1088(SB), Z4, Z14
+	VMULPD       Z11, Z3, Z11
+	VMULPD       Z12, Z4, Z12
+	VDIVPD       Z13, Z11, Z11
+	VDIVPD       Z14, Z12, Z12
+	VMOVUPS      Z7, Z13
+	VFNMADD231PD Z3, Z7, Z13
+	VMOVUPS      Z8, Z3
+	VFNMADD231PD Z4, Z8, Z3
+	VFMADD231PD  Z11, Z9, Z13
+	VFMADD231PD  Z12, Z10, Z3
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1152(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z7
+	VMOVUPS      Z7, Z7
+	VBLENDMPD    atan264consts<>+1152(SB), Z7, K2, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z8
+	VMOVUPS      Z8, Z8
+	VBLENDMPD    atan264consts<>+1216(SB), Z8, K1, Z8
+	VMOVUPS      atan264consts<>+384(SB), Z11
+	VMOVUPS      Z11, Z11
+	VBLENDMPD    atan264consts<>+1216(SB), Z11, K2, Z11
+	VADDPD       Z13, Z8, Z8
+	VADDPD       Z3, Z11, Z11
+	VADDPD       Z9, Z4, Z3
+	VADDPD       Z10, Z7, Z12
+	VSUBPD       Z4, Z3, Z13
+	VSUBPD       Z7, Z12, Z14
+	VSUBPD       Z13, Z3, Z15
+	VSUBPD       Z14, Z12, Z16
+	VSUBPD       Z15, Z4, Z4
+	VSUBPD       Z16, Z7, Z7
+	VSUBPD       Z13, Z9, Z9
+	VSUBPD       Z14, Z10, Z10
+	VADDPD       Z9, Z4, Z4
+	VADDPD       Z10, Z7, Z7
+	VADDPD       Z8, Z4, Z4
+	VADDPD       Z11, Z7, Z7
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1344(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1344(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1280(SB), Z8, Z13
+	VADDPD       atan264consts<>+1280(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1280(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1280(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1280(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K3, Z3
+	VBLENDMPD    Z14, Z12, K4, Z12
+	VBLENDMPD    Z17, Z4, K3, Z4
+	VBLENDMPD    Z18, Z7, K4, Z7
+	VPANDD       atan264consts<>+0(SB), Z1, Z8
+	VPANDD       atan264consts<>+0(SB), Z2, Z9
+	VPORD        atan264consts<>+192(SB), Z8, Z8
+	VPORD        atan264consts<>+192(SB), Z9, Z9
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z8, K1
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z9, K2
+	VPXORD       atan264consts<>+0(SB), Z3, Z8
+	VPXORD       atan264consts<>+0(SB), Z12, Z9
+	VMOVUPS      atan264consts<>+1472(SB), Z10
+	VSUBPD       Z4, Z10, Z10
+	VMOVUPS      atan264consts<>+1472(SB), Z11
+	VSUBPD       Z7, Z11, Z11
+	VADDPD       atan264consts<>+1408(SB), Z8, Z13
+	VADDPD       atan264consts<>+1408(SB), Z9, Z14
+	VSUBPD       atan264consts<>+1408(SB), Z13, Z15
+	VSUBPD       atan264consts<>+1408(SB), Z14, Z16
+	VSUBPD       Z15, Z13, Z17
+	VSUBPD       Z16, Z14, Z18
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z17, Z19, Z17
+	VMOVUPS      atan264consts<>+1408(SB), Z19
+	VSUBPD       Z18, Z19, Z18
+	VSUBPD       Z15, Z8, Z8
+	VSUBPD       Z16, Z9, Z9
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z17, Z17
+	VADDPD       Z11, Z18, Z18
+	VBLENDMPD    Z13, Z3, K1, Z3
+	VBLENDMPD    Z14, Z12, K2, Z12
+	VBLENDMPD    Z17, Z4, K1, Z4
+	VBLENDMPD    Z18, Z7, K2, Z7
+	VADDPD       Z4, Z3, Z3
+	VADDPD       Z7, Z12, Z12
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z5, K3
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z6, K4
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1408(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+384(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+1408(SB), Z5, K2, Z5
+	VBLENDMPD    Z4, Z3, K3, Z3
+	VBLENDMPD    Z5, Z12, K4, Z12
+	VPANDD       atan264consts<>+0(SB), Z0, Z4
+	VPANDD       atan264consts<>+0(SB), Z0, Z5
+	VPORD        Z4, Z3, Z3
+	VPORD        Z5, Z12, Z12
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VPORD        atan264consts<>+1536(SB), Z2, Z2
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VCMPPD       $0x03, Z0, Z0, K1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z1
+	VPORD        atan264consts<>+1536(SB), Z0, Z2
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z2, Z12, K2, Z12
+	VMOVNTPD     Z3, (DX)(R10*8)
+	VMOVNTPD     Z12, 64(DX)(R10*8)
+	ADDQ         $0x00000010, R10
+	SUBQ         $0x00000010, R11
+	JMP          atan2SVF64AVX512NT_loop2
+
+atan2SVF64AVX512NT_after2:
+atan2SVF64AVX512NT_loop1:
+	CMPQ         R11, $0x00000008
+	JB           atan2SVF64AVX512NT_after1
+	VMOVUPD      (R8)(R10*8), Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K2
+	KANDW        K1, K2, K1
+	VCMPPD       $0x11, Z3, Z2, K2
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K1, Z4
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K1, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K1
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K1, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K1
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K1, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K1
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K1, Z5
+	VBLENDMPD    Z7, Z4, K1, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K1, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K1, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K1
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K1, Z6
+	VBLENDMPD    Z9, Z2, K1, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K2
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORD        atan264consts<>+1536(SB), Z0, Z1
+	VBLENDMPD    Z1, Z6, K1, Z6
+	VMOVNTPD     Z6, (DX)(R10*8)
+	ADDQ         $0x00000008, R10
+	SUBQ         $0x00000008, R11
+	JMP          atan2SVF64AVX512NT_loop1
+
+atan2SVF64AVX512NT_after1:
+	TESTQ        R11, R11
+	JZ           atan2SVF64AVX512NT_tail_done
+	LEAQ         tailmask<>+0(SB), R12
+	KMOVQ        (R12)(R11*8), K1
+	VMOVUPD.Z    (R8)(R10*8), K1, Z1
+	VPANDD       atan264consts<>+64(SB), Z1, Z2
+	VPANDD       atan264consts<>+64(SB), Z0, Z3
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z3, K3
+	KANDW        K2, K3, K2
+	VCMPPD       $0x11, Z3, Z2, K3
+	VMOVUPS      Z3, Z4
+	VBLENDMPD    Z2, Z4, K3, Z4
+	VBLENDMPD    atan264consts<>+192(SB), Z4, K2, Z4
+	VBLENDMPD    Z3, Z2, K3, Z2
+	VBLENDMPD    atan264consts<>+192(SB), Z2, K2, Z2
+	VCMPPD       $0x11, atan264consts<>+256(SB), Z2, K2
+	VMOVUPS      atan264consts<>+192(SB), Z5
+	VMOVUPS      Z5, Z5
+	VBLENDMPD    atan264consts<>+320(SB), Z5, K2, Z5
+	VMULPD       Z5, Z4, Z4
+	VMULPD       Z5, Z2, Z2
+	VDIVPD       Z2, Z4, Z5
+	VCMPPD       $0x00, atan264consts<>+128(SB), Z2, K2
+	VFNMADD231PD Z2, Z5, Z4
+	VDIVPD       Z2, Z4, Z4
+	VBLENDMPD    atan264consts<>+384(SB), Z4, K2, Z4
+	VMOVUPS      atan264consts<>+448(SB), Z2
+	VCMPPD       $0x11, Z5, Z2, K2
+	VADDPD       atan264consts<>+192(SB), Z5, Z2
+	VMOVUPS      atan264consts<>+192(SB), Z6
+	VSUBPD       Z2, Z6, Z6
+	VADDPD       Z5, Z6, Z6
+	VADDPD       Z4, Z6, Z6
+	VSUBPD       atan264consts<>+192(SB), Z5, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VDIVPD       Z2, Z8, Z8
+	VMULPD       Z8, Z7, Z9
+	VFNMADD231PD Z2, Z9, Z7
+	VADDPD       Z4, Z7, Z7
+	VFNMADD231PD Z6, Z9, Z7
+	VMULPD       Z8, Z7, Z7
+	VBLENDMPD    Z9, Z5, K2, Z5
+	VBLENDMPD    Z7, Z4, K2, Z4
+	VMULPD       Z5, Z5, Z2
+	VMOVUPS      Z2, Z6
+	VMOVUPS      atan264consts<>+512(SB), Z7
+	VFMADD213PD  atan264consts<>+576(SB), Z7, Z6
+	VFMADD213PD  atan264consts<>+640(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+704(SB), Z2, Z6
+	VFMADD213PD  atan264consts<>+768(SB), Z2, Z6
+	VMOVUPS      Z2, Z7
+	VMOVUPS      atan264consts<>+192(SB), Z8
+	VFMADD213PD  atan264consts<>+832(SB), Z8, Z7
+	VFMADD213PD  atan264consts<>+896(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+960(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1024(SB), Z2, Z7
+	VFMADD213PD  atan264consts<>+1088(SB), Z2, Z7
+	VMULPD       Z6, Z2, Z6
+	VDIVPD       Z7, Z6, Z6
+	VMOVUPS      Z4, Z7
+	VFNMADD231PD Z2, Z4, Z7
+	VFMADD231PD  Z6, Z5, Z7
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1152(SB), Z2, K2, Z2
+	VMOVUPS      atan264consts<>+384(SB), Z4
+	VMOVUPS      Z4, Z4
+	VBLENDMPD    atan264consts<>+1216(SB), Z4, K2, Z4
+	VADDPD       Z7, Z4, Z4
+	VADDPD       Z5, Z2, Z6
+	VSUBPD       Z2, Z6, Z7
+	VSUBPD       Z7, Z6, Z8
+	VSUBPD       Z8, Z2, Z2
+	VSUBPD       Z7, Z5, Z5
+	VADDPD       Z5, Z2, Z2
+	VADDPD       Z4, Z2, Z2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1344(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1280(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1280(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1280(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K3, Z6
+	VBLENDMPD    Z9, Z2, K3, Z2
+	VPANDD       atan264consts<>+0(SB), Z1, Z4
+	VPORD        atan264consts<>+192(SB), Z4, Z4
+	VCMPPD       $0x11, atan264consts<>+384(SB), Z4, K2
+	VPXORD       atan264consts<>+0(SB), Z6, Z4
+	VMOVUPS      atan264consts<>+1472(SB), Z5
+	VSUBPD       Z2, Z5, Z5
+	VADDPD       atan264consts<>+1408(SB), Z4, Z7
+	VSUBPD       atan264consts<>+1408(SB), Z7, Z8
+	VSUBPD       Z8, Z7, Z9
+	VMOVUPS      atan264consts<>+1408(SB), Z10
+	VSUBPD       Z9, Z10, Z9
+	VSUBPD       Z8, Z4, Z4
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z9, Z9
+	VBLENDMPD    Z7, Z6, K2, Z6
+	VBLENDMPD    Z9, Z2, K2, Z2
+	VADDPD       Z2, Z6, Z6
+	VCMPPD       $0x00, atan264consts<>+384(SB), Z3, K3
+	VMOVUPS      atan264consts<>+384(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    atan264consts<>+1408(SB), Z2, K2, Z2
+	VBLENDMPD    Z2, Z6, K3, Z6
+	VPANDD       atan264consts<>+0(SB), Z0, Z2
+	VPORD        Z2, Z6, Z6
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORD        atan264consts<>+1536(SB), Z1, Z1
+	VBLENDMPD    Z1, Z6, K2, Z6
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORD        atan264consts<>+1536(SB), Z0, Z0
+	VBLENDMPD    Z0, Z6, K2, Z6
+	VMOVUPD      Z6, K1, (DX)(R10*8)
+	ADDQ         R11, R10
+
+atan2SVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  atan2SVF64AVX512NT_row
+
+atan2SVF64AVX512NT_done:
 	VZEROUPPER
 	RET
 

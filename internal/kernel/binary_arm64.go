@@ -109,6 +109,21 @@ func hypotVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func hypotSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// atan2VVF32NEON computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func atan2VVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2VSF32NEON computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with NEON.
+//
+//go:noescape
+func atan2VSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// atan2SVF32NEON computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func atan2SVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -213,6 +228,21 @@ func hypotVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //
 //go:noescape
 func hypotSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VVF64NEON computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func atan2VVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2VSF64NEON computes dst[r*ldd+j] = atan2(a[r*lda+j], b[r*ldb]) for r < m, j < n with NEON.
+//
+//go:noescape
+func atan2VSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// atan2SVF64NEON computes dst[r*ldd+j] = atan2(a[r*lda], b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func atan2SVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //

@@ -27,6 +27,58 @@ DATA hypot64consts<>+56(SB)/8, $0x0
 DATA hypot64consts<>+64(SB)/8, $0x7ff0000000000000
 DATA hypot64consts<>+72(SB)/8, $0x8000000000000
 GLOBL hypot64consts<>(SB), RODATA|NOPTR, $80
+DATA atan232consts<>+0(SB)/4, $0x80000000
+DATA atan232consts<>+4(SB)/4, $0x7fffffff
+DATA atan232consts<>+8(SB)/4, $0x7f800000
+DATA atan232consts<>+12(SB)/4, $0x3f800000
+DATA atan232consts<>+16(SB)/4, $0xd800000
+DATA atan232consts<>+20(SB)/4, $0x5d800000
+DATA atan232consts<>+24(SB)/4, $0x0
+DATA atan232consts<>+28(SB)/4, $0x3f28f5c3
+DATA atan232consts<>+32(SB)/4, $0xbf6003fd
+DATA atan232consts<>+36(SB)/4, $0xc18142a3
+DATA atan232consts<>+40(SB)/4, $0xc2960462
+DATA atan232consts<>+44(SB)/4, $0xc2f5c5f9
+DATA atan232consts<>+48(SB)/4, $0xc281b350
+DATA atan232consts<>+52(SB)/4, $0x41c6de23
+DATA atan232consts<>+56(SB)/4, $0x432506ea
+DATA atan232consts<>+60(SB)/4, $0x43d870c7
+DATA atan232consts<>+64(SB)/4, $0x43f2b1f9
+DATA atan232consts<>+68(SB)/4, $0x43428cf8
+DATA atan232consts<>+72(SB)/4, $0x3f490fdb
+DATA atan232consts<>+76(SB)/4, $0xb2bbbd2e
+DATA atan232consts<>+80(SB)/4, $0x3fc90fdb
+DATA atan232consts<>+84(SB)/4, $0xb33bbd2e
+DATA atan232consts<>+88(SB)/4, $0x40490fdb
+DATA atan232consts<>+92(SB)/4, $0xb3bbbd2e
+DATA atan232consts<>+96(SB)/4, $0x400000
+GLOBL atan232consts<>(SB), RODATA|NOPTR, $100
+DATA atan264consts<>+0(SB)/8, $0x8000000000000000
+DATA atan264consts<>+8(SB)/8, $0x7fffffffffffffff
+DATA atan264consts<>+16(SB)/8, $0x7ff0000000000000
+DATA atan264consts<>+24(SB)/8, $0x3ff0000000000000
+DATA atan264consts<>+32(SB)/8, $0x7b0000000000000
+DATA atan264consts<>+40(SB)/8, $0x5f30000000000000
+DATA atan264consts<>+48(SB)/8, $0x0
+DATA atan264consts<>+56(SB)/8, $0x3fe51eb851eb851f
+DATA atan264consts<>+64(SB)/8, $0xbfec007fa1f72594
+DATA atan264consts<>+72(SB)/8, $0xc03028545b6b807a
+DATA atan264consts<>+80(SB)/8, $0xc052c08c36880273
+DATA atan264consts<>+88(SB)/8, $0xc05eb8bf2d05ba25
+DATA atan264consts<>+96(SB)/8, $0xc0503669fd28ec8e
+DATA atan264consts<>+104(SB)/8, $0x4038dbc45b14603c
+DATA atan264consts<>+112(SB)/8, $0x4064a0dd43b8fa25
+DATA atan264consts<>+120(SB)/8, $0x407b0e18d2e2be3b
+DATA atan264consts<>+128(SB)/8, $0x407e563f13b049ea
+DATA atan264consts<>+136(SB)/8, $0x4068519efbbd62ec
+DATA atan264consts<>+144(SB)/8, $0x3fe921fb54442d18
+DATA atan264consts<>+152(SB)/8, $0x3c81a62633145c07
+DATA atan264consts<>+160(SB)/8, $0x3ff921fb54442d18
+DATA atan264consts<>+168(SB)/8, $0x3c91a62633145c07
+DATA atan264consts<>+176(SB)/8, $0x400921fb54442d18
+DATA atan264consts<>+184(SB)/8, $0x3ca1a62633145c07
+DATA atan264consts<>+192(SB)/8, $0x8000000000000
+GLOBL atan264consts<>(SB), RODATA|NOPTR, $200
 
 // func addVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 TEXT ·addVVF32NEON(SB), NOSPLIT, $0-64
@@ -3897,6 +3949,6356 @@ next:
 done:
 	RET
 
+	// func atan2VVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·atan2VVF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e24e499 // fcmeq v25.4s, v4.4s, v4.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e25e4b9 // fcmeq v25.4s, v5.4s, v5.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V6.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V2.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V6.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V2.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e26e4d9 // fcmeq v25.4s, v6.4s, v6.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V6.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e22e456 // fcmeq v22.4s, v2.4s, v2.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V2.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V7.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V3.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V7.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V3.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e27e4f9 // fcmeq v25.4s, v7.4s, v7.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V7.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e23e476 // fcmeq v22.4s, v3.4s, v3.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V3.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e24e499 // fcmeq v25.4s, v4.4s, v4.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e25e4b9 // fcmeq v25.4s, v5.4s, v5.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e24e499 // fcmeq v25.4s, v4.4s, v4.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V4.B8, V17.B8
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e635 // fcmeq v21.2s, v17.2s, v20.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e677 // fcmeq v23.2s, v19.2s, v22.2s
+	VAND	V23.B8, V21.B8, V24.B8
+	WORD	$0x2eb1e679 // fcmgt v25.2s, v19.2s, v17.2s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B8, V17.B8, V26.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B8, V27.B8, V28.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B8, V19.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B8, V18.B8, V20.B8
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb4e6d5 // fcmgt v21.2s, v22.2s, v20.2s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B8, V23.B8, V26.B8
+	WORD	$0x2e3adf91 // fmul v17.2s, v28.2s, v26.2s
+	WORD	$0x2e3ade92 // fmul v18.2s, v20.2s, v26.2s
+	WORD	$0x2e32fe38 // fdiv v24.2s, v17.2s, v18.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30e656 // fcmeq v22.2s, v18.2s, v16.2s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S2, V24.S2, V23.S2
+	WORD	$0x2e32fefb // fdiv v27.2s, v23.2s, v18.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B8, V21.B8, V28.B8
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb4e71a // fcmgt v26.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e38d611 // fadd v17.2s, v16.2s, v24.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb1d6f2 // fsub v18.2s, v23.2s, v17.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0e3cd6b6 // fadd v22.2s, v21.2s, v28.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd714 // fsub v20.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e31fe17 // fdiv v23.2s, v16.2s, v17.2s
+	WORD	$0x2e37de92 // fmul v18.2s, v20.2s, v23.2s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S2, V18.S2, V21.S2
+	WORD	$0x0e3cd6bb // fadd v27.2s, v21.2s, v28.2s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S2, V18.S2, V16.S2
+	WORD	$0x2e37de11 // fmul v17.2s, v16.2s, v23.2s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B8, V18.B8, V20.B8
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B8, V17.B8, V21.B8
+	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S2, V27.S2, V23.S2
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S2, V23.S2, V24.S2
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S2, V28.S2, V16.S2
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S2, V18.S2, V17.S2
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S2, V17.S2, V27.S2
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S2, V27.S2, V18.S2
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	WORD	$0x2e30dedb // fmul v27.2s, v22.2s, v16.2s
+	WORD	$0x2e3cff77 // fdiv v23.2s, v27.2s, v28.2s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S2, V21.S2, V18.S2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S2, V20.S2, V17.S2
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B8, V24.B8, V27.B8
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B8, V28.B8, V22.B8
+	WORD	$0x0e31d6d7 // fadd v23.2s, v22.2s, v17.2s
+	WORD	$0x0e34d772 // fadd v18.2s, v27.2s, v20.2s
+	WORD	$0x0ebbd658 // fsub v24.2s, v18.2s, v27.2s
+	WORD	$0x0eb8d650 // fsub v16.2s, v18.2s, v24.2s
+	WORD	$0x0eb0d77c // fsub v28.2s, v27.2s, v16.2s
+	WORD	$0x0eb8d695 // fsub v21.2s, v20.2s, v24.2s
+	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
+	WORD	$0x0e37d756 // fadd v22.2s, v26.2s, v23.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VEOR	V17.B8, V18.B8, V27.B8
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb6d614 // fsub v20.2s, v16.2s, v22.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e3bd71c // fadd v28.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d79a // fsub v26.2s, v28.2s, v21.2s
+	WORD	$0x0ebad797 // fsub v23.2s, v28.2s, v26.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d630 // fsub v16.2s, v17.2s, v23.2s
+	WORD	$0x0ebad778 // fsub v24.2s, v27.2s, v26.2s
+	WORD	$0x0e38d615 // fadd v21.2s, v16.2s, v24.2s
+	WORD	$0x0e34d6b1 // fadd v17.2s, v21.2s, v20.2s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B8, V28.B8, V23.B8
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B8, V17.B8, V27.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V4.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V16.B8, V24.B8, V21.B8
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb5e69c // fcmgt v28.2s, v20.2s, v21.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V23.B8, V25.B8
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebbd636 // fsub v22.2s, v17.2s, v27.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d758 // fadd v24.2s, v26.2s, v25.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb0d714 // fsub v20.2s, v24.2s, v16.2s
+	WORD	$0x0eb4d715 // fsub v21.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb5d651 // fsub v17.2s, v18.2s, v21.2s
+	WORD	$0x0eb4d73a // fsub v26.2s, v25.2s, v20.2s
+	WORD	$0x0e3ad630 // fadd v16.2s, v17.2s, v26.2s
+	WORD	$0x0e36d612 // fadd v18.2s, v16.2s, v22.2s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B8, V24.B8, V21.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B8, V18.B8, V25.B8
+	WORD	$0x0e39d6b4 // fadd v20.2s, v21.2s, v25.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31e67a // fcmeq v26.2s, v19.2s, v17.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B8, V16.B8, V24.B8
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B8, V24.B8, V23.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V27.B8
+	VORR	V27.B8, V23.B8, V21.B8
+	WORD	$0x0e24e499 // fcmeq v25.2s, v4.2s, v4.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V4.B8, V19.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B8, V19.B8, V16.B8
+	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V0.B8, V26.B8
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B8, V26.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V4.B8, V17.B8
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e635 // fcmeq v21.2s, v17.2s, v20.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e677 // fcmeq v23.2s, v19.2s, v22.2s
+	VAND	V23.B8, V21.B8, V24.B8
+	WORD	$0x2eb1e679 // fcmgt v25.2s, v19.2s, v17.2s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B8, V17.B8, V26.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B8, V27.B8, V28.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B8, V19.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B8, V18.B8, V20.B8
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb4e6d5 // fcmgt v21.2s, v22.2s, v20.2s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B8, V23.B8, V26.B8
+	WORD	$0x2e3adf91 // fmul v17.2s, v28.2s, v26.2s
+	WORD	$0x2e3ade92 // fmul v18.2s, v20.2s, v26.2s
+	WORD	$0x2e32fe38 // fdiv v24.2s, v17.2s, v18.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30e656 // fcmeq v22.2s, v18.2s, v16.2s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S2, V24.S2, V23.S2
+	WORD	$0x2e32fefb // fdiv v27.2s, v23.2s, v18.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B8, V21.B8, V28.B8
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb4e71a // fcmgt v26.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e38d611 // fadd v17.2s, v16.2s, v24.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb1d6f2 // fsub v18.2s, v23.2s, v17.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0e3cd6b6 // fadd v22.2s, v21.2s, v28.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd714 // fsub v20.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e31fe17 // fdiv v23.2s, v16.2s, v17.2s
+	WORD	$0x2e37de92 // fmul v18.2s, v20.2s, v23.2s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S2, V18.S2, V21.S2
+	WORD	$0x0e3cd6bb // fadd v27.2s, v21.2s, v28.2s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S2, V18.S2, V16.S2
+	WORD	$0x2e37de11 // fmul v17.2s, v16.2s, v23.2s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B8, V18.B8, V20.B8
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B8, V17.B8, V21.B8
+	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S2, V27.S2, V23.S2
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S2, V23.S2, V24.S2
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S2, V28.S2, V16.S2
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S2, V18.S2, V17.S2
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S2, V17.S2, V27.S2
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S2, V27.S2, V18.S2
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	WORD	$0x2e30dedb // fmul v27.2s, v22.2s, v16.2s
+	WORD	$0x2e3cff77 // fdiv v23.2s, v27.2s, v28.2s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S2, V21.S2, V18.S2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S2, V20.S2, V17.S2
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B8, V24.B8, V27.B8
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B8, V28.B8, V22.B8
+	WORD	$0x0e31d6d7 // fadd v23.2s, v22.2s, v17.2s
+	WORD	$0x0e34d772 // fadd v18.2s, v27.2s, v20.2s
+	WORD	$0x0ebbd658 // fsub v24.2s, v18.2s, v27.2s
+	WORD	$0x0eb8d650 // fsub v16.2s, v18.2s, v24.2s
+	WORD	$0x0eb0d77c // fsub v28.2s, v27.2s, v16.2s
+	WORD	$0x0eb8d695 // fsub v21.2s, v20.2s, v24.2s
+	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
+	WORD	$0x0e37d756 // fadd v22.2s, v26.2s, v23.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VEOR	V17.B8, V18.B8, V27.B8
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb6d614 // fsub v20.2s, v16.2s, v22.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e3bd71c // fadd v28.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d79a // fsub v26.2s, v28.2s, v21.2s
+	WORD	$0x0ebad797 // fsub v23.2s, v28.2s, v26.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d630 // fsub v16.2s, v17.2s, v23.2s
+	WORD	$0x0ebad778 // fsub v24.2s, v27.2s, v26.2s
+	WORD	$0x0e38d615 // fadd v21.2s, v16.2s, v24.2s
+	WORD	$0x0e34d6b1 // fadd v17.2s, v21.2s, v20.2s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B8, V28.B8, V23.B8
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B8, V17.B8, V27.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V4.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V16.B8, V24.B8, V21.B8
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb5e69c // fcmgt v28.2s, v20.2s, v21.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V23.B8, V25.B8
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebbd636 // fsub v22.2s, v17.2s, v27.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d758 // fadd v24.2s, v26.2s, v25.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb0d714 // fsub v20.2s, v24.2s, v16.2s
+	WORD	$0x0eb4d715 // fsub v21.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb5d651 // fsub v17.2s, v18.2s, v21.2s
+	WORD	$0x0eb4d73a // fsub v26.2s, v25.2s, v20.2s
+	WORD	$0x0e3ad630 // fadd v16.2s, v17.2s, v26.2s
+	WORD	$0x0e36d612 // fadd v18.2s, v16.2s, v22.2s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B8, V24.B8, V21.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B8, V18.B8, V25.B8
+	WORD	$0x0e39d6b4 // fadd v20.2s, v21.2s, v25.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31e67a // fcmeq v26.2s, v19.2s, v17.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B8, V16.B8, V24.B8
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B8, V24.B8, V23.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V27.B8
+	VORR	V27.B8, V23.B8, V21.B8
+	WORD	$0x0e24e499 // fcmeq v25.2s, v4.2s, v4.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V4.B8, V19.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B8, V19.B8, V16.B8
+	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V0.B8, V26.B8
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B8, V26.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func atan2VSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·atan2VSF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e3ee7d9 // fcmeq v25.4s, v30.4s, v30.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e3ee7d9 // fcmeq v25.4s, v30.4s, v30.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V2.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V2.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e3ee7d9 // fcmeq v25.4s, v30.4s, v30.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e22e456 // fcmeq v22.4s, v2.4s, v2.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V2.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V3.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V3.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e3ee7d9 // fcmeq v25.4s, v30.4s, v30.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e23e476 // fcmeq v22.4s, v3.4s, v3.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V3.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e3ee7d9 // fcmeq v25.4s, v30.4s, v30.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e3ee7d9 // fcmeq v25.4s, v30.4s, v30.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e21e436 // fcmeq v22.4s, v1.4s, v1.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e3ee7d9 // fcmeq v25.4s, v30.4s, v30.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e20e416 // fcmeq v22.4s, v0.4s, v0.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V30.B8, V17.B8
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e635 // fcmeq v21.2s, v17.2s, v20.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e677 // fcmeq v23.2s, v19.2s, v22.2s
+	VAND	V23.B8, V21.B8, V24.B8
+	WORD	$0x2eb1e679 // fcmgt v25.2s, v19.2s, v17.2s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B8, V17.B8, V26.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B8, V27.B8, V28.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B8, V19.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B8, V18.B8, V20.B8
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb4e6d5 // fcmgt v21.2s, v22.2s, v20.2s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B8, V23.B8, V26.B8
+	WORD	$0x2e3adf91 // fmul v17.2s, v28.2s, v26.2s
+	WORD	$0x2e3ade92 // fmul v18.2s, v20.2s, v26.2s
+	WORD	$0x2e32fe38 // fdiv v24.2s, v17.2s, v18.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30e656 // fcmeq v22.2s, v18.2s, v16.2s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S2, V24.S2, V23.S2
+	WORD	$0x2e32fefb // fdiv v27.2s, v23.2s, v18.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B8, V21.B8, V28.B8
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb4e71a // fcmgt v26.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e38d611 // fadd v17.2s, v16.2s, v24.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb1d6f2 // fsub v18.2s, v23.2s, v17.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0e3cd6b6 // fadd v22.2s, v21.2s, v28.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd714 // fsub v20.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e31fe17 // fdiv v23.2s, v16.2s, v17.2s
+	WORD	$0x2e37de92 // fmul v18.2s, v20.2s, v23.2s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S2, V18.S2, V21.S2
+	WORD	$0x0e3cd6bb // fadd v27.2s, v21.2s, v28.2s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S2, V18.S2, V16.S2
+	WORD	$0x2e37de11 // fmul v17.2s, v16.2s, v23.2s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B8, V18.B8, V20.B8
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B8, V17.B8, V21.B8
+	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S2, V27.S2, V23.S2
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S2, V23.S2, V24.S2
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S2, V28.S2, V16.S2
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S2, V18.S2, V17.S2
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S2, V17.S2, V27.S2
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S2, V27.S2, V18.S2
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	WORD	$0x2e30dedb // fmul v27.2s, v22.2s, v16.2s
+	WORD	$0x2e3cff77 // fdiv v23.2s, v27.2s, v28.2s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S2, V21.S2, V18.S2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S2, V20.S2, V17.S2
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B8, V24.B8, V27.B8
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B8, V28.B8, V22.B8
+	WORD	$0x0e31d6d7 // fadd v23.2s, v22.2s, v17.2s
+	WORD	$0x0e34d772 // fadd v18.2s, v27.2s, v20.2s
+	WORD	$0x0ebbd658 // fsub v24.2s, v18.2s, v27.2s
+	WORD	$0x0eb8d650 // fsub v16.2s, v18.2s, v24.2s
+	WORD	$0x0eb0d77c // fsub v28.2s, v27.2s, v16.2s
+	WORD	$0x0eb8d695 // fsub v21.2s, v20.2s, v24.2s
+	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
+	WORD	$0x0e37d756 // fadd v22.2s, v26.2s, v23.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VEOR	V17.B8, V18.B8, V27.B8
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb6d614 // fsub v20.2s, v16.2s, v22.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e3bd71c // fadd v28.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d79a // fsub v26.2s, v28.2s, v21.2s
+	WORD	$0x0ebad797 // fsub v23.2s, v28.2s, v26.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d630 // fsub v16.2s, v17.2s, v23.2s
+	WORD	$0x0ebad778 // fsub v24.2s, v27.2s, v26.2s
+	WORD	$0x0e38d615 // fadd v21.2s, v16.2s, v24.2s
+	WORD	$0x0e34d6b1 // fadd v17.2s, v21.2s, v20.2s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B8, V28.B8, V23.B8
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B8, V17.B8, V27.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V30.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V16.B8, V24.B8, V21.B8
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb5e69c // fcmgt v28.2s, v20.2s, v21.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V23.B8, V25.B8
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebbd636 // fsub v22.2s, v17.2s, v27.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d758 // fadd v24.2s, v26.2s, v25.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb0d714 // fsub v20.2s, v24.2s, v16.2s
+	WORD	$0x0eb4d715 // fsub v21.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb5d651 // fsub v17.2s, v18.2s, v21.2s
+	WORD	$0x0eb4d73a // fsub v26.2s, v25.2s, v20.2s
+	WORD	$0x0e3ad630 // fadd v16.2s, v17.2s, v26.2s
+	WORD	$0x0e36d612 // fadd v18.2s, v16.2s, v22.2s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B8, V24.B8, V21.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B8, V18.B8, V25.B8
+	WORD	$0x0e39d6b4 // fadd v20.2s, v21.2s, v25.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31e67a // fcmeq v26.2s, v19.2s, v17.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B8, V16.B8, V24.B8
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B8, V24.B8, V23.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V27.B8
+	VORR	V27.B8, V23.B8, V21.B8
+	WORD	$0x0e3ee7d9 // fcmeq v25.2s, v30.2s, v30.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V30.B8, V19.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B8, V19.B8, V16.B8
+	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V0.B8, V26.B8
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B8, V26.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V30.B8, V17.B8
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e635 // fcmeq v21.2s, v17.2s, v20.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e677 // fcmeq v23.2s, v19.2s, v22.2s
+	VAND	V23.B8, V21.B8, V24.B8
+	WORD	$0x2eb1e679 // fcmgt v25.2s, v19.2s, v17.2s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B8, V17.B8, V26.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B8, V27.B8, V28.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B8, V19.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B8, V18.B8, V20.B8
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb4e6d5 // fcmgt v21.2s, v22.2s, v20.2s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B8, V23.B8, V26.B8
+	WORD	$0x2e3adf91 // fmul v17.2s, v28.2s, v26.2s
+	WORD	$0x2e3ade92 // fmul v18.2s, v20.2s, v26.2s
+	WORD	$0x2e32fe38 // fdiv v24.2s, v17.2s, v18.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30e656 // fcmeq v22.2s, v18.2s, v16.2s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S2, V24.S2, V23.S2
+	WORD	$0x2e32fefb // fdiv v27.2s, v23.2s, v18.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B8, V21.B8, V28.B8
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb4e71a // fcmgt v26.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e38d611 // fadd v17.2s, v16.2s, v24.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb1d6f2 // fsub v18.2s, v23.2s, v17.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0e3cd6b6 // fadd v22.2s, v21.2s, v28.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd714 // fsub v20.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e31fe17 // fdiv v23.2s, v16.2s, v17.2s
+	WORD	$0x2e37de92 // fmul v18.2s, v20.2s, v23.2s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S2, V18.S2, V21.S2
+	WORD	$0x0e3cd6bb // fadd v27.2s, v21.2s, v28.2s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S2, V18.S2, V16.S2
+	WORD	$0x2e37de11 // fmul v17.2s, v16.2s, v23.2s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B8, V18.B8, V20.B8
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B8, V17.B8, V21.B8
+	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S2, V27.S2, V23.S2
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S2, V23.S2, V24.S2
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S2, V28.S2, V16.S2
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S2, V18.S2, V17.S2
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S2, V17.S2, V27.S2
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S2, V27.S2, V18.S2
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	WORD	$0x2e30dedb // fmul v27.2s, v22.2s, v16.2s
+	WORD	$0x2e3cff77 // fdiv v23.2s, v27.2s, v28.2s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S2, V21.S2, V18.S2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S2, V20.S2, V17.S2
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B8, V24.B8, V27.B8
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B8, V28.B8, V22.B8
+	WORD	$0x0e31d6d7 // fadd v23.2s, v22.2s, v17.2s
+	WORD	$0x0e34d772 // fadd v18.2s, v27.2s, v20.2s
+	WORD	$0x0ebbd658 // fsub v24.2s, v18.2s, v27.2s
+	WORD	$0x0eb8d650 // fsub v16.2s, v18.2s, v24.2s
+	WORD	$0x0eb0d77c // fsub v28.2s, v27.2s, v16.2s
+	WORD	$0x0eb8d695 // fsub v21.2s, v20.2s, v24.2s
+	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
+	WORD	$0x0e37d756 // fadd v22.2s, v26.2s, v23.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VEOR	V17.B8, V18.B8, V27.B8
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb6d614 // fsub v20.2s, v16.2s, v22.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e3bd71c // fadd v28.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d79a // fsub v26.2s, v28.2s, v21.2s
+	WORD	$0x0ebad797 // fsub v23.2s, v28.2s, v26.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d630 // fsub v16.2s, v17.2s, v23.2s
+	WORD	$0x0ebad778 // fsub v24.2s, v27.2s, v26.2s
+	WORD	$0x0e38d615 // fadd v21.2s, v16.2s, v24.2s
+	WORD	$0x0e34d6b1 // fadd v17.2s, v21.2s, v20.2s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B8, V28.B8, V23.B8
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B8, V17.B8, V27.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V30.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V16.B8, V24.B8, V21.B8
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb5e69c // fcmgt v28.2s, v20.2s, v21.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V23.B8, V25.B8
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebbd636 // fsub v22.2s, v17.2s, v27.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d758 // fadd v24.2s, v26.2s, v25.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb0d714 // fsub v20.2s, v24.2s, v16.2s
+	WORD	$0x0eb4d715 // fsub v21.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb5d651 // fsub v17.2s, v18.2s, v21.2s
+	WORD	$0x0eb4d73a // fsub v26.2s, v25.2s, v20.2s
+	WORD	$0x0e3ad630 // fadd v16.2s, v17.2s, v26.2s
+	WORD	$0x0e36d612 // fadd v18.2s, v16.2s, v22.2s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B8, V24.B8, V21.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B8, V18.B8, V25.B8
+	WORD	$0x0e39d6b4 // fadd v20.2s, v21.2s, v25.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31e67a // fcmeq v26.2s, v19.2s, v17.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B8, V16.B8, V24.B8
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B8, V24.B8, V23.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V27.B8
+	VORR	V27.B8, V23.B8, V21.B8
+	WORD	$0x0e3ee7d9 // fcmeq v25.2s, v30.2s, v30.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V30.B8, V19.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B8, V19.B8, V16.B8
+	WORD	$0x0e20e416 // fcmeq v22.2s, v0.2s, v0.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V0.B8, V26.B8
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B8, V26.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func atan2SVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·atan2SVF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e24e499 // fcmeq v25.4s, v4.4s, v4.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e3fe7f6 // fcmeq v22.4s, v31.4s, v31.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e25e4b9 // fcmeq v25.4s, v5.4s, v5.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e3fe7f6 // fcmeq v22.4s, v31.4s, v31.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V6.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V6.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e26e4d9 // fcmeq v25.4s, v6.4s, v6.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V6.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e3fe7f6 // fcmeq v22.4s, v31.4s, v31.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V7.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V7.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e27e4f9 // fcmeq v25.4s, v7.4s, v7.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V7.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e3fe7f6 // fcmeq v22.4s, v31.4s, v31.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e24e499 // fcmeq v25.4s, v4.4s, v4.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e3fe7f6 // fcmeq v22.4s, v31.4s, v31.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e25e4b9 // fcmeq v25.4s, v5.4s, v5.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e3fe7f6 // fcmeq v22.4s, v31.4s, v31.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4e34e635 // fcmeq v21.4s, v17.4s, v20.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4e36e677 // fcmeq v23.4s, v19.4s, v22.4s
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6eb1e679 // fcmgt v25.4s, v19.4s, v17.4s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb4e6d5 // fcmgt v21.4s, v22.4s, v20.4s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S4]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e3adf91 // fmul v17.4s, v28.4s, v26.4s
+	WORD	$0x6e3ade92 // fmul v18.4s, v20.4s, v26.4s
+	WORD	$0x6e32fe38 // fdiv v24.4s, v17.4s, v18.4s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30e656 // fcmeq v22.4s, v18.4s, v16.4s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S4, V24.S4, V23.S4
+	WORD	$0x6e32fefb // fdiv v27.4s, v23.4s, v18.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb4e71a // fcmgt v26.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e38d611 // fadd v17.4s, v16.4s, v24.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x4eb1d6f2 // fsub v18.4s, v23.4s, v17.4s
+	WORD	$0x4e38d655 // fadd v21.4s, v18.4s, v24.4s
+	WORD	$0x4e3cd6b6 // fadd v22.4s, v21.4s, v28.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd714 // fsub v20.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6e31fe17 // fdiv v23.4s, v16.4s, v17.4s
+	WORD	$0x6e37de92 // fmul v18.4s, v20.4s, v23.4s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S4, V18.S4, V21.S4
+	WORD	$0x4e3cd6bb // fadd v27.4s, v21.4s, v28.4s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S4, V18.S4, V16.S4
+	WORD	$0x6e37de11 // fmul v17.4s, v16.4s, v23.4s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S4, V27.S4, V23.S4
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S4, V23.S4, V24.S4
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S4, V28.S4, V16.S4
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S4, V18.S4, V17.S4
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S4, V17.S4, V27.S4
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S4, V27.S4, V18.S4
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S4, V24.S4, V28.S4
+	WORD	$0x6e30dedb // fmul v27.4s, v22.4s, v16.4s
+	WORD	$0x6e3cff77 // fdiv v23.4s, v27.4s, v28.4s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S4, V21.S4, V18.S4
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S4, V20.S4, V17.S4
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e31d6d7 // fadd v23.4s, v22.4s, v17.4s
+	WORD	$0x4e34d772 // fadd v18.4s, v27.4s, v20.4s
+	WORD	$0x4ebbd658 // fsub v24.4s, v18.4s, v27.4s
+	WORD	$0x4eb8d650 // fsub v16.4s, v18.4s, v24.4s
+	WORD	$0x4eb0d77c // fsub v28.4s, v27.4s, v16.4s
+	WORD	$0x4eb8d695 // fsub v21.4s, v20.4s, v24.4s
+	WORD	$0x4e35d79a // fadd v26.4s, v28.4s, v21.4s
+	WORD	$0x4e37d756 // fadd v22.4s, v26.4s, v23.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb6d614 // fsub v20.4s, v16.4s, v22.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e3bd71c // fadd v28.4s, v24.4s, v27.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d79a // fsub v26.4s, v28.4s, v21.4s
+	WORD	$0x4ebad797 // fsub v23.4s, v28.4s, v26.4s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb7d630 // fsub v16.4s, v17.4s, v23.4s
+	WORD	$0x4ebad778 // fsub v24.4s, v27.4s, v26.4s
+	WORD	$0x4e38d615 // fadd v21.4s, v16.4s, v24.4s
+	WORD	$0x4e34d6b1 // fadd v17.4s, v21.4s, v20.4s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb5e69c // fcmgt v28.4s, v20.4s, v21.4s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4ebbd636 // fsub v22.4s, v17.4s, v27.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e39d758 // fadd v24.4s, v26.4s, v25.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4eb0d714 // fsub v20.4s, v24.4s, v16.4s
+	WORD	$0x4eb4d715 // fsub v21.4s, v24.4s, v20.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x4eb5d651 // fsub v17.4s, v18.4s, v21.4s
+	WORD	$0x4eb4d73a // fsub v26.4s, v25.4s, v20.4s
+	WORD	$0x4e3ad630 // fadd v16.4s, v17.4s, v26.4s
+	WORD	$0x4e36d612 // fadd v18.4s, v16.4s, v22.4s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e39d6b4 // fadd v20.4s, v21.4s, v25.4s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31e67a // fcmeq v26.4s, v19.4s, v17.4s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e24e499 // fcmeq v25.4s, v4.4s, v4.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e3fe7f6 // fcmeq v22.4s, v31.4s, v31.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V4.B8, V17.B8
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V31.B8, V19.B8
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e635 // fcmeq v21.2s, v17.2s, v20.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e677 // fcmeq v23.2s, v19.2s, v22.2s
+	VAND	V23.B8, V21.B8, V24.B8
+	WORD	$0x2eb1e679 // fcmgt v25.2s, v19.2s, v17.2s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B8, V17.B8, V26.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B8, V27.B8, V28.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B8, V19.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B8, V18.B8, V20.B8
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb4e6d5 // fcmgt v21.2s, v22.2s, v20.2s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B8, V23.B8, V26.B8
+	WORD	$0x2e3adf91 // fmul v17.2s, v28.2s, v26.2s
+	WORD	$0x2e3ade92 // fmul v18.2s, v20.2s, v26.2s
+	WORD	$0x2e32fe38 // fdiv v24.2s, v17.2s, v18.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30e656 // fcmeq v22.2s, v18.2s, v16.2s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S2, V24.S2, V23.S2
+	WORD	$0x2e32fefb // fdiv v27.2s, v23.2s, v18.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B8, V21.B8, V28.B8
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb4e71a // fcmgt v26.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e38d611 // fadd v17.2s, v16.2s, v24.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb1d6f2 // fsub v18.2s, v23.2s, v17.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0e3cd6b6 // fadd v22.2s, v21.2s, v28.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd714 // fsub v20.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e31fe17 // fdiv v23.2s, v16.2s, v17.2s
+	WORD	$0x2e37de92 // fmul v18.2s, v20.2s, v23.2s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S2, V18.S2, V21.S2
+	WORD	$0x0e3cd6bb // fadd v27.2s, v21.2s, v28.2s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S2, V18.S2, V16.S2
+	WORD	$0x2e37de11 // fmul v17.2s, v16.2s, v23.2s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B8, V18.B8, V20.B8
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B8, V17.B8, V21.B8
+	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S2, V27.S2, V23.S2
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S2, V23.S2, V24.S2
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S2, V28.S2, V16.S2
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S2, V18.S2, V17.S2
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S2, V17.S2, V27.S2
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S2, V27.S2, V18.S2
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	WORD	$0x2e30dedb // fmul v27.2s, v22.2s, v16.2s
+	WORD	$0x2e3cff77 // fdiv v23.2s, v27.2s, v28.2s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S2, V21.S2, V18.S2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S2, V20.S2, V17.S2
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B8, V24.B8, V27.B8
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B8, V28.B8, V22.B8
+	WORD	$0x0e31d6d7 // fadd v23.2s, v22.2s, v17.2s
+	WORD	$0x0e34d772 // fadd v18.2s, v27.2s, v20.2s
+	WORD	$0x0ebbd658 // fsub v24.2s, v18.2s, v27.2s
+	WORD	$0x0eb8d650 // fsub v16.2s, v18.2s, v24.2s
+	WORD	$0x0eb0d77c // fsub v28.2s, v27.2s, v16.2s
+	WORD	$0x0eb8d695 // fsub v21.2s, v20.2s, v24.2s
+	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
+	WORD	$0x0e37d756 // fadd v22.2s, v26.2s, v23.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VEOR	V17.B8, V18.B8, V27.B8
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb6d614 // fsub v20.2s, v16.2s, v22.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e3bd71c // fadd v28.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d79a // fsub v26.2s, v28.2s, v21.2s
+	WORD	$0x0ebad797 // fsub v23.2s, v28.2s, v26.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d630 // fsub v16.2s, v17.2s, v23.2s
+	WORD	$0x0ebad778 // fsub v24.2s, v27.2s, v26.2s
+	WORD	$0x0e38d615 // fadd v21.2s, v16.2s, v24.2s
+	WORD	$0x0e34d6b1 // fadd v17.2s, v21.2s, v20.2s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B8, V28.B8, V23.B8
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B8, V17.B8, V27.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V4.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V16.B8, V24.B8, V21.B8
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb5e69c // fcmgt v28.2s, v20.2s, v21.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V23.B8, V25.B8
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebbd636 // fsub v22.2s, v17.2s, v27.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d758 // fadd v24.2s, v26.2s, v25.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb0d714 // fsub v20.2s, v24.2s, v16.2s
+	WORD	$0x0eb4d715 // fsub v21.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb5d651 // fsub v17.2s, v18.2s, v21.2s
+	WORD	$0x0eb4d73a // fsub v26.2s, v25.2s, v20.2s
+	WORD	$0x0e3ad630 // fadd v16.2s, v17.2s, v26.2s
+	WORD	$0x0e36d612 // fadd v18.2s, v16.2s, v22.2s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B8, V24.B8, V21.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B8, V18.B8, V25.B8
+	WORD	$0x0e39d6b4 // fadd v20.2s, v21.2s, v25.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31e67a // fcmeq v26.2s, v19.2s, v17.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B8, V16.B8, V24.B8
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B8, V24.B8, V23.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V31.B8, V27.B8
+	VORR	V27.B8, V23.B8, V21.B8
+	WORD	$0x0e24e499 // fcmeq v25.2s, v4.2s, v4.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V4.B8, V19.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B8, V19.B8, V16.B8
+	WORD	$0x0e3fe7f6 // fcmeq v22.2s, v31.2s, v31.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V31.B8, V26.B8
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B8, V26.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VAND	V16.B8, V4.B8, V17.B8
+	MOVD	$atan232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V31.B8, V19.B8
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0e34e635 // fcmeq v21.2s, v17.2s, v20.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0e36e677 // fcmeq v23.2s, v19.2s, v22.2s
+	VAND	V23.B8, V21.B8, V24.B8
+	WORD	$0x2eb1e679 // fcmgt v25.2s, v19.2s, v17.2s
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B8, V17.B8, V26.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B8, V27.B8, V28.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B8, V19.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B8, V18.B8, V20.B8
+	MOVD	$atan232consts<>+16(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb4e6d5 // fcmgt v21.2s, v22.2s, v20.2s
+	MOVD	$atan232consts<>+20(SB), R19
+	VLD1R	(R19), [V23.S2]
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B8, V23.B8, V26.B8
+	WORD	$0x2e3adf91 // fmul v17.2s, v28.2s, v26.2s
+	WORD	$0x2e3ade92 // fmul v18.2s, v20.2s, v26.2s
+	WORD	$0x2e32fe38 // fdiv v24.2s, v17.2s, v18.2s
+	MOVD	$atan232consts<>+8(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30e656 // fcmeq v22.2s, v18.2s, v16.2s
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.S2, V24.S2, V23.S2
+	WORD	$0x2e32fefb // fdiv v27.2s, v23.2s, v18.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B8, V21.B8, V28.B8
+	MOVD	$atan232consts<>+28(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb4e71a // fcmgt v26.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e38d611 // fadd v17.2s, v16.2s, v24.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x0eb1d6f2 // fsub v18.2s, v23.2s, v17.2s
+	WORD	$0x0e38d655 // fadd v21.2s, v18.2s, v24.2s
+	WORD	$0x0e3cd6b6 // fadd v22.2s, v21.2s, v28.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd714 // fsub v20.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2e31fe17 // fdiv v23.2s, v16.2s, v17.2s
+	WORD	$0x2e37de92 // fmul v18.2s, v20.2s, v23.2s
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.S2, V18.S2, V21.S2
+	WORD	$0x0e3cd6bb // fadd v27.2s, v21.2s, v28.2s
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.S2, V18.S2, V16.S2
+	WORD	$0x2e37de11 // fmul v17.2s, v16.2s, v23.2s
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B8, V18.B8, V20.B8
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B8, V17.B8, V21.B8
+	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
+	MOVD	$atan232consts<>+32(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$atan232consts<>+36(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.S2, V27.S2, V23.S2
+	MOVD	$atan232consts<>+40(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.S2, V23.S2, V24.S2
+	MOVD	$atan232consts<>+44(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	MOVD	$atan232consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.S2, V28.S2, V16.S2
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$atan232consts<>+52(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.S2, V18.S2, V17.S2
+	MOVD	$atan232consts<>+56(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.S2, V17.S2, V27.S2
+	MOVD	$atan232consts<>+60(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.S2, V27.S2, V18.S2
+	MOVD	$atan232consts<>+64(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	MOVD	$atan232consts<>+68(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.S2, V24.S2, V28.S2
+	WORD	$0x2e30dedb // fmul v27.2s, v22.2s, v16.2s
+	WORD	$0x2e3cff77 // fdiv v23.2s, v27.2s, v28.2s
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.S2, V21.S2, V18.S2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.S2, V20.S2, V17.S2
+	MOVD	$atan232consts<>+72(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B8, V24.B8, V27.B8
+	MOVD	$atan232consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B8, V28.B8, V22.B8
+	WORD	$0x0e31d6d7 // fadd v23.2s, v22.2s, v17.2s
+	WORD	$0x0e34d772 // fadd v18.2s, v27.2s, v20.2s
+	WORD	$0x0ebbd658 // fsub v24.2s, v18.2s, v27.2s
+	WORD	$0x0eb8d650 // fsub v16.2s, v18.2s, v24.2s
+	WORD	$0x0eb0d77c // fsub v28.2s, v27.2s, v16.2s
+	WORD	$0x0eb8d695 // fsub v21.2s, v20.2s, v24.2s
+	WORD	$0x0e35d79a // fadd v26.2s, v28.2s, v21.2s
+	WORD	$0x0e37d756 // fadd v22.2s, v26.2s, v23.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VEOR	V17.B8, V18.B8, V27.B8
+	MOVD	$atan232consts<>+84(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb6d614 // fsub v20.2s, v16.2s, v22.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e3bd71c // fadd v28.2s, v24.2s, v27.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d79a // fsub v26.2s, v28.2s, v21.2s
+	WORD	$0x0ebad797 // fsub v23.2s, v28.2s, v26.2s
+	MOVD	$atan232consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb7d630 // fsub v16.2s, v17.2s, v23.2s
+	WORD	$0x0ebad778 // fsub v24.2s, v27.2s, v26.2s
+	WORD	$0x0e38d615 // fadd v21.2s, v16.2s, v24.2s
+	WORD	$0x0e34d6b1 // fadd v17.2s, v21.2s, v20.2s
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B8, V28.B8, V23.B8
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B8, V17.B8, V27.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V4.B8, V16.B8
+	MOVD	$atan232consts<>+12(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VORR	V16.B8, V24.B8, V21.B8
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb5e69c // fcmgt v28.2s, v20.2s, v21.2s
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VEOR	V18.B8, V23.B8, V25.B8
+	MOVD	$atan232consts<>+92(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0ebbd636 // fsub v22.2s, v17.2s, v27.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e39d758 // fadd v24.2s, v26.2s, v25.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0eb0d714 // fsub v20.2s, v24.2s, v16.2s
+	WORD	$0x0eb4d715 // fsub v21.2s, v24.2s, v20.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x0eb5d651 // fsub v17.2s, v18.2s, v21.2s
+	WORD	$0x0eb4d73a // fsub v26.2s, v25.2s, v20.2s
+	WORD	$0x0e3ad630 // fadd v16.2s, v17.2s, v26.2s
+	WORD	$0x0e36d612 // fadd v18.2s, v16.2s, v22.2s
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B8, V24.B8, V21.B8
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B8, V18.B8, V25.B8
+	WORD	$0x0e39d6b4 // fadd v20.2s, v21.2s, v25.2s
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31e67a // fcmeq v26.2s, v19.2s, v17.2s
+	MOVD	$atan232consts<>+88(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$atan232consts<>+24(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B8, V16.B8, V24.B8
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B8, V24.B8, V23.B8
+	MOVD	$atan232consts<>+0(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V31.B8, V27.B8
+	VORR	V27.B8, V23.B8, V21.B8
+	WORD	$0x0e24e499 // fcmeq v25.2s, v4.2s, v4.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V4.B8, V19.B8
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B8, V19.B8, V16.B8
+	WORD	$0x0e3fe7f6 // fcmeq v22.2s, v31.2s, v31.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$atan232consts<>+96(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V31.B8, V26.B8
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B8, V26.B8, V24.B8
+	VMOV	V24.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
 	// func addVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 TEXT ·addVVF64NEON(SB), NOSPLIT, $0-64
 	MOVD	m+0(FP), R0
@@ -7365,6 +13767,5656 @@ tail1:
 	VMOV	V23.B16, V26.B16
 	VBSL	V25.B16, V18.B16, V26.B16
 	VMOV	V26.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func atan2VVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·atan2VVF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e65e4b9 // fcmeq v25.2d, v5.2d, v5.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V6.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V2.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V6.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V2.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e66e4d9 // fcmeq v25.2d, v6.2d, v6.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V6.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V2.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V7.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V3.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V7.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V3.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e67e4f9 // fcmeq v25.2d, v7.2d, v7.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V7.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V3.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e65e4b9 // fcmeq v25.2d, v5.2d, v5.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func atan2VSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·atan2VSF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V2.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V2.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V2.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V3.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V3.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V3.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V1.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V1.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V30.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V30.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V0.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e7ee7d9 // fcmeq v25.2d, v30.2d, v30.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V30.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V0.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func atan2SVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·atan2SVF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e65e4b9 // fcmeq v25.2d, v5.2d, v5.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V6.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V6.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e66e4d9 // fcmeq v25.2d, v6.2d, v6.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V6.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V14.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V7.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V7.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e67e4f9 // fcmeq v25.2d, v7.2d, v7.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V7.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V5.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V5.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e65e4b9 // fcmeq v25.2d, v5.2d, v5.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V5.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VAND	V16.B16, V4.B16, V17.B16
+	MOVD	$atan264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V19.B16
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e635 // fcmeq v21.2d, v17.2d, v20.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4e76e677 // fcmeq v23.2d, v19.2d, v22.2d
+	VAND	V23.B16, V21.B16, V24.B16
+	WORD	$0x6ef1e679 // fcmgt v25.2d, v19.2d, v17.2d
+	VMOV	V25.B16, V26.B16
+	VBSL	V19.B16, V17.B16, V26.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V24.B16, V28.B16
+	VBSL	V26.B16, V27.B16, V28.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V17.B16, V19.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V24.B16, V20.B16
+	VBSL	V16.B16, V18.B16, V20.B16
+	MOVD	$atan264consts<>+32(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef4e6d5 // fcmgt v21.2d, v22.2d, v20.2d
+	MOVD	$atan264consts<>+40(SB), R19
+	VLD1R	(R19), [V23.D2]
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V27.B16, V23.B16, V26.B16
+	WORD	$0x6e7adf91 // fmul v17.2d, v28.2d, v26.2d
+	WORD	$0x6e7ade92 // fmul v18.2d, v20.2d, v26.2d
+	WORD	$0x6e72fe38 // fdiv v24.2d, v17.2d, v18.2d
+	MOVD	$atan264consts<>+16(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e656 // fcmeq v22.2d, v18.2d, v16.2d
+	VMOV	V17.B16, V23.B16
+	VFMLS	V18.D2, V24.D2, V23.D2
+	WORD	$0x6e72fefb // fdiv v27.2d, v23.2d, v18.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V28.B16
+	VBSL	V27.B16, V21.B16, V28.B16
+	MOVD	$atan264consts<>+56(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef4e71a // fcmgt v26.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e78d611 // fadd v17.2d, v16.2d, v24.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef1d6f2 // fsub v18.2d, v23.2d, v17.2d
+	WORD	$0x4e78d655 // fadd v21.2d, v18.2d, v24.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd714 // fsub v20.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6e71fe17 // fdiv v23.2d, v16.2d, v17.2d
+	WORD	$0x6e77de92 // fmul v18.2d, v20.2d, v23.2d
+	VMOV	V20.B16, V21.B16
+	VFMLS	V17.D2, V18.D2, V21.D2
+	WORD	$0x4e7cd6bb // fadd v27.2d, v21.2d, v28.2d
+	VMOV	V27.B16, V16.B16
+	VFMLS	V22.D2, V18.D2, V16.D2
+	WORD	$0x6e77de11 // fmul v17.2d, v16.2d, v23.2d
+	VMOV	V26.B16, V20.B16
+	VBSL	V24.B16, V18.B16, V20.B16
+	VMOV	V26.B16, V21.B16
+	VBSL	V28.B16, V17.B16, V21.B16
+	WORD	$0x6e74de96 // fmul v22.2d, v20.2d, v20.2d
+	MOVD	$atan264consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	MOVD	$atan264consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLA	V22.D2, V27.D2, V23.D2
+	MOVD	$atan264consts<>+80(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V24.B16
+	VFMLA	V22.D2, V23.D2, V24.D2
+	MOVD	$atan264consts<>+88(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	MOVD	$atan264consts<>+96(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V16.B16
+	VFMLA	V22.D2, V28.D2, V16.D2
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$atan264consts<>+104(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V22.D2, V18.D2, V17.D2
+	MOVD	$atan264consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V27.B16
+	VFMLA	V22.D2, V17.D2, V27.D2
+	MOVD	$atan264consts<>+120(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V18.B16
+	VFMLA	V22.D2, V27.D2, V18.D2
+	MOVD	$atan264consts<>+128(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V18.D2, V24.D2
+	MOVD	$atan264consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V28.B16
+	VFMLA	V22.D2, V24.D2, V28.D2
+	WORD	$0x6e70dedb // fmul v27.2d, v22.2d, v16.2d
+	WORD	$0x6e7cff77 // fdiv v23.2d, v27.2d, v28.2d
+	VMOV	V21.B16, V18.B16
+	VFMLS	V22.D2, V21.D2, V18.D2
+	VMOV	V18.B16, V17.B16
+	VFMLA	V23.D2, V20.D2, V17.D2
+	MOVD	$atan264consts<>+144(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V26.B16, V27.B16
+	VBSL	V16.B16, V24.B16, V27.B16
+	MOVD	$atan264consts<>+152(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V26.B16, V22.B16
+	VBSL	V21.B16, V28.B16, V22.B16
+	WORD	$0x4e71d6d7 // fadd v23.2d, v22.2d, v17.2d
+	WORD	$0x4e74d772 // fadd v18.2d, v27.2d, v20.2d
+	WORD	$0x4efbd658 // fsub v24.2d, v18.2d, v27.2d
+	WORD	$0x4ef8d650 // fsub v16.2d, v18.2d, v24.2d
+	WORD	$0x4ef0d77c // fsub v28.2d, v27.2d, v16.2d
+	WORD	$0x4ef8d695 // fsub v21.2d, v20.2d, v24.2d
+	WORD	$0x4e75d79a // fadd v26.2d, v28.2d, v21.2d
+	WORD	$0x4e77d756 // fadd v22.2d, v26.2d, v23.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VEOR	V17.B16, V18.B16, V27.B16
+	MOVD	$atan264consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef6d614 // fsub v20.2d, v16.2d, v22.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e7bd71c // fadd v28.2d, v24.2d, v27.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d79a // fsub v26.2d, v28.2d, v21.2d
+	WORD	$0x4efad797 // fsub v23.2d, v28.2d, v26.2d
+	MOVD	$atan264consts<>+160(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4ef7d630 // fsub v16.2d, v17.2d, v23.2d
+	WORD	$0x4efad778 // fsub v24.2d, v27.2d, v26.2d
+	WORD	$0x4e78d615 // fadd v21.2d, v16.2d, v24.2d
+	WORD	$0x4e74d6b1 // fadd v17.2d, v21.2d, v20.2d
+	VMOV	V25.B16, V23.B16
+	VBSL	V18.B16, V28.B16, V23.B16
+	VMOV	V25.B16, V27.B16
+	VBSL	V22.B16, V17.B16, V27.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VAND	V26.B16, V4.B16, V16.B16
+	MOVD	$atan264consts<>+24(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V16.B16, V24.B16, V21.B16
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e69c // fcmgt v28.2d, v20.2d, v21.2d
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VEOR	V18.B16, V23.B16, V25.B16
+	MOVD	$atan264consts<>+184(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4efbd636 // fsub v22.2d, v17.2d, v27.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4e79d758 // fadd v24.2d, v26.2d, v25.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4ef0d714 // fsub v20.2d, v24.2d, v16.2d
+	WORD	$0x4ef4d715 // fsub v21.2d, v24.2d, v20.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x4ef5d651 // fsub v17.2d, v18.2d, v21.2d
+	WORD	$0x4ef4d73a // fsub v26.2d, v25.2d, v20.2d
+	WORD	$0x4e7ad630 // fadd v16.2d, v17.2d, v26.2d
+	WORD	$0x4e76d612 // fadd v18.2d, v16.2d, v22.2d
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V24.B16, V21.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V27.B16, V18.B16, V25.B16
+	WORD	$0x4e79d6b4 // fadd v20.2d, v21.2d, v25.2d
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e67a // fcmeq v26.2d, v19.2d, v17.2d
+	MOVD	$atan264consts<>+176(SB), R19
+	VLD1R	(R19), [V16.D2]
+	MOVD	$atan264consts<>+48(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V24.B16
+	VBSL	V22.B16, V16.B16, V24.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V20.B16, V24.B16, V23.B16
+	MOVD	$atan264consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V31.B16, V27.B16
+	VORR	V27.B16, V23.B16, V21.B16
+	WORD	$0x4e64e499 // fcmeq v25.2d, v4.2d, v4.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VORR	V17.B16, V4.B16, V19.B16
+	VMOV	V25.B16, V16.B16
+	VBSL	V21.B16, V19.B16, V16.B16
+	WORD	$0x4e7fe7f6 // fcmeq v22.2d, v31.2d, v31.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$atan264consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V31.B16, V26.B16
+	VMOV	V22.B16, V24.B16
+	VBSL	V16.B16, V26.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -1458,6 +1458,88 @@ var hypotKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64,
 	23: hypotSVF64NEON,
 }
 
+// Atan2 computes the m x n block of kind k of atan2 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		atan2Chunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			atan2VVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			atan2VSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			atan2SVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tFloat64:
+		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			atan2VVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			atan2VSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			atan2SVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	}
+	atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// atan2Kernel returns the assembly kernel that Atan2 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func atan2Kernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](atan2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](atan2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// atan2KernelsF32 are atan2's float32 kernels by kernelKey, as Atan2's switch calls them.
+var atan2KernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  atan2VVF32NEON,
+	7:  atan2VVF32NEON,
+	14: atan2VSF32NEON,
+	15: atan2VSF32NEON,
+	22: atan2SVF32NEON,
+	23: atan2SVF32NEON,
+}
+
+// atan2KernelsF64 are atan2's float64 kernels by kernelKey, as Atan2's switch calls them.
+var atan2KernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  atan2VVF64NEON,
+	7:  atan2VVF64NEON,
+	14: atan2VSF64NEON,
+	15: atan2VSF64NEON,
+	22: atan2SVF64NEON,
+	23: atan2SVF64NEON,
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

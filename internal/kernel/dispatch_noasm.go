@@ -188,6 +188,31 @@ func hypotKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
+// Atan2 computes the m x n block of kind k of atan2 with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		atan2Chunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// atan2Kernel returns the assembly kernel that Atan2 would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func atan2Kernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

@@ -86,10 +86,11 @@ const (
 	OpMin   Op = 4 // min(a, b)
 	OpMax   Op = 5 // max(a, b)
 	OpHypot Op = 6 // sqrt(a**2 + b**2)
-	NumOps  Op = 7 // the number of binary operations
+	OpAtan2 Op = 7 // atan2(a, b)
+	NumOps  Op = 8 // the number of binary operations
 )
 
-var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max", "hypot"}
+var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max", "hypot", "atan2"}
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
 func (op Op) String() string {
@@ -117,6 +118,8 @@ func Binary[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda int,
 		Max(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	case OpHypot:
 		Hypot(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+	case OpAtan2:
+		Atan2(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -141,6 +144,8 @@ func BinaryEntry[T Number](op Op) func(k Kind, m, n int, dst []T, ldd int, a []T
 		return Max[T]
 	case OpHypot:
 		return Hypot[T]
+	case OpAtan2:
+		return Atan2[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -163,6 +168,8 @@ func BinaryKernel[T Number](op Op, k Kind, m, n int, stream bool) Kernel3 {
 		return maxKernel[T](k, m, n, stream)
 	case OpHypot:
 		return hypotKernel[T](k, m, n, stream)
+	case OpAtan2:
+		return atan2Kernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -185,6 +192,8 @@ func Reference[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda i
 		maxGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 	case OpHypot:
 		hypotGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+	case OpAtan2:
+		atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -207,6 +216,8 @@ func RowVV[T Number](op Op, d []T, a []T, b []T) {
 		maxVV(d, a, b)
 	case OpHypot:
 		hypotVV(d, a, b)
+	case OpAtan2:
+		atan2VV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -229,6 +240,8 @@ func RowVS[T Number](op Op, d []T, a []T, b T) {
 		maxVS(d, a, b)
 	case OpHypot:
 		hypotVS(d, a, b)
+	case OpAtan2:
+		atan2VS(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -251,6 +264,8 @@ func RowSV[T Number](op Op, d []T, a *T, b []T) {
 		maxSV(d, a, b)
 	case OpHypot:
 		hypotSV(d, a, b)
+	case OpAtan2:
+		atan2SV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -634,6 +649,76 @@ func hypotChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, 
 		}
 		for col := 0; col < n; col += limit {
 			Hypot(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, stream)
+		}
+	}
+}
+
+//go:noinline
+func atan2VV[T Number](d []T, a []T, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(atan232(float32(a[j]), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(atan264(float64(a[j]), float64(b[j])))
+	}
+}
+
+//go:noinline
+func atan2VS[T Number](d []T, a []T, b T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(atan232(float32(a[j]), float32(b)))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(atan264(float64(a[j]), float64(b)))
+	}
+}
+
+//go:noinline
+func atan2SV[T Number](d []T, a *T, b []T) {
+	b = b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(atan232(float32(*a), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(atan264(float64(*a), float64(b[j])))
+	}
+}
+
+func atan2Generic[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	for r := range m {
+		switch k {
+		case VV:
+			atan2VV(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb:][:n])
+		case VS:
+			atan2VS(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb])
+		case SV:
+			atan2SV(dst[r*ldd:][:n], &a[r*lda], b[r*ldb:][:n])
+		}
+	}
+}
+
+func atan2Chunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			Atan2(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, b[r*ldb:], ldb, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			Atan2(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, stream)
 		}
 	}
 }

@@ -30,6 +30,22 @@ var mathPairs = map[string]func(rng *rand.Rand) (float64, float64){
 		}
 		return (rng.Float64() - 0.5) * 10, (rng.Float64() - 0.5) * 10
 	},
+	"atan2": func(rng *rand.Rand) (float64, float64) {
+		switch rng.IntN(5) {
+		case 0:
+			return math.Float64frombits(rng.Uint64()), math.Float64frombits(rng.Uint64())
+		case 1: // near the diagonals and the axes, where the reduction switches
+			x := (rng.Float64() - 0.5) * 8
+			return x * (1 + (rng.Float64()-0.5)*math.Ldexp(1, -rng.IntN(50))), x * []float64{1, -1, 0.66, -0.66, 1e-10, 1e10}[rng.IntN(6)]
+		case 2: // any scale, subnormals too
+			e := rng.IntN(2100) - 1075
+			return math.Ldexp(rng.Float64()-0.5, e), math.Ldexp(rng.Float64()-0.5, e+rng.IntN(80)-40)
+		case 3: // float32's range
+			e := rng.IntN(280) - 150
+			return math.Ldexp(rng.Float64()-0.5, e), math.Ldexp(rng.Float64()-0.5, e+rng.IntN(30)-15)
+		}
+		return (rng.Float64() - 0.5) * 10, (rng.Float64() - 0.5) * 10
+	},
 }
 
 func binaryOpNamed(t *testing.T, name string) kernel.Op {
@@ -71,6 +87,17 @@ func testMathBinary[T kernel.Float](t *testing.T, name string, pairs func(*rand.
 	n := len(a)
 	want := make([]T, n)
 	kernel.Reference(kernel.VV, op, 1, n, want, 0, a, 0, b, 0)
+	// Go's special values, signs of zeros and infinities included, on
+	// every pair of special values.
+	for i := range len(sp) * len(sp) {
+		g, w := float64(want[i]), ref.Ref32(float64(a[i]), float64(b[i]))
+		switch {
+		case w != w:
+			require.True(t, g != g, "%s(%v, %v) = %v, want NaN", name, a[i], b[i], g)
+		case w == 0 || math.IsInf(w, 0):
+			require.True(t, g == w && math.Signbit(g) == math.Signbit(w), "%s(%v, %v) = %v, want %v", name, a[i], b[i], g, w)
+		}
+	}
 	var mu sync.Mutex
 	worst, wa, wb := 0.0, T(0), T(0)
 	parallelChunks(n, func(lo, hi int) {

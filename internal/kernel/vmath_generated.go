@@ -148,6 +148,312 @@ func hypot64(x0, x1 float64) float64 {
 	return math.Float64frombits(v53)
 }
 
+// atan232 is atan2 on float32, the steps of its program (see gen/registry/vmath.go).
+func atan232(x0, x1 float32) float32 {
+	v4 := math.Float32bits(x1) & uint32(0x7fffffff)
+	v5 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v8 := math.Float32frombits(v4) == float32(math.Inf(1))
+	v9 := math.Float32frombits(v5) == float32(math.Inf(1))
+	v10 := v8 && v9
+	v11 := math.Float32frombits(v4) < math.Float32frombits(v5)
+	v12 := v5
+	if v11 {
+		v12 = v4
+	}
+	v13 := v12
+	if v10 {
+		v13 = uint32(0x3f800000)
+	}
+	v14 := v4
+	if v11 {
+		v14 = v5
+	}
+	v15 := v14
+	if v10 {
+		v15 = uint32(0x3f800000)
+	}
+	v17 := math.Float32frombits(v15) < float32(7.888609e-31)
+	v19 := uint32(0x3f800000)
+	if v17 {
+		v19 = uint32(0x5d800000)
+	}
+	v20 := float32(math.Float32frombits(v13) * math.Float32frombits(v19))
+	v21 := float32(math.Float32frombits(v15) * math.Float32frombits(v19))
+	v22 := float32(v20 / v21)
+	v23 := v21 == float32(math.Inf(1))
+	v25 := fma32(-v22, v21, v20)
+	v26 := float32(v25 / v21)
+	v27 := math.Float32bits(v26)
+	if v23 {
+		v27 = uint32(0x0)
+	}
+	v29 := float32(0.66) < v22
+	v30 := float32(float32(1) + v22)
+	v31 := float32(float32(1) - v30)
+	v32 := float32(v31 + v22)
+	v33 := float32(v32 + math.Float32frombits(v27))
+	v34 := float32(v22 - float32(1))
+	v35 := float32(float32(1) / v30)
+	v36 := float32(v34 * v35)
+	v37 := fma32(-v36, v30, v34)
+	v38 := float32(v37 + math.Float32frombits(v27))
+	v39 := fma32(-v36, v33, v38)
+	v40 := float32(v39 * v35)
+	v41 := v22
+	if v29 {
+		v41 = v36
+	}
+	v42 := math.Float32frombits(v27)
+	if v29 {
+		v42 = v40
+	}
+	v43 := float32(v41 * v41)
+	v46 := fma32(float32(-0.87506086), v43, float32(-16.157537))
+	v48 := fma32(v46, v43, float32(-75.00856))
+	v50 := fma32(v48, v43, float32(-122.886665))
+	v52 := fma32(v50, v43, float32(-64.85022))
+	v54 := fma32(float32(1), v43, float32(24.858465))
+	v56 := fma32(v54, v43, float32(165.02701))
+	v58 := fma32(v56, v43, float32(432.88107))
+	v60 := fma32(v58, v43, float32(485.3904))
+	v62 := fma32(v60, v43, float32(194.55066))
+	v63 := float32(v43 * v52)
+	v64 := float32(v63 / v62)
+	v65 := fma32(-v42, v43, v42)
+	v66 := fma32(v41, v64, v65)
+	v68 := uint32(0x0)
+	if v29 {
+		v68 = uint32(0x3f490fdb)
+	}
+	v70 := uint32(0x0)
+	if v29 {
+		v70 = uint32(0xb2bbbd2e)
+	}
+	v71 := float32(math.Float32frombits(v70) + v66)
+	v72 := float32(math.Float32frombits(v68) + v41)
+	v73 := float32(v72 - math.Float32frombits(v68))
+	v74 := float32(v72 - v73)
+	v75 := float32(math.Float32frombits(v68) - v74)
+	v76 := float32(v41 - v73)
+	v77 := float32(v75 + v76)
+	v78 := float32(v77 + v71)
+	v80 := math.Float32bits(v72) ^ uint32(0x80000000)
+	v82 := float32(float32(-4.371139e-08) - v78)
+	v83 := float32(float32(1.5707964) + math.Float32frombits(v80))
+	v84 := float32(v83 - float32(1.5707964))
+	v85 := float32(v83 - v84)
+	v86 := float32(float32(1.5707964) - v85)
+	v87 := float32(math.Float32frombits(v80) - v84)
+	v88 := float32(v86 + v87)
+	v89 := float32(v88 + v82)
+	v90 := v72
+	if v11 {
+		v90 = v83
+	}
+	v91 := v78
+	if v11 {
+		v91 = v89
+	}
+	v92 := math.Float32bits(x1) & uint32(0x80000000)
+	v93 := uint32(0x3f800000) | v92
+	v94 := math.Float32frombits(v93) < float32(0)
+	v96 := math.Float32bits(v90) ^ uint32(0x80000000)
+	v98 := float32(float32(-8.742278e-08) - v91)
+	v99 := float32(float32(3.1415927) + math.Float32frombits(v96))
+	v100 := float32(v99 - float32(3.1415927))
+	v101 := float32(v99 - v100)
+	v102 := float32(float32(3.1415927) - v101)
+	v103 := float32(math.Float32frombits(v96) - v100)
+	v104 := float32(v102 + v103)
+	v105 := float32(v104 + v98)
+	v106 := v90
+	if v94 {
+		v106 = v99
+	}
+	v107 := v91
+	if v94 {
+		v107 = v105
+	}
+	v108 := float32(v106 + v107)
+	v109 := math.Float32frombits(v5) == float32(0)
+	v110 := uint32(0x0)
+	if v94 {
+		v110 = uint32(0x40490fdb)
+	}
+	v111 := math.Float32bits(v108)
+	if v109 {
+		v111 = v110
+	}
+	v112 := math.Float32bits(x0) & uint32(0x80000000)
+	v113 := v111 | v112
+	v114 := x1 != x1
+	v116 := math.Float32bits(x1) | uint32(0x400000)
+	v117 := v113
+	if v114 {
+		v117 = v116
+	}
+	v118 := x0 != x0
+	v119 := math.Float32bits(x0) | uint32(0x400000)
+	v120 := v117
+	if v118 {
+		v120 = v119
+	}
+	return math.Float32frombits(v120)
+}
+
+// atan264 is atan2 on float64, the steps of its program (see gen/registry/vmath.go).
+func atan264(x0, x1 float64) float64 {
+	v4 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
+	v5 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v8 := math.Float64frombits(v4) == float64(math.Inf(1))
+	v9 := math.Float64frombits(v5) == float64(math.Inf(1))
+	v10 := v8 && v9
+	v11 := math.Float64frombits(v4) < math.Float64frombits(v5)
+	v12 := v5
+	if v11 {
+		v12 = v4
+	}
+	v13 := v12
+	if v10 {
+		v13 = uint64(0x3ff0000000000000)
+	}
+	v14 := v4
+	if v11 {
+		v14 = v5
+	}
+	v15 := v14
+	if v10 {
+		v15 = uint64(0x3ff0000000000000)
+	}
+	v17 := math.Float64frombits(v15) < float64(1.1830521861667747e-271)
+	v19 := uint64(0x3ff0000000000000)
+	if v17 {
+		v19 = uint64(0x5f30000000000000)
+	}
+	v20 := float64(math.Float64frombits(v13) * math.Float64frombits(v19))
+	v21 := float64(math.Float64frombits(v15) * math.Float64frombits(v19))
+	v22 := float64(v20 / v21)
+	v23 := v21 == float64(math.Inf(1))
+	v25 := math.FMA(-v22, v21, v20)
+	v26 := float64(v25 / v21)
+	v27 := math.Float64bits(v26)
+	if v23 {
+		v27 = uint64(0x0)
+	}
+	v29 := float64(0.66) < v22
+	v30 := float64(float64(1) + v22)
+	v31 := float64(float64(1) - v30)
+	v32 := float64(v31 + v22)
+	v33 := float64(v32 + math.Float64frombits(v27))
+	v34 := float64(v22 - float64(1))
+	v35 := float64(float64(1) / v30)
+	v36 := float64(v34 * v35)
+	v37 := math.FMA(-v36, v30, v34)
+	v38 := float64(v37 + math.Float64frombits(v27))
+	v39 := math.FMA(-v36, v33, v38)
+	v40 := float64(v39 * v35)
+	v41 := v22
+	if v29 {
+		v41 = v36
+	}
+	v42 := math.Float64frombits(v27)
+	if v29 {
+		v42 = v40
+	}
+	v43 := float64(v41 * v41)
+	v46 := math.FMA(float64(-0.8750608600031904), v43, float64(-16.157537187333652))
+	v48 := math.FMA(v46, v43, float64(-75.00855792314705))
+	v50 := math.FMA(v48, v43, float64(-122.88666844901361))
+	v52 := math.FMA(v50, v43, float64(-64.85021904942025))
+	v54 := math.FMA(float64(1), v43, float64(24.858464901423062))
+	v56 := math.FMA(v54, v43, float64(165.02700983169885))
+	v58 := math.FMA(v56, v43, float64(432.88106049129027))
+	v60 := math.FMA(v58, v43, float64(485.3903996359137))
+	v62 := math.FMA(v60, v43, float64(194.5506571482614))
+	v63 := float64(v43 * v52)
+	v64 := float64(v63 / v62)
+	v65 := math.FMA(-v42, v43, v42)
+	v66 := math.FMA(v41, v64, v65)
+	v68 := uint64(0x0)
+	if v29 {
+		v68 = uint64(0x3fe921fb54442d18)
+	}
+	v70 := uint64(0x0)
+	if v29 {
+		v70 = uint64(0x3c81a62633145c07)
+	}
+	v71 := float64(math.Float64frombits(v70) + v66)
+	v72 := float64(math.Float64frombits(v68) + v41)
+	v73 := float64(v72 - math.Float64frombits(v68))
+	v74 := float64(v72 - v73)
+	v75 := float64(math.Float64frombits(v68) - v74)
+	v76 := float64(v41 - v73)
+	v77 := float64(v75 + v76)
+	v78 := float64(v77 + v71)
+	v80 := math.Float64bits(v72) ^ uint64(0x8000000000000000)
+	v82 := float64(float64(6.123233995736766e-17) - v78)
+	v83 := float64(float64(1.5707963267948966) + math.Float64frombits(v80))
+	v84 := float64(v83 - float64(1.5707963267948966))
+	v85 := float64(v83 - v84)
+	v86 := float64(float64(1.5707963267948966) - v85)
+	v87 := float64(math.Float64frombits(v80) - v84)
+	v88 := float64(v86 + v87)
+	v89 := float64(v88 + v82)
+	v90 := v72
+	if v11 {
+		v90 = v83
+	}
+	v91 := v78
+	if v11 {
+		v91 = v89
+	}
+	v92 := math.Float64bits(x1) & uint64(0x8000000000000000)
+	v93 := uint64(0x3ff0000000000000) | v92
+	v94 := math.Float64frombits(v93) < float64(0)
+	v96 := math.Float64bits(v90) ^ uint64(0x8000000000000000)
+	v98 := float64(float64(1.2246467991473532e-16) - v91)
+	v99 := float64(float64(3.141592653589793) + math.Float64frombits(v96))
+	v100 := float64(v99 - float64(3.141592653589793))
+	v101 := float64(v99 - v100)
+	v102 := float64(float64(3.141592653589793) - v101)
+	v103 := float64(math.Float64frombits(v96) - v100)
+	v104 := float64(v102 + v103)
+	v105 := float64(v104 + v98)
+	v106 := v90
+	if v94 {
+		v106 = v99
+	}
+	v107 := v91
+	if v94 {
+		v107 = v105
+	}
+	v108 := float64(v106 + v107)
+	v109 := math.Float64frombits(v5) == float64(0)
+	v110 := uint64(0x0)
+	if v94 {
+		v110 = uint64(0x400921fb54442d18)
+	}
+	v111 := math.Float64bits(v108)
+	if v109 {
+		v111 = v110
+	}
+	v112 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v113 := v111 | v112
+	v114 := x1 != x1
+	v116 := math.Float64bits(x1) | uint64(0x8000000000000)
+	v117 := v113
+	if v114 {
+		v117 = v116
+	}
+	v118 := x0 != x0
+	v119 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v120 := v117
+	if v118 {
+		v120 = v119
+	}
+	return math.Float64frombits(v120)
+}
+
 // exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
 func exp32(x0 float32) float32 {
 	v2 := max(x0, float32(-105))

@@ -299,6 +299,62 @@ type Func2 struct {
 // Funcs2 are the references of the functions of two arguments, by op name.
 var Funcs2 = map[string]Func2{
 	"hypot": {math.Hypot, Hypot},
+	"atan2": {math.Atan2, Atan2},
+}
+
+// Atan2 is the angle of (x, y): atan(|y|/|x|) or pi/2 - atan(|x|/|y|) by
+// atan's series after two argument halvings (atan z = 2 atan(z/(1 +
+// sqrt(1 + z^2)))), moved to x's half-plane and given y's sign; Go's
+// special cases (zeros, infinities) as math.Atan2 has them, nil for NaN.
+func Atan2(y, x float64) *big.Float {
+	if x != x || y != y {
+		return nil
+	}
+	if y == 0 || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		v := math.Atan2(y, x) // 0 or a multiple of pi/4: which one is exact
+		if v == 0 {
+			return newBig().SetFloat64(v)
+		}
+		return newBig().Mul(pi, newBig().SetFloat64(math.Round(4*v/math.Pi)/4))
+	}
+	ax, ay := newBig().SetFloat64(math.Abs(x)), newBig().SetFloat64(math.Abs(y))
+	var a *big.Float
+	if ay.Cmp(ax) <= 0 {
+		a = atanSmall(newBig().Quo(ay, ax))
+	} else {
+		a = newBig().Sub(newBig().Quo(pi, newBig().SetInt64(2)), atanSmall(newBig().Quo(ax, ay)))
+	}
+	if math.Signbit(x) {
+		a.Sub(pi, a)
+	}
+	if math.Signbit(y) {
+		a.Neg(a)
+	}
+	return a
+}
+
+// atanSmall is atan z for 0 <= z <= 1: two halvings bring z under 0.2,
+// where the series converges by 5 bits a term.
+func atanSmall(z *big.Float) *big.Float {
+	one := newBig().SetInt64(1)
+	for range 2 {
+		s := newBig().Add(one, newBig().Mul(z, z))
+		z = newBig().Quo(z, s.Add(one, s.Sqrt(s)))
+	}
+	z2 := newBig().Mul(z, z)
+	sum, pow := newBig().Set(z), newBig().Set(z)
+	for n := int64(3); n < 400; n += 2 {
+		pow.Mul(pow, z2)
+		term := newBig().Quo(pow, newBig().SetInt64(n))
+		if (n/2)%2 == 1 {
+			term.Neg(term)
+		}
+		sum.Add(sum, term)
+		if pow.Sign() == 0 || pow.MantExp(nil) < -Prec-8 {
+			break
+		}
+	}
+	return sum.Mul(sum, newBig().SetInt64(4))
 }
 
 // Hypot is sqrt(x^2 + y^2), the squares and their sum exact.

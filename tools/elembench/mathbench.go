@@ -69,7 +69,7 @@ func reportMath(w io.Writer, cfg config) {
 }
 
 // mathLoops2 are the plain loops of the math functions of two arguments.
-var mathLoops2 = map[string]func(x, y float64) float64{"hypot": math.Hypot}
+var mathLoops2 = map[string]func(x, y float64) float64{"hypot": math.Hypot, "atan2": math.Atan2}
 
 // mathRows2 is mathRows for a function of two arguments: timed on pairs
 // in (-10, 10), its error measured on 4000 random pairs of bit patterns and

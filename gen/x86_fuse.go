@@ -383,8 +383,37 @@ func (f *fuser) handler(o fuseForm) {
 		f.JNZ(LabelRef(name + "nt"))
 	}
 	// group computes one group at the pointers, leaving them where they are.
+	// A math op's vectors are a loop rather than fuseGroup copies of its
+	// long program: the fused file would otherwise grow by megabytes.
+	groups := 0
 	group := func(stream bool) {
-		for u := range fuseGroup {
+		copies, step := fuseGroup, 0
+		var count reg.GPVirtual
+		vec := f.label("op%dvec%d", o.key(), groups)
+		groups++
+		if o.op.Math {
+			copies, step = 1, f.lanes
+			count = f.GP64()
+			f.MOVQ(U32(fuseGroup), count)
+			f.Label(vec)
+		}
+		advance := func(by int) {
+			f.ADDQ(I32(int32(by*out.Size())), dst)
+			for i, e := range elems {
+				if ins[i] != nil {
+					f.ADDQ(I32(int32(by*e.Size())), ins[i])
+				}
+			}
+		}
+		defer func() {
+			if o.op.Math {
+				advance(step)
+				f.DECQ(count)
+				f.JNZ(LabelRef(vec))
+				advance(-fuseGroup * step)
+			}
+		}()
+		for u := range copies {
 			srcs := slices.Clone(values)
 			for i, e := range elems {
 				if ins[i] == nil {

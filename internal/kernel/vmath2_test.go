@@ -101,6 +101,7 @@ func testMathBinary[T kernel.Float](t *testing.T, name string, pairs func(*rand.
 	var mu sync.Mutex
 	worst, wa, wb := 0.0, T(0), T(0)
 	parallelChunks(n, func(lo, hi int) {
+		w, x, y := 0.0, T(0), T(0)
 		for i := lo; i < hi; i++ {
 			var e float64
 			if testkit.Is32[T]() {
@@ -108,14 +109,15 @@ func testMathBinary[T kernel.Float](t *testing.T, name string, pairs func(*rand.
 			} else {
 				e = mathref.ULP64(float64(want[i]), ref.Ref64(float64(a[i]), float64(b[i])))
 			}
-			if e > worst || e != e {
-				mu.Lock()
-				if e > worst || e != e {
-					worst, wa, wb = e, a[i], b[i]
-				}
-				mu.Unlock()
+			if e > w || e != e {
+				w, x, y = e, a[i], b[i]
 			}
 		}
+		mu.Lock()
+		if w > worst || w != w {
+			worst, wa, wb = w, x, y
+		}
+		mu.Unlock()
 	})
 	t.Logf("%s %T: max %.4f ulp at (%v, %v) over %d pairs", name, a[0], worst, wa, wb, n)
 	require.LessOrEqual(t, worst, 1.0, "%s(%v, %v)", name, wa, wb)

@@ -247,18 +247,20 @@ func TestMathFloat64(t *testing.T) {
 			var mu sync.Mutex
 			worst, worstX := 0.0, 0.0
 			parallelChunks(len(a), func(lo, hi int) {
+				w, wx := 0.0, 0.0
 				for i := lo; i < hi; i++ {
 					if a[i] != a[i] || math.IsInf(a[i], 0) {
 						continue
 					}
-					if e := mathref.ULP64(want[i], mathref.Funcs[f.name].Ref64(a[i])); e > worst || e != e {
-						mu.Lock()
-						if e > worst || e != e {
-							worst, worstX = e, a[i]
-						}
-						mu.Unlock()
+					if e := mathref.ULP64(want[i], mathref.Funcs[f.name].Ref64(a[i])); e > w || e != e {
+						w, wx = e, a[i]
 					}
 				}
+				mu.Lock()
+				if w > worst || w != w {
+					worst, worstX = w, wx
+				}
+				mu.Unlock()
 			})
 			t.Logf("%s float64: max %.4f ulp at %v (%#x) over %d arguments", f.name, worst, worstX, math.Float64bits(worstX), len(a))
 			require.LessOrEqual(t, worst, 1.0, "%s(%v)", f.name, worstX)

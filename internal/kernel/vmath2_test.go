@@ -89,7 +89,11 @@ func testMathBinary[T kernel.Float](t *testing.T, name string, pairs func(*rand.
 	kernel.Reference(kernel.VV, op, 1, n, want, 0, a, 0, b, 0)
 	// Go's special values, signs of zeros and infinities included, on
 	// every pair of special values.
+	special := func(x T) bool { return x != x || x == 0 || math.IsInf(float64(x), 0) }
 	for i := range len(sp) * len(sp) {
+		if !special(a[i]) && !special(b[i]) {
+			continue // the error check covers it (Go's s390x Atan2(-5e-324, MaxFloat64) is +0, the exact value's sign is -)
+		}
 		g, w := float64(want[i]), ref.Ref32(float64(a[i]), float64(b[i]))
 		switch {
 		case w != w:

@@ -182,6 +182,9 @@ func TestMathFloat32(t *testing.T) {
 					runUnary(kernel.Generic, op, want[lo:hi], a[lo:hi])
 					w, wx := 0.0, float32(0)
 					for i := lo; i < hi; i++ {
+						if a[i] != a[i] {
+							continue // checkSpecialValues checks it (Go's s390x Log10(-NaN) is -Inf)
+						}
 						if e := mathref.ULP32(want[i], mathref.Funcs[f.name].Ref32(float64(a[i]))); e > w || e != e {
 							w, wx = e, a[i]
 						}

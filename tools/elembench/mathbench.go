@@ -16,14 +16,63 @@ import (
 // mathN is the length of -math's calls.
 const mathN = 16000
 
-// mathLoops are the plain Go loops that -math's calls replace: package
-// math's function per element (sigmoid written out, as users write it).
-var mathLoops = map[string]func(float64) float64{
-	"exp": math.Exp, "exp2": math.Exp2, "expm1": math.Expm1,
-	"log": math.Log, "log2": math.Log2, "log10": math.Log10, "log1p": math.Log1p,
-	"sigmoid": func(x float64) float64 { return 1 / (1 + math.Exp(-x)) },
-	"tanh":    math.Tanh,
-	"erf":     math.Erf,
+// mathLoop is the plain Go loop that -math's call of op name replaces:
+// package math's function per element (sigmoid written out, as users
+// write it), called directly, as a user's loop calls it (through a
+// function value, math.Exp costs three times as much here), or nil.
+func mathLoop[T elem.Float](name string) func(d, a []T) {
+	var f func(x float64) float64
+	switch name {
+	case "exp":
+		return func(d, a []T) {
+			for i, x := range a {
+				d[i] = T(math.Exp(float64(x)))
+			}
+		}
+	case "log":
+		return func(d, a []T) {
+			for i, x := range a {
+				d[i] = T(math.Log(float64(x)))
+			}
+		}
+	case "exp2":
+		f = math.Exp2
+	case "expm1":
+		f = math.Expm1
+	case "log2":
+		f = math.Log2
+	case "log10":
+		f = math.Log10
+	case "log1p":
+		f = math.Log1p
+	case "tanh":
+		return func(d, a []T) {
+			for i, x := range a {
+				d[i] = T(math.Tanh(float64(x)))
+			}
+		}
+	case "sigmoid":
+		return func(d, a []T) {
+			for i, x := range a {
+				d[i] = T(1 / (1 + math.Exp(-float64(x))))
+			}
+		}
+	case "erf":
+		return func(d, a []T) {
+			for i, x := range a {
+				d[i] = T(math.Erf(float64(x)))
+			}
+		}
+	default:
+		return nil
+	}
+	// The rest have no assembly in package math, so that a call through
+	// f costs what a direct one does.
+	return func(d, a []T) {
+		for i, x := range a {
+			d[i] = T(f(float64(x)))
+		}
+	}
 }
 
 // mathArgs are the arguments -math times on: the range where the function
@@ -53,12 +102,11 @@ func reportMath(w io.Writer, cfg config) {
 	restore := kernel.Current()
 	defer kernel.Use(restore, "elembench")
 	for _, op := range elem.UnaryOps() {
-		loop, ok := mathLoops[op.String()]
-		if !ok {
+		if mathLoop[float32](op.String()) == nil {
 			continue
 		}
-		mathRows(tw, cfg, op, loop, "float32", mathTime[float32], mathULP32)
-		mathRows(tw, cfg, op, loop, "float64", mathTime[float64], mathULP64)
+		mathRows(tw, cfg, op, "float32", mathTime[float32], mathULP32)
+		mathRows(tw, cfg, op, "float64", mathTime[float64], mathULP64)
 	}
 	for _, op := range elem.Ops() {
 		if loop, ok := mathLoops2[op.String()]; ok {
@@ -68,13 +116,25 @@ func reportMath(w io.Writer, cfg config) {
 	tw.Flush()
 }
 
-// mathLoops2 are the plain loops of the math functions of two arguments.
-var mathLoops2 = map[string]func(x, y float64) float64{"hypot": math.Hypot, "atan2": math.Atan2}
+// mathLoops2 are the plain loops of the math functions of two arguments,
+// each calling package math directly.
+var mathLoops2 = map[string]func(d, a, b []float64){
+	"hypot": func(d, a, b []float64) {
+		for i := range d {
+			d[i] = math.Hypot(a[i], b[i])
+		}
+	},
+	"atan2": func(d, a, b []float64) {
+		for i := range d {
+			d[i] = math.Atan2(a[i], b[i])
+		}
+	},
+}
 
 // mathRows2 is mathRows for a function of two arguments: timed on pairs
 // in (-10, 10), its error measured on 4000 random pairs of bit patterns and
 // of values in that range, for both types.
-func mathRows2(w io.Writer, cfg config, op elem.Op, loop func(x, y float64) float64) {
+func mathRows2(w io.Writer, cfg config, op elem.Op, loop func(d, a, b []float64)) {
 	ref := mathref.Funcs2[op.String()]
 	rows := func(typ string, time func() (float64, float64), ulp func() float64) {
 		for _, impl := range kernel.Available() {
@@ -112,42 +172,38 @@ func mathRows2(w io.Writer, cfg config, op elem.Op, loop func(x, y float64) floa
 	})
 }
 
-func mathTime2[T elem.Float](cfg config, op elem.Op, loop func(x, y float64) float64) (elemNs, loopNs float64) {
+func mathTime2[T elem.Float](cfg config, op elem.Op, loop func(d, a, b []float64)) (elemNs, loopNs float64) {
 	a, b, d := make([]T, mathN), make([]T, mathN), make([]T, mathN)
+	a64, b64, d64 := make([]float64, mathN), make([]float64, mathN), make([]float64, mathN)
 	for i := range a {
-		a[i], b[i] = T(mathArgs("", i*7919)), T(mathArgs("", i*104729))
+		a64[i], b64[i] = mathArgs("", i*7919), mathArgs("", i*104729)
+		a[i], b[i] = T(a64[i]), T(b64[i])
 	}
 	e := measure(func() { elem.Apply(op, d, a, b) }, cfg.minTime, cfg.reps)
-	l := measure(func() {
-		for i := range d {
-			d[i] = T(loop(float64(a[i]), float64(b[i])))
-		}
-	}, cfg.minTime, cfg.reps)
+	// The loop in float64, as Go's math has it (a float32 loop converts on
+	// top of the same calls).
+	l := measure(func() { loop(d64, a64, b64) }, cfg.minTime, cfg.reps)
 	return e.median, l.median
 }
 
-func mathRows(w io.Writer, cfg config, op elem.UnaryOp, loop func(float64) float64, typ string,
-	time func(cfg config, op elem.UnaryOp, loop func(float64) float64) (elemNs, loopNs float64),
-	ulp func(op elem.UnaryOp) float64) {
+func mathRows(w io.Writer, cfg config, op elem.UnaryOp, typ string,
+	time func(cfg config, op elem.UnaryOp) (elemNs, loopNs float64), ulp func(op elem.UnaryOp) float64) {
 	for _, impl := range kernel.Available() {
 		kernel.Use(impl, "elembench")
-		e, l := time(cfg, op, loop)
+		e, l := time(cfg, op)
 		fmt.Fprintf(w, "%s\t%s\t%s\t%.3f\t%.1f\t%.3f\t\n", op, typ, impl, e/mathN, l/e, ulp(op))
 	}
 }
 
 // mathTime times elem's call and the loop on mathN arguments of T.
-func mathTime[T elem.Float](cfg config, op elem.UnaryOp, loop func(float64) float64) (elemNs, loopNs float64) {
+func mathTime[T elem.Float](cfg config, op elem.UnaryOp) (elemNs, loopNs float64) {
 	a, d := make([]T, mathN), make([]T, mathN)
 	for i := range a {
 		a[i] = T(mathArgs(op.String(), i*7919))
 	}
+	loop := mathLoop[T](op.String())
 	e := measure(func() { elem.ApplyUnary(op, d, a) }, cfg.minTime, cfg.reps)
-	l := measure(func() {
-		for i, x := range a {
-			d[i] = T(loop(float64(x)))
-		}
-	}, cfg.minTime, cfg.reps)
+	l := measure(func() { loop(d, a) }, cfg.minTime, cfg.reps)
 	return e.median, l.median
 }
 

@@ -171,18 +171,6 @@ var neonEmitters = map[string]neonEmitter{
 	"fma":     neonFMA,
 	"clamp":   neonClamp,
 	"select":  neonSelect,
-	"exp":     neonMath("exp"),
-	"log":     neonMath("log"),
-	"exp2":    neonMath("exp2"),
-	"expm1":   neonMath("expm1"),
-	"log2":    neonMath("log2"),
-	"log10":   neonMath("log10"),
-	"log1p":   neonMath("log1p"),
-	"sigmoid": neonMath("sigmoid"),
-	"tanh":    neonMath("tanh"),
-	"erf":     neonMath("erf"),
-	"hypot":   neonMath("hypot"),
-	"atan2":   neonMath("atan2"),
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the
@@ -603,6 +591,9 @@ func (k *neonKernel) operands(i int) []neonValue {
 // or the integer table, and whether it has a vector form; an op without an
 // entry in the table of a type it is defined on is an error.
 func neonEmitterFor(o registry.Op, t registry.Type) (neonEmitter, bool, error) {
+	if o.Math {
+		return neonMath(o.Name), true, nil
+	}
 	table, which := neonEmitters, "neonEmitters"
 	if !t.Float {
 		table, which = neonIntEmitters, "neonIntEmitters"

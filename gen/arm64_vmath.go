@@ -97,16 +97,12 @@ func (k *neonKernel) mathSteps(p *registry.MathProgram, arr arm64enc.Arrangement
 			k.p.Vec(arm64enc.Orr, b16, d, a[0], a[1])
 		case registry.MXor:
 			k.p.Vec(arm64enc.Eor, b16, d, a[0], a[1])
-		case registry.MAndNot:
-			k.p.IntVector(arm64enc.Bic, b16, d, a[0], a[1])
 		case registry.MShl:
 			k.p.VSHL(arr, d, a[0], int(s.Imm))
 		case registry.MShr:
 			k.p.VUSHR(arr, d, a[0], int(s.Imm))
 		case registry.MLt:
 			k.p.FVector(arm64enc.FCmGt, arr, d, a[1], a[0])
-		case registry.MLe:
-			k.p.FVector(arm64enc.FCmGe, arr, d, a[1], a[0])
 		case registry.MEq:
 			k.p.FVector(arm64enc.FCmEq, arr, d, a[0], a[1])
 		case registry.MSqrt:
@@ -123,7 +119,7 @@ func (k *neonKernel) mathSteps(p *registry.MathProgram, arr arm64enc.Arrangement
 		vals[i] = d
 		free = append(free, temps...)
 		for j, x := range s.Args {
-			if op := p.Steps[x].Op; op != registry.MConst && op != registry.MIn && last[x] == i && !slices.Contains(s.Args[:j], x) {
+			if p.Computed(x) && last[x] == i && !slices.Contains(s.Args[:j], x) {
 				free = append(free, vals[x])
 			}
 		}

@@ -76,8 +76,8 @@ func writeMathFunc(g *goFile, p *registry.MathProgram) {
 	g.p("func %s(%s %s) %s {", mathFuncName(p), strings.Join(params, ", "), t, t)
 	binary := map[registry.MathOp]string{registry.MAdd: "+", registry.MSub: "-", registry.MMul: "*", registry.MDiv: "/"}
 	bitOps := map[registry.MathOp]string{registry.MIAdd: "+", registry.MISub: "-", registry.MAnd: "&", registry.MOr: "|",
-		registry.MXor: "^", registry.MAndNot: "&^"}
-	compares := map[registry.MathOp]string{registry.MLt: "<", registry.MLe: "<=", registry.MEq: "=="}
+		registry.MXor: "^"}
+	compares := map[registry.MathOp]string{registry.MLt: "<", registry.MEq: "=="}
 	for i, s := range p.Steps {
 		v := fmt.Sprintf("v%d", i)
 		switch op := s.Op; {

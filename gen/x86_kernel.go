@@ -255,9 +255,8 @@ func (k *x86Kernel) generate() {
 }
 
 // unroll is the number of vectors per main-loop iteration: the level's,
-// or for a math op, whose long dependency chains give the core enough
-// independent work per vector, the emitter's (the registers would not
-// hold four of its computations).
+// or the emitter's where it sets one (a math op: as many as the registers
+// hold of its interleaved programs).
 func (k *x86Kernel) unroll() int {
 	if k.em.unroll != nil {
 		return k.em.unroll(k.isa)

@@ -115,18 +115,6 @@ var x86Emitters = map[string]x86Emitter{
 			return r
 		}},
 	"select":  {consts: zeroConsts, compute: (*x86Kernel).selectLanes},
-	"exp":     x86Math("exp"),
-	"log":     x86Math("log"),
-	"exp2":    x86Math("exp2"),
-	"expm1":   x86Math("expm1"),
-	"log2":    x86Math("log2"),
-	"log10":   x86Math("log10"),
-	"log1p":   x86Math("log1p"),
-	"sigmoid": x86Math("sigmoid"),
-	"tanh":    x86Math("tanh"),
-	"erf":     x86Math("erf"),
-	"hypot":   x86Math("hypot"),
-	"atan2":   x86Math("atan2"),
 }
 
 // pick returns the float32 or float64 form of an instruction.
@@ -374,6 +362,9 @@ func (k *x86Kernel) selectLanes(in []x86Src, w int) Op {
 // or the integer table, and whether it has a vector form; an op without an
 // entry in the table of a type it is defined on is an error.
 func x86EmitterFor(o registry.Op, t registry.Type) (x86Emitter, bool, error) {
+	if o.Math {
+		return x86Math(o.Name), true, nil
+	}
 	table, which := x86Emitters, "x86Emitters"
 	if !t.Float {
 		table, which = x86IntEmitters, "x86IntEmitters"

@@ -123,6 +123,7 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 	f32 := p.T.Bits == 32
 	kmask := k.isa.masked && w == 64 // comparisons into opmask registers
 	isConst := func(a int) bool { return p.Steps[a].Op == registry.MConst }
+	dies := func(a int) bool { return p.Computed(a) && last[a] == i } // its register is free to write
 	src := func(a int) Op { return k.mathValue(p, a, in, vals, table, w, false) }
 	reg := func(a int) Op { return k.mathValue(p, a, in, vals, table, w, true) }
 	ps := func(f32op, f64op func(...Op)) func(...Op) { return pick(p.T, f32op, f64op) }
@@ -130,150 +131,139 @@ func (k *x86Kernel) mathStep(p *registry.MathProgram, i int, in []x86Src, vals [
 	if s.Op == registry.MIn || s.Op == registry.MConst {
 		return
 	}
-	{
-		// dst is a register for the result: that of an argument computed
-		// by the program and read here for the last time, or a new one.
-		dst := func(mask bool) Op {
-			for _, a := range s.Args {
-				op := p.Steps[a].Op
-				if op != registry.MIn && op != registry.MConst && last[a] == i && (op.Result() == registry.LaneMask) == mask {
-					return vals[a]
-				}
+	// dst is a register for the result: that of an argument computed
+	// by the program and read here for the last time, or a new one.
+	dst := func(mask bool) Op {
+		for _, a := range s.Args {
+			if dies(a) && (p.Steps[a].Op.Result() == registry.LaneMask) == mask {
+				return vals[a]
 			}
-			if mask && kmask {
-				return k.K()
-			}
-			return narrow(k.vec(w), w)
 		}
-		a := s.Args
-		var r Op
-		switch s.Op {
-		case registry.MAdd, registry.MMul, registry.MMin, registry.MMax, registry.MSub, registry.MDiv:
-			inst := map[registry.MathOp]func(...Op){
-				registry.MAdd: ps(k.VADDPS, k.VADDPD), registry.MSub: ps(k.VSUBPS, k.VSUBPD),
-				registry.MMul: ps(k.VMULPS, k.VMULPD), registry.MDiv: ps(k.VDIVPS, k.VDIVPD),
-				registry.MMin: ps(k.VMINPS, k.VMINPD), registry.MMax: ps(k.VMAXPS, k.VMAXPD),
-			}[s.Op]
-			x, y := a[0], a[1]
-			if isConst(x) && (s.Op == registry.MAdd || s.Op == registry.MMul) {
-				x, y = y, x
-			}
-			r = dst(false)
-			inst(src(y), reg(x), r)
-		case registry.MFMA, registry.MFNMA:
-			x, y, z := a[0], a[1], a[2]
-			if isConst(x) {
-				x, y = y, x
-			}
-			f213 := ps(k.VFMADD213PS, k.VFMADD213PD)
-			f231 := ps(k.VFMADD231PS, k.VFMADD231PD)
-			if s.Op == registry.MFNMA {
-				f213 = ps(k.VFNMADD213PS, k.VFNMADD213PD)
-				f231 = ps(k.VFNMADD231PS, k.VFNMADD231PD)
-			}
-			switch {
-			case isConst(z) || isConst(x):
-				// r = x; r = r*y + z, z from memory.
-				if op := p.Steps[x].Op; op != registry.MIn && op != registry.MConst && last[x] == i && x != y {
-					r = vals[x]
-				} else {
-					r = narrow(k.vec(w), w)
-					k.VMOVUPS(reg(x), r)
-				}
-				f213(src(z), reg(y), r)
-			default:
-				// r = z; r = x*y + r, y from memory.
-				r = narrow(k.vec(w), w)
-				if last[z] == i && p.Steps[z].Op != registry.MIn && z != x && z != y {
-					r = vals[z]
-				} else {
-					k.VMOVUPS(reg(z), r)
-				}
-				f231(src(y), reg(x), r)
-			}
-		case registry.MIAdd, registry.MISub:
-			r = dst(false)
-			if s.Op == registry.MIAdd {
-				x, y := a[0], a[1]
-				if isConst(x) {
-					x, y = y, x
-				}
-				ps(k.VPADDD, k.VPADDQ)(src(y), reg(x), r)
-			} else {
-				ps(k.VPSUBD, k.VPSUBQ)(src(a[1]), reg(a[0]), r)
-			}
-		case registry.MAnd, registry.MOr, registry.MXor:
-			x, y := a[0], a[1]
-			if isConst(x) {
-				x, y = y, x
-			}
-			r = dst(false)
-			map[registry.MathOp]func(x, y, r Op, w int){registry.MAnd: k.and, registry.MOr: k.or, registry.MXor: k.xor}[s.Op](src(y), reg(x), r, w)
-		case registry.MAndNot:
-			// VPANDN computes ~second & first.
-			r = dst(false)
-			if w == 64 {
-				k.VPANDND(src(a[0]), reg(a[1]), r)
-			} else {
-				k.VPANDN(src(a[0]), reg(a[1]), r)
-			}
-		case registry.MShl, registry.MShr:
-			inst := ps(k.VPSLLD, k.VPSLLQ)
-			if s.Op == registry.MShr {
-				inst = ps(k.VPSRLD, k.VPSRLQ)
-			}
-			r = dst(false)
-			inst(U8(uint8(s.Imm)), reg(a[0]), r)
-		case registry.MSqrt:
-			r = dst(false)
-			ps(k.VSQRTPS, k.VSQRTPD)(src(a[0]), r)
-		case registry.MLt, registry.MLe, registry.MEq, registry.MNaN:
-			pred := map[registry.MathOp]uint8{registry.MLt: 0x11, registry.MLe: 0x12, registry.MEq: 0x00, registry.MNaN: 0x03}[s.Op]
-			y := a[0]
-			if len(a) > 1 {
-				y = a[1]
-			}
-			if kmask {
-				r = k.K()
-			} else {
-				r = dst(false)
-			}
-			ps(k.VCMPPS, k.VCMPPD)(U8(pred), src(y), reg(a[0]), r)
-		case registry.MMaskAnd, registry.MMaskOr:
-			r = dst(true)
-			switch {
-			case kmask && s.Op == registry.MMaskAnd:
-				k.KANDW(src(a[0]), src(a[1]), r)
-			case kmask:
-				k.KORW(src(a[0]), src(a[1]), r)
-			case s.Op == registry.MMaskAnd:
-				k.and(src(a[0]), src(a[1]), r, w)
-			default:
-				k.or(src(a[0]), src(a[1]), r, w)
-			}
-		case registry.MSelect:
-			if kmask {
-				// avo takes VBLENDMPS's destination for an input too (as
-				// with merge masking): it gets the false operand first, so
-				// that no register looks live before it is written.
-				if op := p.Steps[a[2]].Op; op != registry.MIn && op != registry.MConst && last[a[2]] == i {
-					r = vals[a[2]]
-				} else {
-					r = narrow(k.vec(w), w)
-					k.VMOVUPS(reg(a[2]), r)
-				}
-				ps(k.VBLENDMPS, k.VBLENDMPD)(src(a[1]), r, src(a[0]), r)
-				break
-			}
-			r = dst(false)
-			if f32 {
-				k.VBLENDVPS(src(a[0]), src(a[1]), reg(a[2]), r)
-			} else {
-				k.VBLENDVPD(src(a[0]), src(a[1]), reg(a[2]), r)
-			}
-		default:
-			panic(fmt.Sprintf("gen: %s: no amd64 form of step %d", p.Name, i))
+		if mask && kmask {
+			return k.K()
 		}
-		vals[i] = r
+		return narrow(k.vec(w), w)
 	}
+	a := s.Args
+	var r Op
+	switch s.Op {
+	case registry.MAdd, registry.MMul, registry.MMin, registry.MMax, registry.MSub, registry.MDiv:
+		inst := map[registry.MathOp]func(...Op){
+			registry.MAdd: ps(k.VADDPS, k.VADDPD), registry.MSub: ps(k.VSUBPS, k.VSUBPD),
+			registry.MMul: ps(k.VMULPS, k.VMULPD), registry.MDiv: ps(k.VDIVPS, k.VDIVPD),
+			registry.MMin: ps(k.VMINPS, k.VMINPD), registry.MMax: ps(k.VMAXPS, k.VMAXPD),
+		}[s.Op]
+		x, y := a[0], a[1]
+		if isConst(x) && (s.Op == registry.MAdd || s.Op == registry.MMul) {
+			x, y = y, x
+		}
+		r = dst(false)
+		inst(src(y), reg(x), r)
+	case registry.MFMA, registry.MFNMA:
+		x, y, z := a[0], a[1], a[2]
+		if isConst(x) {
+			x, y = y, x
+		}
+		f213 := ps(k.VFMADD213PS, k.VFMADD213PD)
+		f231 := ps(k.VFMADD231PS, k.VFMADD231PD)
+		if s.Op == registry.MFNMA {
+			f213 = ps(k.VFNMADD213PS, k.VFNMADD213PD)
+			f231 = ps(k.VFNMADD231PS, k.VFNMADD231PD)
+		}
+		switch {
+		case isConst(z) || isConst(x):
+			// r = x; r = r*y + z, z from memory.
+			if dies(x) && x != y {
+				r = vals[x]
+			} else {
+				r = narrow(k.vec(w), w)
+				k.VMOVUPS(reg(x), r)
+			}
+			f213(src(z), reg(y), r)
+		default:
+			// r = z; r = x*y + r, y from memory.
+			r = narrow(k.vec(w), w)
+			if dies(z) && z != x && z != y {
+				r = vals[z]
+			} else {
+				k.VMOVUPS(reg(z), r)
+			}
+			f231(src(y), reg(x), r)
+		}
+	case registry.MIAdd, registry.MISub:
+		r = dst(false)
+		if s.Op == registry.MIAdd {
+			x, y := a[0], a[1]
+			if isConst(x) {
+				x, y = y, x
+			}
+			ps(k.VPADDD, k.VPADDQ)(src(y), reg(x), r)
+		} else {
+			ps(k.VPSUBD, k.VPSUBQ)(src(a[1]), reg(a[0]), r)
+		}
+	case registry.MAnd, registry.MOr, registry.MXor:
+		x, y := a[0], a[1]
+		if isConst(x) {
+			x, y = y, x
+		}
+		r = dst(false)
+		map[registry.MathOp]func(x, y, r Op, w int){registry.MAnd: k.and, registry.MOr: k.or, registry.MXor: k.xor}[s.Op](src(y), reg(x), r, w)
+	case registry.MShl, registry.MShr:
+		inst := ps(k.VPSLLD, k.VPSLLQ)
+		if s.Op == registry.MShr {
+			inst = ps(k.VPSRLD, k.VPSRLQ)
+		}
+		r = dst(false)
+		inst(U8(uint8(s.Imm)), reg(a[0]), r)
+	case registry.MSqrt:
+		r = dst(false)
+		ps(k.VSQRTPS, k.VSQRTPD)(src(a[0]), r)
+	case registry.MLt, registry.MEq, registry.MNaN:
+		pred := map[registry.MathOp]uint8{registry.MLt: 0x11, registry.MEq: 0x00, registry.MNaN: 0x03}[s.Op]
+		y := a[0]
+		if len(a) > 1 {
+			y = a[1]
+		}
+		if kmask {
+			r = k.K()
+		} else {
+			r = dst(false)
+		}
+		ps(k.VCMPPS, k.VCMPPD)(U8(pred), src(y), reg(a[0]), r)
+	case registry.MMaskAnd, registry.MMaskOr:
+		r = dst(true)
+		switch {
+		case kmask && s.Op == registry.MMaskAnd:
+			k.KANDW(src(a[0]), src(a[1]), r)
+		case kmask:
+			k.KORW(src(a[0]), src(a[1]), r)
+		case s.Op == registry.MMaskAnd:
+			k.and(src(a[0]), src(a[1]), r, w)
+		default:
+			k.or(src(a[0]), src(a[1]), r, w)
+		}
+	case registry.MSelect:
+		if kmask {
+			// avo takes VBLENDMPS's destination for an input too (as
+			// with merge masking): it gets the false operand first, so
+			// that no register looks live before it is written.
+			if dies(a[2]) {
+				r = vals[a[2]]
+			} else {
+				r = narrow(k.vec(w), w)
+				k.VMOVUPS(reg(a[2]), r)
+			}
+			ps(k.VBLENDMPS, k.VBLENDMPD)(src(a[1]), r, src(a[0]), r)
+			break
+		}
+		r = dst(false)
+		if f32 {
+			k.VBLENDVPS(src(a[0]), src(a[1]), reg(a[2]), r)
+		} else {
+			k.VBLENDVPD(src(a[0]), src(a[1]), reg(a[2]), r)
+		}
+	default:
+		panic(fmt.Sprintf("gen: %s: no amd64 form of step %d", p.Name, i))
+	}
+	vals[i] = r
 }

@@ -54,11 +54,9 @@ const (
 	MAnd                   // a & b
 	MOr                    // a | b
 	MXor                   // a ^ b
-	MAndNot                // a &^ b
 	MShl                   // a << Imm
 	MShr                   // a >> Imm, logical
 	MLt                    // a < b, false for NaN
-	MLe                    // a <= b, false for NaN
 	MEq                    // a == b, false for NaN
 	MNaN                   // a is NaN
 	MMaskAnd               // masks a && b
@@ -117,6 +115,14 @@ func (p *MathProgram) LastUse() []int {
 	}
 	last[p.Out] = len(p.Steps)
 	return last
+}
+
+// Computed reports whether step a's value is computed by the program (not
+// an input or a constant): a back end may write over its register once
+// it is read for the last time.
+func (p *MathProgram) Computed(a int) bool {
+	op := p.Steps[a].Op
+	return op != MIn && op != MConst
 }
 
 // Consts lists the distinct constants of the program, in order of
@@ -264,9 +270,19 @@ var MathPrograms = map[string]func(t Type) *MathProgram{
 	"atan2":   atan2Program,
 }
 
+// mathProgramCache holds every program built, by op name and type: the
+// back ends ask for one per kernel and vector.
+var mathProgramCache = map[string]*MathProgram{}
+
 // MathProgramOf returns op o's program on t.
 func MathProgramOf(o Op, t Type) *MathProgram {
-	return MathPrograms[o.Name](t)
+	key := o.Name + t.Short
+	if p, ok := mathProgramCache[key]; ok {
+		return p
+	}
+	p := MathPrograms[o.Name](t)
+	mathProgramCache[key] = p
+	return p
 }
 
 // expParts are e^x (or 2^x) as (s + lo) * s1 * s2: s = 1 + r rounded,
@@ -315,7 +331,7 @@ func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 		k = b.add(xc, b.f(shifter))
 		n := b.sub(k, b.f(shifter))
 		rn := b.sub(xc, n)
-		ln2, ln2l := splitConst(b.p.T, math.Ln2, bigLn2())
+		ln2, ln2l := splitConst(b.p.T, bigLn2())
 		r = b.mul(rn, b.f(ln2))
 		c = b.fma(rn, b.f(ln2l), b.fma(rn, b.f(ln2), b.neg(r)))
 	} else {
@@ -351,6 +367,9 @@ func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 // scale is v * s1 * s2, rounded once.
 func (b *mathBuilder) scale(v int, e expParts) int { return b.mul(b.mul(v, e.s1), e.s2) }
 
+// abs is |x|, exactly: the sign bit cleared.
+func (b *mathBuilder) abs(x int) int { return b.and(x, b.bits(^b.signBit()&(1<<b.p.T.Bits-1))) }
+
 // neg is -x, exactly.
 func (b *mathBuilder) neg(x int) int { return b.xor(x, b.bits(b.signBit())) }
 
@@ -381,10 +400,17 @@ func (b *mathBuilder) fastTwoSum(x, y, lo int) (int, int) {
 // high parts corrected by its exact remainder and the low parts, rounded
 // once at the end.
 func (b *mathBuilder) divHL(nh, nl, dh, dl int) int {
-	q := b.div(b.f(1), dh)
-	y0 := b.mul(nh, q)
+	y0, r, q := b.divParts(nh, nl, dh, dl)
+	return b.fma(r, q, y0)
+}
+
+// divParts is the quotient y0 of the high parts by way of q = 1/dh, and
+// the rest r = nh - y0*dh (exact, fused) + nl - y0*dl, which r*q corrects.
+func (b *mathBuilder) divParts(nh, nl, dh, dl int) (y0, r, q int) {
+	q = b.div(b.f(1), dh)
+	y0 = b.mul(nh, q)
 	rem := b.fnma(y0, dh, nh)
-	return b.fma(b.fnma(y0, dl, b.add(rem, nl)), q, y0)
+	return y0, b.fnma(y0, dl, b.add(rem, nl)), q
 }
 
 // expm1HL is e^x - 1 as hi + lo, lo small: p = s + lo rounded (its error
@@ -455,7 +481,7 @@ func tanhProgram(t Type) *MathProgram {
 	if t.Bits == 64 {
 		tiny = math.Ldexp(1, -27)
 	}
-	small := b.lt(b.and(x, b.bits(^b.signBit()&(1<<t.Bits-1))), b.f(tiny))
+	small := b.lt(b.abs(x), b.f(tiny))
 	return b.finish(b.sel(small, x, y))
 }
 
@@ -559,7 +585,7 @@ func (b *mathBuilder) logBase(k, hi, lo int, L, C *big.Float, extra int) int {
 		bits = 40
 	}
 	lh, ll := splitConstBits(t, L, bits)
-	ch, cl := splitConst(t, 0, C)
+	ch, cl := splitConst(t, C)
 	ph := b.mul(hi, b.f(ch))
 	pl := b.fma(hi, b.f(ch), b.neg(ph))
 	small := b.fma(lo, b.f(ch), b.fma(hi, b.f(cl), b.fma(k, b.f(ll), pl)))
@@ -638,7 +664,7 @@ func erfProgram(t Type) *MathProgram {
 	b := newMath("erf", t, 1)
 	x := b.in(0)
 	sign := b.bits(b.signBit())
-	ax := b.and(x, b.bits(^b.signBit()&(1<<t.Bits-1)))
+	ax := b.abs(x)
 	one := b.f(1)
 	// [0, 0.84375)
 	z := b.mul(ax, ax)
@@ -686,8 +712,7 @@ func erfProgram(t Type) *MathProgram {
 func hypotProgram(t Type) *MathProgram {
 	b := newMath("hypot", t, 2)
 	p, q := b.in(0), b.in(1)
-	abs := b.bits(^b.signBit() & (1<<t.Bits - 1))
-	ap, aq := b.and(p, abs), b.and(q, abs)
+	ap, aq := b.abs(p), b.abs(q)
 	big, small := b.max(ap, aq), b.min(ap, aq)
 	hiAt, loAt, down, up := 50.0, -50.0, -70, 90
 	if t.Bits == 64 {
@@ -716,10 +741,8 @@ func hypotProgram(t Type) *MathProgram {
 // divHL2 is (nh + nl) / (dh + dl) as a quotient and its correction, not
 // yet added (see divHL).
 func (b *mathBuilder) divHL2(nh, nl, dh, dl int) (int, int) {
-	q := b.div(b.f(1), dh)
-	y0 := b.mul(nh, q)
-	rem := b.fnma(y0, dh, nh)
-	return y0, b.mul(b.fnma(y0, dl, b.add(rem, nl)), q)
+	y0, r, q := b.divParts(nh, nl, dh, dl)
+	return y0, b.mul(r, q)
 }
 
 // twoSumLo is (x + y) + lo as a rounded sum and a small rest.
@@ -741,8 +764,7 @@ func atan2Program(t Type) *MathProgram {
 	y, x := b.in(0), b.in(1)
 	fb := bitsOf(t)
 	sign := b.bits(b.signBit())
-	absMask := b.bits(^b.signBit() & (1<<t.Bits - 1))
-	ax, ay := b.and(x, absMask), b.and(y, absMask)
+	ax, ay := b.abs(x), b.abs(y)
 	inf := b.f(fb.inf)
 	one := b.f(1)
 	bothInf := b.step(MMaskAnd, 0, b.eq(ax, inf), b.eq(ay, inf))
@@ -768,9 +790,9 @@ func atan2Program(t Type) *MathProgram {
 	w := b.div(b.mul(z, P), Q)
 	small := b.fma(uh, w, b.fnma(ul, z, ul))
 	pi := newBig().Add(newBig().SetFloat64(math.Pi), newBig().SetFloat64(1.2246467991473532e-16))
-	pi4h, pi4l := splitConst(t, 0, newBig().Quo(pi, newBig().SetInt64(4)))
-	pi2h, pi2l := splitConst(t, 0, newBig().Quo(pi, newBig().SetInt64(2)))
-	pih, pil := splitConst(t, 0, pi)
+	pi4h, pi4l := splitConst(t, newBig().Quo(pi, newBig().SetInt64(4)))
+	pi2h, pi2l := splitConst(t, newBig().Quo(pi, newBig().SetInt64(2)))
+	pih, pil := splitConst(t, pi)
 	zero := b.f(0)
 	ah, al := b.twoSumLo(b.sel(far, b.f(pi4h), zero), uh, b.add(b.sel(far, b.f(pi4l), zero), small))
 	rh, rl := b.twoSumLo(b.f(pi2h), b.neg(ah), b.sub(b.f(pi2l), al))
@@ -828,7 +850,7 @@ func bigLn10() *big.Float {
 
 // splitConst is the exact constant c as hi + lo in T: hi = c rounded to
 // T, lo = c - hi rounded.
-func splitConst(t Type, _ float64, c *big.Float) (float64, float64) {
+func splitConst(t Type, c *big.Float) (float64, float64) {
 	round := func(x *big.Float) float64 {
 		if t.Bits == 32 {
 			f, _ := x.Float32()
@@ -847,6 +869,6 @@ func splitConstBits(t Type, c *big.Float, bits int) (float64, float64) {
 	f, _ := c.Float64()
 	_, e := math.Frexp(f)
 	hi := math.Ldexp(math.Round(math.Ldexp(f, bits-e)), e-bits)
-	lo, _ := splitConst(t, 0, newBig().Sub(c, newBig().SetFloat64(hi)))
+	lo, _ := splitConst(t, newBig().Sub(c, newBig().SetFloat64(hi)))
 	return hi, lo
 }

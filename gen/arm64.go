@@ -168,9 +168,9 @@ var neonEmitters = map[string]neonEmitter{
 	"gt": neonCompare(arm64enc.FCmGt, false),
 	"ge": neonCompare(arm64enc.FCmGe, false),
 
-	"fma":     neonFMA,
-	"clamp":   neonClamp,
-	"select":  neonSelect,
+	"fma":    neonFMA,
+	"clamp":  neonClamp,
+	"select": neonSelect,
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the

@@ -114,7 +114,7 @@ var x86Emitters = map[string]x86Emitter{
 			k.goMin(mx, k.reg(in[2], w), r, w)
 			return r
 		}},
-	"select":  {consts: zeroConsts, compute: (*x86Kernel).selectLanes},
+	"select": {consts: zeroConsts, compute: (*x86Kernel).selectLanes},
 }
 
 // pick returns the float32 or float64 form of an instruction.
